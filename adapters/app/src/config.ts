@@ -1,0 +1,104 @@
+// Configuration: config/default.json, merged with SWITCHYARD_CONFIG's file, then env overrides,
+// validated against config/schema.json at boot. A bad value stops the start and names its key.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Ajv } from 'ajv';
+import { CONFIG_DIR } from './paths.js';
+
+export interface PluginConfig {
+  enabled?: boolean;
+  [option: string]: unknown;
+}
+
+export interface Config {
+  server: { host: string; port: number; publicBaseUrl: string | null; bodyLimitBytes: number };
+  database: { url: string };
+  log: { level: 'debug' | 'info' | 'warn' | 'error' | 'silent' };
+  auth: { apiKey?: string | null };
+  dispatch: { timeoutMs: number };
+  upstreams: { connectTimeoutMs?: number };
+  simulators: { host?: string };
+  plugins: Record<string, PluginConfig>;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly key: string, message: string) {
+    super(`config ${key}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Objects merge key by key; anything else (arrays included) replaces. */
+export function deepMerge(base: Json, over: Json): Json {
+  const out: Json = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = isObject(v) && isObject(out[k]) ? deepMerge(out[k] as Json, v) : v;
+  return out;
+}
+
+const readJson = (path: string, what: string): Json => {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(what, `cannot read ${path}: ${(err as Error).message}`);
+  }
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (!isObject(parsed)) throw new Error('not a JSON object');
+    return parsed;
+  } catch (err) {
+    throw new ConfigError(what, `${path} is not a JSON object: ${(err as Error).message}`);
+  }
+};
+
+const integerEnv = (env: NodeJS.ProcessEnv, name: string, key: string): number | undefined => {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[0-9]+$/.test(raw)) throw new ConfigError(key, `${name}=${JSON.stringify(raw)} is not an integer`);
+  return Number(raw);
+};
+
+/** Environment variables that override single keys. */
+function envOverrides(env: NodeJS.ProcessEnv): Json {
+  const o: Json = {};
+  const server: Json = {};
+  const port = integerEnv(env, 'PORT', 'server.port');
+  if (port !== undefined) server['port'] = port;
+  if (env['HOST']) server['host'] = env['HOST'];
+  if (env['PUBLIC_BASE_URL']) server['publicBaseUrl'] = env['PUBLIC_BASE_URL'];
+  if (Object.keys(server).length) o['server'] = server;
+  if (env['DATABASE_URL']) o['database'] = { url: env['DATABASE_URL'] };
+  if (env['LOG_LEVEL']) o['log'] = { level: env['LOG_LEVEL'] };
+  if (env['SWITCHYARD_API_KEY']) o['auth'] = { apiKey: env['SWITCHYARD_API_KEY'] };
+  return o;
+}
+
+const schema = JSON.parse(readFileSync(resolve(CONFIG_DIR, 'schema.json'), 'utf8')) as Json;
+const validate = new Ajv({ allErrors: true, strict: true, strictTypes: false }).compile(schema);
+
+export function validateConfig(candidate: unknown): Config {
+  if (validate(candidate)) return candidate as unknown as Config;
+  const first = validate.errors![0]!;
+  const extra = first.keyword === 'additionalProperties' ? `.${String(first.params['additionalProperty'])}` : '';
+  const key = (first.instancePath.replace(/^\//, '').replace(/\//g, '.') + extra).replace(/^\./, '') || '(root)';
+  const message = first.keyword === 'additionalProperties' ? 'is not a known setting' : (first.message ?? 'is invalid');
+  throw new ConfigError(key, message);
+}
+
+export interface LoadConfigOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Merged last, after env: for tests and embedding. */
+  overrides?: Json;
+}
+
+export function loadConfig(options: LoadConfigOptions = {}): Config {
+  const env = options.env ?? process.env;
+  let merged = readJson(resolve(CONFIG_DIR, 'default.json'), 'default.json');
+  if (env['SWITCHYARD_CONFIG']) merged = deepMerge(merged, readJson(resolve(env['SWITCHYARD_CONFIG']), 'SWITCHYARD_CONFIG'));
+  merged = deepMerge(merged, envOverrides(env));
+  if (options.overrides) merged = deepMerge(merged, options.overrides);
+  return validateConfig(merged);
+}

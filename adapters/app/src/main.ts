@@ -1,0 +1,39 @@
+// `npm start`: load config, build the service, listen, and shut down cleanly on SIGINT/SIGTERM.
+import { ConfigError, loadConfig } from './config.js';
+import { createSwitchyard } from './switchyard.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const switchyard = await createSwitchyard(config);
+  const { url } = await switchyard.listen();
+  if (switchyard.generatedApiKey) {
+    process.stdout.write(
+      `\n  First start: generated the owner's API key. It is shown once; only its hash is stored.\n\n    SWITCHYARD_API_KEY=${switchyard.generatedApiKey}\n\n  Send it as the x-sheets-key header.\n\n`,
+    );
+  }
+  switchyard.logger.info('switchyard listening', { url, database: config.database.url.replace(/\/\/[^@/]*@/, '//***@'), capabilities: switchyard.registry.size });
+  let closing = false;
+  const stop = (signal: string): void => {
+    if (closing) return;
+    closing = true;
+    switchyard.logger.info('shutting down', { signal });
+    switchyard.close().then(
+      () => process.exit(0),
+      (err: Error) => {
+        switchyard.logger.error('shutdown failed', { error: err.message });
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`switchyard: cannot start: ${err.message}\n`);
+  } else {
+    process.stderr.write(`switchyard: cannot start: ${(err as Error)?.stack ?? String(err)}\n`);
+  }
+  process.exit(1);
+});

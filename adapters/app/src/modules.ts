@@ -1,0 +1,139 @@
+// Inversify container modules: each adapter and each plugin binds itself here; the root loads them.
+import { ContainerModule } from 'inversify';
+import {
+  ApiKeyStore,
+  CapabilityRegistry,
+  Clock,
+  DispatchService,
+  InvocationStore,
+  RunnerDirectory,
+  UpstreamToolClient,
+  systemClock,
+  type SwitchyardPlugin,
+  type UpstreamAddress,
+} from '@switchyard/core';
+import { KnexApiKeyStore, KnexInvocationStore, openDatabase, type Database } from '@switchyard/storage-knex';
+import { McpUpstreamClient } from '@switchyard/mcp';
+import { createHttpApp } from '@switchyard/http-express';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+import {
+  ConfigToken,
+  DatabaseToken,
+  DispatchToken,
+  HttpAppToken,
+  LoadedPluginToken,
+  LoggerToken,
+  RegistryToken,
+  RunnerDirectoryToken,
+  type LoadedPlugin,
+} from './tokens.js';
+
+export const configModule = (config: Config, logger: Logger): ContainerModule =>
+  new ContainerModule(({ bind }) => {
+    bind(ConfigToken).toConstantValue(config);
+    bind(LoggerToken).toConstantValue(logger);
+    bind(Clock).toConstantValue(systemClock);
+  });
+
+export const storageModule = new ContainerModule(({ bind }) => {
+  bind<Database>(DatabaseToken)
+    .toDynamicValue(async (ctx) => openDatabase(ctx.get<Config>(ConfigToken).database.url))
+    .inSingletonScope();
+  bind<InvocationStore>(InvocationStore)
+    .toDynamicValue(async (ctx) => new KnexInvocationStore((await ctx.getAsync<Database>(DatabaseToken)).knex))
+    .inSingletonScope();
+  bind<ApiKeyStore>(ApiKeyStore)
+    .toDynamicValue(async (ctx) => new KnexApiKeyStore((await ctx.getAsync<Database>(DatabaseToken)).knex))
+    .inSingletonScope();
+});
+
+export const mcpModule = new ContainerModule(({ bind }) => {
+  bind<UpstreamToolClient>(UpstreamToolClient)
+    .toDynamicValue((ctx) => new McpUpstreamClient({ connectTimeoutMs: ctx.get<Config>(ConfigToken).upstreams.connectTimeoutMs ?? 5000 }))
+    .inSingletonScope();
+});
+
+interface UpstreamOptions {
+  upstream?: { url?: string; transport?: UpstreamAddress['transport']; headers?: Record<string, string> };
+  simulator?: Record<string, unknown>;
+}
+
+/** A plugin's module: resolves its upstream (starting its simulator when config says "simulator") and its runner. */
+export const pluginModule = (plugin: SwitchyardPlugin<unknown>, options: Record<string, unknown>): ContainerModule =>
+  new ContainerModule(({ bind }) => {
+    bind<LoadedPlugin>(LoadedPluginToken)
+      .toDynamicValue(async (ctx) => {
+        const config = ctx.get<Config>(ConfigToken);
+        const logger = ctx.get<Logger>(LoggerToken);
+        const { upstream: wanted, simulator: settings } = options as UpstreamOptions;
+        let upstream: UpstreamAddress | undefined;
+        let simulator: LoadedPlugin['simulator'];
+        if (plugin.transport && wanted?.url) {
+          const transport = wanted.transport ?? plugin.transport;
+          if (wanted.url === 'simulator') {
+            if (!plugin.startSimulator) throw new Error(`plugin ${plugin.name} has no simulator; set plugins.${plugin.name}.upstream.url`);
+            simulator = await plugin.startSimulator({ host: config.simulators.host ?? '127.0.0.1', port: 0, ...(settings ? { settings } : {}) });
+            logger.info('upstream simulator started', { plugin: plugin.name, url: simulator.url, transport });
+            upstream = { url: simulator.url, transport };
+          } else {
+            upstream = { url: wanted.url, transport, ...(wanted.headers ? { headers: wanted.headers } : {}) };
+          }
+        }
+        const runner = plugin.createRunner({ options, tools: ctx.get<UpstreamToolClient>(UpstreamToolClient), ...(upstream ? { upstream } : {}) });
+        return { plugin, runner, ...(upstream ? { upstream } : {}), ...(simulator ? { simulator } : {}) };
+      })
+      .inSingletonScope();
+  });
+
+export const coreModule = new ContainerModule(({ bind }) => {
+  bind(RunnerDirectoryToken).toConstantValue(new RunnerDirectory());
+  bind<CapabilityRegistry>(RegistryToken)
+    .toDynamicValue(async (ctx) => {
+      const registry = new CapabilityRegistry();
+      const runners = ctx.get<RunnerDirectory>(RunnerDirectoryToken);
+      for (const loaded of await ctx.getAllAsync<LoadedPlugin>(LoadedPluginToken)) {
+        loaded.capabilities = loaded.plugin.capabilities.map((def) => {
+          const capability = registry.register(def, loaded.upstream?.url);
+          runners.assign(def.key, loaded.runner);
+          return capability;
+        });
+      }
+      return registry;
+    })
+    .inSingletonScope();
+  bind<DispatchService>(DispatchToken)
+    .toDynamicValue(async (ctx) => {
+      const config = ctx.get<Config>(ConfigToken);
+      return new DispatchService(
+        await ctx.getAsync<CapabilityRegistry>(RegistryToken),
+        ctx.get<RunnerDirectory>(RunnerDirectoryToken),
+        await ctx.getAsync<InvocationStore>(InvocationStore),
+        ctx.get<Clock>(Clock),
+        { timeoutMs: config.dispatch.timeoutMs },
+      );
+    })
+    .inSingletonScope();
+});
+
+export const httpModule = new ContainerModule(({ bind }) => {
+  bind(HttpAppToken)
+    .toDynamicValue(async (ctx) => {
+      const config = ctx.get<Config>(ConfigToken);
+      const db = await ctx.getAsync<Database>(DatabaseToken);
+      return createHttpApp({
+        registry: await ctx.getAsync<CapabilityRegistry>(RegistryToken),
+        dispatch: await ctx.getAsync<DispatchService>(DispatchToken),
+        invocations: await ctx.getAsync<InvocationStore>(InvocationStore),
+        apiKeys: await ctx.getAsync<ApiKeyStore>(ApiKeyStore),
+        logger: ctx.get<Logger>(LoggerToken),
+        publicBaseUrl: config.server.publicBaseUrl,
+        bodyLimitBytes: config.server.bodyLimitBytes,
+        databaseHealth: async () => {
+          await db.knex.raw('select 1');
+          return { ok: true, engine: db.dialect.name };
+        },
+      });
+    })
+    .inSingletonScope();
+});

@@ -1,0 +1,85 @@
+// The composition root: config in, a running Switchyard out (container built once, at startup).
+import 'reflect-metadata';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import { Container } from 'inversify';
+import { ApiKeyStore, CapabilityRegistry, UpstreamToolClient, randomId } from '@switchyard/core';
+import type { Database } from '@switchyard/storage-knex';
+import type { Config } from './config.js';
+import { createLogger, type Logger } from './logger.js';
+import { configModule, coreModule, httpModule, mcpModule, pluginModule, storageModule } from './modules.js';
+import { loadPlugins } from './plugin-loader.js';
+import { DatabaseToken, HttpAppToken, LoadedPluginToken, RegistryToken, type LoadedPlugin } from './tokens.js';
+
+export interface Switchyard {
+  config: Config;
+  app: Express;
+  container: Container;
+  registry: CapabilityRegistry;
+  plugins: LoadedPlugin[];
+  logger: Logger;
+  /** Set when this start generated the first API key (it is shown once, then only its hash is kept). */
+  generatedApiKey: string | null;
+  listen(): Promise<{ server: Server; url: string }>;
+  close(): Promise<void>;
+}
+
+export async function createSwitchyard(config: Config, options: { logger?: Logger } = {}): Promise<Switchyard> {
+  const logger = options.logger ?? createLogger(config.log.level);
+  const container = new Container();
+  const choices = await loadPlugins(config);
+  await container.loadAsync(configModule(config, logger), storageModule, mcpModule, ...choices.map((c) => pluginModule(c.plugin, c.options)), coreModule, httpModule);
+
+  const plugins: LoadedPlugin[] = [];
+  let server: Server | undefined;
+  const close = async (): Promise<void> => {
+    if (server) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server!.close(() => resolve()));
+    }
+    await container.get<UpstreamToolClient>(UpstreamToolClient).close();
+    await Promise.all(plugins.map((p) => p.simulator?.close()));
+    if (container.isBound(DatabaseToken)) await (await container.getAsync<Database>(DatabaseToken)).close();
+  };
+
+  try {
+    const app = await container.getAsync<Express>(HttpAppToken);
+    plugins.push(...(await container.getAllAsync<LoadedPlugin>(LoadedPluginToken)));
+    const registry = await container.getAsync<CapabilityRegistry>(RegistryToken);
+    const generatedApiKey = await bootstrapApiKey(await container.getAsync<ApiKeyStore>(ApiKeyStore), config.auth.apiKey ?? null);
+    return {
+      config,
+      app,
+      container,
+      registry,
+      plugins,
+      logger,
+      generatedApiKey,
+      async listen() {
+        server = await new Promise<Server>((resolve, reject) => {
+          const s = app.listen(config.server.port, config.server.host, (err?: Error) => (err ? reject(err) : resolve(s)));
+        });
+        const { port } = server.address() as AddressInfo;
+        const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;
+        return { server, url: `http://${host}:${port}` };
+      },
+      close,
+    };
+  } catch (err) {
+    await close().catch(() => {});
+    throw err;
+  }
+}
+
+/** The configured key is stored (hashed); with none configured and none stored, one is made once. */
+async function bootstrapApiKey(apiKeys: ApiKeyStore, configured: string | null): Promise<string | null> {
+  if (configured) {
+    await apiKeys.add(configured, 'bootstrap (SWITCHYARD_API_KEY)');
+    return null;
+  }
+  if ((await apiKeys.count()) > 0) return null;
+  const key = randomId('sy_', 40);
+  await apiKeys.add(key, 'generated at first start');
+  return key;
+}

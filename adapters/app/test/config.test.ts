@@ -1,0 +1,64 @@
+// Config loading: defaults, SWITCHYARD_CONFIG merge, env overrides, and errors that name the key.
+import { expect } from 'chai';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+const tmpFile = (content: string): string => {
+  const path = join(mkdtempSync(join(tmpdir(), 'sy-config-')), 'c.json');
+  writeFileSync(path, content);
+  return path;
+};
+
+const failsWith = (fn: () => unknown, key: string): void => {
+  try {
+    fn();
+    expect.fail('should have thrown');
+  } catch (err) {
+    expect(err, String(err)).to.be.instanceOf(ConfigError);
+    expect((err as ConfigError).key).to.equal(key);
+    expect((err as ConfigError).message).to.contain(key);
+  }
+};
+
+describe('adapter app: config', () => {
+  it('has defaults: 127.0.0.1:8080, SQLite under ./data, all four plugins on simulators', () => {
+    const c = loadConfig({ env: {} });
+    expect(c.server).to.include({ host: '127.0.0.1', port: 8080, publicBaseUrl: null, bodyLimitBytes: 1048576 });
+    expect(c.database.url).to.equal('sqlite:./data/switchyard.db');
+    expect(Object.keys(c.plugins)).to.deep.equal(['edge', 'messaging', 'payments', 'web-fetch']);
+    expect((c.plugins['edge'] as { upstream: { transport: string } }).upstream.transport).to.equal('sse');
+  });
+
+  it('applies env overrides', () => {
+    const c = loadConfig({
+      env: { PORT: '9090', HOST: '0.0.0.0', DATABASE_URL: 'postgres://u@h:5432/d', SWITCHYARD_API_KEY: 'k'.repeat(20), LOG_LEVEL: 'warn', PUBLIC_BASE_URL: 'https://sy.example.com' },
+    });
+    expect(c.server).to.include({ port: 9090, host: '0.0.0.0', publicBaseUrl: 'https://sy.example.com' });
+    expect(c.database.url).to.equal('postgres://u@h:5432/d');
+    expect(c.auth.apiKey).to.equal('k'.repeat(20));
+    expect(c.log.level).to.equal('warn');
+  });
+
+  it('merges the SWITCHYARD_CONFIG file over the defaults, key by key', () => {
+    const file = tmpFile(JSON.stringify({ dispatch: { timeoutMs: 1234 }, plugins: { messaging: { simulator: { plan: 'free' } } } }));
+    const c = loadConfig({ env: { SWITCHYARD_CONFIG: file } });
+    expect(c.dispatch.timeoutMs).to.equal(1234);
+    expect(c.plugins['messaging']).to.deep.include({ enabled: true, simulator: { plan: 'free' } });
+  });
+
+  it('names the key of a bad value', () => {
+    failsWith(() => loadConfig({ env: { PORT: 'eighty' } }), 'server.port');
+    failsWith(() => loadConfig({ env: {}, overrides: { server: { port: 70000 } } }), 'server.port');
+    failsWith(() => loadConfig({ env: { LOG_LEVEL: 'loud' } }), 'log.level');
+    failsWith(() => loadConfig({ env: {}, overrides: { server: { colour: 'blue' } } }), 'server.colour');
+    failsWith(() => loadConfig({ env: { SWITCHYARD_API_KEY: 'short' } }), 'auth.apiKey');
+    failsWith(() => loadConfig({ env: { PUBLIC_BASE_URL: 'ftp://x' } }), 'server.publicBaseUrl');
+  });
+
+  it('names SWITCHYARD_CONFIG when its file is missing or not JSON', () => {
+    failsWith(() => loadConfig({ env: { SWITCHYARD_CONFIG: '/nonexistent/switchyard.json' } }), 'SWITCHYARD_CONFIG');
+    failsWith(() => loadConfig({ env: { SWITCHYARD_CONFIG: tmpFile('{not json') } }), 'SWITCHYARD_CONFIG');
+  });
+});

@@ -1,0 +1,19 @@
+// The Express application: routes mounted in one place, one error middleware at the end.
+import express, { type Express } from 'express';
+import type { HttpContext } from './context.js';
+import { errorMiddleware, notFoundHandler } from './errors.js';
+import { dispatchRoutes } from './routes/dispatch.js';
+import { healthRoutes } from './routes/health.js';
+import { invocationRoutes } from './routes/invocations.js';
+
+export function createHttpApp(ctx: HttpContext): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'extended');
+  app.use(healthRoutes(ctx));
+  app.use(dispatchRoutes(ctx));
+  app.use(invocationRoutes(ctx));
+  app.use(notFoundHandler);
+  app.use(errorMiddleware(ctx.logger));
+  return app;
+}

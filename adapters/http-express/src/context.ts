@@ -1,0 +1,21 @@
+// What the HTTP adapter needs from the composition root; resolved once at startup, never per request.
+import type { ApiKeyStore, CapabilityRegistry, DispatchService, InvocationStore } from '@switchyard/core';
+
+export interface HttpLogger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface HttpContext {
+  registry: CapabilityRegistry;
+  dispatch: DispatchService;
+  invocations: InvocationStore;
+  apiKeys: ApiKeyStore;
+  logger: HttpLogger;
+  /** Fixed public base URL, or null to derive it from each request. */
+  publicBaseUrl: string | null;
+  bodyLimitBytes: number;
+  /** Liveness of the database, for /healthz. */
+  databaseHealth(): Promise<{ ok: boolean; engine: string }>;
+}

@@ -1,0 +1,33 @@
+// Error middleware: every failure leaves as { ok: false, error: { code, message, ...details } }.
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { SwitchyardError } from '@switchyard/core';
+import type { HttpLogger } from './context.js';
+import { statusFor } from './status.js';
+
+/** Errors raised by Express's own body parsers carry a `type`; give them our codes. */
+function fromBodyParser(err: { type?: string; message?: string; limit?: number }): SwitchyardError | undefined {
+  switch (err.type) {
+    case 'entity.too.large':
+      return new SwitchyardError('payload_too_large', `request body is larger than ${err.limit} bytes`, { limit: err.limit });
+    case 'entity.parse.failed':
+      return new SwitchyardError('invalid_request', `request body is not valid JSON: ${err.message}`);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new SwitchyardError('unsupported_media_type', err.message ?? 'unsupported encoding');
+    default:
+      return undefined;
+  }
+}
+
+export const errorMiddleware = (logger: HttpLogger): ErrorRequestHandler => (err, req, res, _next) => {
+  const coded = SwitchyardError.is(err) ? err : fromBodyParser(err as { type?: string });
+  if (!coded) {
+    logger.error('unhandled error', { path: req.path, error: (err as Error)?.stack ?? String(err) });
+  }
+  const error = coded ?? new SwitchyardError('internal_error', 'internal error');
+  res.status(statusFor(error.code)).json({ ok: false, error: error.toJSON() });
+};
+
+export const notFoundHandler: RequestHandler = (req, _res, next) => {
+  next(new SwitchyardError('not_found', `no route ${req.method} ${req.path}`));
+};

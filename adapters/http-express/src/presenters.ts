@@ -1,0 +1,44 @@
+// JSON shapes the API answers with: run results, contracts, did_you_mean links.
+import { describe, type Capability, type DispatchOutcome } from '@switchyard/core';
+
+export interface RunAnswer {
+  ok: boolean;
+  result: unknown;
+  invocation: DispatchOutcome['invocation'];
+  yield: DispatchOutcome['invocation']['yield'];
+  _self: ReturnType<typeof describe>;
+}
+
+/** Every run answers exactly these five fields, failed runs included (the error is in invocation.error). */
+export const runAnswer = (outcome: DispatchOutcome, baseUrl: string): RunAnswer => ({
+  ok: outcome.invocation.ok,
+  result: outcome.invocation.result,
+  invocation: outcome.invocation,
+  yield: outcome.invocation.yield,
+  _self: describe(outcome.capability, baseUrl),
+});
+
+export const contractUrl = (baseUrl: string, key: string, markdown = false): string =>
+  `${baseUrl}/api/dispatch?key=${encodeURIComponent(key)}${markdown ? '&format=markdown' : ''}`;
+
+export const didYouMeanLinks = (keys: string[], baseUrl: string): { key: string; contract: string }[] =>
+  keys.map((key) => ({ key, contract: contractUrl(baseUrl, key) }));
+
+export const contractJson = (c: Capability, baseUrl: string) => ({
+  key: c.key,
+  path: c.path,
+  system: c.system,
+  description: c.description,
+  type: c.type,
+  runner: c.runner,
+  body_format: c.bodyFormat,
+  inputs: c.inputs,
+  auth: c.auth,
+  risk: c.risk,
+  approval: c.approval ? 'required' : 'no',
+  limits: c.limits ?? {},
+  example: c.example,
+  upstream: c.upstreamUrl ?? null,
+  contract_markdown: contractUrl(baseUrl, c.key, true),
+  self: describe(c, baseUrl),
+});

@@ -1,0 +1,121 @@
+// /api/dispatch: POST runs a capability; GET answers the public read queries (contract, registry, map).
+import { Router, json, type Request, type RequestHandler, type Response } from 'express';
+import { OWNER, ROOT, SwitchyardError, contractMarkdown, describe, rootMapMarkdown, systemArticleMarkdown, type DispatchRequest } from '@switchyard/core';
+import { checkApiKey } from '../api-key.js';
+import { baseUrlOf } from '../base-url.js';
+import type { HttpContext } from '../context.js';
+import { statusFor } from '../status.js';
+import { contractJson, didYouMeanLinks, runAnswer } from '../presenters.js';
+
+const sendMarkdown = (res: Response, text: string): void => {
+  res.type('text/markdown; charset=utf-8').send(text);
+};
+
+const wantsMarkdown = (req: Request): boolean => req.query['format'] === 'markdown';
+
+const single = (req: Request, name: string): string | undefined => {
+  const value = req.query[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new SwitchyardError('invalid_request', `query parameter ${name} must be given once`);
+  return value;
+};
+
+/** The POST envelope: {key, body}, {key, body, repairs} or {replay}. */
+function parseEnvelope(payload: unknown): DispatchRequest {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+    throw new SwitchyardError('invalid_request', 'the request must be a JSON object: {key, body}, {key, body, repairs} or {replay}');
+  }
+  const p = payload as Record<string, unknown>;
+  const allowed = new Set(['key', 'body', 'repairs', 'replay']);
+  const extra = Object.keys(p).filter((k) => !allowed.has(k));
+  if (extra.length > 0) throw new SwitchyardError('invalid_request', `unknown field(s) ${extra.join(', ')}; send {key, body}, {key, body, repairs} or {replay}`, { fields: extra });
+  if (p['replay'] !== undefined) {
+    if (p['key'] !== undefined || p['body'] !== undefined || p['repairs'] !== undefined) {
+      throw new SwitchyardError('invalid_request', 'replay takes no key, body or repairs: the original invocation supplies them');
+    }
+    if (typeof p['replay'] !== 'string') throw new SwitchyardError('invalid_request', 'replay must be an invocation id (inv_…)');
+    return { replay: p['replay'] };
+  }
+  if (typeof p['key'] !== 'string' || p['key'].length === 0) throw new SwitchyardError('invalid_request', 'key must be a non-empty string');
+  return { key: p['key'], body: p['body'], ...(p['repairs'] !== undefined ? { repairs: p['repairs'] as string } : {}) };
+}
+
+export function dispatchRoutes(ctx: HttpContext): Router {
+  const router = Router();
+
+  /** Unknown keys become 404s whose did_you_mean entries are links, never a guess. */
+  const withLinks = (err: unknown, baseUrl: string): unknown => {
+    if (SwitchyardError.is(err, 'unknown_capability')) {
+      const keys = (err.details['did_you_mean'] as string[] | undefined) ?? [];
+      return new SwitchyardError('unknown_capability', err.message, {
+        ...err.details,
+        did_you_mean: didYouMeanLinks(keys, baseUrl),
+        registry: `${baseUrl}/api/dispatch?registry=1`,
+      });
+    }
+    return err;
+  };
+
+  // Content type and credential are checked before the body is read.
+  const jsonOnly: RequestHandler = (req, _res, next) => {
+    if (!req.is('application/json')) throw new SwitchyardError('unsupported_media_type', 'send the dispatch request as application/json');
+    next();
+  };
+  const owner: RequestHandler = async (req, _res, next) => {
+    await checkApiKey(req, ctx.apiKeys);
+    next();
+  };
+
+  router.post('/api/dispatch', jsonOnly, owner, json({ limit: ctx.bodyLimitBytes, strict: false }), async (req, res) => {
+    const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
+    const request = parseEnvelope(req.body);
+    try {
+      const outcome = await ctx.dispatch.dispatch(request, OWNER);
+      const error = outcome.invocation.error;
+      if (error) ctx.logger.info('run failed', { key: outcome.capability.key, invocation: outcome.invocation.id, code: error.code });
+      res.status(error ? statusFor(error.code) : 200).json(runAnswer(outcome, baseUrl));
+    } catch (err) {
+      throw withLinks(err, baseUrl);
+    }
+  });
+
+  router.get('/api/dispatch', async (req, res) => {
+    const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
+    const key = single(req, 'key');
+    const map = single(req, 'map');
+    if (key !== undefined) {
+      let entry;
+      try {
+        entry = ctx.registry.require(key);
+      } catch (err) {
+        throw withLinks(err, baseUrl);
+      }
+      if (wantsMarkdown(req)) return sendMarkdown(res, contractMarkdown(entry.capability, baseUrl));
+      res.json({ ok: true, contract: contractJson(entry.capability, baseUrl) });
+      return;
+    }
+    if (single(req, 'registry') !== undefined) {
+      const capabilities = ctx.registry.list().map((c) => ({ key: c.key, ...describe(c, baseUrl) }));
+      res.json({ ok: true, root: ROOT, count: capabilities.length, capabilities });
+      return;
+    }
+    if (map !== undefined) {
+      const systems = ctx.registry.systems();
+      if (map === '1' || map.toUpperCase() === ROOT) {
+        if (wantsMarkdown(req)) return sendMarkdown(res, rootMapMarkdown(ROOT, systems, baseUrl));
+        res.json({ ok: true, root: ROOT, systems: systems.map((s) => ({ system: s.system, path: [ROOT, s.system], capabilities: s.capabilities.map((c) => c.key), article: `${baseUrl}/api/dispatch?map=${s.system}&format=markdown` })) });
+        return;
+      }
+      const system = systems.find((s) => s.system === map.toUpperCase());
+      if (!system) throw new SwitchyardError('unknown_system', `no system ${map}`, { systems: systems.map((s) => s.system) });
+      if (wantsMarkdown(req)) return sendMarkdown(res, systemArticleMarkdown(system, baseUrl));
+      res.json({ ok: true, system: system.system, path: [ROOT, system.system], capabilities: system.capabilities.map((c) => ({ key: c.key, ...describe(c, baseUrl) })) });
+      return;
+    }
+    throw new SwitchyardError('invalid_request', 'GET /api/dispatch needs one of: key=<KEY> [&format=markdown], registry=1, map=1 | map=<SYSTEM> [&format=markdown]', {
+      queries: ['key', 'registry', 'map'],
+    });
+  });
+
+  return router;
+}

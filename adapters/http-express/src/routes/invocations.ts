@@ -1,0 +1,47 @@
+// Ledger reads of invocations: by capability key in append order (cursor paged), and one by id.
+import { Router } from 'express';
+import { INVOCATION_ID, KEY_PATTERN, SwitchyardError } from '@switchyard/core';
+import { requireApiKey } from '../api-key.js';
+import type { HttpContext } from '../context.js';
+
+const MAX_LIMIT = 1000;
+
+function parseLimit(value: unknown): number {
+  if (value === undefined) return 50;
+  const n = typeof value === 'string' && /^[0-9]+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n < 1 || n > MAX_LIMIT) throw new SwitchyardError('invalid_request', `limit must be an integer from 1 to ${MAX_LIMIT}`);
+  return n;
+}
+
+export function invocationRoutes(ctx: HttpContext): Router {
+  const router = Router();
+  router.use('/api/invocations', requireApiKey(ctx.apiKeys));
+
+  router.get('/api/invocations', async (req, res) => {
+    const objectId = req.query['object_id'];
+    if (typeof objectId !== 'string' || !KEY_PATTERN.test(objectId)) {
+      throw new SwitchyardError('invalid_request', 'object_id must be a capability key, e.g. ?object_id=MESSAGING_UPDATE_GROUP');
+    }
+    const after = req.query['after'];
+    if (after !== undefined && (typeof after !== 'string' || !/^[0-9]+$/.test(after))) throw new SwitchyardError('invalid_request', 'after must be a cursor from next_cursor');
+    const page = await ctx.invocations.listByKey(objectId, { after: (after as string | undefined) ?? null, limit: parseLimit(req.query['limit']) });
+    res.json({ ok: true, object_id: objectId, order: 'append', ...page });
+  });
+
+  router.get('/api/invocations/:id', async (req, res) => {
+    const id = req.params['id']!;
+    if (!INVOCATION_ID.test(id)) throw new SwitchyardError('invalid_request', 'an invocation id looks like inv_…');
+    const invocation = await ctx.invocations.get(id);
+    if (!invocation) throw new SwitchyardError('invocation_not_found', `no invocation ${id}`, { id });
+    // The lineage upward: what this one repairs, and what that one repairs, to the first failure.
+    const lineage: string[] = [];
+    let cursor = invocation.repairs;
+    while (cursor && lineage.length < 100) {
+      lineage.push(cursor);
+      cursor = (await ctx.invocations.get(cursor))?.repairs ?? null;
+    }
+    res.json({ ok: true, invocation, lineage: { repairs_chain: lineage, repaired_by: invocation.repaired_by } });
+  });
+
+  return router;
+}

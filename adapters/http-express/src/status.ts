@@ -1,0 +1,26 @@
+// The one table from coded errors to HTTP status.
+import type { ErrorCode } from '@switchyard/core';
+
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  unknown_capability: 404,
+  invalid_request: 400,
+  unsupported_media_type: 415,
+  not_found: 404,
+  unknown_system: 404,
+  invalid_api_key: 401,
+  invalid_arguments: 422,
+  invalid_repair: 422,
+  invocation_not_found: 404,
+  credential_required: 401,
+  approval_required: 403,
+  plan_required: 403,
+  tool_error: 422,
+  payload_too_large: 413,
+  upstream_unavailable: 502,
+  upstream_timeout: 504,
+  blocked_address: 403,
+  fetch_failed: 502,
+  internal_error: 500,
+};
+
+export const statusFor = (code: ErrorCode): number => HTTP_STATUS[code] ?? 500;

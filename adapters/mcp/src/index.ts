@@ -1,0 +1,3 @@
+// MCP adapter: the client every tool plugin uses to reach its upstream, and the server host.
+export { McpUpstreamClient, type McpUpstreamClientOptions } from './upstream-client.js';
+export { hostMcpServer, type HostedMcpServer, type HostOptions } from './server-host.js';

@@ -1,0 +1,125 @@
+// McpUpstreamClient: the one MCP client adapter. Keeps one connection per upstream and reuses it;
+// maps transport failures to upstream_unavailable and slow calls to upstream_timeout.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { SwitchyardError, type ToolCallResult, type UpstreamAddress, type UpstreamToolClient } from '@switchyard/core';
+
+const CLIENT_INFO = { name: 'switchyard', version: '0.1.0' };
+
+export interface McpUpstreamClientOptions {
+  /** How long opening a connection may take before the upstream counts as unavailable. */
+  connectTimeoutMs?: number;
+}
+
+export class McpUpstreamClient implements UpstreamToolClient {
+  private readonly connections = new Map<string, Promise<Client>>();
+  private readonly connectTimeoutMs: number;
+
+  constructor(options: McpUpstreamClientOptions = {}) {
+    this.connectTimeoutMs = options.connectTimeoutMs ?? 5000;
+  }
+
+  async callTool(upstream: UpstreamAddress, tool: string, args: unknown, options: { timeoutMs: number }): Promise<ToolCallResult> {
+    const connectionKey = `${upstream.transport} ${upstream.url}`;
+    const client = await this.connection(connectionKey, upstream);
+    try {
+      const result = await client.callTool({ name: tool, arguments: (args ?? {}) as Record<string, unknown> }, undefined, { timeout: options.timeoutMs });
+      return toToolCallResult(result as { isError?: boolean; content?: unknown; structuredContent?: unknown });
+    } catch (err) {
+      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+        throw new SwitchyardError('upstream_timeout', `${upstream.url} did not answer ${tool} within ${options.timeoutMs} ms`, { upstream: upstream.url, tool });
+      }
+      if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed) {
+        // The server answered with a protocol error (unknown tool, bad params): the upstream is up.
+        return { isError: true, value: null, text: err.message };
+      }
+      // Anything else broke the connection: forget it, so the next call reconnects.
+      this.drop(connectionKey, client);
+      throw new SwitchyardError('upstream_unavailable', `${upstream.url} is unavailable: ${(err as Error).message}`, { upstream: upstream.url, tool });
+    }
+  }
+
+  private connection(key: string, upstream: UpstreamAddress): Promise<Client> {
+    let pending = this.connections.get(key);
+    if (!pending) {
+      pending = this.connect(upstream);
+      this.connections.set(key, pending);
+      pending.then(
+        (client) => {
+          client.onclose = () => this.drop(key, client);
+        },
+        () => this.connections.delete(key),
+      );
+    }
+    return pending;
+  }
+
+  /** One retry on a refused or reset connection: a keep-alive socket left from a restarted upstream fails once. */
+  private async connect(upstream: UpstreamAddress): Promise<Client> {
+    try {
+      return await this.connectOnce(upstream);
+    } catch (err) {
+      if (!SwitchyardError.is(err, 'upstream_unavailable')) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return this.connectOnce(upstream);
+    }
+  }
+
+  private async connectOnce(upstream: UpstreamAddress): Promise<Client> {
+    const url = new URL(upstream.url);
+    const headers = upstream.headers;
+    const transport =
+      upstream.transport === 'sse'
+        ? new SSEClientTransport(url, headers ? { requestInit: { headers }, eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }) } } : {})
+        : new StreamableHTTPClientTransport(url, headers ? { requestInit: { headers } } : {});
+    const client = new Client(CLIENT_INFO);
+    // The SSE handshake waits for an endpoint event with no timeout of its own, so the whole
+    // connect is raced against one deadline.
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new McpError(ErrorCode.RequestTimeout, `no handshake within ${this.connectTimeoutMs} ms`)), this.connectTimeoutMs);
+    });
+    try {
+      await Promise.race([client.connect(transport, { timeout: this.connectTimeoutMs }), deadline]);
+      return client;
+    } catch (err) {
+      await client.close().catch(() => {});
+      await transport.close().catch(() => {});
+      const timedOut = err instanceof McpError && err.code === ErrorCode.RequestTimeout;
+      throw new SwitchyardError(timedOut ? 'upstream_timeout' : 'upstream_unavailable', `cannot connect to ${upstream.url}: ${(err as Error).message}`, { upstream: upstream.url });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private drop(key: string, client: Client): void {
+    const current = this.connections.get(key);
+    if (!current) return;
+    current.then((c) => {
+      if (c === client && this.connections.get(key) === current) this.connections.delete(key);
+    }, () => {});
+    client.close().catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.connections.values()];
+    this.connections.clear();
+    await Promise.all(all.map((p) => p.then((c) => c.close()).catch(() => {})));
+  }
+}
+
+function toToolCallResult(result: { isError?: boolean; content?: unknown; structuredContent?: unknown }): ToolCallResult {
+  const blocks = Array.isArray(result.content) ? (result.content as { type: string; text?: string }[]) : [];
+  const text = blocks.filter((b) => b.type === 'text').map((b) => b.text ?? '').join('\n');
+  let value: unknown = result.structuredContent;
+  if (value === undefined) {
+    try {
+      value = JSON.parse(text);
+    } catch {
+      value = text;
+    }
+  }
+  return { isError: result.isError === true, value, text };
+}

@@ -1,0 +1,64 @@
+// Opens the database named by a URL (sqlite:<file> or postgres://…) and brings its schema up to date.
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import { dialectFor, type Dialect } from './dialect.js';
+import { migrationSource } from './migrations.js';
+
+export interface Database {
+  knex: Knex;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export interface DatabaseUrl {
+  client: 'sqlite3' | 'pg';
+  /** File path for SQLite (or ":memory:"), the URL itself for PostgreSQL. */
+  connection: string;
+}
+
+export function parseDatabaseUrl(url: string, cwd: string = process.cwd()): DatabaseUrl {
+  if (/^postgres(ql)?:\/\//.test(url)) return { client: 'pg', connection: url };
+  const sqlite = /^sqlite:(?:\/\/)?(.+)$/.exec(url);
+  if (sqlite) {
+    const file = sqlite[1]!;
+    return { client: 'sqlite3', connection: file === ':memory:' ? file : resolve(cwd, file) };
+  }
+  throw new Error(`database.url must start with sqlite: or postgres:// (got ${JSON.stringify(url.replace(/\/\/[^@]*@/, '//…@'))})`);
+}
+
+export function knexConfig(url: string): Knex.Config {
+  const parsed = parseDatabaseUrl(url);
+  if (parsed.client === 'pg') {
+    return { client: 'pg', connection: parsed.connection, pool: { min: 0, max: 10 } };
+  }
+  return {
+    client: 'sqlite3',
+    connection: { filename: parsed.connection },
+    useNullAsDefault: true,
+    // One connection: SQLite serialises writers anyway, and one connection keeps the WAL settings.
+    pool: {
+      min: 1,
+      max: 1,
+      afterCreate: (conn: { run(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) => {
+        conn.run('PRAGMA journal_mode = WAL', (err) => {
+          if (err) return done(err, conn);
+          conn.run('PRAGMA busy_timeout = 5000', (err2) => done(err2, conn));
+        });
+      },
+    },
+  };
+}
+
+export async function openDatabase(url: string): Promise<Database> {
+  const parsed = parseDatabaseUrl(url);
+  if (parsed.client === 'sqlite3' && parsed.connection !== ':memory:') mkdirSync(dirname(parsed.connection), { recursive: true });
+  const knex = knexFactory(knexConfig(url));
+  try {
+    await knex.migrate.latest({ migrationSource });
+  } catch (error) {
+    await knex.destroy();
+    throw error;
+  }
+  return { knex, dialect: dialectFor(knex), close: () => knex.destroy() };
+}

@@ -1,0 +1,49 @@
+// What differs between the two engines: connection settings, the append-only triggers, and how a
+// unique-key violation is reported. Everything else is one knex code path.
+import type { Knex } from 'knex';
+
+export type DialectName = 'sqlite' | 'postgresql';
+
+export interface Dialect {
+  name: DialectName;
+  /** SQL that makes `table` append-only: UPDATE and DELETE (and TRUNCATE where it exists) fail. */
+  appendOnly(table: string): string[];
+  dropAppendOnly(table: string): string[];
+}
+
+const refusal = (table: string, op: string) => `ledger is append-only: ${op} on ${table} is not allowed`;
+
+export const sqliteDialect: Dialect = {
+  name: 'sqlite',
+  appendOnly: (table) =>
+    ['UPDATE', 'DELETE'].map(
+      (op) => `CREATE TRIGGER ${table}_no_${op.toLowerCase()} BEFORE ${op} ON ${table} BEGIN SELECT RAISE(ABORT, '${refusal(table, op)}'); END`,
+    ),
+  dropAppendOnly: (table) => ['update', 'delete'].map((op) => `DROP TRIGGER IF EXISTS ${table}_no_${op}`),
+};
+
+export const postgresDialect: Dialect = {
+  name: 'postgresql',
+  appendOnly: (table) => [
+    // One function serves every append-only table; TG_OP and TG_TABLE_NAME name what was refused.
+    `CREATE OR REPLACE FUNCTION switchyard_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN
+       RAISE EXCEPTION 'ledger is append-only: % on % is not allowed', TG_OP, TG_TABLE_NAME USING ERRCODE = 'restrict_violation';
+     END $$`,
+    `CREATE TRIGGER ${table}_append_only BEFORE UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION switchyard_append_only()`,
+    `CREATE TRIGGER ${table}_no_truncate BEFORE TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION switchyard_append_only()`,
+  ],
+  dropAppendOnly: (table) => [`DROP TRIGGER IF EXISTS ${table}_append_only ON ${table}`, `DROP TRIGGER IF EXISTS ${table}_no_truncate ON ${table}`],
+};
+
+export const dialectFor = (knex: Knex): Dialect => (knex.client.config.client === 'pg' ? postgresDialect : sqliteDialect);
+
+/** True when an insert failed on a unique index (the database decided: the row already exists). */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; errno?: number; message?: string };
+  if (e?.code === '23505') return true; // PostgreSQL unique_violation
+  return e?.code === 'SQLITE_CONSTRAINT' && /UNIQUE constraint failed/.test(e.message ?? '');
+}
+
+/** True when the database refused a change to an append-only table. */
+export const isAppendOnlyRefusal = (error: unknown): boolean => /ledger is append-only/.test((error as Error)?.message ?? '');

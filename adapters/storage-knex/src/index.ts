@@ -1,0 +1,6 @@
+// Storage adapter: the ledger and API keys on knex, one code path for SQLite and PostgreSQL.
+export * from './database.js';
+export * from './dialect.js';
+export * from './migrations.js';
+export * from './invocation-store.js';
+export * from './api-key-store.js';

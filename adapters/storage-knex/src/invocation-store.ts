@@ -1,0 +1,75 @@
+// The invocation ledger on knex. Rows are only ever inserted (the database refuses anything else);
+// links such as repaired_by are derived by query when reading, never written back.
+import type { Knex } from 'knex';
+import { SwitchyardError, type InvocationRecord, type InvocationStore, type Page, type StoredInvocation } from '@switchyard/core';
+
+interface InvocationRow {
+  seq: number | string;
+  id: string;
+  repairs: string | null;
+  record: string;
+}
+
+export class KnexInvocationStore implements InvocationStore {
+  constructor(private readonly knex: Knex) {}
+
+  async append(record: InvocationRecord): Promise<StoredInvocation> {
+    const [row] = await this.knex('invocations')
+      .insert({
+        id: record.id,
+        key: record.key,
+        actor: record.actor,
+        fingerprint: record.fingerprint,
+        status: record.status,
+        ok: record.ok,
+        ran: record.ran,
+        repairs: record.repairs,
+        replays: record.replays,
+        source: record.source,
+        created_at: record.created_at,
+        duration_ms: Math.round(record.duration_ms),
+        record: JSON.stringify(record),
+      })
+      .returning('seq');
+    const seq = Number(typeof row === 'object' ? (row as { seq: number | string }).seq : row);
+    // A new record cannot have been repaired yet.
+    return { ...(JSON.parse(JSON.stringify(record)) as InvocationRecord), seq, repaired_by: [] };
+  }
+
+  async get(id: string): Promise<StoredInvocation | undefined> {
+    const row = await this.knex<InvocationRow>('invocations').select('seq', 'id', 'repairs', 'record').where({ id }).first();
+    if (!row) return undefined;
+    const [stored] = await this.withLinks([row]);
+    return stored;
+  }
+
+  async listByKey(key: string, options: { after?: string | null; limit: number }): Promise<Page<StoredInvocation>> {
+    const after = options.after == null ? 0 : Number(options.after);
+    if (!Number.isSafeInteger(after) || after < 0) throw new SwitchyardError('invalid_request', 'after must be a cursor from next_cursor');
+    const rows = await this.knex<InvocationRow>('invocations')
+      .select('seq', 'id', 'repairs', 'record')
+      .where('key', key)
+      .andWhere('seq', '>', after)
+      .orderBy('seq', 'asc')
+      .limit(options.limit + 1);
+    const page = rows.slice(0, options.limit);
+    const items = await this.withLinks(page);
+    return { items, next_cursor: rows.length > options.limit ? String(items[items.length - 1]!.seq) : null };
+  }
+
+  /** Attaches seq and repaired_by (the invocations that name each row as the one they repair). */
+  private async withLinks(rows: InvocationRow[]): Promise<StoredInvocation[]> {
+    if (rows.length === 0) return [];
+    const repairers = await this.knex<InvocationRow>('invocations')
+      .select('id', 'repairs')
+      .whereIn('repairs', rows.map((r) => r.id))
+      .orderBy('seq', 'asc');
+    const byTarget = new Map<string, string[]>();
+    for (const r of repairers) byTarget.set(r.repairs!, [...(byTarget.get(r.repairs!) ?? []), r.id]);
+    return rows.map((row) => ({
+      ...(JSON.parse(row.record) as InvocationRecord),
+      seq: Number(row.seq),
+      repaired_by: byTarget.get(row.id) ?? [],
+    }));
+  }
+}

@@ -1,0 +1,50 @@
+// The capability model: what a plugin declares, and the tree it lives in (root > system > key).
+import type { JsonSchema } from './json-schema.js';
+
+export const ROOT = 'OIP';
+
+/** How the dispatch body string becomes arguments. */
+export type BodyFormat = 'json' | 'pipe';
+
+export interface CostModel {
+  /** Integer micro-units charged per run that reached the runner. */
+  perRunMicros: number;
+  /** Extra micro-units per item of a list argument (e.g. each phone number). */
+  perItemMicros?: number;
+  /** The argument whose array length counts as items. */
+  itemsFrom?: string;
+}
+
+export interface CapabilityDefinition {
+  key: string;
+  /** Tree path below the root: [SYSTEM]; the key itself is the leaf. */
+  system: string;
+  description: string;
+  type: 'tool' | 'fn';
+  /** Runner name shown in the self-description, e.g. "edge builds". */
+  runner: string;
+  inputs: JsonSchema;
+  bodyFormat?: BodyFormat;
+  auth: 'none' | 'required';
+  risk: 'low' | 'high';
+  approval: boolean;
+  /** Limits shown in the contract; schema-enforced ones live in `inputs`. */
+  limits?: { plan?: string; notes?: string[] };
+  cost?: CostModel;
+  /** Upstream tool name for type tool. */
+  tool?: string;
+  /** Example arguments for the contract and the plugin contract suite. */
+  example: unknown;
+}
+
+export interface Capability extends CapabilityDefinition {
+  bodyFormat: BodyFormat;
+  /** root, system, key */
+  path: [string, string, string];
+  /** Where the runner reaches its upstream; filled by the host at registration. */
+  upstreamUrl?: string;
+}
+
+export const KEY_PATTERN = /^[A-Z][A-Z0-9_]{1,127}$/;
+
+export const pathText = (c: Pick<Capability, 'path'>): string => c.path.join(' > ');

@@ -1,0 +1,50 @@
+// Coded errors: the one vocabulary every adapter maps to its own protocol (HTTP status, CLI exit, JSON-RPC).
+
+export type ErrorCode =
+  | 'unknown_capability'
+  | 'invalid_request'
+  | 'unsupported_media_type'
+  | 'not_found'
+  | 'unknown_system'
+  | 'invalid_api_key'
+  | 'invalid_arguments'
+  | 'invalid_repair'
+  | 'invocation_not_found'
+  | 'credential_required'
+  | 'approval_required'
+  | 'plan_required'
+  | 'tool_error'
+  | 'payload_too_large'
+  | 'upstream_unavailable'
+  | 'upstream_timeout'
+  | 'blocked_address'
+  | 'fetch_failed'
+  | 'internal_error';
+
+const BRAND = Symbol.for('switchyard.SwitchyardError');
+
+export class SwitchyardError extends Error {
+  readonly [BRAND] = true;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'SwitchyardError';
+  }
+
+  /** Works across duplicate copies of this package, unlike instanceof. */
+  static is(value: unknown, code?: ErrorCode): value is SwitchyardError {
+    const branded = typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+    return branded && (code === undefined || (value as SwitchyardError).code === code);
+  }
+
+  toJSON(): { code: ErrorCode; message: string } & Record<string, unknown> {
+    return { code: this.code, message: this.message, ...this.details };
+  }
+}
+
+export const fail = (code: ErrorCode, message: string, details?: Record<string, unknown>): never => {
+  throw new SwitchyardError(code, message, details);
+};

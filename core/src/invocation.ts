@@ -1,0 +1,46 @@
+// The invocation record: one run (or refused run) of a capability, as the ledger keeps it.
+import type { ErrorCode } from './errors.js';
+import type { Yield } from './yield.js';
+
+export type InvocationStatus = 'ok' | 'failed' | 'refused' | 'awaiting_approval' | 'denied';
+
+export interface InvocationError {
+  code: ErrorCode;
+  message: string;
+  [detail: string]: unknown;
+}
+
+export interface InvocationRecord {
+  id: string;
+  key: string;
+  path: string;
+  actor: string;
+  fingerprint: string | null;
+  /** The body exactly as sent (text). */
+  body: string;
+  /** Parsed arguments, or null when the body did not parse. */
+  args: unknown;
+  status: InvocationStatus;
+  ok: boolean;
+  /** Whether the capability's runner was reached. */
+  ran: boolean;
+  error: InvocationError | null;
+  result: unknown;
+  yield: Yield;
+  repairs: string | null;
+  replays: string | null;
+  /** What caused the run, e.g. "api" or "hook:hk_…" with a delivery entry id. */
+  source: string;
+  created_at: string;
+  duration_ms: number;
+}
+
+/** A record as read back: its ledger position, and links derived by query (never written back). */
+export interface StoredInvocation extends InvocationRecord {
+  seq: number;
+  repaired_by: string[];
+}
+
+/** A failed run can be repaired; one awaiting approval has not failed yet. */
+export const isRepairable = (inv: Pick<InvocationRecord, 'ok' | 'status'>): boolean =>
+  !inv.ok && (inv.status === 'failed' || inv.status === 'refused' || inv.status === 'denied');

@@ -1,0 +1,65 @@
+// Markdown renderings of contracts, the root map and system articles (format=markdown).
+import type { Capability } from './capability.js';
+import type { SystemNode } from './registry.js';
+import { describe, exampleBody } from './self-description.js';
+
+const fence = (lang: string, text: string): string => `\`\`\`${lang}\n${text}\n\`\`\``;
+
+export function contractMarkdown(c: Capability, baseUrl: string): string {
+  const d = describe(c, baseUrl);
+  const lines = [
+    `# ${c.key}`,
+    '',
+    c.description,
+    '',
+    '| Field | Value |',
+    '|---|---|',
+    `| Path | ${d.Path} |`,
+    `| Capability | ${d.Capability.replace(/\|/g, '\\|')} |`,
+    `| run_now | ${d.run_now} |`,
+    `| Example call | \`${d['Example call']}\` |`,
+    `| type · runner | ${d['type · runner']} |`,
+    `| auth · risk | ${d['auth · risk']} |`,
+    ...(c.limits?.plan ? [`| plan | ${c.limits.plan} |`] : []),
+    '',
+    '## inputs',
+    '',
+    fence('json', JSON.stringify(c.inputs, null, 2)),
+    '',
+    '## outputs',
+    '',
+    ...Object.entries(d.outputs).map(([k, v]) => `- \`${k}\`: ${v}`),
+    '',
+    '## Run it',
+    '',
+    fence('sh', [
+      `curl -s -X POST ${baseUrl}/api/dispatch \\`,
+      `  -H 'content-type: application/json' -H 'x-sheets-key: $SWITCHYARD_API_KEY' \\`,
+      `  -d '${JSON.stringify({ key: c.key, body: exampleBody(c) }).replace(/'/g, "'\\''")}'`,
+    ].join('\n')),
+    '',
+    'A failed run answers ok false with the invocation id; fix the body and send it again with',
+    '`"repairs": "<inv_id>"` so the lineage closes.',
+    '',
+  ];
+  return lines.join('\n');
+}
+
+export function rootMapMarkdown(root: string, systems: SystemNode[], baseUrl: string): string {
+  const lines = [`# ${root}`, ''];
+  for (const s of systems) {
+    lines.push(`- ${s.system} (${baseUrl}/api/dispatch?map=${s.system}&format=markdown)`);
+    for (const c of s.capabilities) lines.push(`  - ${c.key}: ${c.description.split('. ')[0]} (${baseUrl}/api/dispatch?key=${c.key}&format=markdown)`);
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
+export function systemArticleMarkdown(system: SystemNode, baseUrl: string): string {
+  const lines = [`# ${system.system}`, '', `${system.capabilities.length} capabilities under ${system.capabilities[0]?.path.slice(0, 2).join(' > ') ?? system.system}.`, ''];
+  for (const c of system.capabilities) {
+    const d = describe(c, baseUrl);
+    lines.push(`## ${c.key}`, '', c.description, '', `- type · runner: ${d['type · runner']}`, `- auth · risk: ${d['auth · risk']}`, `- Example call: \`${d['Example call']}\``, `- Contract: ${baseUrl}/api/dispatch?key=${c.key}&format=markdown`, '');
+  }
+  return lines.join('\n');
+}

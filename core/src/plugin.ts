@@ -1,0 +1,35 @@
+// The plugin API: what a capability system (a folder under plugins/) hands the host.
+import type { CapabilityDefinition } from './capability.js';
+import type { JsonSchema } from './json-schema.js';
+import type { CapabilityRunner, UpstreamAddress, UpstreamToolClient } from './ports.js';
+
+export interface PluginHost<Options> {
+  /** Options for this plugin, already validated against the plugin's own optionsSchema. */
+  options: Options;
+  /** The shared MCP client; tool plugins call upstreams only through it. */
+  tools: UpstreamToolClient;
+  /** Resolved upstream address (a simulator's, or a real server's from config), for tool plugins. */
+  upstream?: UpstreamAddress;
+}
+
+export interface RunningSimulator {
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface SwitchyardPlugin<Options = Record<string, unknown>> {
+  /** Package-level name, used in config: plugins.<name>. */
+  name: string;
+  system: string;
+  runner: string;
+  capabilities: CapabilityDefinition[];
+  /** JSON Schema of plugins.<name> in config; the host validates it at boot. */
+  optionsSchema: JsonSchema;
+  /** Default transport of the upstream for tool plugins. */
+  transport?: UpstreamAddress['transport'];
+  createRunner(host: PluginHost<Options>): CapabilityRunner;
+  /** A real MCP server with believable state, for development and tests. */
+  startSimulator?(options: { host: string; port: number; settings?: Record<string, unknown> }): Promise<RunningSimulator>;
+}
+
+export const definePlugin = <O>(plugin: SwitchyardPlugin<O>): SwitchyardPlugin<O> => plugin;

@@ -1,0 +1,65 @@
+// Ports: what the core needs from the outside world. Each is an interface plus a same-named token
+// that the composition root binds an adapter to.
+import type { Capability } from './capability.js';
+import type { InvocationRecord, StoredInvocation } from './invocation.js';
+
+export interface Page<T> {
+  items: T[];
+  /** Pass back as `after` for the next page; null at the end. */
+  next_cursor: string | null;
+}
+
+export interface InvocationStore {
+  append(record: InvocationRecord): Promise<StoredInvocation>;
+  get(id: string): Promise<StoredInvocation | undefined>;
+  /** Invocations of one capability key, in append order. */
+  listByKey(key: string, options: { after?: string | null; limit: number }): Promise<Page<StoredInvocation>>;
+}
+export const InvocationStore = Symbol.for('switchyard.InvocationStore');
+
+export interface ApiKeyStore {
+  /** Stores a hash of the key; storing the same key twice is a no-op. */
+  add(key: string, label: string): Promise<void>;
+  verify(key: string): Promise<boolean>;
+  count(): Promise<number>;
+}
+export const ApiKeyStore = Symbol.for('switchyard.ApiKeyStore');
+
+export interface RunContext {
+  /** Milliseconds the runner may take before it must give up with upstream_timeout. */
+  timeoutMs: number;
+  invocationId: string;
+  actor: string;
+}
+
+/** Runs one capability. Throws coded errors (SwitchyardError) for every way a run can fail. */
+export interface CapabilityRunner {
+  run(capability: Capability, args: unknown, context: RunContext): Promise<unknown>;
+}
+export const CapabilityRunner = Symbol.for('switchyard.CapabilityRunner');
+
+/** A connection to upstream MCP tool servers, reused across calls. */
+export interface UpstreamToolClient {
+  callTool(upstream: UpstreamAddress, tool: string, args: unknown, options: { timeoutMs: number }): Promise<ToolCallResult>;
+  close(): Promise<void>;
+}
+export const UpstreamToolClient = Symbol.for('switchyard.UpstreamToolClient');
+
+export interface UpstreamAddress {
+  url: string;
+  transport: 'sse' | 'streamable-http';
+  headers?: Record<string, string>;
+}
+
+export interface ToolCallResult {
+  isError: boolean;
+  /** structuredContent when the tool gave it, else the text content (parsed as JSON when it is JSON). */
+  value: unknown;
+  text: string;
+}
+
+export interface Clock {
+  now(): Date;
+}
+export const Clock = Symbol.for('switchyard.Clock');
+export const systemClock: Clock = { now: () => new Date() };

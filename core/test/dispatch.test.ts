@@ -1,0 +1,178 @@
+import { expect } from 'chai';
+import { CapabilityRegistry, DispatchService, OWNER, RunnerDirectory, SwitchyardError, type Caller, type CapabilityRunner } from '../src/index.js';
+import { MemoryInvocationStore } from '../../test/support/memory-store.js';
+import { echoCapability, echoRunner, guardedCapability, ownerOnlyCapability } from './fixtures.js';
+
+const keyless: Caller = { actor: 'agent', fingerprint: 'fp_test', mayRunAuthRequired: false };
+
+function setup(runner: CapabilityRunner = echoRunner) {
+  const registry = new CapabilityRegistry();
+  const runners = new RunnerDirectory();
+  for (const def of [echoCapability, guardedCapability, ownerOnlyCapability]) {
+    registry.register(def);
+    runners.assign(def.key, runner);
+  }
+  const store = new MemoryInvocationStore();
+  let t = 0;
+  const clock = { now: () => new Date(Date.UTC(2026, 0, 1) + (t += 7)) };
+  return { store, dispatch: new DispatchService(registry, runners, store, clock, { timeoutMs: 1000 }) };
+}
+
+describe('core: dispatch', () => {
+  it('runs, applies schema defaults and ledgers an ok invocation', async () => {
+    const { dispatch, store } = setup();
+    const { invocation } = await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"hi"}' }, OWNER);
+    expect(invocation).to.include({ key: 'TEST_ECHO', ok: true, ran: true, status: 'ok', actor: 'owner', body: '{"text":"hi"}', repairs: null, replays: null, source: 'api' });
+    expect(invocation.id).to.match(/^inv_[A-Za-z0-9]{20}$/);
+    expect(invocation.args).to.deep.equal({ text: 'hi', n: 5 });
+    expect(invocation.result).to.deep.equal({ echoed: { text: 'hi', n: 5 } });
+    expect(invocation.path).to.equal('OIP > TEST > TEST_ECHO');
+    expect(invocation.duration_ms).to.equal(7);
+    expect(await store.get(invocation.id)).to.deep.include({ id: invocation.id, seq: 1 });
+  });
+
+  it('gives every invocation a different random id', async () => {
+    const { dispatch } = setup();
+    const ids = new Set<string>();
+    for (let i = 0; i < 50; i++) ids.add((await dispatch.dispatch({ key: 'TEST_ECHO', body: { text: 'x' } }, OWNER)).invocation.id);
+    expect(ids.size).to.equal(50);
+  });
+
+  it('throws unknown_capability for an unknown key and ledgers nothing', async () => {
+    const { dispatch, store } = setup();
+    try {
+      await dispatch.dispatch({ key: 'TEST_ECH', body: '{}' }, OWNER);
+      expect.fail('should throw');
+    } catch (err) {
+      expect(SwitchyardError.is(err, 'unknown_capability')).to.equal(true);
+    }
+    expect((await store.listByKey('TEST_ECH', { limit: 10 })).items).to.have.length(0);
+  });
+
+  const invalid: [string, unknown][] = [
+    ['missing required', '{}'],
+    ['wrong type', '{"text": 5}'],
+    ['extra property', '{"text":"a","extra":1}'],
+    ['above maximum', '{"text":"a","n":21}'],
+    ['not JSON', '{"text":'],
+    ['a number body', 42],
+  ];
+  for (const [name, body] of invalid) {
+    it(`ledgers ${name} as a failed invocation with invalid_arguments, ran false`, async () => {
+      const { dispatch } = setup();
+      const { invocation } = await dispatch.dispatch({ key: 'TEST_ECHO', body }, OWNER);
+      expect(invocation).to.include({ ok: false, ran: false, status: 'failed' });
+      expect(invocation.error?.code).to.equal('invalid_arguments');
+      expect(invocation.error?.['errors']).to.be.an('array').that.is.not.empty;
+      expect(invocation.yield.waste.bytes).to.be.greaterThan(0);
+      expect(invocation.yield.cost).to.equal(0);
+    });
+  }
+
+  it('refuses approval-required capabilities without running them', async () => {
+    let ran = 0;
+    const { dispatch } = setup({ run: async () => (ran++, {}) });
+    const { invocation } = await dispatch.dispatch({ key: 'TEST_GUARDED', body: { text: 'a' } }, OWNER);
+    expect(invocation).to.include({ ok: false, ran: false, status: 'refused' });
+    expect(invocation.error?.code).to.equal('approval_required');
+    expect(ran).to.equal(0);
+  });
+
+  it('refuses auth-required capabilities to a keyless caller, ledgered under its fingerprint', async () => {
+    const { dispatch } = setup();
+    const { invocation } = await dispatch.dispatch({ key: 'TEST_OWNER_ONLY', body: { text: 'a' } }, keyless);
+    expect(invocation).to.include({ status: 'refused', ran: false, fingerprint: 'fp_test', actor: 'agent' });
+    expect(invocation.error?.code).to.equal('credential_required');
+    const owner = await dispatch.dispatch({ key: 'TEST_OWNER_ONLY', body: { text: 'a' } }, OWNER);
+    expect(owner.invocation.ok).to.equal(true);
+  });
+
+  it('turns a runner crash into a failed invocation (internal_error), not an exception', async () => {
+    const { dispatch } = setup();
+    const { invocation } = await dispatch.dispatch({ key: 'TEST_ECHO', body: { text: 'boom' } }, OWNER);
+    expect(invocation).to.include({ ok: false, ran: true, status: 'failed' });
+    expect(invocation.error?.code).to.equal('internal_error');
+  });
+
+  it('keeps coded runner errors (upstream_unavailable) and charges the run as waste', async () => {
+    const { dispatch } = setup({ run: async () => { throw new SwitchyardError('upstream_unavailable', 'down'); } });
+    const { invocation } = await dispatch.dispatch({ key: 'TEST_ECHO', body: { text: 'a' } }, OWNER);
+    expect(invocation.error?.code).to.equal('upstream_unavailable');
+    expect(invocation.yield.cost).to.equal(100);
+    expect(invocation.yield.waste).to.deep.equal({ bytes: Buffer.byteLength('{"text":"a"}'), cost: 100 });
+  });
+
+  describe('lineage', () => {
+    it('links a repair to the failed invocation; repaired_by is derived', async () => {
+      const { dispatch, store } = setup();
+      const bad = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{}' }, OWNER)).invocation;
+      const fix = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"ok"}', repairs: bad.id }, OWNER)).invocation;
+      expect(fix).to.include({ ok: true, repairs: bad.id });
+      expect((await store.get(bad.id))!.repaired_by).to.deep.equal([fix.id]);
+    });
+
+    it('lets repairs chain through a failed repair', async () => {
+      const { dispatch, store } = setup();
+      const a = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{}' }, OWNER)).invocation;
+      const b = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":5}', repairs: a.id }, OWNER)).invocation;
+      const c = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"x"}', repairs: b.id }, OWNER)).invocation;
+      expect([b.ok, c.ok]).to.deep.equal([false, true]);
+      expect((await store.get(a.id))!.repaired_by).to.deep.equal([b.id]);
+      expect((await store.get(b.id))!.repaired_by).to.deep.equal([c.id]);
+    });
+
+    const badRepairs: [string, (ids: { ok: string; failed: string; otherKey: string }) => unknown, string][] = [
+      ['an unknown invocation', () => 'inv_doesnotexist000000', 'not_found'],
+      ['a successful invocation', (ids) => ids.ok, 'not_failed'],
+      ['a failed invocation of another key', (ids) => ids.otherKey, 'different_key'],
+      ['a malformed id', () => 'nope', 'malformed'],
+      ['a number', () => 7, 'malformed'],
+    ];
+    for (const [name, pick, reason] of badRepairs) {
+      it(`refuses a repair naming ${name} (invalid_repair, nothing ledgered)`, async () => {
+        const { dispatch, store } = setup();
+        const ok = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"a"}' }, OWNER)).invocation.id;
+        const failed = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{}' }, OWNER)).invocation.id;
+        const otherKey = (await dispatch.dispatch({ key: 'TEST_OWNER_ONLY', body: '{}' }, OWNER)).invocation.id;
+        const before = (await store.listByKey('TEST_ECHO', { limit: 100 })).items.length;
+        try {
+          await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"a"}', repairs: pick({ ok, failed, otherKey }) as string }, OWNER);
+          expect.fail('should throw');
+        } catch (err) {
+          expect(SwitchyardError.is(err, 'invalid_repair'), String(err)).to.equal(true);
+          expect((err as SwitchyardError).details['reason']).to.equal(reason);
+        }
+        expect((await store.listByKey('TEST_ECHO', { limit: 100 })).items.length).to.equal(before);
+      });
+    }
+  });
+
+  describe('replay', () => {
+    it('runs the same key and body again as a new invocation with replays', async () => {
+      const { dispatch } = setup();
+      const first = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"again"}' }, OWNER)).invocation;
+      const again = (await dispatch.dispatch({ replay: first.id }, OWNER)).invocation;
+      expect(again.id).to.not.equal(first.id);
+      expect(again).to.include({ key: 'TEST_ECHO', body: '{"text":"again"}', replays: first.id, ok: true });
+      expect(again.result).to.deep.equal(first.result);
+    });
+
+    it('replays a failed invocation to the same failure', async () => {
+      const { dispatch } = setup();
+      const first = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{}' }, OWNER)).invocation;
+      const again = (await dispatch.dispatch({ replay: first.id }, OWNER)).invocation;
+      expect(again).to.include({ ok: false, replays: first.id });
+      expect(again.error?.code).to.equal('invalid_arguments');
+    });
+
+    it('answers invocation_not_found for an unknown id', async () => {
+      const { dispatch } = setup();
+      try {
+        await dispatch.dispatch({ replay: 'inv_unknownunknown0000' }, OWNER);
+        expect.fail('should throw');
+      } catch (err) {
+        expect(SwitchyardError.is(err, 'invocation_not_found')).to.equal(true);
+      }
+    });
+  });
+});

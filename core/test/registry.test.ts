@@ -1,0 +1,73 @@
+import { expect } from 'chai';
+import { CapabilityRegistry, SwitchyardError, describe as describeCapability, suggestKeys, editDistance } from '../src/index.js';
+import { echoCapability } from './fixtures.js';
+
+describe('core: registry', () => {
+  it('builds the path root > system > key', () => {
+    const r = new CapabilityRegistry();
+    const c = r.register(echoCapability, 'http://127.0.0.1:9/sse');
+    expect(c.path).to.deep.equal(['OIP', 'TEST', 'TEST_ECHO']);
+    expect(r.systems().map((s) => s.system)).to.deep.equal(['TEST']);
+  });
+
+  it('rejects a duplicate key at registration', () => {
+    const r = new CapabilityRegistry();
+    r.register(echoCapability);
+    expect(() => r.register(echoCapability)).to.throw(/duplicate capability key TEST_ECHO/);
+  });
+
+  it('rejects a lower-case key and a schema strict Ajv will not compile', () => {
+    const r = new CapabilityRegistry();
+    expect(() => r.register({ ...echoCapability, key: 'test_echo' })).to.throw(/must match/);
+    expect(() => r.register({ ...echoCapability, key: 'TEST_BAD', inputs: { type: 'object', propertiez: {} } })).to.throw(/does not compile/);
+  });
+
+  it('answers unknown keys with did_you_mean, closest first', () => {
+    const r = new CapabilityRegistry();
+    r.register(echoCapability);
+    r.register({ ...echoCapability, key: 'TEST_ECHO_TWICE' });
+    try {
+      r.require('TEST_ECH');
+      expect.fail('should throw');
+    } catch (err) {
+      expect(SwitchyardError.is(err, 'unknown_capability')).to.equal(true);
+      expect((err as SwitchyardError).details['did_you_mean']).to.deep.equal(['TEST_ECHO', 'TEST_ECHO_TWICE']);
+    }
+  });
+
+  it('suggests by edit distance and containment, and nothing for noise', () => {
+    const keys = ['MESSAGING_UPDATE_GROUP', 'MESSAGING_BATCH_LOOKUP_PHONE_NUMBERS', 'WEB_FETCH'];
+    expect(suggestKeys('messaging_update_grop', keys)[0]).to.equal('MESSAGING_UPDATE_GROUP');
+    expect(suggestKeys('WEB_FETCHH', keys)).to.deep.equal(['WEB_FETCH']);
+    expect(suggestKeys('ZZZZZZZZZZZZZZZZZZZZZZZZZZ', keys)).to.deep.equal([]);
+    expect(editDistance('kitten', 'sitting')).to.equal(3);
+  });
+
+  it('suggests a key holding every word of a shorter query', () => {
+    const keys = ['EDGE_BUILDS_WORKERS_BUILDS_SET_ACTIVE_WORKER', 'MESSAGING_UPDATE_GROUP', 'MESSAGING_BATCH_LOOKUP_PHONE_NUMBERS'];
+    expect(suggestKeys('EDGE_SET_WORKER', keys)).to.deep.equal(['EDGE_BUILDS_WORKERS_BUILDS_SET_ACTIVE_WORKER']);
+    expect(suggestKeys('PHONE_LOOKUP', keys)[0]).to.equal('MESSAGING_BATCH_LOOKUP_PHONE_NUMBERS');
+    expect(suggestKeys('EDGE_PHONE', keys)).to.deep.equal([]);
+  });
+
+  it('describes a capability with every field of the spec table', () => {
+    const r = new CapabilityRegistry();
+    const c = r.register({ ...echoCapability, type: 'tool', tool: 'echo' }, 'http://127.0.0.1:9/mcp');
+    const d = describeCapability(c, 'http://h:1');
+    expect(Object.keys(d)).to.deep.equal(['Path', 'Capability', 'run_now', 'Example call', 'type · runner', 'inputs', 'outputs', 'auth · risk']);
+    expect(d.Path).to.equal('OIP > TEST > TEST_ECHO');
+    expect(d.Capability).to.equal('TEST_ECHO: Echoes its arguments back. (tool server: http://127.0.0.1:9/mcp)');
+    expect(d.run_now).to.equal('http://h:1/api/dispatch?invoke=TEST_ECHO&body=<arg1>&share=<TOKEN>');
+    expect(d['Example call']).to.equal('[TEST_ECHO]{"text":"hello"}[/TEST_ECHO]');
+    expect(d['type · runner']).to.equal('tool · test');
+    expect(d['auth · risk']).to.equal('none · low');
+    expect(Object.keys(d.outputs)).to.deep.equal(['ok', 'result', 'invocation', 'yield', '_self']);
+    expect(describeCapability({ ...c, auth: 'required', risk: 'high', approval: true }, 'http://h:1')['auth · risk']).to.equal('required · high · approval required');
+  });
+
+  it('cuts long descriptions short', () => {
+    const r = new CapabilityRegistry();
+    const c = r.register({ ...echoCapability, description: 'x'.repeat(500) });
+    expect(describeCapability(c, 'http://h').Capability.length).to.be.lessThan(200);
+  });
+});

@@ -1,0 +1,59 @@
+// The EDGE plugin against its simulator over a real SSE transport.
+import { expect } from 'chai';
+import { McpUpstreamClient } from '@switchyard/mcp';
+import type { RunningSimulator } from '@switchyard/core';
+import { pluginContract } from '../../../test/contract/plugin.contract.js';
+import { edgePlugin, ActiveWorkers } from '../src/index.js';
+
+const W1 = '3f9a1c07d2b84e6fa5c0e1d2b3a49f81';
+const W2 = 'aaaaaaaabbbbbbbbccccccccdddddddd';
+const KEY = 'EDGE_BUILDS_WORKERS_BUILDS_SET_ACTIVE_WORKER';
+
+pluginContract(edgePlugin, {
+  async setup() {
+    const sim: RunningSimulator = await edgePlugin.startSimulator!({ host: '127.0.0.1', port: 0 });
+    const tools = new McpUpstreamClient({ connectTimeoutMs: 2000 });
+    return {
+      host: { options: { upstream: { url: sim.url } }, tools, upstream: { url: sim.url, transport: 'sse' } },
+      upstreamUrl: sim.url,
+      teardown: async () => {
+        await tools.close();
+        await sim.close();
+      },
+    };
+  },
+  valid: { [KEY]: [{ workerId: W1 }, JSON.stringify({ workerId: W2 })] },
+  invalid: {
+    [KEY]: [{}, { workerId: 'not-hex' }, { workerId: W1.toUpperCase() }, { workerId: `${W1}0` }, { workerId: 42 }, '[1,2]'],
+  },
+});
+
+describe('plugin edge: manifest and simulator state', function () {
+  it('declares JSON Schema draft-07 on its input schema, as the spec says', function () {
+    expect(edgePlugin.capabilities[0]!.inputs['$schema']).to.equal('http://json-schema.org/draft-07/schema#');
+  });
+
+  it('answers with the previous active worker, per account', function () {
+    const state = new ActiveWorkers('acct');
+    expect(state.activate(W1).previous_worker_id).to.equal(null);
+    expect(state.activate(W2)).to.include({ active_worker_id: W2, previous_worker_id: W1, account_id: 'acct' });
+    expect(state.activate(W1, 'other').previous_worker_id).to.equal(null);
+    expect(state.current().active_worker_id).to.equal(W2);
+  });
+
+  it('keeps state across calls through the SSE upstream', async function () {
+    const sim = await edgePlugin.startSimulator!({ host: '127.0.0.1', port: 0 });
+    const client = new McpUpstreamClient({ connectTimeoutMs: 2000 });
+    try {
+      const up = { url: sim.url, transport: 'sse' as const };
+      const first = await client.callTool(up, 'workers_builds_set_active_worker', { workerId: W1 }, { timeoutMs: 2000 });
+      const second = await client.callTool(up, 'workers_builds_set_active_worker', { workerId: W2 }, { timeoutMs: 2000 });
+      expect(first.value).to.include({ previous_worker_id: null, active_worker_id: W1 });
+      expect(second.value).to.include({ previous_worker_id: W1, active_worker_id: W2 });
+      expect(sim.url).to.match(/\/sse$/);
+    } finally {
+      await client.close();
+      await sim.close();
+    }
+  });
+});

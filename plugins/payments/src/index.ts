@@ -1,0 +1,26 @@
+// The PAYMENTS plugin: one tool capability (auth required, high risk, approval required),
+// proxied over streamable HTTP to the payment processor's API-search MCP server.
+import { ToolRunner, definePlugin, SwitchyardError } from '@switchyard/core';
+import { capabilities, RUNNER, SYSTEM } from './manifest.js';
+import { optionsSchema, type PaymentsOptions } from './options.js';
+import { startPaymentsSimulator } from './simulator/server.js';
+
+export const paymentsPlugin = definePlugin<PaymentsOptions>({
+  name: 'payments',
+  system: SYSTEM,
+  runner: RUNNER,
+  capabilities,
+  optionsSchema,
+  transport: 'streamable-http',
+  createRunner({ tools, upstream }) {
+    if (!upstream) throw new SwitchyardError('upstream_unavailable', 'plugins.payments.upstream.url is not set');
+    return new ToolRunner(tools, upstream);
+  },
+  startSimulator: startPaymentsSimulator,
+});
+
+export default paymentsPlugin;
+export * from './manifest.js';
+export { operations, type ApiOperation } from './simulator/catalogue.js';
+export { OperationIndex, words } from './simulator/search.js';
+export { createPaymentsServer, startPaymentsSimulator } from './simulator/server.js';

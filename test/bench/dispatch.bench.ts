@@ -1,0 +1,80 @@
+// npm run bench:dispatch — POST /api/dispatch for the EDGE capability against calling the same
+// simulator directly with the MCP SDK client, in one run. Both paths use the same concurrency and
+// duration; the service and the simulator each run in their own process.
+// Env: BENCH_SECONDS (10), BENCH_CONCURRENCY (16), DATABASE_URL (default: a temp SQLite file).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { PROJECT_ROOT } from '@switchyard/app';
+import { closedLoop, type Figures } from './support/stats.js';
+import { listeningUrl, spawnTs } from './support/processes.js';
+
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
+const CONCURRENCY = Number(process.env['BENCH_CONCURRENCY'] ?? 16);
+const KEY = 'EDGE_BUILDS_WORKERS_BUILDS_SET_ACTIVE_WORKER';
+const API_KEY = 'sy_bench_key_0123456789abcdefghijklmnopqrstuvwxyz';
+const hex32 = (i: number): string => (i.toString(16) + '0'.repeat(32)).slice(0, 32);
+
+const dir = mkdtempSync(join(tmpdir(), 'switchyard-bench-'));
+const sim = await spawnTs('test/bench/support/simulator-main.ts', ['edge'], {}, (line) => {
+  try {
+    return (JSON.parse(line) as { url?: string }).url;
+  } catch {
+    return undefined;
+  }
+});
+const configFile = join(dir, 'config.json');
+writeFileSync(configFile, JSON.stringify({ plugins: { edge: { upstream: { url: sim.value, transport: 'sse' } } } }));
+const databaseUrl = process.env['DATABASE_URL'] ?? `sqlite:${join(dir, 'bench.db')}`;
+const service = await spawnTs('adapters/app/src/main.ts', [], { PORT: '0', DATABASE_URL: databaseUrl, SWITCHYARD_API_KEY: API_KEY, SWITCHYARD_CONFIG: configFile, LOG_LEVEL: 'info' }, listeningUrl);
+
+try {
+  // Direct: the SDK client over SSE to the simulator, one connection, as our adapter holds it.
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(new SSEClientTransport(new URL(sim.value)));
+  let i = 0;
+  const direct: Figures = await closedLoop(
+    async () => {
+      const r = await client.callTool({ name: 'workers_builds_set_active_worker', arguments: { workerId: hex32(i++) } });
+      return r.isError !== true;
+    },
+    { concurrency: CONCURRENCY, seconds: SECONDS, warmupSeconds: 1 },
+  );
+  await client.close();
+
+  // Through Switchyard: HTTP (keep-alive) → validate → MCP → ledger append, committed before the answer.
+  const url = `${service.value}/api/dispatch`;
+  const dispatch: Figures = await closedLoop(
+    async () => {
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-sheets-key': API_KEY }, body: JSON.stringify({ key: KEY, body: JSON.stringify({ workerId: hex32(i++) }) }) });
+      await res.arrayBuffer();
+      return res.status === 200;
+    },
+    { concurrency: CONCURRENCY, seconds: SECONDS, warmupSeconds: 1 },
+  );
+
+  const report = {
+    benchmark: 'dispatch',
+    engine: databaseUrl.startsWith('postgres') ? 'postgresql' : 'sqlite',
+    concurrency: CONCURRENCY,
+    seconds: SECONDS,
+    direct,
+    dispatch,
+    throughput_ratio: Math.round((dispatch.per_second / direct.per_second) * 1000) / 1000,
+    p50_overhead_ms: Math.round((dispatch.p50_ms - direct.p50_ms) * 1000) / 1000,
+    p99_overhead_ms: Math.round((dispatch.p99_ms - direct.p99_ms) * 1000) / 1000,
+    targets: { throughput_ratio: '>= 0.5', p50_overhead_ms: '<= 3' },
+    node: process.version,
+    at: new Date().toISOString(),
+  };
+  const outDir = join(PROJECT_ROOT, 'bench-results');
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, `dispatch-${report.engine}.json`), JSON.stringify(report, null, 2) + '\n');
+  console.log(JSON.stringify(report, null, 2));
+} finally {
+  await service.child.stop();
+  await sim.child.stop();
+  rmSync(dir, { recursive: true, force: true });
+}

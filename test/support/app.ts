@@ -1,0 +1,66 @@
+// Builds a real Switchyard for integration tests: real storage (SQLite file or PostgreSQL schema),
+// real simulators over real MCP transports, the real Express app (driven with supertest).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import knexFactory from 'knex';
+import { createLogger, createSwitchyard, deepMerge, loadConfig, type Switchyard } from '@switchyard/app';
+
+export const TEST_API_KEY = 'sy_test_key_0123456789abcdefghijklmnopqrstuv';
+export const PG_URL = process.env['SWITCHYARD_TEST_PG_URL'];
+
+export type Engine = 'sqlite' | 'postgres';
+
+/** The engines every integration suite runs on: SQLite always, PostgreSQL when CI gives a URL. */
+export const engines = (): Engine[] => (PG_URL ? ['sqlite', 'postgres'] : ['sqlite']);
+
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh database: a SQLite file in a temp folder, or a fresh PostgreSQL schema via search_path. */
+export async function freshDatabase(engine: Engine): Promise<TestDatabase> {
+  if (engine === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'switchyard-test-'));
+    return { url: `sqlite:${join(dir, 'test.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const schema = `sy_test_${randomBytes(6).toString('hex')}`;
+  const admin = knexFactory({ client: 'pg', connection: PG_URL });
+  await admin.raw(`create schema "${schema}"`);
+  await admin.destroy();
+  const url = new URL(PG_URL!);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const k = knexFactory({ client: 'pg', connection: PG_URL });
+      await k.raw(`drop schema "${schema}" cascade`);
+      await k.destroy();
+    },
+  };
+}
+
+export interface TestService {
+  switchyard: Switchyard;
+  db: TestDatabase;
+  close(): Promise<void>;
+}
+
+export async function startTestService(engine: Engine, overrides: Record<string, unknown> = {}): Promise<TestService> {
+  const db = await freshDatabase(engine);
+  const config = loadConfig({
+    env: {},
+    overrides: deepMerge({ database: { url: db.url }, auth: { apiKey: TEST_API_KEY }, log: { level: 'silent' }, server: { port: 0 }, dispatch: { timeoutMs: 3000 } }, overrides),
+  });
+  const switchyard = await createSwitchyard(config, { logger: createLogger('silent') });
+  return {
+    switchyard,
+    db,
+    async close() {
+      await switchyard.close();
+      await db.drop();
+    },
+  };
+}

@@ -1,0 +1,45 @@
+// The dependency rule (DESIGN.md §2): core imports no adapter library; adapters and plugins never
+// get imported by core; plugins do not import adapters other than the MCP one.
+import { expect } from 'chai';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (name === 'node_modules' || name === 'dist') continue;
+    if (statSync(p).isDirectory()) out.push(...sourceFiles(p));
+    else if (p.endsWith('.ts')) out.push(p);
+  }
+  return out;
+}
+
+const importsOf = (file: string): string[] =>
+  [...readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+
+describe('architecture: the dependency rule', () => {
+  const FORBIDDEN_IN_CORE = /^(express|knex|pg|sqlite3|inversify|supertest|node:http|node:https|http|https|node:net|@modelcontextprotocol\/sdk.*|@switchyard\/(?!core$).*)$/;
+
+  it('core/src imports no adapter library and no other package of ours', () => {
+    const offenders = sourceFiles(join(root, 'core', 'src')).flatMap((f) => importsOf(f).filter((i) => FORBIDDEN_IN_CORE.test(i)).map((i) => `${f}: ${i}`));
+    expect(offenders).to.deep.equal([]);
+  });
+
+  it('plugins import core (and the MCP adapter for tool plugins), never storage, HTTP or the app', () => {
+    const offenders = sourceFiles(join(root, 'plugins')).filter((f) => f.includes('/src/')).flatMap((f) =>
+      importsOf(f).filter((i) => /^@switchyard\/(storage-knex|http-express|app|cli)/.test(i) || /^(knex|pg|sqlite3|express)$/.test(i)).map((i) => `${f}: ${i}`),
+    );
+    expect(offenders).to.deep.equal([]);
+  });
+
+  it('adapters never reach into another package through a relative path', () => {
+    const offenders = sourceFiles(join(root, 'adapters')).filter((f) => f.includes('/src/')).flatMap((f) =>
+      importsOf(f).filter((i) => /^\.\.\/\.\.\//.test(i)).map((i) => `${f}: ${i}`),
+    );
+    expect(offenders).to.deep.equal([]);
+  });
+});
