@@ -1,12 +1,13 @@
 // The store contract: what every InvocationStore/ApiKeyStore adapter must do, run against each
 // engine. `raw` is the adapter's own database handle, used to prove the ledger is append-only at
 // the database level (not just in our code).
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { computeYield, newInvocationId, type ApiKeyStore, type InvocationRecord, type InvocationStore } from '@switchyard/core';
 
 export interface StoreHarness {
-  open(): Promise<{ invocations: InvocationStore; apiKeys: ApiKeyStore; raw: Knex; truncateSupported: boolean; close(): Promise<void> }>;
+  open(): Promise<{ invocations: InvocationStore; apiKeys: ApiKeyStore; raw: Knex; truncateSupported: boolean; advanceClock(ms: number): void; close(): Promise<void> }>;
 }
 
 export function record(overrides: Partial<InvocationRecord> = {}): InvocationRecord {
@@ -150,6 +151,16 @@ export function storeContract(engine: string, harness: StoreHarness): void {
       const rows = await s.raw('api_keys').select('key_hash');
       for (const row of rows) expect(row.key_hash).to.match(/^[0-9a-f]{64}$/);
       expect(JSON.stringify(rows)).not.to.contain('sy_contract_key_1');
+    });
+
+    it('asks the database again about a verified key once its cache entry expires', async function () {
+      await s.apiKeys.add('sy_contract_key_ttl', 'test');
+      expect(await s.apiKeys.verify('sy_contract_key_ttl')).to.equal(true);
+      // Remove the row behind the store's back (api_keys is not append-only), then move time on.
+      await s.raw('api_keys').where({ key_hash: createHash('sha256').update('sy_contract_key_ttl').digest('hex') }).delete();
+      expect(await s.apiKeys.verify('sy_contract_key_ttl'), 'still cached').to.equal(true);
+      s.advanceClock(31_000);
+      expect(await s.apiKeys.verify('sy_contract_key_ttl'), 'expired, asked again').to.equal(false);
     });
   });
 }

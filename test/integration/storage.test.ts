@@ -9,9 +9,13 @@ for (const engine of engines()) {
     async open() {
       const db = await freshDatabase(engine);
       const database = await openDatabase(db.url);
+      let offset = 0;
       return {
         invocations: new KnexInvocationStore(database.knex),
-        apiKeys: new KnexApiKeyStore(database.knex),
+        apiKeys: new KnexApiKeyStore(database.knex, () => Date.now() + offset),
+        advanceClock: (ms: number) => {
+          offset += ms;
+        },
         raw: database.knex,
         truncateSupported: database.dialect.name === 'postgresql',
         async close() {

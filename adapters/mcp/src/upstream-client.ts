@@ -5,6 +5,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { SwitchyardError, type ToolCallResult, type UpstreamAddress, type UpstreamToolClient } from '@switchyard/core';
+import { createLeanFetch } from './lean-fetch.js';
 
 const CLIENT_INFO = { name: 'switchyard', version: '0.1.0' };
 
@@ -16,6 +17,7 @@ export interface McpUpstreamClientOptions {
 export class McpUpstreamClient implements UpstreamToolClient {
   private readonly connections = new Map<string, Promise<Client>>();
   private readonly connectTimeoutMs: number;
+  private readonly http = createLeanFetch();
 
   constructor(options: McpUpstreamClientOptions = {}) {
     this.connectTimeoutMs = options.connectTimeoutMs ?? 5000;
@@ -69,11 +71,9 @@ export class McpUpstreamClient implements UpstreamToolClient {
 
   private async connectOnce(upstream: UpstreamAddress): Promise<Client> {
     const url = new URL(upstream.url);
-    const headers = upstream.headers;
-    const transport =
-      upstream.transport === 'sse'
-        ? new SSEClientTransport(url, headers ? { requestInit: { headers }, eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }) } } : {})
-        : new StreamableHTTPClientTransport(url, headers ? { requestInit: { headers } } : {});
+    // Configured headers (e.g. authorization) go on every request, the SSE stream included.
+    const options = { fetch: this.http.fetch, ...(upstream.headers ? { requestInit: { headers: upstream.headers } } : {}) };
+    const transport = upstream.transport === 'sse' ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options);
     const client = new Client(CLIENT_INFO);
     // The SSE handshake waits for an endpoint event with no timeout of its own, so the whole
     // connect is raced against one deadline.
@@ -107,6 +107,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
     const all = [...this.connections.values()];
     this.connections.clear();
     await Promise.all(all.map((p) => p.then((c) => c.close()).catch(() => {})));
+    this.http.close();
   }
 }
 

@@ -5,8 +5,19 @@ import type { ApiKeyStore } from '@switchyard/core';
 
 export const hashApiKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
 
+/** How long a verified key is trusted without asking the database again (every request checks one). */
+const VERIFIED_TTL_MS = 30_000;
+const MAX_CACHED = 1000;
+
 export class KnexApiKeyStore implements ApiKeyStore {
-  constructor(private readonly knex: Knex) {}
+  /** Hashes of keys the database confirmed, with when to ask again. Only hits are cached, so
+   * guessing keys cannot grow it, and it is bounded anyway. */
+  private readonly verified = new Map<string, number>();
+
+  constructor(
+    private readonly knex: Knex,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async add(key: string, label: string): Promise<void> {
     await this.knex('api_keys')
@@ -17,8 +28,17 @@ export class KnexApiKeyStore implements ApiKeyStore {
 
   async verify(key: string): Promise<boolean> {
     if (!key) return false;
-    const row = await this.knex('api_keys').select('id').where({ key_hash: hashApiKey(key) }).first();
-    return row !== undefined;
+    const hash = hashApiKey(key);
+    const until = this.verified.get(hash);
+    if (until !== undefined && until > this.now()) return true;
+    const row = await this.knex('api_keys').select('id').where({ key_hash: hash }).first();
+    if (row === undefined) {
+      this.verified.delete(hash);
+      return false;
+    }
+    if (this.verified.size >= MAX_CACHED) this.verified.clear();
+    this.verified.set(hash, this.now() + VERIFIED_TTL_MS);
+    return true;
   }
 
   async count(): Promise<number> {

@@ -9,7 +9,8 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-const NODE_ARGS = ['--conditions=switchyard-source', '--import', 'tsx'];
+// BENCH_NODE_ARGS passes extra flags to the children, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+const NODE_ARGS = ['--conditions=switchyard-source', '--import', 'tsx', ...(process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean)];
 
 /** Spawns a TypeScript entry point and resolves with the first stdout line that `match` accepts. */
 export function spawnTs<T>(entry: string, args: string[], env: NodeJS.ProcessEnv, match: (line: string) => T | undefined, timeoutMs = 30_000): Promise<{ child: Child; value: T }> {
