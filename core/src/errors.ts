@@ -19,6 +19,8 @@ export type ErrorCode =
   | 'upstream_timeout'
   | 'blocked_address'
   | 'fetch_failed'
+  | 'webhook_not_found'
+  | 'webhook_off'
   | 'internal_error';
 
 const BRAND = Symbol.for('switchyard.SwitchyardError');

@@ -18,3 +18,5 @@ export * from './self-description.js';
 export * from './markdown.js';
 export * from './plugin.js';
 export * from './tool-runner.js';
+export * from './delivery-id.js';
+export * from './webhook.js';

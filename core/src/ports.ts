@@ -2,6 +2,7 @@
 // that the composition root binds an adapter to.
 import type { Capability } from './capability.js';
 import type { InvocationRecord, StoredInvocation } from './invocation.js';
+import type { ActionRecord, DeliveryRecord, StoredDelivery, Webhook } from './webhook.js';
 
 export interface Page<T> {
   items: T[];
@@ -16,6 +17,27 @@ export interface InvocationStore {
   listByKey(key: string, options: { after?: string | null; limit: number }): Promise<Page<StoredInvocation>>;
 }
 export const InvocationStore = Symbol.for('switchyard.InvocationStore');
+
+export interface WebhookStore {
+  create(webhook: Webhook): Promise<Webhook>;
+  get(id: string): Promise<Webhook | undefined>;
+  list(): Promise<Webhook[]>;
+  update(id: string, changes: Partial<Pick<Webhook, 'name' | 'on' | 'delivery_id_path'>>, at: string): Promise<Webhook | undefined>;
+}
+export const WebhookStore = Symbol.for('switchyard.WebhookStore');
+
+export interface DeliveryStore {
+  /**
+   * Appends a delivery. Whether it duplicates an earlier one (same webhook, same delivery id) is
+   * decided by the database atomically, never by check-then-insert.
+   */
+  append(record: DeliveryRecord): Promise<StoredDelivery>;
+  appendAction(record: ActionRecord): Promise<void>;
+  get(id: string): Promise<StoredDelivery | undefined>;
+  /** Newest first. */
+  list(options: { hookId?: string; before?: string | null; limit: number }): Promise<Page<StoredDelivery>>;
+}
+export const DeliveryStore = Symbol.for('switchyard.DeliveryStore');
 
 export interface ApiKeyStore {
   /** Stores a hash of the key; storing the same key twice is a no-op. */

@@ -56,6 +56,10 @@ export class CapabilityRegistry {
     return entry!;
   }
 
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
   suggest(key: string): string[] {
     return suggestKeys(key, [...this.entries.keys()]);
   }

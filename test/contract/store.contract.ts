@@ -4,10 +4,21 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { computeYield, newInvocationId, type ApiKeyStore, type InvocationRecord, type InvocationStore } from '@switchyard/core';
+import {
+  computeYield,
+  newDeliveryEntryId,
+  newInvocationId,
+  newWebhookId,
+  type ApiKeyStore,
+  type DeliveryRecord,
+  type DeliveryStore,
+  type InvocationRecord,
+  type InvocationStore,
+  type WebhookStore,
+} from '@switchyard/core';
 
 export interface StoreHarness {
-  open(): Promise<{ invocations: InvocationStore; apiKeys: ApiKeyStore; raw: Knex; truncateSupported: boolean; advanceClock(ms: number): void; close(): Promise<void> }>;
+  open(): Promise<{ invocations: InvocationStore; apiKeys: ApiKeyStore; webhooks: WebhookStore; deliveries: DeliveryStore; raw: Knex; truncateSupported: boolean; advanceClock(ms: number): void; close(): Promise<void> }>;
 }
 
 export function record(overrides: Partial<InvocationRecord> = {}): InvocationRecord {
@@ -30,6 +41,28 @@ export function record(overrides: Partial<InvocationRecord> = {}): InvocationRec
     source: 'api',
     created_at: new Date().toISOString(),
     duration_ms: 3,
+    ...overrides,
+  };
+}
+
+export function delivery(hookId: string, overrides: Partial<DeliveryRecord> = {}): DeliveryRecord {
+  const body = new TextEncoder().encode('{"id":"evt_1"}');
+  return {
+    id: newDeliveryEntryId(),
+    hook_id: hookId,
+    received_at: new Date().toISOString(),
+    method: 'POST',
+    path: `/hook/${hookId}`,
+    query: '',
+    headers: [['Content-Type', 'application/json'], ['X-Dup', 'a'], ['x-dup', 'b']],
+    body,
+    body_size: body.length,
+    client_address: '127.0.0.1',
+    delivery_id: null,
+    delivery_id_rule: null,
+    outcome: 'accepted',
+    refusal: null,
+    action: null,
     ...overrides,
   };
 }
@@ -161,6 +194,102 @@ export function storeContract(engine: string, harness: StoreHarness): void {
       expect(await s.apiKeys.verify('sy_contract_key_ttl'), 'still cached').to.equal(true);
       s.advanceClock(31_000);
       expect(await s.apiKeys.verify('sy_contract_key_ttl'), 'expired, asked again').to.equal(false);
+    });
+
+    it('creates, reads, lists and updates webhooks', async function () {
+      const now = new Date().toISOString();
+      const hook = await s.webhooks.create({ id: newWebhookId(), name: 'github', on: true, delivery_id_path: null, created_at: now, updated_at: now });
+      expect(await s.webhooks.get(hook.id)).to.deep.equal(hook);
+      const off = await s.webhooks.update(hook.id, { on: false, delivery_id_path: 'data.id' }, now);
+      expect(off).to.deep.include({ on: false, delivery_id_path: 'data.id', name: 'github' });
+      expect((await s.webhooks.list()).map((w) => w.id)).to.include(hook.id);
+      expect(await s.webhooks.update('hk_doesnotexist', { on: true }, now)).to.equal(undefined);
+      expect(await s.webhooks.get('hk_doesnotexist')).to.equal(undefined);
+    });
+
+    it('keeps a delivery whole: every byte of the body and every header as received', async function () {
+      const hook = newWebhookId();
+      const bytes = new Uint8Array(256).map((_, i) => i);
+      const d = delivery(hook, { body: bytes, body_size: 256, headers: [['X-A', '1'], ['x-a', '2'], ['Content-Type', 'application/octet-stream']] });
+      const stored = await s.deliveries.append(d);
+      expect(stored).to.include({ duplicate: false, duplicate_of: null });
+      const read = (await s.deliveries.get(d.id))!;
+      expect(Buffer.from(read.body!).equals(Buffer.from(bytes))).to.equal(true);
+      expect(read.headers).to.deep.equal([['X-A', '1'], ['x-a', '2'], ['Content-Type', 'application/octet-stream']]);
+      expect(read).to.include({ hook_id: hook, method: 'POST', outcome: 'accepted', seq: stored.seq });
+      const empty = delivery(hook, { body: new Uint8Array(), body_size: 0 });
+      await s.deliveries.append(empty);
+      expect((await s.deliveries.get(empty.id))!.body).to.deep.equal(new Uint8Array());
+    });
+
+    it('marks a repeated delivery id as a duplicate of the first, per webhook, and keeps it', async function () {
+      const hook = newWebhookId();
+      const first = await s.deliveries.append(delivery(hook, { delivery_id: 'evt_1', delivery_id_rule: 'body:id' }));
+      const again = await s.deliveries.append(delivery(hook, { delivery_id: 'evt_1', delivery_id_rule: 'body:id' }));
+      expect(first.duplicate).to.equal(false);
+      expect(again).to.include({ duplicate: true, duplicate_of: first.id });
+      expect((await s.deliveries.get(again.id))!).to.include({ duplicate: true, duplicate_of: first.id });
+      const elsewhere = await s.deliveries.append(delivery(newWebhookId(), { delivery_id: 'evt_1' }));
+      expect(elsewhere.duplicate, 'another webhook').to.equal(false);
+      const noId1 = await s.deliveries.append(delivery(hook));
+      const noId2 = await s.deliveries.append(delivery(hook));
+      expect([noId1.duplicate, noId2.duplicate], 'no id is never a duplicate').to.deep.equal([false, false]);
+    });
+
+    it('lets a refusal neither claim an id nor count as its first', async function () {
+      const hook = newWebhookId();
+      const refused = await s.deliveries.append(delivery(hook, { delivery_id: 'evt_r', outcome: 'refused', refusal: { code: 'webhook_off', message: 'off' } }));
+      const accepted = await s.deliveries.append(delivery(hook, { delivery_id: 'evt_r' }));
+      expect(refused.duplicate).to.equal(false);
+      expect(accepted.duplicate).to.equal(false);
+      expect((await s.deliveries.get(refused.id))!.refusal).to.deep.equal({ code: 'webhook_off', message: 'off' });
+    });
+
+    it('decides concurrent deliveries with one id atomically: exactly one first', async function () {
+      const hook = newWebhookId();
+      const results = await Promise.all(Array.from({ length: 25 }, () => s.deliveries.append(delivery(hook, { delivery_id: 'evt_race' }))));
+      const firsts = results.filter((r) => !r.duplicate);
+      expect(firsts).to.have.length(1);
+      for (const r of results) if (r.duplicate) expect(r.duplicate_of).to.equal(firsts[0]!.id);
+    });
+
+    it('lists deliveries newest first, per webhook, paged by cursor, with their action runs', async function () {
+      const hook = newWebhookId();
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const d = delivery(hook, { action: i === 4 ? 'TEST_ECHO' : null });
+        ids.push(d.id);
+        await s.deliveries.append(d);
+        await s.deliveries.append(delivery(newWebhookId()));
+      }
+      await s.deliveries.appendAction({ delivery: ids[4]!, action: 'TEST_ECHO', invocation: 'inv_x', ok: true, status: 'ok', answer: { status: 200, body: { ok: true } }, created_at: new Date().toISOString() });
+      const seen: string[] = [];
+      let before: string | null = null;
+      do {
+        const page = await s.deliveries.list({ hookId: hook, before, limit: 2 });
+        seen.push(...page.items.map((d) => d.id));
+        before = page.next_cursor;
+      } while (before);
+      expect(seen).to.deep.equal([...ids].reverse());
+      const newest = (await s.deliveries.list({ hookId: hook, limit: 1 })).items[0]!;
+      expect(newest.action_run).to.deep.include({ invocation: 'inv_x', ok: true, answer: { status: 200, body: { ok: true } } });
+      expect((await s.deliveries.list({ limit: 3 })).items).to.have.length(3);
+    });
+
+    it('refuses UPDATE and DELETE on deliveries, delivery ids and action records', async function () {
+      const d = delivery(newWebhookId(), { delivery_id: 'evt_ro' });
+      await s.deliveries.append(d);
+      for (const [table, where] of [['deliveries', { id: d.id }], ['delivery_ids', { first_entry: d.id }]] as const) {
+        for (const attempt of [() => s.raw(table).where(where).update({ hook_id: 'hk_x' }), () => s.raw(table).where(where).delete()]) {
+          let error: unknown;
+          try {
+            await attempt();
+          } catch (e) {
+            error = e;
+          }
+          expect(String((error as Error | undefined)?.message), table).to.match(/ledger is append-only/);
+        }
+      }
     });
   });
 }

@@ -1,6 +1,6 @@
 // The store contract on every engine under test: a SQLite file, and PostgreSQL when CI gives a URL.
 import { expect } from 'chai';
-import { KnexApiKeyStore, KnexInvocationStore, migrationNames, openDatabase } from '@switchyard/storage-knex';
+import { KnexApiKeyStore, KnexDeliveryStore, KnexInvocationStore, KnexWebhookStore, migrationNames, openDatabase } from '@switchyard/storage-knex';
 import { storeContract } from '../contract/store.contract.js';
 import { engines, freshDatabase } from '../support/app.js';
 
@@ -12,6 +12,8 @@ for (const engine of engines()) {
       let offset = 0;
       return {
         invocations: new KnexInvocationStore(database.knex),
+        webhooks: new KnexWebhookStore(database.knex),
+        deliveries: new KnexDeliveryStore(database.knex),
         apiKeys: new KnexApiKeyStore(database.knex, () => Date.now() + offset),
         advanceClock: (ms: number) => {
           offset += ms;

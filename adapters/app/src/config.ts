@@ -16,6 +16,7 @@ export interface Config {
   log: { level: 'debug' | 'info' | 'warn' | 'error' | 'silent' };
   auth: { apiKey?: string | null };
   dispatch: { timeoutMs: number };
+  webhooks: { bodyLimitBytes: number };
   upstreams: { connectTimeoutMs?: number };
   simulators: { host?: string };
   plugins: Record<string, PluginConfig>;

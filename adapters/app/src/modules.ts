@@ -3,6 +3,8 @@ import { ContainerModule } from 'inversify';
 import {
   ApiKeyStore,
   CapabilityRegistry,
+  DeliveryStore,
+  WebhookStore,
   Clock,
   DispatchService,
   InvocationStore,
@@ -12,7 +14,7 @@ import {
   type SwitchyardPlugin,
   type UpstreamAddress,
 } from '@switchyard/core';
-import { KnexApiKeyStore, KnexInvocationStore, openDatabase, type Database } from '@switchyard/storage-knex';
+import { KnexApiKeyStore, KnexDeliveryStore, KnexInvocationStore, KnexWebhookStore, openDatabase, type Database } from '@switchyard/storage-knex';
 import { McpUpstreamClient } from '@switchyard/mcp';
 import { createHttpApp } from '@switchyard/http-express';
 import type { Config } from './config.js';
@@ -45,6 +47,12 @@ export const storageModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind<ApiKeyStore>(ApiKeyStore)
     .toDynamicValue(async (ctx) => new KnexApiKeyStore((await ctx.getAsync<Database>(DatabaseToken)).knex))
+    .inSingletonScope();
+  bind<WebhookStore>(WebhookStore)
+    .toDynamicValue(async (ctx) => new KnexWebhookStore((await ctx.getAsync<Database>(DatabaseToken)).knex))
+    .inSingletonScope();
+  bind<DeliveryStore>(DeliveryStore)
+    .toDynamicValue(async (ctx) => new KnexDeliveryStore((await ctx.getAsync<Database>(DatabaseToken)).knex))
     .inSingletonScope();
 });
 
@@ -126,9 +134,12 @@ export const httpModule = new ContainerModule(({ bind }) => {
         dispatch: await ctx.getAsync<DispatchService>(DispatchToken),
         invocations: await ctx.getAsync<InvocationStore>(InvocationStore),
         apiKeys: await ctx.getAsync<ApiKeyStore>(ApiKeyStore),
+        webhooks: await ctx.getAsync<WebhookStore>(WebhookStore),
+        deliveries: await ctx.getAsync<DeliveryStore>(DeliveryStore),
         logger: ctx.get<Logger>(LoggerToken),
         publicBaseUrl: config.server.publicBaseUrl,
         bodyLimitBytes: config.server.bodyLimitBytes,
+        hookBodyLimitBytes: config.webhooks.bodyLimitBytes,
         databaseHealth: async () => {
           await db.knex.raw('select 1');
           return { ok: true, engine: db.dialect.name };

@@ -5,6 +5,9 @@ import { errorMiddleware, notFoundHandler } from './errors.js';
 import { dispatchRoutes } from './routes/dispatch.js';
 import { healthRoutes } from './routes/health.js';
 import { invocationRoutes } from './routes/invocations.js';
+import { hookRoutes } from './routes/hooks.js';
+import { ledgerRoutes } from './routes/ledger.js';
+import { webhookRoutes } from './routes/webhooks.js';
 
 export function createHttpApp(ctx: HttpContext): Express {
   const app = express();
@@ -13,6 +16,9 @@ export function createHttpApp(ctx: HttpContext): Express {
   app.use(healthRoutes(ctx));
   app.use(dispatchRoutes(ctx));
   app.use(invocationRoutes(ctx));
+  app.use(webhookRoutes(ctx));
+  app.use(ledgerRoutes(ctx));
+  app.use(hookRoutes(ctx));
   app.use(notFoundHandler);
   app.use(errorMiddleware(ctx.logger));
   return app;

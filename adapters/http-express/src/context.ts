@@ -1,5 +1,5 @@
 // What the HTTP adapter needs from the composition root; resolved once at startup, never per request.
-import type { ApiKeyStore, CapabilityRegistry, DispatchService, InvocationStore } from '@switchyard/core';
+import type { ApiKeyStore, CapabilityRegistry, DeliveryStore, DispatchService, InvocationStore, WebhookStore } from '@switchyard/core';
 
 export interface HttpLogger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -12,10 +12,14 @@ export interface HttpContext {
   dispatch: DispatchService;
   invocations: InvocationStore;
   apiKeys: ApiKeyStore;
+  webhooks: WebhookStore;
+  deliveries: DeliveryStore;
   logger: HttpLogger;
   /** Fixed public base URL, or null to derive it from each request. */
   publicBaseUrl: string | null;
   bodyLimitBytes: number;
+  /** Largest webhook delivery stored (413 and a refusal entry above it). */
+  hookBodyLimitBytes: number;
   /** Liveness of the database, for /healthz. */
   databaseHealth(): Promise<{ ok: boolean; engine: string }>;
 }

@@ -20,6 +20,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   upstream_timeout: 504,
   blocked_address: 403,
   fetch_failed: 502,
+  webhook_not_found: 404,
+  webhook_off: 403,
   internal_error: 500,
 };
 

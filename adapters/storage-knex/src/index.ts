@@ -4,3 +4,5 @@ export * from './dialect.js';
 export * from './migrations.js';
 export * from './invocation-store.js';
 export * from './api-key-store.js';
+export * from './webhook-store.js';
+export * from './delivery-store.js';

@@ -3,15 +3,7 @@ import { Router } from 'express';
 import { INVOCATION_ID, KEY_PATTERN, SwitchyardError } from '@switchyard/core';
 import { requireApiKey } from '../api-key.js';
 import type { HttpContext } from '../context.js';
-
-const MAX_LIMIT = 1000;
-
-function parseLimit(value: unknown): number {
-  if (value === undefined) return 50;
-  const n = typeof value === 'string' && /^[0-9]+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(n) || n < 1 || n > MAX_LIMIT) throw new SwitchyardError('invalid_request', `limit must be an integer from 1 to ${MAX_LIMIT}`);
-  return n;
-}
+import { parseCursor, parseLimit } from '../paging.js';
 
 export function invocationRoutes(ctx: HttpContext): Router {
   const router = Router();
@@ -22,9 +14,7 @@ export function invocationRoutes(ctx: HttpContext): Router {
     if (typeof objectId !== 'string' || !KEY_PATTERN.test(objectId)) {
       throw new SwitchyardError('invalid_request', 'object_id must be a capability key, e.g. ?object_id=MESSAGING_UPDATE_GROUP');
     }
-    const after = req.query['after'];
-    if (after !== undefined && (typeof after !== 'string' || !/^[0-9]+$/.test(after))) throw new SwitchyardError('invalid_request', 'after must be a cursor from next_cursor');
-    const page = await ctx.invocations.listByKey(objectId, { after: (after as string | undefined) ?? null, limit: parseLimit(req.query['limit']) });
+    const page = await ctx.invocations.listByKey(objectId, { after: parseCursor(req.query['after'], 'after'), limit: parseLimit(req.query['limit']) });
     res.json({ ok: true, object_id: objectId, order: 'append', ...page });
   });
 

@@ -1,0 +1,69 @@
+// Managing webhooks with the API key: create, list, and change name, on/off or the id path.
+import { Router, json } from 'express';
+import { DELIVERY_ID_PATH_PATTERN, SwitchyardError, newWebhookId, type Webhook } from '@switchyard/core';
+import { requireApiKey } from '../api-key.js';
+import { baseUrlOf } from '../base-url.js';
+import type { HttpContext } from '../context.js';
+import { presentWebhook } from '../webhook-presenters.js';
+
+const FIELDS = new Set(['name', 'delivery_id_path', 'on']);
+
+function readChanges(payload: unknown, creating: boolean): Partial<Pick<Webhook, 'name' | 'on' | 'delivery_id_path'>> {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new SwitchyardError('invalid_request', 'send a JSON object, e.g. {"name": "github"}');
+  const p = payload as Record<string, unknown>;
+  const extra = Object.keys(p).filter((k) => !FIELDS.has(k) || (creating && k === 'on'));
+  if (extra.length > 0) throw new SwitchyardError('invalid_request', `unknown field(s) ${extra.join(', ')}`, { fields: extra });
+  const out: Partial<Pick<Webhook, 'name' | 'on' | 'delivery_id_path'>> = {};
+  if (p['name'] !== undefined || creating) {
+    if (typeof p['name'] !== 'string' || p['name'].trim().length === 0 || p['name'].length > 200) throw new SwitchyardError('invalid_request', 'name must be a non-empty string of at most 200 characters');
+    out.name = p['name'];
+  }
+  if (p['delivery_id_path'] !== undefined) {
+    const path = p['delivery_id_path'];
+    if (path !== null && (typeof path !== 'string' || !DELIVERY_ID_PATH_PATTERN.test(path))) {
+      throw new SwitchyardError('invalid_request', 'delivery_id_path must be a body path like data.object.id, or header:<name>, or null');
+    }
+    out.delivery_id_path = path as string | null;
+  }
+  if (p['on'] !== undefined) {
+    if (typeof p['on'] !== 'boolean') throw new SwitchyardError('invalid_request', 'on must be true or false');
+    out.on = p['on'];
+  }
+  return out;
+}
+
+export function webhookRoutes(ctx: HttpContext): Router {
+  const router = Router();
+  const base = '/api/objects/webhook';
+  router.use(base, requireApiKey(ctx.apiKeys), json({ limit: '64kb' }));
+
+  router.post(base, async (req, res) => {
+    const changes = readChanges(req.body, true);
+    const now = new Date().toISOString();
+    const webhook = await ctx.webhooks.create({ id: newWebhookId(), name: changes.name!, on: true, delivery_id_path: changes.delivery_id_path ?? null, created_at: now, updated_at: now });
+    ctx.logger.info('webhook created', { hook: webhook.id, name: webhook.name });
+    res.status(201).json({ ok: true, ...presentWebhook(webhook, baseUrlOf(req, ctx.publicBaseUrl)) });
+  });
+
+  router.get(base, async (req, res) => {
+    const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
+    res.json({ ok: true, items: (await ctx.webhooks.list()).map((w) => presentWebhook(w, baseUrl)) });
+  });
+
+  router.get(`${base}/:id`, async (req, res) => {
+    const webhook = await ctx.webhooks.get(req.params['id'] as string);
+    if (!webhook) throw new SwitchyardError('webhook_not_found', `no webhook ${req.params['id']}`);
+    res.json({ ok: true, ...presentWebhook(webhook, baseUrlOf(req, ctx.publicBaseUrl)) });
+  });
+
+  router.patch(`${base}/:id`, async (req, res) => {
+    const changes = readChanges(req.body, false);
+    if (Object.keys(changes).length === 0) throw new SwitchyardError('invalid_request', 'nothing to change: send on, name or delivery_id_path');
+    const webhook = await ctx.webhooks.update(req.params['id'] as string, changes, new Date().toISOString());
+    if (!webhook) throw new SwitchyardError('webhook_not_found', `no webhook ${req.params['id']}`);
+    ctx.logger.info('webhook changed', { hook: webhook.id, ...changes });
+    res.json({ ok: true, ...presentWebhook(webhook, baseUrlOf(req, ctx.publicBaseUrl)) });
+  });
+
+  return router;
+}

@@ -1,0 +1,56 @@
+// JSON shapes for webhooks and deliveries. A body is shown as UTF-8 text when it is valid UTF-8,
+// else as base64, with the encoding named, so a reader can always get the exact bytes back.
+import type { StoredDelivery, Webhook } from '@switchyard/core';
+
+export const hookAddress = (baseUrl: string, id: string): string => `${baseUrl}/hook/${id}`;
+
+export const deliveriesUrl = (baseUrl: string, id?: string): string =>
+  `${baseUrl}/api/ledger?event=webhook%20delivery${id ? `&hook=${id}` : ''}`;
+
+export const presentWebhook = (w: Webhook, baseUrl: string) => ({
+  id: w.id,
+  name: w.name,
+  address: hookAddress(baseUrl, w.id),
+  on: w.on,
+  delivery_id_path: w.delivery_id_path,
+  created_at: w.created_at,
+  updated_at: w.updated_at,
+  deliveries: {
+    http: { method: 'GET', url: deliveriesUrl(baseUrl, w.id), headers: { 'x-sheets-key': '<API_KEY>' } },
+    cli: `switchyard hook deliveries ${w.id}`,
+  },
+});
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+export function presentBody(body: Uint8Array | null): { body: string | null; body_encoding: 'utf8' | 'base64' | null } {
+  if (body === null) return { body: null, body_encoding: null };
+  try {
+    return { body: utf8.decode(body), body_encoding: 'utf8' };
+  } catch {
+    return { body: Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('base64'), body_encoding: 'base64' };
+  }
+}
+
+export const presentDelivery = (d: StoredDelivery) => ({
+  id: d.id,
+  event: 'webhook delivery',
+  hook_id: d.hook_id,
+  seq: d.seq,
+  received_at: d.received_at,
+  method: d.method,
+  path: d.path,
+  query: d.query,
+  client_address: d.client_address,
+  headers: d.headers,
+  ...presentBody(d.body),
+  body_size: d.body_size,
+  delivery_id: d.delivery_id,
+  delivery_id_rule: d.delivery_id_rule,
+  duplicate: d.duplicate,
+  duplicate_of: d.duplicate_of,
+  outcome: d.outcome,
+  refusal: d.refusal,
+  action: d.action,
+  action_run: d.action_run,
+});

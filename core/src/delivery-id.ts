@@ -1,0 +1,130 @@
+// Delivery-id resolution: which request field names a webhook delivery, so retries of the same
+// delivery can be marked duplicates. First found wins, in the spec's order (Events §3):
+// well-known headers, then the webhook's own path, then common body fields.
+
+/** Headers as received: [name, value] pairs, order and case kept (repeats allowed). */
+export type RawHeaders = ReadonlyArray<readonly [string, string]>;
+
+export interface DeliveryIdInput {
+  headers: RawHeaders;
+  body: Uint8Array;
+  contentType: string | null;
+  /** The webhook's own rule: a body path like `a.b.c`, or `header:<name>`. */
+  webhookPath: string | null;
+}
+
+export interface ResolvedDeliveryId {
+  id: string;
+  /** Which rule found it, e.g. `header:webhook-id`, `path:data.object.id`, `body:event_id`. */
+  rule: string;
+}
+
+/**
+ * Header rules in precedence order. The spec's list first (webhook-id; <vendor>-id; X-<host>-Delivery;
+ * X-<shop>-Webhook-Id; <tracker>-Delivery; X-Delivery-Id), then senders it does not name.
+ */
+export const HEADER_RULES: ReadonlyArray<{ rule: string; matches(name: string): boolean }> = [
+  { rule: 'webhook-id', matches: (n) => n === 'webhook-id' }, // Standard Webhooks
+  { rule: '<vendor>-id', matches: (n) => n === 'svix-id' }, // Svix (and the Standard Webhooks family)
+  { rule: 'x-github-delivery', matches: (n) => n === 'x-github-delivery' },
+  { rule: 'x-shopify-webhook-id', matches: (n) => n === 'x-shopify-webhook-id' || n === 'shopify-webhook-id' },
+  { rule: 'linear-delivery', matches: (n) => n === 'linear-delivery' },
+  { rule: 'x-delivery-id', matches: (n) => n === 'x-delivery-id' },
+  { rule: 'idempotency-key', matches: (n) => n === 'idempotency-key' }, // GitLab
+  { rule: 'i-twilio-idempotency-token', matches: (n) => n === 'i-twilio-idempotency-token' },
+  { rule: 'x-request-uuid', matches: (n) => n === 'x-request-uuid' }, // Bitbucket
+];
+
+export const BODY_FIELDS = ['event_id', 'delivery_id', 'webhook_id', 'id', 'data.id'] as const;
+
+/** Longest delivery id we keep; anything longer is not an id. */
+export const MAX_DELIVERY_ID_LENGTH = 200;
+
+const usable = (value: unknown): string | null => {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value !== 'string') return null;
+  const v = value.trim();
+  return v.length > 0 && v.length <= MAX_DELIVERY_ID_LENGTH ? v : null;
+};
+
+const headerValue = (headers: RawHeaders, lowerName: string): string | null => {
+  for (const [name, value] of headers) if (name.toLowerCase() === lowerName) return usable(value);
+  return null;
+};
+
+function parseBody(body: Uint8Array, contentType: string | null): Record<string, unknown> | null {
+  if (body.length === 0 || body.length > 5 * 1024 * 1024) return null;
+  const type = (contentType ?? '').toLowerCase();
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch {
+    return null;
+  }
+  if (type.includes('application/x-www-form-urlencoded')) {
+    const form = new URLSearchParams(text);
+    // Some senders (e.g. GitHub's form mode) put the JSON in a `payload` field.
+    const payload = form.get('payload');
+    if (payload) {
+      const parsed = parseJson(payload);
+      if (parsed) return parsed;
+    }
+    return Object.fromEntries(form.entries());
+  }
+  return parseJson(text);
+}
+
+function parseJson(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Reads `a.b.c` from an object (a flat key containing dots wins over nesting). */
+export function readPath(root: Record<string, unknown>, path: string): unknown {
+  if (path in root) return root[path];
+  let cur: unknown = root;
+  for (const part of path.split('.')) {
+    if (typeof cur !== 'object' || cur === null || Array.isArray(cur)) return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+export function resolveDeliveryId(input: DeliveryIdInput): ResolvedDeliveryId | null {
+  const lowered = input.headers.map(([n, v]) => [n.toLowerCase(), v] as const);
+  for (const { rule, matches } of HEADER_RULES) {
+    for (const [name, value] of lowered) {
+      if (!matches(name)) continue;
+      const id = usable(value);
+      if (id) return { id, rule: `header:${name}` };
+    }
+  }
+  let body: Record<string, unknown> | null | undefined;
+  const parsed = () => (body === undefined ? (body = parseBody(input.body, input.contentType)) : body);
+  if (input.webhookPath) {
+    if (input.webhookPath.startsWith('header:')) {
+      const name = input.webhookPath.slice('header:'.length).toLowerCase();
+      const id = headerValue(input.headers, name);
+      if (id) return { id, rule: `path:${input.webhookPath}` };
+    } else {
+      const b = parsed();
+      const id = b ? usable(readPath(b, input.webhookPath)) : null;
+      if (id) return { id, rule: `path:${input.webhookPath}` };
+    }
+  }
+  const b = parsed();
+  if (b) {
+    for (const field of BODY_FIELDS) {
+      const id = usable(readPath(b, field));
+      if (id) return { id, rule: `body:${field}` };
+    }
+  }
+  return null;
+}
+
+/** A webhook's delivery_id_path: a dotted body path or header:<name>. */
+export const DELIVERY_ID_PATH_PATTERN = /^(header:[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}|[A-Za-z0-9_$-]{1,100}(\.[A-Za-z0-9_$-]{1,100}){0,19})$/;

@@ -1,0 +1,65 @@
+// Webhooks and their deliveries: the records the ledger keeps for every request to /hook/<id>.
+import { randomId } from './ids.js';
+import type { RawHeaders } from './delivery-id.js';
+
+export interface Webhook {
+  id: string;
+  name: string;
+  on: boolean;
+  delivery_id_path: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export const newWebhookId = (): string => randomId('hk_', 12);
+export const newDeliveryEntryId = (): string => randomId('dlv_', 20);
+export const WEBHOOK_ID_PATTERN = /^hk_[A-Za-z0-9]{12}$/;
+
+export const DELIVERY_EVENT = 'webhook delivery';
+
+/** accepted: stored (first or duplicate); refused: stored as a refusal, nothing ran. */
+export type DeliveryOutcome = 'accepted' | 'refused';
+
+export type RefusalReason = 'webhook_off' | 'payload_too_large' | 'unknown_capability' | 'action_refused';
+
+export interface DeliveryRecord {
+  id: string;
+  hook_id: string;
+  received_at: string;
+  method: string;
+  /** Path as received, including an action segment. */
+  path: string;
+  query: string;
+  headers: RawHeaders;
+  /** The body byte for byte; null only when it was refused for size and not read. */
+  body: Uint8Array | null;
+  body_size: number;
+  client_address: string | null;
+  delivery_id: string | null;
+  delivery_id_rule: string | null;
+  outcome: DeliveryOutcome;
+  refusal: { code: string; message: string } | null;
+  /** The capability key named by an action address, if any. */
+  action: string | null;
+}
+
+export interface StoredDelivery extends DeliveryRecord {
+  seq: number;
+  duplicate: boolean;
+  /** The first delivery with the same delivery id on this webhook (itself when first). */
+  duplicate_of: string | null;
+  /** The action's run, derived from the action record written after it. */
+  action_run: ActionRecord | null;
+}
+
+/** The further record an action address produces: which invocation ran and what was answered. */
+export interface ActionRecord {
+  delivery: string;
+  action: string;
+  invocation: string;
+  ok: boolean;
+  status: string;
+  /** The HTTP status and body the sender got. */
+  answer: { status: number; body: unknown };
+  created_at: string;
+}
