@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { PROJECT_ROOT } from '@switchyard/app';
 import { closedLoop, type Figures } from './support/stats.js';
-import { listeningUrl, spawnTs } from './support/processes.js';
+import { listeningUrl, spawnTs } from '../support/processes.js';
 
 // The SDK's default transport (used here as the baseline, unmodified) lets the platform fetch hold
 // an abort listener per request on one long-lived signal until GC; at load that trips Node's leak

@@ -1,8 +1,9 @@
 // Webhook deliveries on knex. Each is stored whole (headers as received, body as bytes). Whether a
 // delivery duplicates an earlier one is decided by the (hook_id, delivery_id) primary key of
 // delivery_ids: INSERT … ON CONFLICT DO NOTHING claims the id atomically, on both engines and
-// across any number of service processes.
+// across any number of service processes. Appends are group-committed.
 import type { Knex } from 'knex';
+import { GroupCommit } from './group-commit.js';
 import { SwitchyardError, type ActionRecord, type DeliveryRecord, type DeliveryStore, type Page, type StoredDelivery } from '@switchyard/core';
 
 interface DeliveryRow {
@@ -48,44 +49,66 @@ const toAction = (r: ActionRow): ActionRecord => ({
 export class KnexDeliveryStore implements DeliveryStore {
   constructor(private readonly knex: Knex) {}
 
-  async append(record: DeliveryRecord): Promise<StoredDelivery> {
-    return this.knex.transaction(async (trx) => {
-      let duplicateOf: string | null = null;
-      // Only accepted deliveries claim their id; a refusal never makes a later retry a duplicate.
-      if (record.delivery_id !== null && record.outcome === 'accepted') {
-        const claimed = await trx('delivery_ids')
-          .insert({ hook_id: record.hook_id, delivery_id: record.delivery_id, first_entry: record.id })
-          .onConflict(['hook_id', 'delivery_id'])
-          .ignore()
-          .returning('first_entry');
-        if (claimed.length === 0) {
-          const first = await trx('delivery_ids').select('first_entry').where({ hook_id: record.hook_id, delivery_id: record.delivery_id }).first();
-          duplicateOf = (first as { first_entry: string } | undefined)?.first_entry ?? null;
-        }
-      }
-      const [row] = await trx('deliveries')
-        .insert({
-          id: record.id,
-          hook_id: record.hook_id,
-          received_at: record.received_at,
-          method: record.method,
-          path: record.path,
-          query: record.query,
-          headers: JSON.stringify(record.headers),
-          body: record.body ? Buffer.from(record.body.buffer, record.body.byteOffset, record.body.byteLength) : null,
-          body_size: record.body_size,
-          client_address: record.client_address,
-          delivery_id: record.delivery_id,
-          delivery_id_rule: record.delivery_id_rule,
-          outcome: record.outcome,
-          refusal: record.refusal ? JSON.stringify(record.refusal) : null,
-          action: record.action,
-          duplicate_of: duplicateOf,
-        })
-        .returning('seq');
-      const seq = Number(typeof row === 'object' ? (row as { seq: number | string }).seq : row);
-      return { ...record, seq, duplicate: duplicateOf !== null, duplicate_of: duplicateOf, action_run: null };
+  private readonly commits = new GroupCommit<DeliveryRecord, StoredDelivery>(
+    (records) => this.knex.transaction((trx) => this.insertBatch(trx, records)),
+    (record) => this.knex.transaction(async (trx) => (await this.insertBatch(trx, [record]))[0]!),
+  );
+
+  /** Committed before it resolves; concurrent appends share one transaction (group commit). */
+  append(record: DeliveryRecord): Promise<StoredDelivery> {
+    return this.commits.submit(record);
+  }
+
+  private async insertBatch(trx: Knex.Transaction, records: DeliveryRecord[]): Promise<StoredDelivery[]> {
+    // Only accepted deliveries claim their id; a refusal never makes a later retry a duplicate.
+    const claims = records.filter((r) => r.delivery_id !== null && r.outcome === 'accepted');
+    const firstOf = new Map<string, string>();
+    if (claims.length > 0) {
+      // One statement claims every id; rows come in key order so concurrent batches in other
+      // processes lock in the same order (no deadlock). Within a batch the earliest record wins.
+      const rows = claims
+        .map((r, i) => ({ hook_id: r.hook_id, delivery_id: r.delivery_id!, first_entry: r.id, i }))
+        .sort((a, b) => (a.hook_id + '\0' + a.delivery_id).localeCompare(b.hook_id + '\0' + b.delivery_id) || a.i - b.i)
+        .map(({ i: _i, ...row }) => row);
+      await trx('delivery_ids').insert(rows).onConflict(['hook_id', 'delivery_id']).ignore();
+      const keys = [...new Set(claims.map((r) => `${r.hook_id}\0${r.delivery_id}`))].map((k) => k.split('\0') as [string, string]);
+      const firsts = await trx('delivery_ids').select('hook_id', 'delivery_id', 'first_entry').whereIn(['hook_id', 'delivery_id'], keys);
+      for (const f of firsts as Array<{ hook_id: string; delivery_id: string; first_entry: string }>) firstOf.set(`${f.hook_id}\0${f.delivery_id}`, f.first_entry);
+    }
+    const duplicateOf = (r: DeliveryRecord): string | null => {
+      if (r.delivery_id === null || r.outcome !== 'accepted') return null;
+      const first = firstOf.get(`${r.hook_id}\0${r.delivery_id}`);
+      return first !== undefined && first !== r.id ? first : null;
+    };
+    const inserted = (await trx('deliveries')
+      .insert(records.map((r) => this.row(r, duplicateOf(r))))
+      .returning(['seq', 'id'])) as Array<{ seq: number | string; id: string }>;
+    const seqOf = new Map(inserted.map((row) => [row.id, Number(row.seq)]));
+    return records.map((r) => {
+      const dup = duplicateOf(r);
+      return { ...r, seq: seqOf.get(r.id)!, duplicate: dup !== null, duplicate_of: dup, action_run: null };
     });
+  }
+
+  private row(record: DeliveryRecord, duplicateOf: string | null) {
+    return {
+      id: record.id,
+      hook_id: record.hook_id,
+      received_at: record.received_at,
+      method: record.method,
+      path: record.path,
+      query: record.query,
+      headers: JSON.stringify(record.headers),
+      body: record.body ? Buffer.from(record.body.buffer, record.body.byteOffset, record.body.byteLength) : null,
+      body_size: record.body_size,
+      client_address: record.client_address,
+      delivery_id: record.delivery_id,
+      delivery_id_rule: record.delivery_id_rule,
+      outcome: record.outcome,
+      refusal: record.refusal ? JSON.stringify(record.refusal) : null,
+      action: record.action,
+      duplicate_of: duplicateOf,
+    };
   }
 
   async appendAction(record: ActionRecord): Promise<void> {

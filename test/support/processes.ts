@@ -1,12 +1,16 @@
-// Child processes for benchmarks: the service and the upstream simulator run in their own
-// processes, so the load generator does not share their event loop.
+// Child processes for benchmarks and crash tests: the service and the upstream simulator run in
+// their own processes, so the load generator does not share their event loop, and a test can
+// kill -9 the service for real.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { PROJECT_ROOT } from '@switchyard/app';
 
 export interface Child {
   process: ChildProcess;
+  /** SIGTERM, then SIGKILL after 5 s. */
   stop(): Promise<void>;
+  /** SIGKILL now: no shutdown hooks run. */
+  kill(): Promise<void>;
 }
 
 // BENCH_NODE_ARGS passes extra flags to the children, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
@@ -25,6 +29,12 @@ export function spawnTs<T>(entry: string, args: string[], env: NodeJS.ProcessEnv
     await exited;
     clearTimeout(timer);
   };
+  const kill = async (): Promise<void> => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+    proc.kill('SIGKILL');
+    await exited;
+  };
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       void stop();
@@ -35,7 +45,7 @@ export function spawnTs<T>(entry: string, args: string[], env: NodeJS.ProcessEnv
       const value = match(line);
       if (value !== undefined) {
         clearTimeout(timer);
-        resolve({ child: { process: proc, stop }, value });
+        resolve({ child: { process: proc, stop, kill }, value });
       }
     });
   });
@@ -50,3 +60,9 @@ export const listeningUrl = (line: string): string | undefined => {
     return undefined;
   }
 };
+
+/** Starts the service (adapters/app/src/main.ts) on a free port and resolves with its URL. */
+export async function startServiceProcess(env: NodeJS.ProcessEnv): Promise<{ child: Child; url: string }> {
+  const { child, value } = await spawnTs('adapters/app/src/main.ts', [], { PORT: '0', LOG_LEVEL: 'info', ...env }, listeningUrl);
+  return { child, url: value };
+}
