@@ -1,0 +1,147 @@
+// `switchyard hook …`: list, create, on/off, deliveries (with --follow), show.
+import type { SwitchyardClient } from '../client.js';
+import { CliError } from '../client.js';
+import { table } from '../table.js';
+
+interface WebhookView {
+  id: string;
+  name: string;
+  on: boolean;
+  address: string;
+  delivery_id_path: string | null;
+  created_at: string;
+}
+
+export interface DeliveryView {
+  id: string;
+  seq: number;
+  hook_id: string;
+  received_at: string;
+  method: string;
+  path: string;
+  query: string;
+  client_address: string | null;
+  headers: Array<[string, string]>;
+  body: string | null;
+  body_encoding: 'utf8' | 'base64' | null;
+  body_size: number;
+  delivery_id: string | null;
+  delivery_id_rule: string | null;
+  duplicate: boolean;
+  duplicate_of: string | null;
+  outcome: string;
+  refusal: { code: string; message: string } | null;
+  action: string | null;
+  action_run: { invocation: string; ok: boolean; status: string } | null;
+}
+
+export interface Output {
+  out(text: string): void;
+}
+
+const HOOK_ID = /^hk_[A-Za-z0-9]{12}$/;
+const requireHookId = (id: string | undefined): string => {
+  if (!id || !HOOK_ID.test(id)) throw new CliError('invalid_request', `expected a webhook id (hk_ + 12 letters and digits), got ${id ?? 'nothing'}`, 2);
+  return id;
+};
+
+const webhookRows = (hooks: WebhookView[]) => table(['ID', 'NAME', 'ON', 'ADDRESS'], hooks.map((h) => [h.id, h.name, h.on ? 'On' : 'Off', h.address]));
+
+const deliveryRows = (items: DeliveryView[]) =>
+  table(
+    ['ENTRY', 'RECEIVED', 'HOOK', 'DELIVERY ID', 'DUPLICATE', 'OUTCOME', 'BYTES', 'ACTION'],
+    items.map((d) => [
+      d.id,
+      d.received_at,
+      d.hook_id,
+      d.delivery_id,
+      d.duplicate ? `yes (${d.duplicate_of})` : 'no',
+      d.refusal ? `refused: ${d.refusal.code}` : d.outcome,
+      d.body_size,
+      d.action ? `${d.action}${d.action_run ? ` → ${d.action_run.status}` : ''}` : null,
+    ]),
+  );
+
+export interface HookOptions {
+  json: boolean;
+  limit?: number;
+  follow: boolean;
+  idPath?: string;
+  intervalMs: number;
+  signal?: AbortSignal;
+}
+
+export async function hookCommand(client: SwitchyardClient, args: string[], options: HookOptions, io: Output): Promise<void> {
+  const [sub, ...rest] = args;
+  const print = (value: unknown, text: () => string) => io.out(options.json ? JSON.stringify(value, null, 2) : text());
+  switch (sub) {
+    case 'list': {
+      const { items } = await client.request<{ items: WebhookView[] }>('GET', '/api/objects/webhook');
+      return print(items, () => (items.length ? webhookRows(items) : 'no webhooks yet: switchyard hook create <name>'));
+    }
+    case 'create': {
+      const name = rest.join(' ').trim();
+      if (!name) throw new CliError('invalid_request', 'usage: switchyard hook create <name> [--id-path <path>]', 2);
+      const hook = await client.request<WebhookView>('POST', '/api/objects/webhook', { name, ...(options.idPath ? { delivery_id_path: options.idPath } : {}) });
+      return print(hook, () => `created ${hook.id} (${hook.name})\naddress: ${hook.address}`);
+    }
+    case 'on':
+    case 'off': {
+      const id = requireHookId(rest[0]);
+      const hook = await client.request<WebhookView>('PATCH', `/api/objects/webhook/${id}`, { on: sub === 'on' });
+      return print(hook, () => `${hook.id} (${hook.name}) is ${hook.on ? 'On' : 'Off'}`);
+    }
+    case 'deliveries':
+      return deliveries(client, rest[0] === undefined ? undefined : requireHookId(rest[0]), options, io);
+    case 'show': {
+      const entry = rest[0];
+      if (!entry) throw new CliError('invalid_request', 'usage: switchyard hook show <entry>', 2);
+      const { entry: d } = await client.request<{ entry: DeliveryView }>('GET', `/api/ledger/${encodeURIComponent(entry)}`);
+      return print(d, () => showDelivery(d));
+    }
+    default:
+      throw new CliError('invalid_request', `unknown hook command ${sub ?? ''}; try: list, create, on, off, deliveries, show`, 2);
+  }
+}
+
+export function showDelivery(d: DeliveryView): string {
+  const lines = [
+    `entry        ${d.id}`,
+    `hook         ${d.hook_id}`,
+    `received     ${d.received_at} from ${d.client_address ?? '?'}`,
+    `request      ${d.method} ${d.path}${d.query ? `?${d.query}` : ''}`,
+    `delivery id  ${d.delivery_id ?? '-'}${d.delivery_id_rule ? ` (${d.delivery_id_rule})` : ''}`,
+    `duplicate    ${d.duplicate ? `yes, of ${d.duplicate_of}` : 'no'}`,
+    `outcome      ${d.refusal ? `refused: ${d.refusal.code}: ${d.refusal.message}` : d.outcome}`,
+  ];
+  if (d.action) lines.push(`action       ${d.action}${d.action_run ? ` → ${d.action_run.status} (${d.action_run.invocation})` : ''}`);
+  lines.push('', 'headers');
+  for (const [name, value] of d.headers) lines.push(`  ${name}: ${value}`);
+  lines.push('', `body (${d.body_size} bytes${d.body_encoding === 'base64' ? ', binary, shown as base64' : ''})`);
+  lines.push(d.body ?? '(not stored)');
+  return lines.join('\n');
+}
+
+async function deliveries(client: SwitchyardClient, hookId: string | undefined, options: HookOptions, io: Output): Promise<void> {
+  const query = (limit: number) => `/api/ledger?event=webhook%20delivery&limit=${limit}${hookId ? `&hook=${hookId}` : ''}`;
+  const { items } = await client.request<{ items: DeliveryView[] }>('GET', query(options.limit ?? 20));
+  if (!options.follow) {
+    return io.out(options.json ? JSON.stringify(items, null, 2) : items.length ? deliveryRows(items) : 'no deliveries yet');
+  }
+  // Follow: show the latest, then poll for newer entries and print them oldest first, one per line.
+  const line = (d: DeliveryView) => (options.json ? JSON.stringify(d) : deliveryRows([d]).split('\n')[1]!);
+  if (!options.json) io.out(deliveryRows([]));
+  let seen = 0;
+  for (const d of [...items].reverse()) {
+    io.out(line(d));
+    seen = Math.max(seen, d.seq);
+  }
+  while (!options.signal?.aborted) {
+    await new Promise((r) => setTimeout(r, options.intervalMs));
+    const page = await client.request<{ items: DeliveryView[] }>('GET', query(1000));
+    for (const d of page.items.filter((x) => x.seq > seen).reverse()) {
+      io.out(line(d));
+      seen = Math.max(seen, d.seq);
+    }
+  }
+}

@@ -1,0 +1,66 @@
+// The switchyard command. Server URL and API key come from --url/--key or SWITCHYARD_URL and
+// SWITCHYARD_API_KEY. Exit codes: 0 ok, 1 the server refused or could not be reached, 2 usage.
+import { parseArgs } from 'node:util';
+import { CliError, SwitchyardClient } from './client.js';
+import { hookCommand } from './commands/hook.js';
+
+const USAGE = `usage: switchyard [--url URL] [--key KEY] [--json] <command>
+
+commands:
+  hook list                              webhooks with their addresses
+  hook create <name> [--id-path PATH]    a new webhook (PATH: a body path like data.id, or header:<name>)
+  hook on <id> | hook off <id>           accept or refuse deliveries
+  hook deliveries [<id>] [--limit N] [--follow]
+                                         deliveries, newest first (--follow: keep printing new ones)
+  hook show <entry>                      one delivery: headers and body
+
+environment: SWITCHYARD_URL (default http://127.0.0.1:8080), SWITCHYARD_API_KEY`;
+
+export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (t: string) => console.log(t), err: (t: string) => console.error(t) }): Promise<number> {
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        url: { type: 'string' },
+        key: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        limit: { type: 'string' },
+        follow: { type: 'boolean', default: false },
+        'id-path': { type: 'string' },
+        interval: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+    if (values.help || positionals.length === 0) {
+      io.out(USAGE);
+      return values.help ? 0 : 2;
+    }
+    const limit = values.limit === undefined ? undefined : Number(values.limit);
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 1000)) throw new CliError('invalid_request', '--limit must be an integer from 1 to 1000', 2);
+    const client = new SwitchyardClient({ url: values.url ?? env['SWITCHYARD_URL'] ?? 'http://127.0.0.1:8080', apiKey: values.key ?? env['SWITCHYARD_API_KEY'] });
+    const [group, ...rest] = positionals;
+    if (group !== 'hook') throw new CliError('invalid_request', `unknown command ${group}\n\n${USAGE}`, 2);
+    await hookCommand(
+      client,
+      rest,
+      { json: values.json, follow: values.follow, intervalMs: Number(values.interval ?? 1000), ...(limit !== undefined ? { limit } : {}), ...(values['id-path'] ? { idPath: values['id-path'] } : {}) },
+      io,
+    );
+    return 0;
+  } catch (err) {
+    if (err instanceof CliError) {
+      io.err(`switchyard: ${err.code}: ${err.message}`);
+      return err.exitCode;
+    }
+    if ((err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.err(`switchyard: ${(err as Error).message}\n\n${USAGE}`);
+      return 2;
+    }
+    throw err;
+  }
+}
+
+if (process.argv[1] && /main\.(ts|js)$/.test(process.argv[1])) {
+  process.exitCode = await main(process.argv.slice(2), process.env);
+}

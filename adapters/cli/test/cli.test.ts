@@ -1,0 +1,119 @@
+// The switchyard command as a user runs it: the real bin in a child process against a real
+// service (SQLite), checking output and exit codes.
+import { expect } from 'chai';
+import { execFile, spawn } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { PROJECT_ROOT } from '@switchyard/app';
+import { TEST_API_KEY, startTestService, type TestService } from '../../../test/support/app.js';
+
+const BIN = join(PROJECT_ROOT, 'adapters', 'cli', 'bin', 'switchyard.js');
+const run = promisify(execFile);
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+describe('adapter cli: switchyard hook …', function () {
+  this.timeout(60_000);
+  let svc: TestService;
+  let server: Server;
+  let url: string;
+  let hookId: string;
+
+  const cli = async (args: string[], env: Record<string, string> = {}): Promise<Result> => {
+    try {
+      const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, SWITCHYARD_URL: url, SWITCHYARD_API_KEY: TEST_API_KEY, ...env } });
+      return { code: 0, stdout, stderr };
+    } catch (err) {
+      const e = err as { code: number; stdout: string; stderr: string };
+      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    }
+  };
+  const deliver = async (body: string, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${url}/hook/${hookId}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    return (await res.json()) as { entry: string };
+  };
+
+  before(async function () {
+    svc = await startTestService('sqlite');
+    server = svc.switchyard.app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    server?.close();
+    await svc?.close();
+  });
+
+  it('creates a webhook and lists it as a table and as JSON', async function () {
+    const created = await cli(['hook', 'create', 'GitHub', 'org', '--json']);
+    expect(created.code, created.stderr).to.equal(0);
+    hookId = JSON.parse(created.stdout).id;
+    expect(hookId).to.match(/^hk_[A-Za-z0-9]{12}$/);
+    const listed = await cli(['hook', 'list']);
+    expect(listed.stdout.split('\n')[0]).to.match(/^ID\s+NAME\s+ON\s+ADDRESS/);
+    expect(listed.stdout).to.contain(hookId).and.contain('GitHub org').and.contain(`${url}/hook/${hookId}`);
+    const json = JSON.parse((await cli(['hook', 'list', '--json'])).stdout);
+    expect(json.map((h: { id: string }) => h.id)).to.include(hookId);
+  });
+
+  it('turns a webhook off and on', async function () {
+    expect((await cli(['hook', 'off', hookId])).stdout).to.contain('is Off');
+    expect((await fetch(`${url}/hook/${hookId}`, { method: 'POST', body: '{}' })).status).to.equal(403);
+    expect((await cli(['hook', 'on', hookId])).stdout).to.contain('is On');
+  });
+
+  it('lists deliveries newest first and shows one whole', async function () {
+    const a = await deliver('{"id":"evt_a","n":1}');
+    const b = await deliver('{"id":"evt_a","n":2}', { 'X-Extra': 'yes' });
+    const table = await cli(['hook', 'deliveries', hookId, '--limit', '5']);
+    expect(table.code).to.equal(0);
+    const lines = table.stdout.trim().split('\n');
+    expect(lines[0]).to.match(/^ENTRY\s+RECEIVED\s+HOOK\s+DELIVERY ID\s+DUPLICATE/);
+    expect(lines[1]).to.contain(b.entry).and.contain(`yes (${a.entry})`);
+    const json = JSON.parse((await cli(['hook', 'deliveries', '--json', '--limit', '2'])).stdout);
+    expect(json.map((d: { id: string }) => d.id)).to.deep.equal([b.entry, a.entry]);
+    const shown = await cli(['hook', 'show', b.entry]);
+    expect(shown.stdout).to.contain('X-Extra: yes').and.contain('{"id":"evt_a","n":2}').and.contain(`duplicate    yes, of ${a.entry}`);
+  });
+
+  it('follows new deliveries as they arrive', async function () {
+    const child = spawn(process.execPath, [BIN, 'hook', 'deliveries', hookId, '--follow', '--json', '--interval', '100', '--limit', '1'], {
+      env: { ...process.env, SWITCHYARD_URL: url, SWITCHYARD_API_KEY: TEST_API_KEY },
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      const deadline = Date.now() + 20_000;
+      while (!out.includes('\n') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const fresh = await deliver('{"id":"evt_follow"}');
+      while (!out.includes(fresh.entry) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const last = out.trim().split('\n').pop()!;
+      expect(JSON.parse(last)).to.include({ id: fresh.entry, delivery_id: 'evt_follow' });
+    } finally {
+      child.kill();
+    }
+  });
+
+  it('fails clearly: no key, wrong key, unreachable server, bad usage', async function () {
+    const noKey = await cli(['hook', 'list'], { SWITCHYARD_API_KEY: '' });
+    expect(noKey.code).to.equal(1);
+    expect(noKey.stderr).to.contain('switchyard: credential_required');
+    const wrong = await cli(['hook', 'list', '--key', 'sy_wrong_key_0000000000']);
+    expect(wrong.code).to.equal(1);
+    expect(wrong.stderr).to.contain('invalid_api_key');
+    const down = await cli(['hook', 'list', '--url', 'http://127.0.0.1:1']);
+    expect(down.code).to.equal(1);
+    expect(down.stderr).to.contain('unreachable');
+    expect((await cli([])).code).to.equal(2);
+    expect((await cli(['hook', 'fly'])).code).to.equal(2);
+    expect((await cli(['hook', 'off', 'not-an-id'])).code).to.equal(2);
+    expect((await cli(['hook', 'deliveries', '--limit', '0'])).code).to.equal(2);
+    expect((await cli(['hook', 'show', 'dlv_doesnotexist'])).stderr).to.contain('not_found');
+  });
+});
