@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'fetch_failed'
   | 'webhook_not_found'
   | 'webhook_off'
+  | 'signature_invalid'
   | 'internal_error';
 
 const BRAND = Symbol.for('switchyard.SwitchyardError');

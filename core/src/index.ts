@@ -20,3 +20,4 @@ export * from './plugin.js';
 export * from './tool-runner.js';
 export * from './delivery-id.js';
 export * from './webhook.js';
+export * from './signature.js';

@@ -1,12 +1,15 @@
 // Webhooks and their deliveries: the records the ledger keeps for every request to /hook/<id>.
 import { randomId } from './ids.js';
 import type { RawHeaders } from './delivery-id.js';
+import type { SignatureSettings, SignatureVerdict } from './signature.js';
 
 export interface Webhook {
   id: string;
   name: string;
   on: boolean;
   delivery_id_path: string | null;
+  /** Optional signature checking; the secret never leaves the server. */
+  signature: SignatureSettings | null;
   created_at: string;
   updated_at: string;
 }
@@ -20,7 +23,7 @@ export const DELIVERY_EVENT = 'webhook delivery';
 /** accepted: stored (first or duplicate); refused: stored as a refusal, nothing ran. */
 export type DeliveryOutcome = 'accepted' | 'refused';
 
-export type RefusalReason = 'webhook_off' | 'payload_too_large' | 'unknown_capability' | 'action_refused';
+export type RefusalReason = 'webhook_off' | 'payload_too_large' | 'unknown_capability' | 'signature_invalid';
 
 export interface DeliveryRecord {
   id: string;
@@ -37,6 +40,8 @@ export interface DeliveryRecord {
   client_address: string | null;
   delivery_id: string | null;
   delivery_id_rule: string | null;
+  /** The signature check when the webhook has one: verified, invalid or missing. */
+  signature: SignatureVerdict | null;
   outcome: DeliveryOutcome;
   refusal: { code: string; message: string } | null;
   /** The capability key named by an action address, if any. */

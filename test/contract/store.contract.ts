@@ -60,6 +60,7 @@ export function delivery(hookId: string, overrides: Partial<DeliveryRecord> = {}
     client_address: '127.0.0.1',
     delivery_id: null,
     delivery_id_rule: null,
+    signature: null,
     outcome: 'accepted',
     refusal: null,
     action: null,
@@ -198,11 +199,14 @@ export function storeContract(engine: string, harness: StoreHarness): void {
 
     it('creates, reads, lists and updates webhooks', async function () {
       const now = new Date().toISOString();
-      const hook = await s.webhooks.create({ id: newWebhookId(), name: 'github', on: true, delivery_id_path: null, created_at: now, updated_at: now });
+      const hook = await s.webhooks.create({ id: newWebhookId(), name: 'github', on: true, delivery_id_path: null, signature: null, created_at: now, updated_at: now });
       expect(await s.webhooks.get(hook.id)).to.deep.equal(hook);
       const off = await s.webhooks.update(hook.id, { on: false, delivery_id_path: 'data.id' }, now);
       expect(off).to.deep.include({ on: false, delivery_id_path: 'data.id', name: 'github' });
       expect((await s.webhooks.list()).map((w) => w.id)).to.include(hook.id);
+      const signed = await s.webhooks.update(hook.id, { signature: { scheme: 'github', secret: 's3cret-value', header: null, require: true } }, now);
+      expect(signed!.signature).to.deep.equal({ scheme: 'github', secret: 's3cret-value', header: null, require: true });
+      expect((await s.webhooks.update(hook.id, { signature: null }, now))!.signature).to.equal(null);
       expect(await s.webhooks.update('hk_doesnotexist', { on: true }, now)).to.equal(undefined);
       expect(await s.webhooks.get('hk_doesnotexist')).to.equal(undefined);
     });

@@ -252,3 +252,46 @@ for (const engine of engines()) {
     });
   });
 }
+
+for (const engine of engines()) {
+  describe(`HTTP webhook signatures (${engine})`, function () {
+    let svc: TestService;
+    let server: Server;
+    let http: ReturnType<typeof request>;
+    const owner = (r: request.Test) => r.set('x-sheets-key', TEST_API_KEY);
+
+    before(async function () {
+      svc = await startTestService(engine);
+      http = request(svc.switchyard.app);
+      server = svc.switchyard.app.listen(0, '127.0.0.1');
+      await new Promise((r) => server.once('listening', r));
+    });
+    after(async () => {
+      server?.close();
+      await svc?.close();
+    });
+
+    it('marks, and with require refuses, deliveries by their signature; the secret is never shown', async function () {
+      const { sign } = await import('@octokit/webhooks-methods');
+      const created = await owner(http.post('/api/objects/webhook')).send({ name: 'gh', signature: { scheme: 'github', secret: 'gh-secret-value', require: true } }).expect(201);
+      expect(created.body.signature).to.deep.equal({ scheme: 'github', header: null, require: true, secret_set: true });
+      expect(JSON.stringify(created.body)).not.to.contain('gh-secret-value');
+      const payload = '{"zen":"Keep it logically awesome."}';
+      const good = await send(server, `/hook/${created.body.id}`, ['Content-Type', 'application/json', 'X-Hub-Signature-256', await sign('gh-secret-value', payload)], Buffer.from(payload));
+      expect(good.status).to.equal(200);
+      expect(good.body.signature).to.equal('verified');
+      const bad = await send(server, `/hook/${created.body.id}`, ['Content-Type', 'application/json', 'X-Hub-Signature-256', await sign('wrong-secret', payload)], Buffer.from(payload));
+      expect(bad.status).to.equal(401);
+      expect(bad.body.error.code).to.equal('signature_invalid');
+      const stored = (await owner(http.get(`/api/ledger/${bad.body.entry}`)).expect(200)).body.entry;
+      expect(stored).to.include({ outcome: 'refused', signature: 'invalid', body: payload });
+
+      await owner(http.patch(`/api/objects/webhook/${created.body.id}`)).send({ signature: { scheme: 'github', secret: 'gh-secret-value', require: false } }).expect(200);
+      const marked = await send(server, `/hook/${created.body.id}`, ['Content-Type', 'application/json'], Buffer.from(payload));
+      expect(marked.status).to.equal(200);
+      expect(marked.body.signature).to.equal('missing');
+      await owner(http.post('/api/objects/webhook')).send({ name: 'x', signature: { scheme: 'nope', secret: 'longenough' } }).expect(400);
+      await owner(http.post('/api/objects/webhook')).send({ name: 'x', signature: { scheme: 'github', secret: 'short' } }).expect(400);
+    });
+  });
+}

@@ -22,6 +22,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   fetch_failed: 502,
   webhook_not_found: 404,
   webhook_off: 403,
+  signature_invalid: 401,
   internal_error: 500,
 };
 

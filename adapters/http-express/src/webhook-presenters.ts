@@ -13,6 +13,8 @@ export const presentWebhook = (w: Webhook, baseUrl: string) => ({
   address: hookAddress(baseUrl, w.id),
   on: w.on,
   delivery_id_path: w.delivery_id_path,
+  // The secret is write-only.
+  signature: w.signature ? { scheme: w.signature.scheme, header: w.signature.header, require: w.signature.require, secret_set: true } : null,
   created_at: w.created_at,
   updated_at: w.updated_at,
   deliveries: {
@@ -47,6 +49,7 @@ export const presentDelivery = (d: StoredDelivery) => ({
   body_size: d.body_size,
   delivery_id: d.delivery_id,
   delivery_id_rule: d.delivery_id_rule,
+  signature: d.signature,
   duplicate: d.duplicate,
   duplicate_of: d.duplicate_of,
   outcome: d.outcome,

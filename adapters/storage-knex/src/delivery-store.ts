@@ -20,6 +20,7 @@ interface DeliveryRow {
   client_address: string | null;
   delivery_id: string | null;
   delivery_id_rule: string | null;
+  signature: string | null;
   outcome: string;
   refusal: string | null;
   action: string | null;
@@ -104,6 +105,7 @@ export class KnexDeliveryStore implements DeliveryStore {
       client_address: record.client_address,
       delivery_id: record.delivery_id,
       delivery_id_rule: record.delivery_id_rule,
+      signature: record.signature,
       outcome: record.outcome,
       refusal: record.refusal ? JSON.stringify(record.refusal) : null,
       action: record.action,
@@ -151,6 +153,7 @@ export class KnexDeliveryStore implements DeliveryStore {
       client_address: r.client_address,
       delivery_id: r.delivery_id,
       delivery_id_rule: r.delivery_id_rule,
+      signature: r.signature as StoredDelivery['signature'],
       outcome: r.outcome as StoredDelivery['outcome'],
       refusal: r.refusal ? (JSON.parse(r.refusal) as StoredDelivery['refusal']) : null,
       action: r.action,

@@ -1,23 +1,52 @@
 // Webhooks on knex: their settings are the one mutable thing next to the ledger.
 import type { Knex } from 'knex';
-import type { Webhook, WebhookStore } from '@switchyard/core';
+import type { SignatureScheme, Webhook, WebhookStore } from '@switchyard/core';
 
 interface WebhookRow {
   id: string;
   name: string;
   on: boolean | number;
   delivery_id_path: string | null;
+  signature_scheme: string | null;
+  signature_secret: string | null;
+  signature_header: string | null;
+  require_signature: boolean | number;
   created_at: string;
   updated_at: string;
 }
 
-const toWebhook = (r: WebhookRow): Webhook => ({ id: r.id, name: r.name, on: Boolean(r.on), delivery_id_path: r.delivery_id_path, created_at: r.created_at, updated_at: r.updated_at });
+const toWebhook = (r: WebhookRow): Webhook => ({
+  id: r.id,
+  name: r.name,
+  on: Boolean(r.on),
+  delivery_id_path: r.delivery_id_path,
+  signature:
+    r.signature_scheme && r.signature_secret
+      ? { scheme: r.signature_scheme as SignatureScheme, secret: r.signature_secret, header: r.signature_header, require: Boolean(r.require_signature) }
+      : null,
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+});
+
+type Columns = Partial<Omit<WebhookRow, 'on'> & { on: boolean }>;
+
+function toColumns(w: Partial<Webhook>): Columns {
+  const { signature, ...rest } = w;
+  const out: Columns = { ...rest };
+  if (signature !== undefined) {
+    out.signature_scheme = signature?.scheme ?? null;
+    out.signature_secret = signature?.secret ?? null;
+    out.signature_header = signature?.header ?? null;
+    out.require_signature = signature?.require ?? false;
+  }
+  return out;
+}
 
 export class KnexWebhookStore implements WebhookStore {
   constructor(private readonly knex: Knex) {}
 
   async create(webhook: Webhook): Promise<Webhook> {
-    await this.knex('webhooks').insert(webhook);
+    await this.knex('webhooks').insert(toColumns(webhook));
     return { ...webhook };
   }
 
@@ -30,8 +59,8 @@ export class KnexWebhookStore implements WebhookStore {
     return (await this.knex<WebhookRow>('webhooks').orderBy('created_at', 'asc').orderBy('id', 'asc')).map(toWebhook);
   }
 
-  async update(id: string, changes: Partial<Pick<Webhook, 'name' | 'on' | 'delivery_id_path'>>, at: string): Promise<Webhook | undefined> {
-    const count = await this.knex('webhooks').where({ id }).update({ ...changes, updated_at: at });
+  async update(id: string, changes: Partial<Pick<Webhook, 'name' | 'on' | 'delivery_id_path' | 'signature'>>, at: string): Promise<Webhook | undefined> {
+    const count = await this.knex('webhooks').where({ id }).update({ ...toColumns(changes), updated_at: at });
     return count > 0 ? this.get(id) : undefined;
   }
 }

@@ -8,6 +8,7 @@ import {
   WEBHOOK_ID_PATTERN,
   newDeliveryEntryId,
   resolveDeliveryId,
+  verifySignature,
   type Caller,
   type DeliveryRecord,
   type RawHeaders,
@@ -32,6 +33,7 @@ function record(req: Request, hook: Webhook, body: Uint8Array | null, bodySize: 
   const headers = pairs(req.rawHeaders);
   const queryAt = req.originalUrl.indexOf('?');
   const found = body ? resolveDeliveryId({ headers, body, contentType: req.get('content-type') ?? null, webhookPath: hook.delivery_id_path }) : null;
+  const signature = hook.signature && body ? verifySignature(hook.signature, headers, body) : null;
   return {
     id: newDeliveryEntryId(),
     hook_id: hook.id,
@@ -45,6 +47,7 @@ function record(req: Request, hook: Webhook, body: Uint8Array | null, bodySize: 
     client_address: req.socket.remoteAddress ?? null,
     delivery_id: found?.id ?? null,
     delivery_id_rule: found?.rule ?? null,
+    signature: signature?.verdict ?? null,
     outcome: 'accepted',
     refusal: null,
     action,
@@ -59,6 +62,7 @@ const receipt = (d: StoredDelivery) => ({
   duplicate: d.duplicate,
   duplicate_of: d.duplicate_of,
   bytes: d.body_size,
+  signature: d.signature,
 });
 
 export function hookRoutes(ctx: HttpContext): Router {
@@ -92,6 +96,10 @@ export function hookRoutes(ctx: HttpContext): Router {
     const rec = record(req, hook, body, body.length, action);
 
     if (!hook.on) return refuse(res, rec, new SwitchyardError('webhook_off', `webhook ${hook.id} is off; the delivery was stored as a refusal`));
+    if (hook.signature?.require && rec.signature !== 'verified') {
+      const check = verifySignature(hook.signature, rec.headers, body);
+      return refuse(res, rec, new SwitchyardError('signature_invalid', `signature ${check.verdict}: ${check.reason}; the delivery was stored as a refusal`, { scheme: hook.signature.scheme }));
+    }
     if (action !== null && !ctx.registry.has(action)) {
       const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
       return refuse(res, rec, new SwitchyardError('unknown_capability', `no capability ${action}; the delivery was stored as a refusal`), {
