@@ -3,3 +3,4 @@ export { createHttpApp } from './app.js';
 export type { HttpContext, HttpLogger } from './context.js';
 export { HTTP_STATUS, statusFor } from './status.js';
 export { API_KEY_HEADER } from './api-key.js';
+export { rawBody } from './raw-body.js';

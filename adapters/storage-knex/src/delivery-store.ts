@@ -48,12 +48,14 @@ const toAction = (r: ActionRow): ActionRecord => ({
 });
 
 export class KnexDeliveryStore implements DeliveryStore {
-  constructor(private readonly knex: Knex) {}
+  private readonly commits: GroupCommit<DeliveryRecord, StoredDelivery>;
 
-  private readonly commits = new GroupCommit<DeliveryRecord, StoredDelivery>(
-    (records) => this.knex.transaction((trx) => this.insertBatch(trx, records)),
-    (record) => this.knex.transaction(async (trx) => (await this.insertBatch(trx, [record]))[0]!),
-  );
+  constructor(private readonly knex: Knex) {
+    this.commits = new GroupCommit<DeliveryRecord, StoredDelivery>(
+      (records) => this.knex.transaction((trx) => this.insertBatch(trx, records)),
+      (record) => this.knex.transaction(async (trx) => (await this.insertBatch(trx, [record]))[0]!),
+    );
+  }
 
   /** Committed before it resolves; concurrent appends share one transaction (group commit). */
   append(record: DeliveryRecord): Promise<StoredDelivery> {

@@ -3,7 +3,8 @@
 // concurrent writes costs one commit (one fsync) instead of N.
 export class GroupCommit<T, R> {
   private pending: Array<{ item: T; resolve(r: R): void; reject(e: unknown): void }> = [];
-  private flushing = false;
+  private inFlight = 0;
+  private scheduled = false;
 
   /**
    * @param commitBatch writes a batch in one transaction and answers one result per item, in order.
@@ -12,30 +13,41 @@ export class GroupCommit<T, R> {
   constructor(
     private readonly commitBatch: (items: T[]) => Promise<R[]>,
     private readonly commitOne: (item: T) => Promise<R>,
+    /** Transactions in flight at once: 1 for SQLite (one writer), more where the engine has a pool. */
+    private readonly maxInFlight = 1,
     private readonly maxBatch = 256,
   ) {}
 
   submit(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.pending.push({ item, resolve, reject });
-      if (!this.flushing) void this.flush();
+      this.schedule();
     });
   }
 
-  private async flush(): Promise<void> {
-    this.flushing = true;
+  /** Waits one turn of the event loop so writes that arrive together leave together. */
+  private schedule(): void {
+    if (this.scheduled || this.inFlight >= this.maxInFlight || this.pending.length === 0) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.flushOne();
+    });
+  }
+
+  private async flushOne(): Promise<void> {
+    if (this.inFlight >= this.maxInFlight || this.pending.length === 0) return;
+    this.inFlight += 1;
+    const batch = this.pending.splice(0, this.maxBatch);
+    this.schedule();
     try {
-      while (this.pending.length > 0) {
-        const batch = this.pending.splice(0, this.maxBatch);
-        try {
-          const results = await this.commitBatch(batch.map((b) => b.item));
-          batch.forEach((b, i) => b.resolve(results[i]!));
-        } catch {
-          for (const b of batch) await this.commitOne(b.item).then(b.resolve, b.reject);
-        }
-      }
+      const results = await this.commitBatch(batch.map((b) => b.item));
+      batch.forEach((b, i) => b.resolve(results[i]!));
+    } catch {
+      for (const b of batch) await this.commitOne(b.item).then(b.resolve, b.reject);
     } finally {
-      this.flushing = false;
+      this.inFlight -= 1;
+      this.schedule();
     }
   }
 }

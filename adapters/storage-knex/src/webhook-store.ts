@@ -42,17 +42,34 @@ function toColumns(w: Partial<Webhook>): Columns {
   return out;
 }
 
+/**
+ * Every delivery reads its webhook, so reads are cached briefly. A change made through this store
+ * is seen at once; one made by another process sharing the database within CACHE_MS.
+ */
+export const WEBHOOK_CACHE_MS = 1000;
+
 export class KnexWebhookStore implements WebhookStore {
-  constructor(private readonly knex: Knex) {}
+  private readonly cache = new Map<string, { webhook: Webhook | undefined; until: number }>();
+
+  constructor(
+    private readonly knex: Knex,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async create(webhook: Webhook): Promise<Webhook> {
     await this.knex('webhooks').insert(toColumns(webhook));
+    this.cache.delete(webhook.id);
     return { ...webhook };
   }
 
   async get(id: string): Promise<Webhook | undefined> {
+    const cached = this.cache.get(id);
+    if (cached && cached.until > this.now()) return cached.webhook && { ...cached.webhook };
     const row = await this.knex<WebhookRow>('webhooks').where({ id }).first();
-    return row ? toWebhook(row) : undefined;
+    const webhook = row ? toWebhook(row) : undefined;
+    if (this.cache.size >= 10_000) this.cache.clear();
+    this.cache.set(id, { webhook, until: this.now() + WEBHOOK_CACHE_MS });
+    return webhook && { ...webhook };
   }
 
   async list(): Promise<Webhook[]> {
@@ -61,6 +78,7 @@ export class KnexWebhookStore implements WebhookStore {
 
   async update(id: string, changes: Partial<Pick<Webhook, 'name' | 'on' | 'delivery_id_path' | 'signature'>>, at: string): Promise<Webhook | undefined> {
     const count = await this.knex('webhooks').where({ id }).update({ ...toColumns(changes), updated_at: at });
+    this.cache.delete(id);
     return count > 0 ? this.get(id) : undefined;
   }
 }

@@ -1,0 +1,91 @@
+// npm run bench:ingest — webhook deliveries/s through POST /hook/<id> (each committed before its
+// 2xx) against an Express no-op route with the same raw reader, measured in the same run with
+// autocannon: 1 KiB JSON deliveries with unique ids at 50 connections, and 1 MiB at 10.
+// Env: BENCH_SECONDS per phase (10), DATABASE_URL (default: a temp SQLite file).
+import autocannon from 'autocannon';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '@switchyard/app';
+import { spawnTs, startServiceProcess } from '../support/processes.js';
+
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
+const API_KEY = 'sy_bench_key_0123456789abcdefghijklmnopqrstuvwxyz';
+const dir = mkdtempSync(join(tmpdir(), 'switchyard-ingest-'));
+const databaseUrl = process.env['DATABASE_URL'] ?? `sqlite:${join(dir, 'bench.db')}`;
+
+/** A JSON delivery of about `bytes` bytes whose id autocannon replaces per request ([<id>]). */
+const deliveryBody = (bytes: number): string => {
+  const head = '{"id":"evt_[<id>]","type":"order.paid","pad":"';
+  return head + 'x'.repeat(Math.max(0, bytes - head.length - 2)) + '"}';
+};
+
+interface Phase {
+  connections: number;
+  body_bytes: number;
+  per_second: number;
+  p50_ms: number;
+  p99_ms: number;
+  non_2xx: number;
+  errors: number;
+}
+
+async function load(url: string, connections: number, bytes: number): Promise<Phase> {
+  const result = await autocannon({
+    url,
+    connections,
+    duration: SECONDS,
+    requests: [{ method: 'POST', headers: { 'content-type': 'application/json' }, body: deliveryBody(bytes) }],
+    idReplacement: true,
+  });
+  return {
+    connections,
+    body_bytes: bytes,
+    per_second: result.requests.average,
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    non_2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+const noop = await spawnTs('test/bench/support/noop-main.ts', [], {}, (line) => {
+  try {
+    return (JSON.parse(line) as { url?: string }).url;
+  } catch {
+    return undefined;
+  }
+});
+const service = await startServiceProcess({ DATABASE_URL: databaseUrl, SWITCHYARD_API_KEY: API_KEY }).catch(async (e) => {
+  await noop.child.stop();
+  throw e;
+});
+
+try {
+  const created = await fetch(`${service.url}/api/objects/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-sheets-key': API_KEY }, body: JSON.stringify({ name: 'bench' }) });
+  const hook = (await created.json()) as { id: string };
+  const phases: Record<string, { baseline: Phase; switchyard: Phase; ratio: number }> = {};
+  for (const [name, connections, bytes] of [['1KiB', 50, 1024], ['1MiB', 10, 1024 * 1024]] as const) {
+    const baseline = await load(`${noop.value}/hook/${hook.id}`, connections, bytes);
+    const switchyard = await load(`${service.url}/hook/${hook.id}`, connections, bytes);
+    phases[name] = { baseline, switchyard, ratio: Math.round((switchyard.per_second / baseline.per_second) * 1000) / 1000 };
+  }
+  const report = {
+    benchmark: 'ingest',
+    engine: databaseUrl.startsWith('postgres') ? 'postgresql' : 'sqlite',
+    seconds_per_phase: SECONDS,
+    phases,
+    targets: { '1KiB.ratio': '>= 0.7 (each delivery committed before its 2xx)' },
+    cpus: availableParallelism(),
+    node: process.version,
+    at: new Date().toISOString(),
+  };
+  const outDir = join(PROJECT_ROOT, 'bench-results');
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, `ingest-${report.engine}.json`), JSON.stringify(report, null, 2) + '\n');
+  console.log(JSON.stringify(report, null, 2));
+} finally {
+  await service.child.stop();
+  await noop.child.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
