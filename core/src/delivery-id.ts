@@ -52,15 +52,13 @@ const headerValue = (headers: RawHeaders, lowerName: string): string | null => {
   return null;
 };
 
+const utf8 = new TextDecoder('utf-8');
+
 function parseBody(body: Uint8Array, contentType: string | null): Record<string, unknown> | null {
   if (body.length === 0 || body.length > 5 * 1024 * 1024) return null;
   const type = (contentType ?? '').toLowerCase();
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
-  } catch {
-    return null;
-  }
+  // Not fatal: a stray invalid byte elsewhere in the body should not hide a valid id.
+  const text = utf8.decode(body);
   if (type.includes('application/x-www-form-urlencoded')) {
     const form = new URLSearchParams(text);
     // Some senders (e.g. GitHub's form mode) put the JSON in a `payload` field.

@@ -53,6 +53,7 @@ const rows: Row[] = [
   { name: 'form payload= holding JSON', body: text(`payload=${encodeURIComponent('{"id":"gh-form"}')}`), contentType: 'application/x-www-form-urlencoded', expect: { id: 'gh-form', rule: 'body:id' } },
   { name: 'no id anywhere → null (never a duplicate)', body: json({ hello: 'world' }), expect: null },
   { name: 'a JSON array body has no fields', body: json([{ id: 1 }]), expect: null },
+  { name: 'an invalid byte elsewhere does not hide the id', body: new Uint8Array([...text('{"note":"'), 0xff, ...text('","id":"evt_7"}')]), expect: { id: 'evt_7', rule: 'body:id' } },
   { name: 'binary body → null', body: new Uint8Array([0xff, 0xfe, 0x00, 0x01]), expect: null },
   { name: 'empty body → null', body: new Uint8Array(), expect: null },
   { name: 'an object id is not an id', body: json({ id: { nested: true } }), expect: null },
