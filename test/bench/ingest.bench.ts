@@ -1,7 +1,9 @@
 // npm run bench:ingest — webhook deliveries/s through POST /hook/<id> (each committed before its
 // 2xx) against an Express no-op route with the same raw reader, measured in the same run with
 // autocannon: 1 KiB JSON deliveries with unique ids at 50 connections, and 1 MiB at 10.
-// Env: BENCH_SECONDS per phase (10), DATABASE_URL (default: a temp SQLite file).
+// The machine's speed drifts over a run, so baseline and service alternate for a few rounds and
+// the ratio is taken between their medians.
+// Env: BENCH_SECONDS per measurement (10), BENCH_ROUNDS (3), DATABASE_URL (default: a temp SQLite file).
 import autocannon from 'autocannon';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -10,6 +12,7 @@ import { PROJECT_ROOT } from '@switchyard/app';
 import { spawnTs, startServiceProcess } from '../support/processes.js';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const API_KEY = 'sy_bench_key_0123456789abcdefghijklmnopqrstuvwxyz';
 const dir = mkdtempSync(join(tmpdir(), 'switchyard-ingest-'));
 const databaseUrl = process.env['DATABASE_URL'] ?? `sqlite:${join(dir, 'bench.db')}`;
@@ -49,6 +52,9 @@ async function load(url: string, connections: number, bytes: number): Promise<Ph
   };
 }
 
+/** The round with the median throughput (its latencies come with it). */
+const median = (runs: Phase[]): Phase => [...runs].sort((a, b) => a.per_second - b.per_second)[Math.floor(runs.length / 2)]!;
+
 const noop = await spawnTs('test/bench/support/noop-main.ts', [], {}, (line) => {
   try {
     return (JSON.parse(line) as { url?: string }).url;
@@ -64,16 +70,28 @@ const service = await startServiceProcess({ DATABASE_URL: databaseUrl, SWITCHYAR
 try {
   const created = await fetch(`${service.url}/api/objects/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-sheets-key': API_KEY }, body: JSON.stringify({ name: 'bench' }) });
   const hook = (await created.json()) as { id: string };
-  const phases: Record<string, { baseline: Phase; switchyard: Phase; ratio: number }> = {};
+  const phases: Record<string, { baseline: Phase; switchyard: Phase; ratio: number; rounds: Array<{ baseline: number; switchyard: number }> }> = {};
   for (const [name, connections, bytes] of [['1KiB', 50, 1024], ['1MiB', 10, 1024 * 1024]] as const) {
-    const baseline = await load(`${noop.value}/hook/${hook.id}`, connections, bytes);
-    const switchyard = await load(`${service.url}/hook/${hook.id}`, connections, bytes);
-    phases[name] = { baseline, switchyard, ratio: Math.round((switchyard.per_second / baseline.per_second) * 1000) / 1000 };
+    const baselines: Phase[] = [];
+    const services: Phase[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      baselines.push(await load(`${noop.value}/hook/${hook.id}`, connections, bytes));
+      services.push(await load(`${service.url}/hook/${hook.id}`, connections, bytes));
+    }
+    const baseline = median(baselines);
+    const switchyard = median(services);
+    phases[name] = {
+      baseline,
+      switchyard,
+      ratio: Math.round((switchyard.per_second / baseline.per_second) * 1000) / 1000,
+      rounds: baselines.map((b, i) => ({ baseline: b.per_second, switchyard: services[i]!.per_second })),
+    };
   }
   const report = {
     benchmark: 'ingest',
     engine: databaseUrl.startsWith('postgres') ? 'postgresql' : 'sqlite',
-    seconds_per_phase: SECONDS,
+    seconds_per_measurement: SECONDS,
+    rounds: ROUNDS,
     phases,
     targets: { '1KiB.ratio': '>= 0.7 (each delivery committed before its 2xx)' },
     cpus: availableParallelism(),

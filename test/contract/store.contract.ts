@@ -257,6 +257,29 @@ export function storeContract(engine: string, harness: StoreHarness): void {
       for (const r of results) if (r.duplicate) expect(r.duplicate_of).to.equal(firsts[0]!.id);
     });
 
+    it('fails only the bad delivery of a concurrent batch, and keeps accepting after it', async function () {
+      const hook = newWebhookId();
+      const taken = await s.deliveries.append(delivery(hook));
+      const batch = [delivery(hook, { delivery_id: 'evt_b1' }), delivery(hook, { id: taken.id }), delivery(hook, { delivery_id: 'evt_b1' }), delivery(hook)];
+      const settled = await Promise.allSettled(batch.map((d) => s.deliveries.append(d)));
+      expect(settled.map((r) => r.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+      const [first, , again] = settled.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
+      expect(first).to.include({ duplicate: false });
+      expect(again).to.include({ duplicate: true, duplicate_of: first!.id });
+      const after = await s.deliveries.append(delivery(hook, { delivery_id: 'evt_b2' }));
+      expect(await s.deliveries.get(after.id)).to.include({ delivery_id: 'evt_b2', duplicate: false });
+    });
+
+    it('answers each delivery of a batch with its own ledger position, in arrival order', async function () {
+      const hook = newWebhookId();
+      const batch = Array.from({ length: 40 }, (_, i) => delivery(hook, { delivery_id: `evt_o${i % 10}` }));
+      const stored = await Promise.all(batch.map((d) => s.deliveries.append(d)));
+      expect(stored.map((d) => d.id)).to.deep.equal(batch.map((d) => d.id));
+      expect(new Set(stored.map((d) => d.seq)).size).to.equal(40);
+      expect(stored.filter((d) => !d.duplicate).map((d) => d.delivery_id)).to.deep.equal(Array.from({ length: 10 }, (_, i) => `evt_o${i}`));
+      for (const d of stored) expect((await s.deliveries.get(d.id))!.seq).to.equal(d.seq);
+    });
+
     it('lists deliveries newest first, per webhook, paged by cursor, with their action runs', async function () {
       const hook = newWebhookId();
       const ids: string[] = [];
@@ -280,11 +303,12 @@ export function storeContract(engine: string, harness: StoreHarness): void {
       expect((await s.deliveries.list({ limit: 3 })).items).to.have.length(3);
     });
 
-    it('refuses UPDATE and DELETE on deliveries, delivery ids and action records', async function () {
+    it('refuses UPDATE and DELETE on deliveries and action records', async function () {
       const d = delivery(newWebhookId(), { delivery_id: 'evt_ro' });
       await s.deliveries.append(d);
-      for (const [table, where] of [['deliveries', { id: d.id }], ['delivery_ids', { first_entry: d.id }]] as const) {
-        for (const attempt of [() => s.raw(table).where(where).update({ hook_id: 'hk_x' }), () => s.raw(table).where(where).delete()]) {
+      await s.deliveries.appendAction({ delivery: d.id, action: 'EDGE_X', invocation: 'inv_ro', ok: true, status: 'succeeded', answer: { status: 200, body: {} }, created_at: new Date().toISOString() });
+      for (const [table, where] of [['deliveries', { id: d.id }], ['webhook_actions', { delivery: d.id }]] as const) {
+        for (const attempt of [() => s.raw(table).where(where).update({ seq: 0 }), () => s.raw(table).where(where).delete()]) {
           let error: unknown;
           try {
             await attempt();

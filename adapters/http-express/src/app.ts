@@ -13,12 +13,13 @@ export function createHttpApp(ctx: HttpContext): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
+  // Deliveries are the hottest path; mounted first so they do not walk the other routers.
+  app.use(hookRoutes(ctx));
   app.use(healthRoutes(ctx));
   app.use(dispatchRoutes(ctx));
   app.use(invocationRoutes(ctx));
   app.use(webhookRoutes(ctx));
   app.use(ledgerRoutes(ctx));
-  app.use(hookRoutes(ctx));
   app.use(notFoundHandler);
   app.use(errorMiddleware(ctx.logger));
   return app;

@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { dialectFor, type Dialect } from './dialect.js';
 import { migrationSource } from './migrations.js';
+import { startCheckpointer } from './sqlite-checkpointer.js';
 
 export interface Database {
   knex: Knex;
@@ -46,7 +47,11 @@ export function knexConfig(url: string): Knex.Config {
           // NORMAL is durable in WAL mode up to the last checkpointed commit and much faster than FULL.
           conn.run('PRAGMA synchronous = NORMAL', (err2) => {
             if (err2) return done(err2, conn);
-            conn.run('PRAGMA busy_timeout = 5000', (err3) => done(err3, conn));
+            conn.run('PRAGMA busy_timeout = 5000', (err3) => {
+              if (err3) return done(err3, conn);
+              // Checkpoints run on their own connection (see sqlite-checkpointer.ts).
+              conn.run('PRAGMA wal_autocheckpoint = 0', (err4) => done(err4, conn));
+            });
           });
         });
       },
@@ -64,5 +69,14 @@ export async function openDatabase(url: string): Promise<Database> {
     await knex.destroy();
     throw error;
   }
-  return { knex, dialect: dialectFor(knex), close: () => knex.destroy() };
+  // A file database checkpoints its WAL from a second connection; :memory: has no WAL.
+  const checkpointer = parsed.client === 'sqlite3' && parsed.connection !== ':memory:' ? await startCheckpointer(parsed.connection) : null;
+  return {
+    knex,
+    dialect: dialectFor(knex),
+    close: async () => {
+      await knex.destroy();
+      await checkpointer?.close();
+    },
+  };
 }

@@ -1,9 +1,12 @@
 // Webhook deliveries on knex. Each is stored whole (headers as received, body as bytes). Whether a
-// delivery duplicates an earlier one is decided by the (hook_id, delivery_id) primary key of
-// delivery_ids: INSERT … ON CONFLICT DO NOTHING claims the id atomically, on both engines and
-// across any number of service processes. Appends are group-committed.
+// delivery duplicates an earlier one is decided by the database: a partial unique index admits one
+// first delivery per (webhook, delivery id), and INSERT … ON CONFLICT DO NOTHING lets the index
+// choose, atomically, on both engines and across any number of service processes. A batch of
+// deliveries is one statement (group commit); only the losers, the duplicates, need a second.
 import type { Knex } from 'knex';
 import { GroupCommit } from './group-commit.js';
+import { FIRST_DELIVERY } from './migrations.js';
+import { SqliteStatements } from './sqlite-statements.js';
 import { SwitchyardError, type ActionRecord, type DeliveryRecord, type DeliveryStore, type Page, type StoredDelivery } from '@switchyard/core';
 
 interface DeliveryRow {
@@ -37,6 +40,19 @@ interface ActionRow {
   created_at: string;
 }
 
+const COLUMNS = [
+  'id', 'hook_id', 'received_at', 'method', 'path', 'query', 'headers', 'body', 'body_size', 'client_address',
+  'delivery_id', 'delivery_id_rule', 'signature', 'outcome', 'refusal', 'action', 'duplicate_of',
+] as const;
+const ROW_PLACEHOLDERS = `(${COLUMNS.map(() => '?').join(', ')})`;
+
+/** A multi-row INSERT; hand-written because knex cannot put a WHERE on the conflict target. */
+function insertSql(rows: number, firstOnly: boolean): string {
+  const values = Array.from({ length: rows }, () => ROW_PLACEHOLDERS).join(', ');
+  const conflict = firstOnly ? ` ON CONFLICT (hook_id, delivery_id) WHERE ${FIRST_DELIVERY} DO NOTHING` : '';
+  return `INSERT INTO deliveries (${COLUMNS.join(', ')}) VALUES ${values}${conflict} RETURNING id, seq`;
+}
+
 const toAction = (r: ActionRow): ActionRecord => ({
   delivery: r.delivery,
   action: r.action,
@@ -47,72 +63,77 @@ const toAction = (r: ActionRow): ActionRecord => ({
   created_at: r.created_at,
 });
 
+const idKey = (hookId: string, deliveryId: string) => `${hookId}\0${deliveryId}`;
+
 export class KnexDeliveryStore implements DeliveryStore {
   private readonly commits: GroupCommit<DeliveryRecord, StoredDelivery>;
+  private readonly sqlCache = new Map<string, string>();
+  private readonly statements: SqliteStatements;
 
   constructor(private readonly knex: Knex) {
+    // SQLite has one writer, so one batch in flight; PostgreSQL overlaps a few from its pool.
+    const inFlight = knex.client.config.client === 'pg' ? 4 : 1;
+    this.statements = new SqliteStatements(knex);
     this.commits = new GroupCommit<DeliveryRecord, StoredDelivery>(
-      (records) => this.knex.transaction((trx) => this.insertBatch(trx, records)),
-      (record) => this.knex.transaction(async (trx) => (await this.insertBatch(trx, [record]))[0]!),
+      (records) => this.insertBatch(records),
+      async (record) => (await this.insertBatch([record]))[0]!,
+      inFlight,
     );
   }
 
-  /** Committed before it resolves; concurrent appends share one transaction (group commit). */
+  /** Committed before it resolves; concurrent appends share one statement (group commit). */
   append(record: DeliveryRecord): Promise<StoredDelivery> {
     return this.commits.submit(record);
   }
 
-  private async insertBatch(trx: Knex.Transaction, records: DeliveryRecord[]): Promise<StoredDelivery[]> {
-    // Only accepted deliveries claim their id; a refusal never makes a later retry a duplicate.
-    const claims = records.filter((r) => r.delivery_id !== null && r.outcome === 'accepted');
-    const firstOf = new Map<string, string>();
-    if (claims.length > 0) {
-      // One statement claims every id; rows come in key order so concurrent batches in other
-      // processes lock in the same order (no deadlock). Within a batch the earliest record wins.
-      const rows = claims
-        .map((r, i) => ({ hook_id: r.hook_id, delivery_id: r.delivery_id!, first_entry: r.id, i }))
-        .sort((a, b) => (a.hook_id + '\0' + a.delivery_id).localeCompare(b.hook_id + '\0' + b.delivery_id) || a.i - b.i)
-        .map(({ i: _i, ...row }) => row);
-      await trx('delivery_ids').insert(rows).onConflict(['hook_id', 'delivery_id']).ignore();
-      const keys = [...new Set(claims.map((r) => `${r.hook_id}\0${r.delivery_id}`))].map((k) => k.split('\0') as [string, string]);
-      const firsts = await trx('delivery_ids').select('hook_id', 'delivery_id', 'first_entry').whereIn(['hook_id', 'delivery_id'], keys);
-      for (const f of firsts as Array<{ hook_id: string; delivery_id: string; first_entry: string }>) firstOf.set(`${f.hook_id}\0${f.delivery_id}`, f.first_entry);
+  /**
+   * Every record is offered as a first delivery; the index keeps the ones that are (within a batch
+   * the earlier record wins, rows go in arrival order). The rest are duplicates of a first that is
+   * already committed, so they are written next, pointing at it. A crash between the two
+   * statements loses only duplicates nobody has been answered for yet.
+   */
+  private async insertBatch(records: DeliveryRecord[]): Promise<StoredDelivery[]> {
+    const seqOf = new Map<string, number>();
+    const duplicateOf = new Map<string, string>();
+    for (const row of await this.insert(records, true)) seqOf.set(row.id, Number(row.seq));
+
+    const losers = records.filter((r) => !seqOf.has(r.id));
+    if (losers.length > 0) {
+      const keys = [...new Set(losers.map((r) => idKey(r.hook_id, r.delivery_id!)))].map((k) => k.split('\0') as [string, string]);
+      const firsts = (await this.knex('deliveries')
+        .select('id', 'hook_id', 'delivery_id')
+        .whereRaw(FIRST_DELIVERY)
+        .whereIn(['hook_id', 'delivery_id'], keys)) as Array<{ id: string; hook_id: string; delivery_id: string }>;
+      const firstOf = new Map(firsts.map((f) => [idKey(f.hook_id, f.delivery_id), f.id]));
+      for (const r of losers) {
+        const first = firstOf.get(idKey(r.hook_id, r.delivery_id!));
+        if (first === undefined) throw new Error(`delivery ${r.id} conflicted with no committed first delivery`);
+        duplicateOf.set(r.id, first);
+      }
+      for (const row of await this.insert(losers, false, duplicateOf)) seqOf.set(row.id, Number(row.seq));
     }
-    const duplicateOf = (r: DeliveryRecord): string | null => {
-      if (r.delivery_id === null || r.outcome !== 'accepted') return null;
-      const first = firstOf.get(`${r.hook_id}\0${r.delivery_id}`);
-      return first !== undefined && first !== r.id ? first : null;
-    };
-    const inserted = (await trx('deliveries')
-      .insert(records.map((r) => this.row(r, duplicateOf(r))))
-      .returning(['seq', 'id'])) as Array<{ seq: number | string; id: string }>;
-    const seqOf = new Map(inserted.map((row) => [row.id, Number(row.seq)]));
     return records.map((r) => {
-      const dup = duplicateOf(r);
+      const dup = duplicateOf.get(r.id) ?? null;
       return { ...r, seq: seqOf.get(r.id)!, duplicate: dup !== null, duplicate_of: dup, action_run: null };
     });
   }
 
-  private row(record: DeliveryRecord, duplicateOf: string | null) {
-    return {
-      id: record.id,
-      hook_id: record.hook_id,
-      received_at: record.received_at,
-      method: record.method,
-      path: record.path,
-      query: record.query,
-      headers: JSON.stringify(record.headers),
-      body: record.body ? Buffer.from(record.body.buffer, record.body.byteOffset, record.body.byteLength) : null,
-      body_size: record.body_size,
-      client_address: record.client_address,
-      delivery_id: record.delivery_id,
-      delivery_id_rule: record.delivery_id_rule,
-      signature: record.signature,
-      outcome: record.outcome,
-      refusal: record.refusal ? JSON.stringify(record.refusal) : null,
-      action: record.action,
-      duplicate_of: duplicateOf,
-    };
+  private async insert(records: DeliveryRecord[], firstOnly: boolean, duplicateOf?: Map<string, string>): Promise<Array<{ id: string; seq: number | string }>> {
+    const cacheKey = `${records.length}:${firstOnly}`;
+    let sql = this.sqlCache.get(cacheKey);
+    if (sql === undefined) this.sqlCache.set(cacheKey, (sql = insertSql(records.length, firstOnly)));
+    const bindings: unknown[] = [];
+    for (const r of records) {
+      bindings.push(
+        r.id, r.hook_id, r.received_at, r.method, r.path, r.query, JSON.stringify(r.headers),
+        r.body ? Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength) : null,
+        r.body_size, r.client_address, r.delivery_id, r.delivery_id_rule, r.signature, r.outcome,
+        r.refusal ? JSON.stringify(r.refusal) : null, r.action, duplicateOf?.get(r.id) ?? null,
+      );
+    }
+    if (this.knex.client.config.client !== 'pg') return this.statements.all(sql, bindings);
+    const result = (await this.knex.raw(sql, bindings as Knex.RawBinding[])) as { rows: Array<{ id: string; seq: number | string }> };
+    return result.rows;
   }
 
   async appendAction(record: ActionRecord): Promise<void> {
