@@ -21,3 +21,4 @@ export * from './tool-runner.js';
 export * from './delivery-id.js';
 export * from './webhook.js';
 export * from './signature.js';
+export * from './merkle.js';
