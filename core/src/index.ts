@@ -22,3 +22,5 @@ export * from './delivery-id.js';
 export * from './webhook.js';
 export * from './signature.js';
 export * from './merkle.js';
+export * from './signed-note.js';
+export * from './canonical-json.js';
