@@ -24,3 +24,5 @@ export * from './signature.js';
 export * from './merkle.js';
 export * from './signed-note.js';
 export * from './canonical-json.js';
+export * from './tlog-proof.js';
+export * from './ledger-leaf.js';

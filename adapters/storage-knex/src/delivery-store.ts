@@ -9,7 +9,7 @@ import { FIRST_DELIVERY } from './migrations.js';
 import { SqliteStatements } from './sqlite-statements.js';
 import { SwitchyardError, type ActionRecord, type DeliveryRecord, type DeliveryStore, type Page, type StoredDelivery } from '@switchyard/core';
 
-interface DeliveryRow {
+export interface DeliveryRow {
   seq: number | string;
   id: string;
   hook_id: string;
@@ -30,7 +30,7 @@ interface DeliveryRow {
   duplicate_of: string | null;
 }
 
-interface ActionRow {
+export interface ActionRow {
   delivery: string;
   action: string;
   invocation: string;
@@ -53,7 +53,7 @@ function insertSql(rows: number, firstOnly: boolean): string {
   return `INSERT INTO deliveries (${COLUMNS.join(', ')}) VALUES ${values}${conflict} RETURNING id, seq`;
 }
 
-const toAction = (r: ActionRow): ActionRecord => ({
+export const toAction = (r: ActionRow): ActionRecord => ({
   delivery: r.delivery,
   action: r.action,
   invocation: r.invocation,
@@ -61,6 +61,30 @@ const toAction = (r: ActionRow): ActionRecord => ({
   status: r.status,
   answer: JSON.parse(r.answer) as ActionRecord['answer'],
   created_at: r.created_at,
+});
+
+/** A deliveries row as the domain reads it. */
+export const toDelivery = (r: DeliveryRow, actionRun: ActionRecord | null): StoredDelivery => ({
+  id: r.id,
+  hook_id: r.hook_id,
+  received_at: r.received_at,
+  method: r.method,
+  path: r.path,
+  query: r.query,
+  headers: JSON.parse(r.headers) as Array<[string, string]>,
+  body: r.body === null ? null : new Uint8Array(r.body),
+  body_size: r.body_size,
+  client_address: r.client_address,
+  delivery_id: r.delivery_id,
+  delivery_id_rule: r.delivery_id_rule,
+  signature: r.signature as StoredDelivery['signature'],
+  outcome: r.outcome as StoredDelivery['outcome'],
+  refusal: r.refusal ? (JSON.parse(r.refusal) as StoredDelivery['refusal']) : null,
+  action: r.action,
+  seq: Number(r.seq),
+  duplicate: r.duplicate_of !== null,
+  duplicate_of: r.duplicate_of,
+  action_run: actionRun,
 });
 
 const idKey = (hookId: string, deliveryId: string) => `${hookId}\0${deliveryId}`;
@@ -163,27 +187,6 @@ export class KnexDeliveryStore implements DeliveryStore {
     if (withAction.length > 0) {
       for (const a of await this.knex<ActionRow>('webhook_actions').whereIn('delivery', withAction)) actions.set(a.delivery, toAction(a));
     }
-    return rows.map((r) => ({
-      id: r.id,
-      hook_id: r.hook_id,
-      received_at: r.received_at,
-      method: r.method,
-      path: r.path,
-      query: r.query,
-      headers: JSON.parse(r.headers) as Array<[string, string]>,
-      body: r.body === null ? null : new Uint8Array(r.body),
-      body_size: r.body_size,
-      client_address: r.client_address,
-      delivery_id: r.delivery_id,
-      delivery_id_rule: r.delivery_id_rule,
-      signature: r.signature as StoredDelivery['signature'],
-      outcome: r.outcome as StoredDelivery['outcome'],
-      refusal: r.refusal ? (JSON.parse(r.refusal) as StoredDelivery['refusal']) : null,
-      action: r.action,
-      seq: Number(r.seq),
-      duplicate: r.duplicate_of !== null,
-      duplicate_of: r.duplicate_of,
-      action_run: actions.get(r.id) ?? null,
-    }));
+    return rows.map((r) => toDelivery(r, actions.get(r.id) ?? null));
   }
 }

@@ -9,6 +9,8 @@ export interface Dialect {
   /** SQL that makes `table` append-only: UPDATE and DELETE (and TRUNCATE where it exists) fail. */
   appendOnly(table: string): string[];
   dropAppendOnly(table: string): string[];
+  /** SQL that queues every row inserted into `table` for the Merkle log, in the same transaction. */
+  enqueueForLog(table: string, kind: string, idColumn: string): string[];
 }
 
 const refusal = (table: string, op: string) => `ledger is append-only: ${op} on ${table} is not allowed`;
@@ -20,6 +22,9 @@ export const sqliteDialect: Dialect = {
       (op) => `CREATE TRIGGER ${table}_no_${op.toLowerCase()} BEFORE ${op} ON ${table} BEGIN SELECT RAISE(ABORT, '${refusal(table, op)}'); END`,
     ),
   dropAppendOnly: (table) => ['update', 'delete'].map((op) => `DROP TRIGGER IF EXISTS ${table}_no_${op}`),
+  enqueueForLog: (table, kind, idColumn) => [
+    `CREATE TRIGGER ${table}_log_enqueue AFTER INSERT ON ${table} BEGIN INSERT INTO ledger_queue (kind, entry_id) VALUES ('${kind}', NEW.${idColumn}); END`,
+  ],
 };
 
 export const postgresDialect: Dialect = {
@@ -34,6 +39,14 @@ export const postgresDialect: Dialect = {
     `CREATE TRIGGER ${table}_no_truncate BEFORE TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION switchyard_append_only()`,
   ],
   dropAppendOnly: (table) => [`DROP TRIGGER IF EXISTS ${table}_append_only ON ${table}`, `DROP TRIGGER IF EXISTS ${table}_no_truncate ON ${table}`],
+  enqueueForLog: (table, kind, idColumn) => [
+    `CREATE OR REPLACE FUNCTION switchyard_log_enqueue() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN
+       INSERT INTO ledger_queue (kind, entry_id) VALUES (TG_ARGV[0], to_jsonb(NEW) ->> TG_ARGV[1]);
+       RETURN NULL;
+     END $$`,
+    `CREATE TRIGGER ${table}_log_enqueue AFTER INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION switchyard_log_enqueue('${kind}', '${idColumn}')`,
+  ],
 };
 
 export const dialectFor = (knex: Knex): Dialect => (knex.client.config.client === 'pg' ? postgresDialect : sqliteDialect);

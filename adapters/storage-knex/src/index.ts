@@ -6,3 +6,4 @@ export * from './invocation-store.js';
 export * from './api-key-store.js';
 export * from './webhook-store.js';
 export * from './delivery-store.js';
+export * from './ledger.js';

@@ -1,0 +1,233 @@
+// The verifiable ledger on knex. Triggers queue every new ledger row (ledger_queue); `integrate`
+// takes a batch off the queue, makes each entry a leaf (core: public fields + salted commitment),
+// appends the leaves to the RFC 6962 tree by storing every complete subtree it completes, signs a
+// checkpoint, and deletes the batch from the queue — all in one transaction. One integrator at a
+// time: an in-process lock (SQLite has one connection per process anyway) and, on PostgreSQL, a
+// transaction-scoped advisory lock, so any number of service processes build one consistent tree.
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import {
+  LEDGER_ENTRY_KINDS,
+  buildLeaf,
+  checkpointText,
+  commitmentSalt,
+  consistencyProof,
+  generateSignerSeed,
+  hashChildren,
+  inclusionProof,
+  leafParts,
+  nodesRead,
+  noteSigner,
+  rangeNodes,
+  rootHash,
+  signNote,
+  type InvocationRecord,
+  type LedgerCheckpoint,
+  type LedgerEntry,
+  type LedgerEntryKind,
+  type LedgerLeafRecord,
+  type NodeLookup,
+  type NodeRef,
+  type NoteSigner,
+  type VerifiableLedger,
+} from '@switchyard/core';
+import { toAction, toDelivery, type ActionRow, type DeliveryRow } from './delivery-store.js';
+
+/** Any fixed 64-bit number naming "the Switchyard integrator" among advisory locks. */
+const INTEGRATOR_LOCK = 0x5377_6c65_6467; // "Swledg"
+const CHUNK = 400;
+
+export interface LedgerOptions {
+  /** The log's origin line in checkpoints, e.g. "ledger.example.com". */
+  origin: string;
+  /** Base64 Ed25519 seed; when absent one is generated at first start and kept in the database. */
+  signingSeed?: string | null;
+  /** Base64 key for commitment salts; likewise generated and kept when absent. */
+  commitmentKey?: string | null;
+}
+
+interface LeafRow {
+  idx: number | string;
+  kind: string;
+  entry_id: string;
+  leaf: string;
+  leaf_hash: string;
+  integrated_at: string;
+}
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+const fromHex = (h: string) => new Uint8Array(Buffer.from(h, 'hex'));
+const toLeaf = (r: LeafRow): LedgerLeafRecord => ({ index: Number(r.idx), kind: r.kind as LedgerEntryKind, entry_id: r.entry_id, leaf: r.leaf, leaf_hash: r.leaf_hash, integrated_at: r.integrated_at });
+const chunks = <T>(items: T[], size = CHUNK): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+
+/** Reads a setting, writing `make()` first if no process has yet (first writer wins everywhere). */
+async function settingOnce(knex: Knex, name: string, make: () => string): Promise<string> {
+  await knex('ledger_settings').insert({ name, value: make(), created_at: new Date().toISOString() }).onConflict('name').ignore();
+  const row = (await knex('ledger_settings').where({ name }).first()) as { value: string };
+  return row.value;
+}
+
+export class KnexLedger implements VerifiableLedger {
+  private integrating: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly knex: Knex,
+    readonly origin: string,
+    private readonly signer: NoteSigner,
+    private readonly commitmentKey: Uint8Array,
+  ) {}
+
+  static async open(knex: Knex, options: LedgerOptions): Promise<KnexLedger> {
+    const seed = options.signingSeed ?? (await settingOnce(knex, 'signing_seed', () => Buffer.from(generateSignerSeed()).toString('base64')));
+    const commitmentKey = options.commitmentKey ?? (await settingOnce(knex, 'commitment_key', () => randomBytes(32).toString('base64')));
+    return new KnexLedger(knex, options.origin, noteSigner(options.origin, new Uint8Array(Buffer.from(seed, 'base64'))), new Uint8Array(Buffer.from(commitmentKey, 'base64')));
+  }
+
+  get verifierKey(): string {
+    return this.signer.verifierKey;
+  }
+
+  commitmentSalt(kind: LedgerEntryKind, entryId: string): string {
+    return commitmentSalt(this.commitmentKey, kind, entryId);
+  }
+
+  integrate(max = 2000): Promise<{ integrated: number; size: number }> {
+    const run = this.integrating.then(() => this.integrateBatch(max));
+    this.integrating = run.catch(() => undefined);
+    return run;
+  }
+
+  private integrateBatch(max: number): Promise<{ integrated: number; size: number }> {
+    return this.knex.transaction(async (trx) => {
+      if (trx.client.config.client === 'pg') await trx.raw('SELECT pg_advisory_xact_lock(?)', [INTEGRATOR_LOCK]);
+      const queued = (await trx('ledger_queue').select('seq', 'kind', 'entry_id').orderBy('seq').limit(max)) as Array<{ seq: number | string; kind: LedgerEntryKind; entry_id: string }>;
+      const sizeRow = (await trx('ledger_leaves').max({ m: 'idx' }).first()) as { m: number | string | null } | undefined;
+      const size = sizeRow?.m == null ? 0 : Number(sizeRow.m) + 1;
+      if (queued.length === 0) return { integrated: 0, size };
+
+      const entries = await this.loadEntries(trx, queued);
+      const at = new Date().toISOString();
+      const leaves = queued.map((q, i) => {
+        const entry = entries.get(`${q.kind}:${q.entry_id}`);
+        if (!entry) throw new Error(`queued ${q.kind} ${q.entry_id} is not in the ledger`);
+        const leaf = buildLeaf(leafParts(entry), this.commitmentSalt(q.kind, q.entry_id));
+        return { idx: size + i, kind: q.kind, entry_id: q.entry_id, leaf: leaf.text, leaf_hash: hex(leaf.hash), integrated_at: at, hash: leaf.hash };
+      });
+
+      // The right edge of the tree so far, then every subtree the new leaves complete.
+      const known = new Map<string, Uint8Array>();
+      for (const n of await this.readNodes(trx, rangeNodes(0, size))) known.set(`${n.level}:${n.index}`, n.hash);
+      const added: Array<{ level: number; idx: number; hash: string }> = [];
+      const put = (level: number, index: number, hash: Uint8Array) => {
+        known.set(`${level}:${index}`, hash);
+        added.push({ level, idx: index, hash: hex(hash) });
+      };
+      for (const leaf of leaves) {
+        put(0, leaf.idx, leaf.hash);
+        for (let level = 0, index = leaf.idx; index % 2 === 1; level++, index = (index - 1) / 2) {
+          put(level + 1, (index - 1) / 2, hashChildren(known.get(`${level}:${index - 1}`)!, known.get(`${level}:${index}`)!));
+        }
+      }
+      const newSize = size + leaves.length;
+      const root = rootHash(newSize, (n) => known.get(`${n.level}:${n.index}`)!);
+      const note = signNote(checkpointText({ origin: this.origin, size: newSize, root }), this.signer);
+
+      for (const part of chunks(leaves.map(({ hash: _h, ...row }) => row))) await trx('ledger_leaves').insert(part);
+      for (const part of chunks(added)) await trx('ledger_nodes').insert(part);
+      await trx('ledger_checkpoints').insert({ size: newSize, root: hex(root), note, created_at: at });
+      for (const part of chunks(queued.map((q) => q.seq))) await trx('ledger_queue').whereIn('seq', part).delete();
+      return { integrated: leaves.length, size: newSize };
+    });
+  }
+
+  /** The queued entries, read in bulk per kind and keyed "kind:id". */
+  private async loadEntries(trx: Knex.Transaction, queued: Array<{ kind: LedgerEntryKind; entry_id: string }>): Promise<Map<string, LedgerEntry>> {
+    const out = new Map<string, LedgerEntry>();
+    for (const kind of LEDGER_ENTRY_KINDS) {
+      const ids = queued.filter((q) => q.kind === kind).map((q) => q.entry_id);
+      for (const part of chunks(ids)) {
+        if (kind === 'invocation') {
+          for (const r of (await trx('invocations').select('id', 'seq', 'record').whereIn('id', part)) as Array<{ id: string; seq: number | string; record: string }>) {
+            out.set(`invocation:${r.id}`, { kind, entry: { ...(JSON.parse(r.record) as InvocationRecord), seq: Number(r.seq), repaired_by: [] } });
+          }
+        } else if (kind === 'delivery') {
+          for (const r of (await trx('deliveries').whereIn('id', part)) as DeliveryRow[]) out.set(`delivery:${r.id}`, { kind, entry: toDelivery(r, null) });
+        } else {
+          for (const r of (await trx('webhook_actions').whereIn('delivery', part)) as ActionRow[]) out.set(`action:${r.delivery}`, { kind, entry: toAction(r) });
+        }
+      }
+    }
+    return out;
+  }
+
+  private async readNodes(db: Knex, refs: NodeRef[]): Promise<Array<NodeRef & { hash: Uint8Array }>> {
+    if (refs.length === 0) return [];
+    const rows = (await db('ledger_nodes')
+      .select('level', 'idx', 'hash')
+      .whereIn(['level', 'idx'], refs.map((r) => [r.level, r.index]))) as Array<{ level: number; idx: number | string; hash: string }>;
+    if (rows.length !== new Set(refs.map((r) => `${r.level}:${r.index}`)).size) throw new Error('the tree is missing complete subtrees it should hold');
+    return rows.map((r) => ({ level: Number(r.level), index: Number(r.idx), hash: fromHex(r.hash) }));
+  }
+
+  /** Runs a proof computation against the few stored subtrees it reads. */
+  private async withNodes<T>(compute: (lookup: NodeLookup) => T): Promise<T> {
+    const nodes = await this.readNodes(this.knex, nodesRead(compute));
+    const byKey = new Map(nodes.map((n) => [`${n.level}:${n.index}`, n.hash]));
+    return compute((n) => byKey.get(`${n.level}:${n.index}`)!);
+  }
+
+  inclusionProof(index: number, size: number): Promise<Uint8Array[]> {
+    return this.withNodes((lookup) => inclusionProof(index, size, lookup));
+  }
+
+  consistencyProof(size1: number, size2: number): Promise<Uint8Array[]> {
+    return this.withNodes((lookup) => consistencyProof(size1, size2, lookup));
+  }
+
+  async leafFor(kind: LedgerEntryKind, entryId: string): Promise<LedgerLeafRecord | undefined> {
+    const row = (await this.knex('ledger_leaves').where({ kind, entry_id: entryId }).first()) as LeafRow | undefined;
+    return row ? toLeaf(row) : undefined;
+  }
+
+  async isPending(kind: LedgerEntryKind, entryId: string): Promise<boolean> {
+    return (await this.knex('ledger_queue').where({ kind, entry_id: entryId }).first()) !== undefined;
+  }
+
+  async latestCheckpoint(): Promise<LedgerCheckpoint | undefined> {
+    const row = (await this.knex('ledger_checkpoints').orderBy('size', 'desc').first()) as (LedgerCheckpoint & { size: number | string }) | undefined;
+    return row ? { ...row, size: Number(row.size) } : undefined;
+  }
+
+  async checkpointAt(size: number): Promise<LedgerCheckpoint | undefined> {
+    const row = (await this.knex('ledger_checkpoints').where({ size }).first()) as (LedgerCheckpoint & { size: number | string }) | undefined;
+    return row ? { ...row, size: Number(row.size) } : undefined;
+  }
+
+  async leaves(from: number, limit: number): Promise<LedgerLeafRecord[]> {
+    return ((await this.knex('ledger_leaves').where('idx', '>=', from).orderBy('idx').limit(limit)) as LeafRow[]).map(toLeaf);
+  }
+}
+
+/** Integrates on a timer until stopped; a failed batch is logged and retried on the next tick. */
+export function startIntegrator(ledger: VerifiableLedger, intervalMs: number, onError: (e: unknown) => void): { stop(): Promise<void> } {
+  let stopped = false;
+  let current: Promise<unknown> = Promise.resolve();
+  const tick = async () => {
+    try {
+      while (!stopped && (await ledger.integrate()).integrated > 0);
+    } catch (e) {
+      onError(e);
+    }
+  };
+  const timer = setInterval(() => {
+    current = current.then(tick);
+  }, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await current;
+    },
+  };
+}

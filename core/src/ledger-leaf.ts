@@ -1,0 +1,89 @@
+// What a ledger entry puts in the public Merkle tree. A leaf holds the entry's public fields and a
+// salted hash commitment to its private ones (arguments, results, bodies, and anything that would
+// reveal a secret such as a webhook's address). The salt comes from a server-held key and the entry
+// id, so nothing extra is stored; a receipt hands out the salt and the private fields, and anyone can
+// then check them against the leaf. The leaf bytes are its RFC 8785 canonical JSON.
+import { createHash, createHmac } from 'node:crypto';
+import { canonicalJson } from './canonical-json.js';
+import type { StoredInvocation } from './invocation.js';
+import { hashLeaf } from './merkle.js';
+import type { ActionRecord, StoredDelivery } from './webhook.js';
+
+export type LedgerEntryKind = 'invocation' | 'delivery' | 'action';
+export const LEDGER_ENTRY_KINDS: readonly LedgerEntryKind[] = ['invocation', 'delivery', 'action'];
+
+export type LedgerEntry =
+  | { kind: 'invocation'; entry: StoredInvocation }
+  | { kind: 'delivery'; entry: StoredDelivery }
+  | { kind: 'action'; entry: ActionRecord };
+
+export interface LeafParts {
+  kind: LedgerEntryKind;
+  id: string;
+  public: Record<string, unknown>;
+  private: Record<string, unknown>;
+}
+
+const sha256Hex = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
+
+/** Splits an entry into what anyone may see and what only a receipt reveals. */
+export function leafParts(e: LedgerEntry): LeafParts {
+  switch (e.kind) {
+    case 'invocation': {
+      const inv = e.entry;
+      return {
+        kind: 'invocation',
+        id: inv.id,
+        public: { key: inv.key, status: inv.status, ok: inv.ok, ran: inv.ran, repairs: inv.repairs, replays: inv.replays, fingerprint: inv.fingerprint, created_at: inv.created_at },
+        private: { actor: inv.actor, body: inv.body, args: inv.args, result: inv.result, error: inv.error, source: inv.source },
+      };
+    }
+    case 'delivery': {
+      const d = e.entry;
+      return {
+        kind: 'delivery',
+        id: d.id,
+        public: { outcome: d.outcome, duplicate: d.duplicate, received_at: d.received_at, body_size: d.body_size },
+        // The hook id is the secret address: private. The body is committed to by its hash.
+        private: {
+          hook_id: d.hook_id, method: d.method, path: d.path, query: d.query, headers: d.headers,
+          body_sha256: d.body ? sha256Hex(d.body) : null, delivery_id: d.delivery_id, duplicate_of: d.duplicate_of,
+          refusal: d.refusal, action: d.action, signature: d.signature,
+        },
+      };
+    }
+    case 'action': {
+      const a = e.entry;
+      return {
+        kind: 'action',
+        id: a.delivery,
+        public: { delivery: a.delivery, invocation: a.invocation, ok: a.ok, status: a.status, created_at: a.created_at },
+        private: { action: a.action, answer: a.answer },
+      };
+    }
+  }
+}
+
+/** The per-entry salt: HMAC-SHA256(commitment key, kind ":" id), base64. */
+export const commitmentSalt = (commitmentKey: Uint8Array, kind: LedgerEntryKind, id: string): string =>
+  createHmac('sha256', commitmentKey).update(`${kind}:${id}`).digest('base64');
+
+/** "sha256:" hex of salt ‖ canonical JSON of the private fields. */
+export const commitment = (salt: string, privateFields: unknown): string => `sha256:${sha256Hex(salt + canonicalJson(privateFields))}`;
+
+export interface Leaf {
+  /** The canonical JSON text that is hashed into the tree. */
+  text: string;
+  hash: Uint8Array;
+}
+
+export function buildLeaf(parts: LeafParts, salt: string): Leaf {
+  const text = canonicalJson({ v: 1, kind: parts.kind, id: parts.id, ...parts.public, commitment: commitment(salt, parts.private) });
+  return { text, hash: hashLeaf(new TextEncoder().encode(text)) };
+}
+
+/** True when the opening (salt and private fields) matches the leaf's commitment. */
+export function opensCommitment(leafText: string, salt: string, privateFields: unknown): boolean {
+  const leaf = JSON.parse(leafText) as { commitment?: unknown };
+  return leaf.commitment === commitment(salt, privateFields);
+}

@@ -1,0 +1,155 @@
+// The verifiable ledger on each engine: entries queued by the database become leaves, proofs and
+// checkpoints verify with the core verifiers, a reopened database continues the same tree, and on
+// PostgreSQL integrators in separate connections pools (as in separate processes) build one tree.
+import { expect } from 'chai';
+import {
+  hashLeaf,
+  newDeliveryEntryId,
+  newWebhookId,
+  noteVerifier,
+  openNote,
+  opensCommitment,
+  leafParts,
+  parseCheckpoint,
+  verifyConsistency,
+  verifyInclusion,
+} from '@switchyard/core';
+import { KnexDeliveryStore, KnexInvocationStore, KnexLedger, openDatabase } from '@switchyard/storage-knex';
+import { delivery, record } from '../contract/store.contract.js';
+import { engines, freshDatabase } from '../support/app.js';
+
+const ORIGIN = 'ledger.switchyard.test';
+
+for (const engine of engines()) {
+  describe(`verifiable ledger: ${engine}`, function () {
+    this.timeout(30_000);
+    let db: Awaited<ReturnType<typeof freshDatabase>>;
+    beforeEach(async () => (db = await freshDatabase(engine)));
+    afterEach(async () => db.drop());
+
+    it('makes every invocation and delivery a leaf whose inclusion and checkpoint verify', async function () {
+      const database = await openDatabase(db.url);
+      try {
+        const ledger = await KnexLedger.open(database.knex, { origin: ORIGIN });
+        const invocations = new KnexInvocationStore(database.knex);
+        const deliveries = new KnexDeliveryStore(database.knex);
+        const inv = await invocations.append(record());
+        const del = await deliveries.append(delivery(newWebhookId(), { delivery_id: 'evt_leaf' }));
+        expect(await ledger.isPending('invocation', inv.id)).to.equal(true);
+        expect(await ledger.leafFor('invocation', inv.id)).to.equal(undefined);
+
+        expect(await ledger.integrate()).to.deep.equal({ integrated: 2, size: 2 });
+        expect(await ledger.isPending('invocation', inv.id)).to.equal(false);
+        const checkpoint = (await ledger.latestCheckpoint())!;
+        const opened = openNote(checkpoint.note, [noteVerifier(ledger.verifierKey)]);
+        const tree = parseCheckpoint(opened.text);
+        expect(tree).to.include({ origin: ORIGIN, size: 2 });
+
+        for (const [kind, id] of [['invocation', inv.id], ['delivery', del.id]] as const) {
+          const leaf = (await ledger.leafFor(kind, id))!;
+          expect(Buffer.from(hashLeaf(new TextEncoder().encode(leaf.leaf))).toString('hex')).to.equal(leaf.leaf_hash);
+          verifyInclusion(leaf.index, tree.size, Buffer.from(leaf.leaf_hash, 'hex'), await ledger.inclusionProof(leaf.index, tree.size), tree.root);
+        }
+        // Public fields only; the private ones open the commitment with the entry's salt.
+        const invLeaf = JSON.parse((await ledger.leafFor('invocation', inv.id))!.leaf) as Record<string, unknown>;
+        expect(invLeaf).to.include({ v: 1, kind: 'invocation', id: inv.id, key: inv.key, status: 'ok' });
+        expect(invLeaf).to.not.have.any.keys('args', 'result', 'body', 'actor');
+        const delLeaf = (await ledger.leafFor('delivery', del.id))!.leaf;
+        expect(delLeaf).to.not.include(del.hook_id);
+        const parts = leafParts({ kind: 'invocation', entry: inv });
+        expect(opensCommitment((await ledger.leafFor('invocation', inv.id))!.leaf, ledger.commitmentSalt('invocation', inv.id), parts.private)).to.equal(true);
+        expect(opensCommitment((await ledger.leafFor('invocation', inv.id))!.leaf, ledger.commitmentSalt('invocation', inv.id), { ...parts.private, result: 'forged' })).to.equal(false);
+      } finally {
+        await database.close();
+      }
+    });
+
+    it('grows one tree across batches and a restart, each checkpoint consistent with the last', async function () {
+      let database = await openDatabase(db.url);
+      const sizes: number[] = [];
+      const roots = new Map<number, Uint8Array>();
+      const takeCheckpoint = async (ledger: KnexLedger) => {
+        const c = parseCheckpoint(openNote((await ledger.latestCheckpoint())!.note, [noteVerifier(ledger.verifierKey)]).text);
+        sizes.push(c.size);
+        roots.set(c.size, c.root);
+      };
+      let ledger = await KnexLedger.open(database.knex, { origin: ORIGIN });
+      const key = ledger.verifierKey;
+      const invocations = new KnexInvocationStore(database.knex);
+      for (const n of [1, 6, 13]) {
+        await Promise.all(Array.from({ length: n }, () => invocations.append(record())));
+        await ledger.integrate();
+        await takeCheckpoint(ledger);
+      }
+      await database.close();
+
+      database = await openDatabase(db.url);
+      try {
+        ledger = await KnexLedger.open(database.knex, { origin: ORIGIN });
+        expect(ledger.verifierKey, 'the signing key was kept in the database').to.equal(key);
+        const more = new KnexInvocationStore(database.knex);
+        await Promise.all(Array.from({ length: 9 }, () => more.append(record())));
+        await new KnexDeliveryStore(database.knex).append(delivery(newWebhookId()));
+        expect(await ledger.integrate()).to.deep.equal({ integrated: 10, size: 30 });
+        await takeCheckpoint(ledger);
+        expect(sizes).to.deep.equal([1, 7, 20, 30]);
+        for (let i = 1; i < sizes.length; i++) {
+          const [a, b] = [sizes[i - 1]!, sizes[i]!];
+          verifyConsistency(a, b, await ledger.consistencyProof(a, b), roots.get(a)!, roots.get(b)!);
+        }
+        expect((await ledger.leaves(28, 10)).map((l) => l.index)).to.deep.equal([28, 29]);
+      } finally {
+        await database.close();
+      }
+    });
+
+    it('refuses UPDATE and DELETE on leaves, subtrees and checkpoints', async function () {
+      const database = await openDatabase(db.url);
+      try {
+        const ledger = await KnexLedger.open(database.knex, { origin: ORIGIN });
+        await new KnexInvocationStore(database.knex).append(record());
+        await ledger.integrate();
+        for (const [table, column] of [['ledger_leaves', 'leaf_hash'], ['ledger_nodes', 'hash'], ['ledger_checkpoints', 'root']] as const) {
+          for (const attempt of [() => database.knex(table).update({ [column]: 'ff' }), () => database.knex(table).delete()]) {
+            const error = await attempt().then(() => undefined, (e: unknown) => e);
+            expect(String((error as Error | undefined)?.message), table).to.match(/ledger is append-only/);
+          }
+          expect(Number(((await database.knex(table).count({ n: '*' })) as Array<{ n: number }>)[0]!.n), table).to.be.greaterThan(0);
+        }
+      } finally {
+        await database.close();
+      }
+    });
+
+    if (engine === 'postgres') {
+      it('builds one consistent tree when integrators in separate pools race', async function () {
+        const a = await openDatabase(db.url);
+        const b = await openDatabase(db.url);
+        try {
+          const [la, lb] = [await KnexLedger.open(a.knex, { origin: ORIGIN }), await KnexLedger.open(b.knex, { origin: ORIGIN })];
+          expect(la.verifierKey, 'both processes sign with the one stored key').to.equal(lb.verifierKey);
+          const [ia, ib] = [new KnexInvocationStore(a.knex), new KnexInvocationStore(b.knex)];
+          for (let round = 0; round < 5; round++) {
+            await Promise.all([
+              ...Array.from({ length: 20 }, (_, i) => (i % 2 ? ia : ib).append(record())),
+              la.integrate(7),
+              lb.integrate(7),
+              la.integrate(),
+              lb.integrate(),
+            ]);
+          }
+          while ((await la.integrate()).integrated > 0);
+          const checkpoint = parseCheckpoint(openNote((await lb.latestCheckpoint())!.note, [noteVerifier(lb.verifierKey)]).text);
+          expect(checkpoint.size).to.equal(100);
+          const leaves = await la.leaves(0, 1000);
+          expect(leaves.map((l) => l.index)).to.deep.equal(Array.from({ length: 100 }, (_, i) => i));
+          expect(new Set(leaves.map((l) => l.entry_id)).size).to.equal(100);
+          for (const leaf of leaves) verifyInclusion(leaf.index, 100, Buffer.from(leaf.leaf_hash, 'hex'), await lb.inclusionProof(leaf.index, 100), checkpoint.root);
+        } finally {
+          await a.close();
+          await b.close();
+        }
+      });
+    }
+  });
+}
