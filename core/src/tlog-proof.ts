@@ -2,7 +2,8 @@
 // optional opaque extra data, the entry's index, its inclusion proof (one base64 hash per line), a
 // blank line, and the signed checkpoint the proof leads to. Our extra data is the leaf itself
 // (its canonical JSON, base64), so a proof file needs nothing else but the log's verifier key.
-import { NoteError } from './signed-note.js';
+import { hashLeaf, verifyInclusion } from './merkle.js';
+import { NoteError, noteVerifier, openNote, parseCheckpoint, type Checkpoint } from './signed-note.js';
 
 export const TLOG_PROOF_HEADER = 'c2sp.org/tlog-proof@v1';
 
@@ -36,4 +37,25 @@ export function parseTlogProof(text: string): TlogProof {
     return new Uint8Array(hash);
   });
   return { extra, index: Number(index[1]), proof, checkpoint: text.slice(split + 2) };
+}
+
+export interface VerifiedProof {
+  index: number;
+  /** The leaf's canonical JSON, from the proof's extra data. */
+  leafText: string;
+  checkpoint: Checkpoint;
+}
+
+/**
+ * Checks a proof offline: the checkpoint's signature against a pinned verifier key (and origin),
+ * then the inclusion of the leaf carried as extra data in the checkpointed tree. Throws NoteError
+ * or ProofError; answers what was proven.
+ */
+export function verifyTlogProof(text: string, verifierKey: string, origin?: string): VerifiedProof {
+  const proof = parseTlogProof(text);
+  if (!proof.extra) throw new NoteError('the proof carries no leaf (extra data)');
+  const checkpoint = parseCheckpoint(openNote(proof.checkpoint, [noteVerifier(verifierKey)]).text);
+  if (origin !== undefined && checkpoint.origin !== origin) throw new NoteError(`checkpoint origin ${checkpoint.origin} is not ${origin}`);
+  verifyInclusion(proof.index, checkpoint.size, hashLeaf(proof.extra), proof.proof, checkpoint.root);
+  return { index: proof.index, leafText: new TextDecoder().decode(proof.extra), checkpoint };
 }

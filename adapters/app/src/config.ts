@@ -17,6 +17,7 @@ export interface Config {
   auth: { apiKey?: string | null };
   dispatch: { timeoutMs: number };
   webhooks: { bodyLimitBytes: number };
+  ledger: { origin: string; signingKey?: string | null; commitmentKey?: string | null; integrateIntervalMs: number };
   upstreams: { connectTimeoutMs?: number };
   simulators: { host?: string };
   plugins: Record<string, PluginConfig>;
@@ -74,6 +75,10 @@ function envOverrides(env: NodeJS.ProcessEnv): Json {
   if (env['DATABASE_URL']) o['database'] = { url: env['DATABASE_URL'] };
   if (env['LOG_LEVEL']) o['log'] = { level: env['LOG_LEVEL'] };
   if (env['SWITCHYARD_API_KEY']) o['auth'] = { apiKey: env['SWITCHYARD_API_KEY'] };
+  const ledger: Json = {};
+  if (env['SWITCHYARD_LEDGER_SIGNING_KEY']) ledger['signingKey'] = env['SWITCHYARD_LEDGER_SIGNING_KEY'];
+  if (env['SWITCHYARD_LEDGER_COMMITMENT_KEY']) ledger['commitmentKey'] = env['SWITCHYARD_LEDGER_COMMITMENT_KEY'];
+  if (Object.keys(ledger).length) o['ledger'] = ledger;
   return o;
 }
 

@@ -10,11 +10,12 @@ import {
   InvocationStore,
   RunnerDirectory,
   UpstreamToolClient,
+  VerifiableLedger,
   systemClock,
   type SwitchyardPlugin,
   type UpstreamAddress,
 } from '@switchyard/core';
-import { KnexApiKeyStore, KnexDeliveryStore, KnexInvocationStore, KnexWebhookStore, openDatabase, type Database } from '@switchyard/storage-knex';
+import { KnexApiKeyStore, KnexDeliveryStore, KnexInvocationStore, KnexLedger, KnexWebhookStore, openDatabase, type Database } from '@switchyard/storage-knex';
 import { McpUpstreamClient } from '@switchyard/mcp';
 import { createHttpApp } from '@switchyard/http-express';
 import type { Config } from './config.js';
@@ -53,6 +54,12 @@ export const storageModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind<DeliveryStore>(DeliveryStore)
     .toDynamicValue(async (ctx) => new KnexDeliveryStore((await ctx.getAsync<Database>(DatabaseToken)).knex))
+    .inSingletonScope();
+  bind<VerifiableLedger>(VerifiableLedger)
+    .toDynamicValue(async (ctx) => {
+      const { ledger } = ctx.get<Config>(ConfigToken);
+      return KnexLedger.open((await ctx.getAsync<Database>(DatabaseToken)).knex, { origin: ledger.origin, signingSeed: ledger.signingKey ?? null, commitmentKey: ledger.commitmentKey ?? null });
+    })
     .inSingletonScope();
 });
 
@@ -136,6 +143,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
         apiKeys: await ctx.getAsync<ApiKeyStore>(ApiKeyStore),
         webhooks: await ctx.getAsync<WebhookStore>(WebhookStore),
         deliveries: await ctx.getAsync<DeliveryStore>(DeliveryStore),
+        ledger: await ctx.getAsync<VerifiableLedger>(VerifiableLedger),
         logger: ctx.get<Logger>(LoggerToken),
         publicBaseUrl: config.server.publicBaseUrl,
         bodyLimitBytes: config.server.bodyLimitBytes,

@@ -4,8 +4,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { Container } from 'inversify';
-import { ApiKeyStore, CapabilityRegistry, UpstreamToolClient, randomId } from '@switchyard/core';
-import type { Database } from '@switchyard/storage-knex';
+import { ApiKeyStore, CapabilityRegistry, UpstreamToolClient, VerifiableLedger, randomId } from '@switchyard/core';
+import { startIntegrator, type Database } from '@switchyard/storage-knex';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { configModule, coreModule, httpModule, mcpModule, pluginModule, storageModule } from './modules.js';
@@ -33,11 +33,13 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
 
   const plugins: LoadedPlugin[] = [];
   let server: Server | undefined;
+  let integrator: { stop(): Promise<void> } | undefined;
   const close = async (): Promise<void> => {
     if (server) {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server!.close(() => resolve()));
     }
+    await integrator?.stop();
     await container.get<UpstreamToolClient>(UpstreamToolClient).close();
     await Promise.all(plugins.map((p) => p.simulator?.close()));
     if (container.isBound(DatabaseToken)) await (await container.getAsync<Database>(DatabaseToken)).close();
@@ -47,6 +49,9 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
     const app = await container.getAsync<Express>(HttpAppToken);
     plugins.push(...(await container.getAllAsync<LoadedPlugin>(LoadedPluginToken)));
     const registry = await container.getAsync<CapabilityRegistry>(RegistryToken);
+    // Queued ledger entries join the Merkle tree on a timer; every batch signs a checkpoint.
+    const ledger = await container.getAsync<VerifiableLedger>(VerifiableLedger);
+    integrator = startIntegrator(ledger, config.ledger.integrateIntervalMs, (e) => logger.error('ledger integration failed; retrying', { error: (e as Error).message }));
     const generatedApiKey = await bootstrapApiKey(await container.getAsync<ApiKeyStore>(ApiKeyStore), config.auth.apiKey ?? null);
     return {
       config,

@@ -7,6 +7,7 @@ import { healthRoutes } from './routes/health.js';
 import { invocationRoutes } from './routes/invocations.js';
 import { hookRoutes } from './routes/hooks.js';
 import { ledgerRoutes } from './routes/ledger.js';
+import { provenWorkRoutes } from './routes/proven-work.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
 export function createHttpApp(ctx: HttpContext): Express {
@@ -20,6 +21,7 @@ export function createHttpApp(ctx: HttpContext): Express {
   app.use(invocationRoutes(ctx));
   app.use(webhookRoutes(ctx));
   app.use(ledgerRoutes(ctx));
+  app.use(provenWorkRoutes(ctx));
   app.use(notFoundHandler);
   app.use(errorMiddleware(ctx.logger));
   return app;

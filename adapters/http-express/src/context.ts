@@ -1,5 +1,5 @@
 // What the HTTP adapter needs from the composition root; resolved once at startup, never per request.
-import type { ApiKeyStore, CapabilityRegistry, DeliveryStore, DispatchService, InvocationStore, WebhookStore } from '@switchyard/core';
+import type { ApiKeyStore, CapabilityRegistry, DeliveryStore, DispatchService, InvocationStore, VerifiableLedger, WebhookStore } from '@switchyard/core';
 
 export interface HttpLogger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -14,6 +14,8 @@ export interface HttpContext {
   apiKeys: ApiKeyStore;
   webhooks: WebhookStore;
   deliveries: DeliveryStore;
+  /** The Merkle log over every ledger entry: confirmations, receipts and proofs. */
+  ledger: VerifiableLedger;
   logger: HttpLogger;
   /** Fixed public base URL, or null to derive it from each request. */
   publicBaseUrl: string | null;

@@ -6,6 +6,7 @@ import { baseUrlOf } from '../base-url.js';
 import type { HttpContext } from '../context.js';
 import { statusFor } from '../status.js';
 import { contractJson, didYouMeanLinks, runAnswer } from '../presenters.js';
+import { confirmation, receipt } from '../proofs.js';
 
 const sendMarkdown = (res: Response, text: string): void => {
   res.type('text/markdown; charset=utf-8').send(text);
@@ -83,6 +84,21 @@ export function dispatchRoutes(ctx: HttpContext): Router {
     const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
     const key = single(req, 'key');
     const map = single(req, 'map');
+    const confirm = single(req, 'confirm');
+    if (confirm !== undefined) {
+      // Public: anyone may check that an invocation happened; nothing private is in the answer.
+      res.json(await confirmation(ctx, confirm, baseUrl));
+      return;
+    }
+    const receiptOf = single(req, 'receipt');
+    if (receiptOf !== undefined) {
+      // The owner's for now; share tokens with receipt:read come with the token work.
+      await checkApiKey(req, ctx.apiKeys);
+      const inv = /^inv_[A-Za-z0-9]{8,40}$/.test(receiptOf) ? await ctx.invocations.get(receiptOf) : undefined;
+      if (!inv) throw new SwitchyardError('invocation_not_found', `no invocation ${receiptOf}`);
+      res.json(await receipt(ctx, inv, baseUrl));
+      return;
+    }
     if (key !== undefined) {
       let entry;
       try {
@@ -112,8 +128,8 @@ export function dispatchRoutes(ctx: HttpContext): Router {
       res.json({ ok: true, system: system.system, path: [ROOT, system.system], capabilities: system.capabilities.map((c) => ({ key: c.key, ...describe(c, baseUrl) })) });
       return;
     }
-    throw new SwitchyardError('invalid_request', 'GET /api/dispatch needs one of: key=<KEY> [&format=markdown], registry=1, map=1 | map=<SYSTEM> [&format=markdown]', {
-      queries: ['key', 'registry', 'map'],
+    throw new SwitchyardError('invalid_request', 'GET /api/dispatch needs one of: key=<KEY> [&format=markdown], registry=1, map=1 | map=<SYSTEM> [&format=markdown], confirm=<inv_id>, receipt=<inv_id>', {
+      queries: ['key', 'registry', 'map', 'confirm', 'receipt'],
     });
   });
 
