@@ -21,13 +21,14 @@ export class SwitchyardClient {
     return this.options.url.replace(/\/$/, '');
   }
 
-  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
-    if (!this.options.apiKey) throw new CliError('credential_required', 'no API key: pass --key or set SWITCHYARD_API_KEY');
+  /** A request with the API key; `credential: false` for the public reads (confirm, proven-work). */
+  async request<T>(method: string, path: string, body?: unknown, { credential = true }: { credential?: boolean } = {}): Promise<T> {
+    if (credential && !this.options.apiKey) throw new CliError('credential_required', 'no API key: pass --key or set SWITCHYARD_API_KEY');
     let res: Response;
     try {
       res = await fetch(`${this.baseUrl}${path}`, {
         method,
-        headers: { 'x-sheets-key': this.options.apiKey, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        headers: { ...(credential ? { 'x-sheets-key': this.options.apiKey! } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
     } catch (err) {

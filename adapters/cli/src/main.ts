@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { CliError, SwitchyardClient } from './client.js';
 import { hookCommand } from './commands/hook.js';
+import { verifyCommand } from './commands/verify.js';
 
 const USAGE = `usage: switchyard [--url URL] [--key KEY] [--json] <command>
 
@@ -13,8 +14,13 @@ commands:
   hook deliveries [<id>] [--limit N] [--follow]
                                          deliveries, newest first (--follow: keep printing new ones)
   hook show <entry>                      one delivery: headers and body
+  verify <receipt.json | proof | inv_id> check a receipt, confirmation or .tlog-proof offline
+                                         against the pinned verifier key (an id: its public
+                                         confirmation is fetched first)
+  verify --consistency OLDER NEWER       two saved signed checkpoints: the log only grew
 
-environment: SWITCHYARD_URL (default http://127.0.0.1:8080), SWITCHYARD_API_KEY`;
+environment: SWITCHYARD_URL (default http://127.0.0.1:8080), SWITCHYARD_API_KEY,
+             SWITCHYARD_VERIFIER_KEY (or --verifier-key: the log's key to pin)`;
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (t: string) => console.log(t), err: (t: string) => console.error(t) }): Promise<number> {
   try {
@@ -29,6 +35,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
         follow: { type: 'boolean', default: false },
         'id-path': { type: 'string' },
         interval: { type: 'string' },
+        'verifier-key': { type: 'string' },
+        consistency: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -40,6 +48,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 1000)) throw new CliError('invalid_request', '--limit must be an integer from 1 to 1000', 2);
     const client = new SwitchyardClient({ url: values.url ?? env['SWITCHYARD_URL'] ?? 'http://127.0.0.1:8080', apiKey: values.key ?? env['SWITCHYARD_API_KEY'] });
     const [group, ...rest] = positionals;
+    if (group === 'verify') {
+      await verifyCommand(client, rest, { verifierKey: values['verifier-key'] ?? env['SWITCHYARD_VERIFIER_KEY'], json: values.json, consistency: values.consistency }, io);
+      return 0;
+    }
     if (group !== 'hook') throw new CliError('invalid_request', `unknown command ${group}\n\n${USAGE}`, 2);
     await hookCommand(
       client,

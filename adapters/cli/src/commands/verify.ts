@@ -1,0 +1,109 @@
+// `switchyard verify`: checks proofs offline against a pinned verifier key — the one thing the
+// server is never trusted for. A receipt or confirmation file (JSON), a .tlog-proof file, or an
+// invocation id (its public confirmation is fetched, then checked here exactly like a file).
+// `--consistency OLD NEW` checks that the log behind two saved checkpoints only grew.
+import { existsSync, readFileSync } from 'node:fs';
+import {
+  leafParts,
+  noteVerifier,
+  openNote,
+  opensCommitment,
+  parseCheckpoint,
+  verifyConsistency,
+  verifyTlogProof,
+  type StoredInvocation,
+} from '@switchyard/core';
+import { CliError, type SwitchyardClient } from '../client.js';
+import type { Output } from './hook.js';
+
+export interface VerifyOptions {
+  verifierKey: string | undefined;
+  json: boolean;
+  consistency: boolean;
+}
+
+interface Confirmation {
+  id: string;
+  status: 'integrated' | 'pending';
+  tlog_proof?: string;
+}
+interface Receipt {
+  invocation: StoredInvocation;
+  opening: { salt: string; private: Record<string, unknown> };
+  proof: Confirmation;
+}
+
+const pinned = (key: string | undefined): string => {
+  if (!key) throw new CliError('verifier_key_required', 'pin the log\'s verifier key: --verifier-key KEY or SWITCHYARD_VERIFIER_KEY (published at /api/proven-work/key)', 2);
+  return key;
+};
+
+/** Checks one proof; answers what it proved or throws CliError("proof_invalid"). */
+function check<T>(what: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw new CliError('proof_invalid', `${what}: ${(err as Error).message}`);
+  }
+}
+
+export async function verifyCommand(client: SwitchyardClient, args: string[], options: VerifyOptions, io: Output): Promise<void> {
+  const key = pinned(options.verifierKey);
+  if (options.consistency) return verifyConsistencyCommand(client, args, key, options, io);
+  const [target] = args;
+  if (!target || args.length > 1) throw new CliError('invalid_request', 'verify takes one receipt file, proof file or invocation id', 2);
+
+  let proofText: string;
+  let receipt: Receipt | null = null;
+  if (existsSync(target)) {
+    const text = readFileSync(target, 'utf8');
+    if (text.startsWith('c2sp.org/tlog-proof@v1\n')) proofText = text;
+    else {
+      const json = check('file', () => JSON.parse(text) as Partial<Receipt & Confirmation>);
+      receipt = json.opening && json.invocation && json.proof ? (json as Receipt) : null;
+      const confirmation = receipt ? receipt.proof : (json as Confirmation);
+      if (!confirmation.tlog_proof) throw new CliError('proof_invalid', `${target} holds no tlog_proof (was the entry still pending?)`);
+      proofText = confirmation.tlog_proof;
+    }
+  } else if (/^(inv|dlv)_[A-Za-z0-9]{8,40}$/.test(target)) {
+    const confirmation = await client.request<Confirmation>('GET', `/api/dispatch?confirm=${target}`, undefined, { credential: false });
+    if (confirmation.status !== 'integrated') throw new CliError('pending', `${target} is recorded but not yet in the tree; try again shortly`);
+    proofText = confirmation.tlog_proof!;
+  } else {
+    throw new CliError('invalid_request', `${target} is neither a file nor an entry id (inv_… or dlv_…)`, 2);
+  }
+
+  const proven = check('inclusion', () => verifyTlogProof(proofText, key));
+  const leaf = JSON.parse(proven.leafText) as Record<string, unknown>;
+  let opened = false;
+  if (receipt) {
+    const inv = receipt.invocation;
+    // The receipt's record must be the one the leaf commits to: its public fields and the opening.
+    const parts = leafParts({ kind: 'invocation', entry: inv });
+    check('receipt', () => {
+      if (leaf['id'] !== inv.id) throw new Error(`the proof is for ${String(leaf['id'])}, the receipt for ${inv.id}`);
+      for (const [k, v] of Object.entries(parts.public)) if (JSON.stringify(leaf[k]) !== JSON.stringify(v)) throw new Error(`public field ${k} differs from the leaf`);
+      if (JSON.stringify(parts.private) !== JSON.stringify(receipt!.opening.private)) throw new Error('the opening is not the record\'s private fields');
+      if (!opensCommitment(proven.leafText, receipt!.opening.salt, receipt!.opening.private)) throw new Error('the opening does not match the commitment');
+    });
+    opened = true;
+  }
+  const result = { ok: true, id: leaf['id'], kind: leaf['kind'], index: proven.index, tree_size: proven.checkpoint.size, origin: proven.checkpoint.origin, commitment_opened: opened };
+  io.out(
+    options.json
+      ? JSON.stringify(result)
+      : `verified: ${String(leaf['kind'])} ${String(leaf['id'])} is leaf ${proven.index} of ${proven.checkpoint.origin} at size ${proven.checkpoint.size}, signed by the pinned key${opened ? '; the receipt opens its commitment' : ''}`,
+  );
+}
+
+async function verifyConsistencyCommand(client: SwitchyardClient, args: string[], key: string, options: VerifyOptions, io: Output): Promise<void> {
+  if (args.length !== 2) throw new CliError('invalid_request', 'verify --consistency takes two saved checkpoint files: OLDER NEWER', 2);
+  const verifier = noteVerifier(key);
+  const [older, newer] = args.map((file) => check(file, () => parseCheckpoint(openNote(readFileSync(file, 'utf8'), [verifier]).text))) as [ReturnType<typeof parseCheckpoint>, ReturnType<typeof parseCheckpoint>];
+  if (older.origin !== newer.origin) throw new CliError('proof_invalid', `the checkpoints are of two logs: ${older.origin} and ${newer.origin}`);
+  // The server supplies only the proof; both roots come from the signed files.
+  const answer = await client.request<{ consistency: { proof: string[] } }>('GET', `/api/proven-work?from_size=${older.size}&to_size=${newer.size}&limit=1`, undefined, { credential: false });
+  check('consistency', () => verifyConsistency(older.size, newer.size, answer.consistency.proof.map((p) => new Uint8Array(Buffer.from(p, 'base64'))), older.root, newer.root));
+  const result = { ok: true, origin: older.origin, from_size: older.size, to_size: newer.size };
+  io.out(options.json ? JSON.stringify(result) : `verified: ${older.origin} at size ${newer.size} extends its checkpoint at size ${older.size}`);
+}
