@@ -35,7 +35,8 @@ import { toAction, toDelivery, type ActionRow, type DeliveryRow } from './delive
 
 /** Any fixed 64-bit number naming "the Switchyard integrator" among advisory locks. */
 const INTEGRATOR_LOCK = 0x5377_6c65_6467; // "Swledg"
-const CHUNK = 400;
+// Rows per INSERT: knex writes a SQLite multi-row insert as a compound SELECT, limited to 500 terms.
+const CHUNK = 500;
 
 export interface LedgerOptions {
   /** The log's origin line in checkpoints, e.g. "ledger.example.com". */
@@ -123,7 +124,8 @@ export class KnexLedger implements VerifiableLedger {
         added.push({ level, idx: index, hash: hex(hash) });
       };
       for (const leaf of leaves) {
-        put(0, leaf.idx, leaf.hash);
+        known.set(`0:${leaf.idx}`, leaf.hash); // level 0 is the leaf hash, stored with the leaf
+
         for (let level = 0, index = leaf.idx; index % 2 === 1; level++, index = (index - 1) / 2) {
           put(level + 1, (index - 1) / 2, hashChildren(known.get(`${level}:${index - 1}`)!, known.get(`${level}:${index}`)!));
         }
@@ -145,7 +147,7 @@ export class KnexLedger implements VerifiableLedger {
     const out = new Map<string, LedgerEntry>();
     for (const kind of LEDGER_ENTRY_KINDS) {
       const ids = queued.filter((q) => q.kind === kind).map((q) => q.entry_id);
-      for (const part of chunks(ids)) {
+      for (const part of chunks(ids, 900)) {
         if (kind === 'invocation') {
           for (const r of (await trx('invocations').select('id', 'seq', 'record').whereIn('id', part)) as Array<{ id: string; seq: number | string; record: string }>) {
             out.set(`invocation:${r.id}`, { kind, entry: { ...(JSON.parse(r.record) as InvocationRecord), seq: Number(r.seq), repaired_by: [] } });
@@ -160,11 +162,18 @@ export class KnexLedger implements VerifiableLedger {
     return out;
   }
 
+  /** Complete subtrees by reference: level 0 from the leaves, the levels above from ledger_nodes. */
   private async readNodes(db: Knex, refs: NodeRef[]): Promise<Array<NodeRef & { hash: Uint8Array }>> {
-    if (refs.length === 0) return [];
-    const rows = (await db('ledger_nodes')
-      .select('level', 'idx', 'hash')
-      .whereIn(['level', 'idx'], refs.map((r) => [r.level, r.index]))) as Array<{ level: number; idx: number | string; hash: string }>;
+    const leafRefs = refs.filter((r) => r.level === 0);
+    const upper = refs.filter((r) => r.level > 0);
+    const rows: Array<{ level: number; idx: number | string; hash: string }> = [];
+    if (leafRefs.length > 0) {
+      const found = (await db('ledger_leaves').select('idx', 'leaf_hash').whereIn('idx', leafRefs.map((r) => r.index))) as Array<{ idx: number | string; leaf_hash: string }>;
+      rows.push(...found.map((r) => ({ level: 0, idx: r.idx, hash: r.leaf_hash })));
+    }
+    if (upper.length > 0) {
+      rows.push(...((await db('ledger_nodes').select('level', 'idx', 'hash').whereIn(['level', 'idx'], upper.map((r) => [r.level, r.index]))) as typeof rows));
+    }
     if (rows.length !== new Set(refs.map((r) => `${r.level}:${r.index}`)).size) throw new Error('the tree is missing complete subtrees it should hold');
     return rows.map((r) => ({ level: Number(r.level), index: Number(r.idx), hash: fromHex(r.hash) }));
   }

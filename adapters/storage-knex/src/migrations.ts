@@ -191,7 +191,8 @@ const migrations: Migration[] = [
         t.unique(['kind', 'entry_id']);
       });
       await knex.schema.createTable('ledger_nodes', (t) => {
-        // The complete subtree of 2^level leaves starting at leaf idx · 2^level.
+        // The complete subtree of 2^level leaves starting at leaf idx · 2^level, for level ≥ 1
+        // (level 0 is each leaf's hash, kept in ledger_leaves).
         t.integer('level').notNullable();
         t.bigInteger('idx').notNullable();
         t.string('hash', 64).notNullable();
