@@ -22,6 +22,10 @@ export type ErrorCode =
   | 'webhook_not_found'
   | 'webhook_off'
   | 'signature_invalid'
+  | 'token_corrupted'
+  | 'token_expired'
+  | 'scope_denied'
+  | 'rate_limited'
   | 'internal_error';
 
 const BRAND = Symbol.for('switchyard.SwitchyardError');

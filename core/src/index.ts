@@ -26,3 +26,5 @@ export * from './signed-note.js';
 export * from './canonical-json.js';
 export * from './tlog-proof.js';
 export * from './ledger-leaf.js';
+export * from './share-token.js';
+export * from './token-issuer.js';

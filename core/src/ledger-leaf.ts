@@ -7,15 +7,17 @@ import { createHash, createHmac } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
 import type { StoredInvocation } from './invocation.js';
 import { hashLeaf } from './merkle.js';
+import type { TokenUse } from './ports.js';
 import type { ActionRecord, StoredDelivery } from './webhook.js';
 
-export type LedgerEntryKind = 'invocation' | 'delivery' | 'action';
-export const LEDGER_ENTRY_KINDS: readonly LedgerEntryKind[] = ['invocation', 'delivery', 'action'];
+export type LedgerEntryKind = 'invocation' | 'delivery' | 'action' | 'token_use';
+export const LEDGER_ENTRY_KINDS: readonly LedgerEntryKind[] = ['invocation', 'delivery', 'action', 'token_use'];
 
 export type LedgerEntry =
   | { kind: 'invocation'; entry: StoredInvocation }
   | { kind: 'delivery'; entry: StoredDelivery }
-  | { kind: 'action'; entry: ActionRecord };
+  | { kind: 'action'; entry: ActionRecord }
+  | { kind: 'token_use'; entry: TokenUse };
 
 export interface LeafParts {
   kind: LedgerEntryKind;
@@ -50,6 +52,15 @@ export function leafParts(e: LedgerEntry): LeafParts {
           body_sha256: d.body ? sha256Hex(d.body) : null, delivery_id: d.delivery_id, duplicate_of: d.duplicate_of,
           refusal: d.refusal, action: d.action, signature: d.signature,
         },
+      };
+    }
+    case 'token_use': {
+      const u = e.entry;
+      return {
+        kind: 'token_use',
+        id: u.id,
+        public: { fingerprint: u.fingerprint, move: u.move, outcome: u.outcome, code: u.code, at: u.at },
+        private: { route: u.route },
       };
     }
     case 'action': {

@@ -5,8 +5,8 @@ import { describe, exampleBody } from './self-description.js';
 
 const fence = (lang: string, text: string): string => `\`\`\`${lang}\n${text}\n\`\`\``;
 
-export function contractMarkdown(c: Capability, baseUrl: string): string {
-  const d = describe(c, baseUrl);
+export function contractMarkdown(c: Capability, baseUrl: string, token?: string): string {
+  const d = describe(c, baseUrl, token);
   const lines = [
     `# ${c.key}`,
     '',

@@ -127,3 +127,34 @@ export interface VerifiableLedger {
   commitmentSalt(kind: LedgerEntryKind, entryId: string): string;
 }
 export const VerifiableLedger = Symbol.for('switchyard.VerifiableLedger');
+
+/** One use of a share token: what it asked for and whether it was allowed. */
+export interface TokenUse {
+  id: string;
+  fingerprint: string;
+  move: string;
+  outcome: 'allowed' | 'denied';
+  /** The error code of a denial (scope_denied, credential_required…), null when allowed. */
+  code: string | null;
+  /** Method and path of the request, without the token. */
+  route: string;
+  at: string;
+}
+
+export interface TokenUseStore {
+  record(use: TokenUse): Promise<void>;
+  /** Claims the next of `limit` uses for a token, atomically; false when all are spent. */
+  claimUse(fingerprint: string, limit: number): Promise<boolean>;
+  /** Uses claimed so far (for uses= caveats). */
+  usesClaimed(fingerprint: string): Promise<number>;
+  /** Newest first. */
+  list(fingerprint: string, limit: number): Promise<TokenUse[]>;
+}
+export const TokenUseStore = Symbol.for('switchyard.TokenUseStore');
+
+/** Settings the service makes once and every process shares (keys generated at first start). */
+export interface SharedSettings {
+  /** The stored value, or `make()`'s, written by whichever process came first. */
+  once(name: string, make: () => string): Promise<string>;
+}
+export const SharedSettings = Symbol.for('switchyard.SharedSettings');

@@ -17,6 +17,7 @@ export interface Config {
   auth: { apiKey?: string | null };
   dispatch: { timeoutMs: number };
   webhooks: { bodyLimitBytes: number };
+  tokens: { rootKeys: Array<{ kid: string; secret: string }>; mintPerMinute: number; workspaces: string[] };
   ledger: { origin: string; signingKey?: string | null; commitmentKey?: string | null; integrateIntervalMs: number };
   upstreams: { connectTimeoutMs?: number };
   simulators: { host?: string };
@@ -79,6 +80,10 @@ function envOverrides(env: NodeJS.ProcessEnv): Json {
   if (env['SWITCHYARD_LEDGER_SIGNING_KEY']) ledger['signingKey'] = env['SWITCHYARD_LEDGER_SIGNING_KEY'];
   if (env['SWITCHYARD_LEDGER_COMMITMENT_KEY']) ledger['commitmentKey'] = env['SWITCHYARD_LEDGER_COMMITMENT_KEY'];
   if (Object.keys(ledger).length) o['ledger'] = ledger;
+  // SWITCHYARD_TOKEN_KEYS: "kid:base64secret[,kid:base64secret…]", newest first.
+  if (env['SWITCHYARD_TOKEN_KEYS']) {
+    o['tokens'] = { rootKeys: env['SWITCHYARD_TOKEN_KEYS'].split(',').map((pair) => ({ kid: pair.slice(0, pair.indexOf(':')), secret: pair.slice(pair.indexOf(':') + 1) })) };
+  }
   return o;
 }
 

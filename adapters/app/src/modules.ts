@@ -11,11 +11,15 @@ import {
   RunnerDirectory,
   UpstreamToolClient,
   VerifiableLedger,
+  TokenIssuer,
+  TokenUseStore,
+  SharedSettings,
   systemClock,
   type SwitchyardPlugin,
   type UpstreamAddress,
 } from '@switchyard/core';
-import { KnexApiKeyStore, KnexDeliveryStore, KnexInvocationStore, KnexLedger, KnexWebhookStore, openDatabase, type Database } from '@switchyard/storage-knex';
+import { KnexApiKeyStore, KnexDeliveryStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexWebhookStore, openDatabase, type Database } from '@switchyard/storage-knex';
+import { randomBytes } from 'node:crypto';
 import { McpUpstreamClient } from '@switchyard/mcp';
 import { createHttpApp } from '@switchyard/http-express';
 import type { Config } from './config.js';
@@ -29,6 +33,7 @@ import {
   LoggerToken,
   RegistryToken,
   RunnerDirectoryToken,
+  TokenIssuerToken,
   type LoadedPlugin,
 } from './tokens.js';
 
@@ -55,10 +60,20 @@ export const storageModule = new ContainerModule(({ bind }) => {
   bind<DeliveryStore>(DeliveryStore)
     .toDynamicValue(async (ctx) => new KnexDeliveryStore((await ctx.getAsync<Database>(DatabaseToken)).knex))
     .inSingletonScope();
+  bind<SharedSettings>(SharedSettings)
+    .toDynamicValue(async (ctx) => new KnexSettings((await ctx.getAsync<Database>(DatabaseToken)).knex))
+    .inSingletonScope();
+  bind<TokenUseStore>(TokenUseStore)
+    .toDynamicValue(async (ctx) => new KnexTokenUseStore((await ctx.getAsync<Database>(DatabaseToken)).knex))
+    .inSingletonScope();
   bind<VerifiableLedger>(VerifiableLedger)
     .toDynamicValue(async (ctx) => {
       const { ledger } = ctx.get<Config>(ConfigToken);
-      return KnexLedger.open((await ctx.getAsync<Database>(DatabaseToken)).knex, { origin: ledger.origin, signingSeed: ledger.signingKey ?? null, commitmentKey: ledger.commitmentKey ?? null });
+      return KnexLedger.open(
+        (await ctx.getAsync<Database>(DatabaseToken)).knex,
+        { origin: ledger.origin, signingSeed: ledger.signingKey ?? null, commitmentKey: ledger.commitmentKey ?? null },
+        await ctx.getAsync<SharedSettings>(SharedSettings),
+      );
     })
     .inSingletonScope();
 });
@@ -117,6 +132,17 @@ export const coreModule = new ContainerModule(({ bind }) => {
       return registry;
     })
     .inSingletonScope();
+  bind<TokenIssuer>(TokenIssuerToken)
+    .toDynamicValue(async (ctx) => {
+      const { tokens } = ctx.get<Config>(ConfigToken);
+      // Configured root keys, else one generated at first start and shared through the database.
+      const configured = tokens.rootKeys.map((k) => ({ kid: k.kid, secret: new Uint8Array(Buffer.from(k.secret, 'base64')) }));
+      const roots = configured.length
+        ? configured
+        : [{ kid: 'k1', secret: new Uint8Array(Buffer.from(await (await ctx.getAsync<SharedSettings>(SharedSettings)).once('token_root_key_k1', () => randomBytes(32).toString('base64')), 'base64')) }];
+      return new TokenIssuer(roots, ctx.get<Clock>(Clock), await ctx.getAsync<CapabilityRegistry>(RegistryToken));
+    })
+    .inSingletonScope();
   bind<DispatchService>(DispatchToken)
     .toDynamicValue(async (ctx) => {
       const config = ctx.get<Config>(ConfigToken);
@@ -144,6 +170,10 @@ export const httpModule = new ContainerModule(({ bind }) => {
         webhooks: await ctx.getAsync<WebhookStore>(WebhookStore),
         deliveries: await ctx.getAsync<DeliveryStore>(DeliveryStore),
         ledger: await ctx.getAsync<VerifiableLedger>(VerifiableLedger),
+        tokens: await ctx.getAsync<TokenIssuer>(TokenIssuerToken),
+        tokenUses: await ctx.getAsync<TokenUseStore>(TokenUseStore),
+        mintPerMinute: config.tokens.mintPerMinute,
+        workspaces: config.tokens.workspaces,
         logger: ctx.get<Logger>(LoggerToken),
         publicBaseUrl: config.server.publicBaseUrl,
         bodyLimitBytes: config.server.bodyLimitBytes,

@@ -18,3 +18,4 @@ export interface LoadedPlugin {
   simulator?: RunningSimulator;
   capabilities?: Capability[];
 }
+export const TokenIssuerToken = Symbol.for('switchyard.TokenIssuer');

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { CliError, SwitchyardClient } from './client.js';
 import { hookCommand } from './commands/hook.js';
 import { verifyCommand } from './commands/verify.js';
+import { tokenCommand } from './commands/token.js';
 
 const USAGE = `usage: switchyard [--url URL] [--key KEY] [--json] <command>
 
@@ -18,6 +19,8 @@ commands:
                                          against the pinned verifier key (an id: its public
                                          confirmation is fetched first)
   verify --consistency OLDER NEWER       two saved signed checkpoints: the log only grew
+  token narrow <TOKEN> [--keys A,B] [--moves m1,m2] [--expires-in S] [--uses N] [--actor T] [--purpose T]
+                                         add caveats to a share token offline (it can only do less)
 
 environment: SWITCHYARD_URL (default http://127.0.0.1:8080), SWITCHYARD_API_KEY,
              SWITCHYARD_VERIFIER_KEY (or --verifier-key: the log's key to pin)`;
@@ -37,6 +40,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
         interval: { type: 'string' },
         'verifier-key': { type: 'string' },
         consistency: { type: 'boolean', default: false },
+        keys: { type: 'string' },
+        moves: { type: 'string' },
+        'expires-in': { type: 'string' },
+        uses: { type: 'string' },
+        actor: { type: 'string' },
+        purpose: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -48,6 +57,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 1000)) throw new CliError('invalid_request', '--limit must be an integer from 1 to 1000', 2);
     const client = new SwitchyardClient({ url: values.url ?? env['SWITCHYARD_URL'] ?? 'http://127.0.0.1:8080', apiKey: values.key ?? env['SWITCHYARD_API_KEY'] });
     const [group, ...rest] = positionals;
+    if (group === 'token') {
+      tokenCommand(rest, { json: values.json, ...(values.keys ? { keys: values.keys } : {}), ...(values.moves ? { moves: values.moves } : {}), ...(values['expires-in'] ? { expiresIn: values['expires-in'] } : {}), ...(values.uses ? { uses: values.uses } : {}), ...(values.actor ? { actor: values.actor } : {}), ...(values.purpose ? { purpose: values.purpose } : {}) }, io);
+      return 0;
+    }
     if (group === 'verify') {
       await verifyCommand(client, rest, { verifierKey: values['verifier-key'] ?? env['SWITCHYARD_VERIFIER_KEY'], json: values.json, consistency: values.consistency }, io);
       return 0;

@@ -115,3 +115,47 @@ describe('adapter cli: switchyard verify', function () {
     expect(swapped.code).to.not.equal(0);
   });
 });
+
+describe('adapter cli: switchyard token narrow', function () {
+  this.timeout(60_000);
+  let svc: TestService;
+  let server: Server;
+  let url: string;
+  before(async function () {
+    svc = await startTestService('sqlite');
+    server = svc.switchyard.app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    server?.close();
+    await svc?.close();
+  });
+  const cli = async (args: string[]) => {
+    try {
+      const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, SWITCHYARD_URL: 'http://127.0.0.1:9' } });
+      return { code: 0, stdout, stderr };
+    } catch (err) {
+      const e = err as { code: number; stdout: string; stderr: string };
+      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    }
+  };
+
+  it('narrows offline; the server then allows only the narrower scope', async function () {
+    const start = (await (await fetch(`${url}/start`)).json()) as { token: string };
+    const out = await cli(['token', 'narrow', start.token, '--keys', 'WEB_FETCH', '--uses', '2', '--expires-in', '300']);
+    expect(out.code, out.stderr).to.equal(0);
+    const narrowed = out.stdout.trim();
+    expect(narrowed).to.match(/^sy1\./).and.not.equal(start.token);
+    const explained = (await (await fetch(`${url}/api/dispatch?explain=1&share=${encodeURIComponent(narrowed)}`)).json()) as { keys: string[]; uses: number; uses_left: number };
+    expect(explained).to.deep.include({ keys: ['WEB_FETCH'], uses: 2 });
+    const denied = await fetch(`${url}/api/dispatch?invoke=EDGE_BUILDS_WORKERS_BUILDS_SET_ACTIVE_WORKER&body=%7B%7D&share=${encodeURIComponent(narrowed)}`);
+    expect(denied.status).to.equal(403);
+  });
+
+  it('refuses nonsense with a usage error or token_corrupted', async function () {
+    expect((await cli(['token', 'narrow', 'sy1.bad.token', '--keys', 'A'])).code).to.equal(1);
+    expect((await cli(['token', 'narrow', 'sy1.x.y'])).code).to.equal(2);
+    expect((await cli(['token', 'narrow', 'sy1.x.y', '--uses', '0'])).code).to.equal(2);
+  });
+});

@@ -8,6 +8,7 @@ import { invocationRoutes } from './routes/invocations.js';
 import { hookRoutes } from './routes/hooks.js';
 import { ledgerRoutes } from './routes/ledger.js';
 import { provenWorkRoutes } from './routes/proven-work.js';
+import { tokenRoutes } from './routes/tokens.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
 export function createHttpApp(ctx: HttpContext): Express {
@@ -22,6 +23,7 @@ export function createHttpApp(ctx: HttpContext): Express {
   app.use(webhookRoutes(ctx));
   app.use(ledgerRoutes(ctx));
   app.use(provenWorkRoutes(ctx));
+  app.use(tokenRoutes(ctx));
   app.use(notFoundHandler);
   app.use(errorMiddleware(ctx.logger));
   return app;

@@ -1,5 +1,5 @@
 // What the HTTP adapter needs from the composition root; resolved once at startup, never per request.
-import type { ApiKeyStore, CapabilityRegistry, DeliveryStore, DispatchService, InvocationStore, VerifiableLedger, WebhookStore } from '@switchyard/core';
+import type { ApiKeyStore, CapabilityRegistry, DeliveryStore, DispatchService, InvocationStore, TokenIssuer, TokenUseStore, VerifiableLedger, WebhookStore } from '@switchyard/core';
 
 export interface HttpLogger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -16,6 +16,13 @@ export interface HttpContext {
   deliveries: DeliveryStore;
   /** The Merkle log over every ledger entry: confirmations, receipts and proofs. */
   ledger: VerifiableLedger;
+  /** Verifies and mints share tokens. */
+  tokens: TokenIssuer;
+  tokenUses: TokenUseStore;
+  /** Keyless tokens per client address per minute. */
+  mintPerMinute: number;
+  /** Workspaces that observers may enter, by slug. */
+  workspaces: string[];
   logger: HttpLogger;
   /** Fixed public base URL, or null to derive it from each request. */
   publicBaseUrl: string | null;

@@ -10,12 +10,12 @@ export interface RunAnswer {
 }
 
 /** Every run answers exactly these five fields, failed runs included (the error is in invocation.error). */
-export const runAnswer = (outcome: DispatchOutcome, baseUrl: string): RunAnswer => ({
+export const runAnswer = (outcome: DispatchOutcome, baseUrl: string, token?: string): RunAnswer => ({
   ok: outcome.invocation.ok,
   result: outcome.invocation.result,
   invocation: outcome.invocation,
   yield: outcome.invocation.yield,
-  _self: describe(outcome.capability, baseUrl),
+  _self: describe(outcome.capability, baseUrl, token),
 });
 
 export const contractUrl = (baseUrl: string, key: string, markdown = false): string =>
@@ -24,7 +24,8 @@ export const contractUrl = (baseUrl: string, key: string, markdown = false): str
 export const didYouMeanLinks = (keys: string[], baseUrl: string): { key: string; contract: string }[] =>
   keys.map((key) => ({ key, contract: contractUrl(baseUrl, key) }));
 
-export const contractJson = (c: Capability, baseUrl: string) => ({
+/** run_now links carry the token the request presented, so a reader can follow them as they are. */
+export const contractJson = (c: Capability, baseUrl: string, token?: string) => ({
   key: c.key,
   path: c.path,
   system: c.system,
@@ -40,5 +41,5 @@ export const contractJson = (c: Capability, baseUrl: string) => ({
   example: c.example,
   upstream: c.upstreamUrl ?? null,
   contract_markdown: contractUrl(baseUrl, c.key, true),
-  self: describe(c, baseUrl),
+  self: describe(c, baseUrl, token),
 });

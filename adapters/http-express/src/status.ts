@@ -23,6 +23,10 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   webhook_not_found: 404,
   webhook_off: 403,
   signature_invalid: 401,
+  token_corrupted: 401,
+  token_expired: 401,
+  scope_denied: 403,
+  rate_limited: 429,
   internal_error: 500,
 };
 

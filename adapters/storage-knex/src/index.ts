@@ -7,3 +7,5 @@ export * from './api-key-store.js';
 export * from './webhook-store.js';
 export * from './delivery-store.js';
 export * from './ledger.js';
+export * from './settings.js';
+export * from './token-use-store.js';

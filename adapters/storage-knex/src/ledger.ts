@@ -29,9 +29,12 @@ import {
   type NodeLookup,
   type NodeRef,
   type NoteSigner,
+  type SharedSettings,
+  type TokenUse,
   type VerifiableLedger,
 } from '@switchyard/core';
 import { toAction, toDelivery, type ActionRow, type DeliveryRow } from './delivery-store.js';
+import { KnexSettings } from './settings.js';
 
 /** Any fixed 64-bit number naming "the Switchyard integrator" among advisory locks. */
 const INTEGRATOR_LOCK = 0x5377_6c65_6467; // "Swledg"
@@ -61,13 +64,6 @@ const fromHex = (h: string) => new Uint8Array(Buffer.from(h, 'hex'));
 const toLeaf = (r: LeafRow): LedgerLeafRecord => ({ index: Number(r.idx), kind: r.kind as LedgerEntryKind, entry_id: r.entry_id, leaf: r.leaf, leaf_hash: r.leaf_hash, integrated_at: r.integrated_at });
 const chunks = <T>(items: T[], size = CHUNK): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
-/** Reads a setting, writing `make()` first if no process has yet (first writer wins everywhere). */
-async function settingOnce(knex: Knex, name: string, make: () => string): Promise<string> {
-  await knex('ledger_settings').insert({ name, value: make(), created_at: new Date().toISOString() }).onConflict('name').ignore();
-  const row = (await knex('ledger_settings').where({ name }).first()) as { value: string };
-  return row.value;
-}
-
 export class KnexLedger implements VerifiableLedger {
   private integrating: Promise<unknown> = Promise.resolve();
 
@@ -78,9 +74,9 @@ export class KnexLedger implements VerifiableLedger {
     private readonly commitmentKey: Uint8Array,
   ) {}
 
-  static async open(knex: Knex, options: LedgerOptions): Promise<KnexLedger> {
-    const seed = options.signingSeed ?? (await settingOnce(knex, 'signing_seed', () => Buffer.from(generateSignerSeed()).toString('base64')));
-    const commitmentKey = options.commitmentKey ?? (await settingOnce(knex, 'commitment_key', () => randomBytes(32).toString('base64')));
+  static async open(knex: Knex, options: LedgerOptions, settings: SharedSettings = new KnexSettings(knex)): Promise<KnexLedger> {
+    const seed = options.signingSeed ?? (await settings.once('signing_seed', () => Buffer.from(generateSignerSeed()).toString('base64')));
+    const commitmentKey = options.commitmentKey ?? (await settings.once('commitment_key', () => randomBytes(32).toString('base64')));
     return new KnexLedger(knex, options.origin, noteSigner(options.origin, new Uint8Array(Buffer.from(seed, 'base64'))), new Uint8Array(Buffer.from(commitmentKey, 'base64')));
   }
 
@@ -154,8 +150,10 @@ export class KnexLedger implements VerifiableLedger {
           }
         } else if (kind === 'delivery') {
           for (const r of (await trx('deliveries').whereIn('id', part)) as DeliveryRow[]) out.set(`delivery:${r.id}`, { kind, entry: toDelivery(r, null) });
-        } else {
+        } else if (kind === 'action') {
           for (const r of (await trx('webhook_actions').whereIn('delivery', part)) as ActionRow[]) out.set(`action:${r.delivery}`, { kind, entry: toAction(r) });
+        } else {
+          for (const r of (await trx('token_uses').whereIn('id', part)) as TokenUse[]) out.set(`token_use:${r.id}`, { kind, entry: r });
         }
       }
     }

@@ -225,6 +225,39 @@ const migrations: Migration[] = [
       for (const table of ['ledger_settings', 'ledger_checkpoints', 'ledger_nodes', 'ledger_leaves', 'ledger_queue']) await knex.schema.dropTable(table);
     },
   },
+  {
+    // Share-token uses: every use of a token is a ledger entry under its fingerprint (and a leaf of
+    // the Merkle log); use slots make a uses= caveat exact under concurrency (one row per use, the
+    // primary key refuses a second claim of the same slot).
+    name: '006_token_uses',
+    async up(knex) {
+      const dialect = dialectFor(knex);
+      await knex.schema.createTable('token_uses', (t) => {
+        t.bigIncrements('seq').primary();
+        t.string('id', 40).notNullable().unique();
+        t.string('fingerprint', 40).notNullable();
+        t.string('move', 200).notNullable();
+        t.string('outcome', 16).notNullable();
+        t.string('code', 40).nullable();
+        t.text('route').notNullable();
+        t.string('at', 40).notNullable();
+        t.index(['fingerprint', 'seq']);
+      });
+      await knex.schema.createTable('token_use_slots', (t) => {
+        t.string('fingerprint', 40).notNullable();
+        t.integer('slot').notNullable();
+        t.primary(['fingerprint', 'slot']);
+      });
+      for (const table of ['token_uses', 'token_use_slots']) for (const sql of dialect.appendOnly(table)) await knex.raw(sql);
+      for (const sql of dialect.enqueueForLog('token_uses', 'token_use', 'id')) await knex.raw(sql);
+    },
+    async down(knex) {
+      const dialect = dialectFor(knex);
+      await knex.raw(dialect.name === 'postgresql' ? 'DROP TRIGGER IF EXISTS token_uses_log_enqueue ON token_uses' : 'DROP TRIGGER IF EXISTS token_uses_log_enqueue');
+      for (const table of ['token_uses', 'token_use_slots']) for (const sql of dialect.dropAppendOnly(table)) await knex.raw(sql);
+      for (const table of ['token_use_slots', 'token_uses']) await knex.schema.dropTable(table);
+    },
+  },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -1,7 +1,9 @@
 // /api/dispatch: POST runs a capability; GET answers the public read queries (contract, registry, map).
 import { Router, json, type Request, type RequestHandler, type Response } from 'express';
-import { OWNER, ROOT, SwitchyardError, contractMarkdown, describe, rootMapMarkdown, systemArticleMarkdown, type DispatchRequest } from '@switchyard/core';
-import { checkApiKey } from '../api-key.js';
+import { ROOT, SwitchyardError, contractMarkdown, describe, rootMapMarkdown, systemArticleMarkdown, type DispatchRequest } from '@switchyard/core';
+import { authorize, callerOf, credentialOf, linkToken } from '../credentials.js';
+import { explainAnswer, selfScopeAnswer } from '../token-answers.js';
+import { mintLimiter } from '../rate-limit.js';
 import { baseUrlOf } from '../base-url.js';
 import type { HttpContext } from '../context.js';
 import { statusFor } from '../status.js';
@@ -62,23 +64,40 @@ export function dispatchRoutes(ctx: HttpContext): Router {
     if (!req.is('application/json')) throw new SwitchyardError('unsupported_media_type', 'send the dispatch request as application/json');
     next();
   };
-  const owner: RequestHandler = async (req, _res, next) => {
-    await checkApiKey(req, ctx.apiKeys);
+  // A bad API key or token is refused before the body is read.
+  const credential: RequestHandler = async (req, _res, next) => {
+    await credentialOf(req, ctx);
     next();
   };
 
-  router.post('/api/dispatch', jsonOnly, owner, json({ limit: ctx.bodyLimitBytes, strict: false }), async (req, res) => {
+  /** Runs a dispatch request for the request's credential: invoke:<KEY> must be allowed. */
+  const run = async (req: Request, res: Response, request: DispatchRequest): Promise<void> => {
     const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
-    const request = parseEnvelope(req.body);
+    // The key to authorize: the request's, or for a replay the original's. Unknown keys are left to
+    // dispatch, whose 404 carries did_you_mean (the registry is public anyway).
+    let key = 'key' in request ? request.key : undefined;
+    if ('replay' in request) {
+      const original = typeof request.replay === 'string' ? await ctx.invocations.get(request.replay) : undefined;
+      if (!original) throw new SwitchyardError('invocation_not_found', `no invocation ${String(request.replay)} to replay`);
+      key = original.key;
+    }
+    const cred = key !== undefined && ctx.registry.has(key) ? await authorize(req, ctx, `invoke:${key}`) : await credentialOf(req, ctx);
+    if (cred.kind === 'public') throw new SwitchyardError('credential_required', 'running a capability needs a share token or the API key; GET /start mints a keyless one', { start: `${baseUrl}/start` });
     try {
-      const outcome = await ctx.dispatch.dispatch(request, OWNER);
+      const outcome = await ctx.dispatch.dispatch(request, callerOf(cred));
       const error = outcome.invocation.error;
       if (error) ctx.logger.info('run failed', { key: outcome.capability.key, invocation: outcome.invocation.id, code: error.code });
-      res.status(error ? statusFor(error.code) : 200).json(runAnswer(outcome, baseUrl));
+      res.status(error ? statusFor(error.code) : 200).json(runAnswer(outcome, baseUrl, linkToken(cred)));
     } catch (err) {
       throw withLinks(err, baseUrl);
     }
+  };
+
+  router.post('/api/dispatch', jsonOnly, credential, json({ limit: ctx.bodyLimitBytes, strict: false }), async (req, res) => {
+    await run(req, res, parseEnvelope(req.body));
   });
+
+  const mintLimit = mintLimiter(ctx);
 
   router.get('/api/dispatch', async (req, res) => {
     const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
@@ -87,18 +106,43 @@ export function dispatchRoutes(ctx: HttpContext): Router {
     const confirm = single(req, 'confirm');
     if (confirm !== undefined) {
       // Public: anyone may check that an invocation happened; nothing private is in the answer.
+      await authorize(req, ctx, 'confirm:read');
       res.json(await confirmation(ctx, confirm, baseUrl));
       return;
     }
     const receiptOf = single(req, 'receipt');
     if (receiptOf !== undefined) {
-      // The owner's for now; share tokens with receipt:read come with the token work.
-      await checkApiKey(req, ctx.apiKeys);
+      const cred = await authorize(req, ctx, 'receipt:read');
       const inv = /^inv_[A-Za-z0-9]{8,40}$/.test(receiptOf) ? await ctx.invocations.get(receiptOf) : undefined;
-      if (!inv) throw new SwitchyardError('invocation_not_found', `no invocation ${receiptOf}`);
+      // A token reads the receipts of its own runs only; to it, anyone else's do not exist.
+      if (!inv || (cred.kind === 'token' && inv.fingerprint !== cred.scope.fingerprint)) throw new SwitchyardError('invocation_not_found', `no invocation ${receiptOf} run with this credential`);
       res.json(await receipt(ctx, inv, baseUrl));
       return;
     }
+    if (single(req, 'explain') !== undefined) {
+      const cred = await authorize(req, ctx, 'explain');
+      res.json(await explainAnswer(ctx, cred, baseUrl));
+      return;
+    }
+    const invoke = single(req, 'invoke');
+    if (invoke !== undefined) {
+      const body = single(req, 'body');
+      await run(req, res, { key: invoke, body: body ?? '' });
+      return;
+    }
+    if (single(req, 'self_scope') !== undefined) {
+      await new Promise<void>((resolve, reject) => mintLimit(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+      res.json(await selfScopeAnswer(ctx, req, baseUrl, {
+        keys: (single(req, 'keys') ?? '').split(',').map((k) => k.trim()).filter(Boolean),
+        purpose: single(req, 'purpose') ?? null,
+        actor: single(req, 'actor') ?? null,
+        narrow: single(req, 'narrow') === '1',
+      }));
+      return;
+    }
+    // Everything left reads contracts.
+    const cred = await authorize(req, ctx, 'contract:read');
+    const token = linkToken(cred);
     if (key !== undefined) {
       let entry;
       try {
@@ -106,12 +150,12 @@ export function dispatchRoutes(ctx: HttpContext): Router {
       } catch (err) {
         throw withLinks(err, baseUrl);
       }
-      if (wantsMarkdown(req)) return sendMarkdown(res, contractMarkdown(entry.capability, baseUrl));
-      res.json({ ok: true, contract: contractJson(entry.capability, baseUrl) });
+      if (wantsMarkdown(req)) return sendMarkdown(res, contractMarkdown(entry.capability, baseUrl, token));
+      res.json({ ok: true, contract: contractJson(entry.capability, baseUrl, token) });
       return;
     }
     if (single(req, 'registry') !== undefined) {
-      const capabilities = ctx.registry.list().map((c) => ({ key: c.key, ...describe(c, baseUrl) }));
+      const capabilities = ctx.registry.list().map((c) => ({ key: c.key, ...describe(c, baseUrl, token) }));
       res.json({ ok: true, root: ROOT, count: capabilities.length, capabilities });
       return;
     }
@@ -125,11 +169,11 @@ export function dispatchRoutes(ctx: HttpContext): Router {
       const system = systems.find((s) => s.system === map.toUpperCase());
       if (!system) throw new SwitchyardError('unknown_system', `no system ${map}`, { systems: systems.map((s) => s.system) });
       if (wantsMarkdown(req)) return sendMarkdown(res, systemArticleMarkdown(system, baseUrl));
-      res.json({ ok: true, system: system.system, path: [ROOT, system.system], capabilities: system.capabilities.map((c) => ({ key: c.key, ...describe(c, baseUrl) })) });
+      res.json({ ok: true, system: system.system, path: [ROOT, system.system], capabilities: system.capabilities.map((c) => ({ key: c.key, ...describe(c, baseUrl, token) })) });
       return;
     }
-    throw new SwitchyardError('invalid_request', 'GET /api/dispatch needs one of: key=<KEY> [&format=markdown], registry=1, map=1 | map=<SYSTEM> [&format=markdown], confirm=<inv_id>, receipt=<inv_id>', {
-      queries: ['key', 'registry', 'map', 'confirm', 'receipt'],
+    throw new SwitchyardError('invalid_request', 'GET /api/dispatch needs one of: key=<KEY> [&format=markdown], registry=1, map=1 | map=<SYSTEM> [&format=markdown], confirm=<inv_id>, receipt=<inv_id>, explain=1, invoke=<KEY>&body=…, self_scope=1&keys=…', {
+      queries: ['key', 'registry', 'map', 'confirm', 'receipt', 'explain', 'invoke', 'self_scope'],
     });
   });
 

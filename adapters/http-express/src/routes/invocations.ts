@@ -1,13 +1,13 @@
 // Ledger reads of invocations: by capability key in append order (cursor paged), and one by id.
 import { Router } from 'express';
 import { INVOCATION_ID, KEY_PATTERN, SwitchyardError } from '@switchyard/core';
-import { requireApiKey } from '../api-key.js';
+import { needs } from '../credentials.js';
 import type { HttpContext } from '../context.js';
 import { parseCursor, parseLimit } from '../paging.js';
 
 export function invocationRoutes(ctx: HttpContext): Router {
   const router = Router();
-  router.use('/api/invocations', requireApiKey(ctx.apiKeys));
+  router.use('/api/invocations', needs(ctx, 'ledger:read'));
 
   router.get('/api/invocations', async (req, res) => {
     const objectId = req.query['object_id'];

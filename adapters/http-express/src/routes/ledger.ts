@@ -1,7 +1,7 @@
 // GET /api/ledger?event=webhook%20delivery: deliveries whole, newest first, with the API key.
 import { Router } from 'express';
 import { DELIVERY_EVENT, SwitchyardError, WEBHOOK_ID_PATTERN } from '@switchyard/core';
-import { requireApiKey } from '../api-key.js';
+import { OWNER_MOVES, needs } from '../credentials.js';
 import type { HttpContext } from '../context.js';
 import { parseCursor, parseLimit } from '../paging.js';
 import { presentDelivery } from '../webhook-presenters.js';
@@ -10,7 +10,8 @@ const EVENTS = [DELIVERY_EVENT];
 
 export function ledgerRoutes(ctx: HttpContext): Router {
   const router = Router();
-  router.use('/api/ledger', requireApiKey(ctx.apiKeys));
+  // Deliveries carry webhook addresses (the secret): the owner's only.
+  router.use('/api/ledger', needs(ctx, OWNER_MOVES.readDeliveries));
 
   router.get('/api/ledger', async (req, res) => {
     const event = req.query['event'];

@@ -6,6 +6,7 @@ import { SwitchyardError } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
 import type { HttpContext } from '../context.js';
 import { parseLimit } from '../paging.js';
+import { needs } from '../credentials.js';
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
 
@@ -18,7 +19,7 @@ const size = (value: unknown, name: string): number | undefined => {
 export function provenWorkRoutes(ctx: HttpContext): Router {
   const router = Router();
 
-  router.get('/api/proven-work/key', (req, res) => {
+  router.get('/api/proven-work/key', needs(ctx, 'confirm:read'), (req, res) => {
     if (req.query['format'] === 'text') {
       res.type('text/plain; charset=utf-8').send(`${ctx.ledger.verifierKey}\n`);
       return;
@@ -26,7 +27,7 @@ export function provenWorkRoutes(ctx: HttpContext): Router {
     res.json({ ok: true, origin: ctx.ledger.origin, verifier_key: ctx.ledger.verifierKey, algorithm: 'ed25519', format: 'c2sp.org/signed-note' });
   });
 
-  router.get('/api/proven-work', async (req, res) => {
+  router.get('/api/proven-work', needs(ctx, 'confirm:read'), async (req, res) => {
     const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
     const from = size(req.query['from'], 'from') ?? 0;
     const limit = req.query['limit'] === undefined ? 100 : parseLimit(req.query['limit']);

@@ -1,7 +1,7 @@
 // Managing webhooks with the API key: create, list, and change name, on/off or the id path.
 import { Router, json } from 'express';
 import { DELIVERY_ID_PATH_PATTERN, SIGNATURE_SCHEMES, SwitchyardError, newWebhookId, type SignatureSettings, type Webhook } from '@switchyard/core';
-import { requireApiKey } from '../api-key.js';
+import { OWNER_MOVES, needs } from '../credentials.js';
 import { baseUrlOf } from '../base-url.js';
 import type { HttpContext } from '../context.js';
 import { presentWebhook } from '../webhook-presenters.js';
@@ -52,7 +52,7 @@ function readChanges(payload: unknown, creating: boolean): Changes {
 export function webhookRoutes(ctx: HttpContext): Router {
   const router = Router();
   const base = '/api/objects/webhook';
-  router.use(base, requireApiKey(ctx.apiKeys), json({ limit: '64kb' }));
+  router.use(base, needs(ctx, OWNER_MOVES.manageWebhooks), json({ limit: '64kb' }));
 
   router.post(base, async (req, res) => {
     const changes = readChanges(req.body, true);

@@ -1,0 +1,60 @@
+// What the token endpoints answer: the token, what it allows, and next-step URLs with the token
+// filled in, so a reader can go on without assembling a URL.
+import type { Request } from 'express';
+import { allowedMoves, type TokenScope } from '@switchyard/core';
+import type { HttpContext } from './context.js';
+import { presentedToken, type Credential } from './credentials.js';
+
+const iso = (seconds: number | null) => (seconds === null ? null : new Date(seconds * 1000).toISOString());
+
+export async function scopeView(ctx: HttpContext, scope: TokenScope): Promise<Record<string, unknown>> {
+  const used = scope.uses === null ? null : await ctx.tokenUses.usesClaimed(scope.fingerprint);
+  return {
+    fingerprint: scope.fingerprint,
+    moves: allowedMoves(scope),
+    keys: scope.keys,
+    actor: scope.actor,
+    purpose: scope.purpose,
+    workspace: scope.workspace,
+    role: scope.role,
+    expires_at: iso(scope.expires),
+    uses: scope.uses,
+    uses_left: scope.uses === null ? null : Math.max(0, scope.uses - used!),
+    caveats: scope.caveats,
+  };
+}
+
+/** Next-step URLs for a token: explain, the registry, the map, self_scope and a run_now example. */
+export function nextSteps(ctx: HttpContext, baseUrl: string, token: string, scope: TokenScope): Record<string, string> {
+  const t = encodeURIComponent(token);
+  const example = (scope.keys ?? ctx.tokens.publicKeys())[0];
+  return {
+    explain: `${baseUrl}/api/dispatch?explain=1&share=${t}`,
+    registry: `${baseUrl}/api/dispatch?registry=1&share=${t}`,
+    map: `${baseUrl}/api/dispatch?map=1&format=markdown&share=${t}`,
+    self_scope: `${baseUrl}/api/dispatch?self_scope=1&keys=<KEY,KEY>&purpose=<text>&actor=<text>&narrow=1&share=${t}`,
+    ...(example ? { run_now: `${baseUrl}/api/dispatch?invoke=${encodeURIComponent(example)}&body=<arg1>&share=${t}` } : {}),
+    proven_work: `${baseUrl}/api/proven-work`,
+  };
+}
+
+export async function minted(ctx: HttpContext, baseUrl: string, token: string, scope: TokenScope): Promise<Record<string, unknown>> {
+  return { ok: true, token, ...(await scopeView(ctx, scope)), next: nextSteps(ctx, baseUrl, token, scope) };
+}
+
+export async function explainAnswer(ctx: HttpContext, credential: Credential, baseUrl: string): Promise<Record<string, unknown>> {
+  if (credential.kind === 'owner') return { ok: true, credential: 'owner', moves: ['*'], note: 'the API key may make every move' };
+  if (credential.kind === 'public') return { ok: true, credential: 'public', moves: ['contract:read', 'confirm:read'], start: `${baseUrl}/start` };
+  return { ok: true, credential: 'token', ...(await scopeView(ctx, credential.scope)), next: nextSteps(ctx, baseUrl, credential.token, credential.scope) };
+}
+
+export async function selfScopeAnswer(
+  ctx: HttpContext,
+  req: Request,
+  baseUrl: string,
+  options: { keys: string[]; purpose: string | null; actor: string | null; narrow: boolean },
+): Promise<Record<string, unknown>> {
+  const parent = options.narrow ? presentedToken(req) : null;
+  const result = ctx.tokens.selfScope(options.keys, { ...options, parent });
+  return { ...(await minted(ctx, baseUrl, result.token, result.scope)), granted: result.granted, refused: result.refused, narrowed_from: parent ? ctx.tokens.verify(parent).fingerprint : null };
+}

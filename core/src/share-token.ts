@@ -1,0 +1,214 @@
+// Share tokens: macaroon-style HMAC caveat chains (DESIGN.md §6). A token is an id, the id of the
+// root key that began it, and a list of caveats; its signature is
+//   sig0 = HMAC-SHA256(rootKey[kid], id),  sig_i = HMAC-SHA256(sig_{i-1}, caveat_i).
+// Anyone holding a token can add a caveat (narrow it) offline, because the next signature needs
+// only the last one; nobody can remove one, because that would need an earlier signature. Caveats
+// only ever narrow: every caveat must hold, so two `keys=` caveats allow their intersection.
+//
+// Wire form: "sy1." base64url(JSON {k: kid, i: id, c: [caveat…]}) "." base64url(signature).
+// A caveat is "name=value" with the value percent-encoded; lists are comma-separated.
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { SwitchyardError } from './errors.js';
+
+/** What a credential may do. invoke:<KEY> is per key; `invoke:*` stands for "any key the token allows". */
+export const MOVES = ['contract:read', 'confirm:read', 'receipt:read', 'ledger:read', 'explain', 'invoke:*'] as const;
+/** Without any credential: read contracts and confirmations, nothing else. */
+export const PUBLIC_MOVES: readonly string[] = ['contract:read', 'confirm:read'];
+
+const PREFIX = 'sy1.';
+const CAVEAT_NAMES = ['moves', 'keys', 'actor', 'purpose', 'workspace', 'role', 'expires', 'uses'] as const;
+type CaveatName = (typeof CAVEAT_NAMES)[number];
+
+export interface RootKey {
+  kid: string;
+  secret: Uint8Array;
+}
+
+export interface Caveats {
+  moves?: string[];
+  keys?: string[];
+  actor?: string;
+  purpose?: string;
+  workspace?: string;
+  role?: string;
+  /** Unix seconds. */
+  expires?: number;
+  uses?: number;
+}
+
+/** What a verified token allows: every caveat folded together. */
+export interface TokenScope {
+  id: string;
+  kid: string;
+  fingerprint: string;
+  /** The moves every moves= caveat allows (their intersection); a token with none has no moves. */
+  moves: string[];
+  /** The keys every keys= caveat allows; null when no caveat limits keys. */
+  keys: string[] | null;
+  actor: string | null;
+  purpose: string | null;
+  workspace: string | null;
+  role: string | null;
+  /** Unix seconds, the earliest expiry caveat; null when none. */
+  expires: number | null;
+  /** The smallest uses= caveat; null when unlimited. */
+  uses: number | null;
+  caveats: string[];
+}
+
+const b64url = (b: Uint8Array | string) => Buffer.from(b).toString('base64url');
+const hmac = (key: Uint8Array, data: string) => new Uint8Array(createHmac('sha256', key).update(data).digest());
+
+/** The public name of a token: a short hash of its id, never the token itself. */
+export const tokenFingerprint = (id: string): string => `fp_${createHash('sha256').update(id).digest('hex').slice(0, 16)}`;
+
+const encodeValue = (v: string | number | string[]) => (Array.isArray(v) ? v.map((x) => encodeURIComponent(x)).join(',') : encodeURIComponent(String(v)));
+
+/** The caveat strings for a set of restrictions, in a fixed order. */
+export function caveatStrings(c: Caveats): string[] {
+  const out: string[] = [];
+  for (const name of CAVEAT_NAMES) {
+    const value = c[name];
+    if (value === undefined) continue;
+    out.push(`${name}=${encodeValue(value)}`);
+  }
+  return out;
+}
+
+interface Decoded {
+  kid: string;
+  id: string;
+  caveats: string[];
+  signature: Uint8Array;
+}
+
+const corrupted = (why: string) => new SwitchyardError('token_corrupted', `the share token cannot be used: ${why}; ask the owner for a fresh one`);
+
+function decode(token: string): Decoded {
+  if (typeof token !== 'string' || !token.startsWith(PREFIX)) throw corrupted('it is not a Switchyard token');
+  const [payload, signature, ...rest] = token.slice(PREFIX.length).split('.');
+  if (!payload || !signature || rest.length > 0) throw corrupted('it is malformed');
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    throw corrupted('it does not decode');
+  }
+  const b = body as { k?: unknown; i?: unknown; c?: unknown };
+  if (typeof b.k !== 'string' || typeof b.i !== 'string' || !Array.isArray(b.c) || !b.c.every((x) => typeof x === 'string')) throw corrupted('it does not decode');
+  const sig = Buffer.from(signature, 'base64url');
+  if (sig.length !== 32) throw corrupted('its signature is malformed');
+  return { kid: b.k, id: b.i, caveats: b.c as string[], signature: new Uint8Array(sig) };
+}
+
+function encode(d: Decoded): string {
+  return `${PREFIX}${b64url(JSON.stringify({ k: d.kid, i: d.id, c: d.caveats }))}.${b64url(d.signature)}`;
+}
+
+/** Mints a token under a root key (server side only: it needs the secret). */
+export function mintToken(root: RootKey, caveats: Caveats, id: string = randomBytes(16).toString('base64url')): string {
+  const strings = caveatStrings(caveats);
+  let sig = hmac(root.secret, id);
+  for (const c of strings) sig = hmac(sig, c);
+  return encode({ kid: root.kid, id, caveats: strings, signature: sig });
+}
+
+/** Adds caveats to a token without any key: offline, by anyone who holds it. Never widens. */
+export function narrowToken(token: string, caveats: Caveats): string {
+  const d = decode(token);
+  const added = caveatStrings(caveats);
+  let sig = d.signature;
+  for (const c of added) sig = hmac(sig, c);
+  return encode({ ...d, caveats: [...d.caveats, ...added], signature: sig });
+}
+
+const intersect = (a: string[] | null, b: string[]): string[] => (a === null ? b : a.filter((x) => b.includes(x)));
+
+/**
+ * Checks the signature chain against the root keys (any listed kid verifies, so old keys keep
+ * working after a rotation) and folds the caveats into a scope. token_corrupted: cannot decode,
+ * unknown key, MAC mismatch (constant-time compare) or an unknown caveat; token_expired: past expiry.
+ */
+export function verifyToken(token: string, roots: RootKey[], nowSeconds: number): TokenScope {
+  const d = decode(token);
+  const root = roots.find((r) => r.kid === d.kid);
+  if (!root) throw corrupted('it was signed with a key this server does not know');
+  let sig = hmac(root.secret, d.id);
+  for (const c of d.caveats) sig = hmac(sig, c);
+  if (!timingSafeEqual(sig, d.signature)) throw corrupted('its signature does not match');
+
+  let moves: string[] | null = null;
+  let keys: string[] | null = null;
+  const single: Partial<Record<'actor' | 'purpose' | 'workspace' | 'role', string>> = {};
+  let conflict = false;
+  let expires: number | null = null;
+  let uses: number | null = null;
+  for (const caveat of d.caveats) {
+    const at = caveat.indexOf('=');
+    const name = caveat.slice(0, at) as CaveatName;
+    const raw = caveat.slice(at + 1);
+    if (at < 1 || !CAVEAT_NAMES.includes(name)) throw corrupted(`it carries an unknown caveat ${JSON.stringify(caveat.slice(0, 40))}`);
+    const list = () => (raw === '' ? [] : raw.split(',').map((x) => decodeURIComponent(x)));
+    switch (name) {
+      case 'moves':
+        moves = intersect(moves, list());
+        break;
+      case 'keys':
+        keys = intersect(keys, list());
+        break;
+      case 'expires':
+      case 'uses': {
+        const n = Number(raw);
+        if (!Number.isSafeInteger(n) || n < 0) throw corrupted(`its ${name} caveat is not a number`);
+        if (name === 'expires') expires = expires === null ? n : Math.min(expires, n);
+        else uses = uses === null ? n : Math.min(uses, n);
+        break;
+      }
+      default: {
+        const value = decodeURIComponent(raw);
+        // A second, different value for a single-valued caveat can never hold: the token allows nothing.
+        if (single[name] !== undefined && single[name] !== value) conflict = true;
+        single[name] ??= value;
+      }
+    }
+  }
+  if (expires !== null && nowSeconds >= expires) {
+    throw new SwitchyardError('token_expired', `the share token expired at ${new Date(expires * 1000).toISOString()}; ask the owner for a fresh one`, { expired_at: new Date(expires * 1000).toISOString() });
+  }
+  return {
+    id: d.id,
+    kid: d.kid,
+    fingerprint: tokenFingerprint(d.id),
+    moves: conflict ? [] : (moves ?? []),
+    keys,
+    actor: single.actor ?? null,
+    purpose: single.purpose ?? null,
+    workspace: single.workspace ?? null,
+    role: single.role ?? null,
+    expires,
+    uses,
+    caveats: d.caveats,
+  };
+}
+
+/** The moves a scope allows, each invoke spelled out per key where the keys are known. */
+export function allowedMoves(scope: Pick<TokenScope, 'moves' | 'keys'>): string[] {
+  return scope.moves.flatMap((m) => (m === 'invoke:*' && scope.keys ? scope.keys.map((k) => `invoke:${k}`) : [m]));
+}
+
+/** True when the scope allows `move` (for invoke, `invoke:<KEY>`). */
+export function scopeAllows(scope: Pick<TokenScope, 'moves' | 'keys'>, move: string): boolean {
+  if (move.startsWith('invoke:')) {
+    const key = move.slice('invoke:'.length);
+    if (scope.keys !== null && !scope.keys.includes(key)) return false;
+    return scope.moves.includes(move) || scope.moves.includes('invoke:*');
+  }
+  return scope.moves.includes(move);
+}
+
+/** Throws scope_denied naming exactly what was needed and what the credential allows. */
+export function requireMove(scope: Pick<TokenScope, 'moves' | 'keys'>, move: string): void {
+  if (!scopeAllows(scope, move)) {
+    throw new SwitchyardError('scope_denied', `this credential does not allow ${move}`, { needed: move, allowed: allowedMoves(scope) });
+  }
+}
