@@ -69,10 +69,12 @@ export const storageModule = new ContainerModule(({ bind }) => {
   bind<VerifiableLedger>(VerifiableLedger)
     .toDynamicValue(async (ctx) => {
       const { ledger } = ctx.get<Config>(ConfigToken);
+      const db = await ctx.getAsync<Database>(DatabaseToken);
       return KnexLedger.open(
-        (await ctx.getAsync<Database>(DatabaseToken)).knex,
+        db.knex,
         { origin: ledger.origin, signingSeed: ledger.signingKey ?? null, commitmentKey: ledger.commitmentKey ?? null },
         await ctx.getAsync<SharedSettings>(SharedSettings),
+        db.readKnex,
       );
     })
     .inSingletonScope();

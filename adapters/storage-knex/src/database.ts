@@ -8,6 +8,11 @@ import { startCheckpointer } from './sqlite-checkpointer.js';
 
 export interface Database {
   knex: Knex;
+  /**
+   * For bulk background reads (the ledger integrator). On a SQLite file, a second, read-only
+   * connection: in WAL mode it reads without holding up the one writer. Elsewhere, `knex` itself.
+   */
+  readKnex: Knex;
   dialect: Dialect;
   close(): Promise<void>;
 }
@@ -70,11 +75,22 @@ export async function openDatabase(url: string): Promise<Database> {
     throw error;
   }
   // A file database checkpoints its WAL from a second connection; :memory: has no WAL.
-  const checkpointer = parsed.client === 'sqlite3' && parsed.connection !== ':memory:' ? await startCheckpointer(parsed.connection) : null;
+  const file = parsed.client === 'sqlite3' && parsed.connection !== ':memory:';
+  const checkpointer = file ? await startCheckpointer(parsed.connection) : null;
+  const readKnex = file
+    ? knexFactory({
+        client: 'sqlite3',
+        connection: { filename: parsed.connection },
+        useNullAsDefault: true,
+        pool: { min: 1, max: 1, afterCreate: (conn: { run(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) => conn.run('PRAGMA query_only = 1', (err) => done(err, conn)) },
+      })
+    : knex;
   return {
     knex,
+    readKnex,
     dialect: dialectFor(knex),
     close: async () => {
+      if (readKnex !== knex) await readKnex.destroy();
       await knex.destroy();
       await checkpointer?.close();
     },

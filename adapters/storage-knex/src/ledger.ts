@@ -69,15 +69,17 @@ export class KnexLedger implements VerifiableLedger {
 
   private constructor(
     private readonly knex: Knex,
+    /** Where the integrator reads queued entries from (a separate read connection on SQLite). */
+    private readonly readKnex: Knex,
     readonly origin: string,
     private readonly signer: NoteSigner,
     private readonly commitmentKey: Uint8Array,
   ) {}
 
-  static async open(knex: Knex, options: LedgerOptions, settings: SharedSettings = new KnexSettings(knex)): Promise<KnexLedger> {
+  static async open(knex: Knex, options: LedgerOptions, settings: SharedSettings = new KnexSettings(knex), readKnex: Knex = knex): Promise<KnexLedger> {
     const seed = options.signingSeed ?? (await settings.once('signing_seed', () => Buffer.from(generateSignerSeed()).toString('base64')));
     const commitmentKey = options.commitmentKey ?? (await settings.once('commitment_key', () => randomBytes(32).toString('base64')));
-    return new KnexLedger(knex, options.origin, noteSigner(options.origin, new Uint8Array(Buffer.from(seed, 'base64'))), new Uint8Array(Buffer.from(commitmentKey, 'base64')));
+    return new KnexLedger(knex, readKnex, options.origin, noteSigner(options.origin, new Uint8Array(Buffer.from(seed, 'base64'))), new Uint8Array(Buffer.from(commitmentKey, 'base64')));
   }
 
   get verifierKey(): string {
@@ -94,36 +96,54 @@ export class KnexLedger implements VerifiableLedger {
     return run;
   }
 
-  private integrateBatch(max: number): Promise<{ integrated: number; size: number }> {
-    return this.knex.transaction(async (trx) => {
-      if (trx.client.config.client === 'pg') await trx.raw('SELECT pg_advisory_xact_lock(?)', [INTEGRATOR_LOCK]);
-      const queued = (await trx('ledger_queue').select('seq', 'kind', 'entry_id').orderBy('seq').limit(max)) as Array<{ seq: number | string; kind: LedgerEntryKind; entry_id: string }>;
-      const sizeRow = (await trx('ledger_leaves').max({ m: 'idx' }).first()) as { m: number | string | null } | undefined;
-      const size = sizeRow?.m == null ? 0 : Number(sizeRow.m) + 1;
-      if (queued.length === 0) return { integrated: 0, size };
-
-      const entries = await this.loadEntries(trx, queued);
-      const at = new Date().toISOString();
-      const leaves = queued.map((q, i) => {
+  /**
+   * Two phases, so the writer is held only for the short second one. First, outside any lock: read
+   * a batch off the queue and build its leaves (reads of immutable rows and CPU work). Then, in one
+   * transaction under the integrator lock: keep those still queued (another process may have taken
+   * some), append them, sign the checkpoint and dequeue. A leaf does not depend on its index, so the
+   * leaves built in the first phase stay valid whichever of them the second phase appends.
+   */
+  private async integrateBatch(max: number): Promise<{ integrated: number; size: number }> {
+    const queued = (await this.readKnex('ledger_queue').select('seq', 'kind', 'entry_id').orderBy('seq').limit(max)) as Array<{ seq: number | string; kind: LedgerEntryKind; entry_id: string }>;
+    const built = new Map<string, { leaf: string; hash: Uint8Array }>();
+    if (queued.length > 0) {
+      const entries = await this.loadEntries(this.readKnex, queued);
+      for (const q of queued) {
         const entry = entries.get(`${q.kind}:${q.entry_id}`);
         if (!entry) throw new Error(`queued ${q.kind} ${q.entry_id} is not in the ledger`);
         const leaf = buildLeaf(leafParts(entry), this.commitmentSalt(q.kind, q.entry_id));
-        return { idx: size + i, kind: q.kind, entry_id: q.entry_id, leaf: leaf.text, leaf_hash: hex(leaf.hash), integrated_at: at, hash: leaf.hash };
+        built.set(String(q.seq), { leaf: leaf.text, hash: leaf.hash });
+      }
+    }
+
+    return this.knex.transaction(async (trx) => {
+      if (trx.client.config.client === 'pg') await trx.raw('SELECT pg_advisory_xact_lock(?)', [INTEGRATOR_LOCK]);
+      const sizeRow = (await trx('ledger_leaves').max({ m: 'idx' }).first()) as { m: number | string | null } | undefined;
+      const size = sizeRow?.m == null ? 0 : Number(sizeRow.m) + 1;
+      if (queued.length === 0) return { integrated: 0, size };
+      const stillQueued = new Set<string>();
+      for (const part of chunks(queued.map((q) => q.seq))) {
+        for (const r of (await trx('ledger_queue').select('seq').whereIn('seq', part)) as Array<{ seq: number | string }>) stillQueued.add(String(r.seq));
+      }
+      const batch = queued.filter((q) => stillQueued.has(String(q.seq)));
+      if (batch.length === 0) return { integrated: 0, size };
+
+      const at = new Date().toISOString();
+      const leaves = batch.map((q, i) => {
+        const { leaf, hash } = built.get(String(q.seq))!;
+        return { idx: size + i, kind: q.kind, entry_id: q.entry_id, leaf, leaf_hash: hex(hash), integrated_at: at, hash };
       });
 
       // The right edge of the tree so far, then every subtree the new leaves complete.
       const known = new Map<string, Uint8Array>();
       for (const n of await this.readNodes(trx, rangeNodes(0, size))) known.set(`${n.level}:${n.index}`, n.hash);
       const added: Array<{ level: number; idx: number; hash: string }> = [];
-      const put = (level: number, index: number, hash: Uint8Array) => {
-        known.set(`${level}:${index}`, hash);
-        added.push({ level, idx: index, hash: hex(hash) });
-      };
       for (const leaf of leaves) {
         known.set(`0:${leaf.idx}`, leaf.hash); // level 0 is the leaf hash, stored with the leaf
-
         for (let level = 0, index = leaf.idx; index % 2 === 1; level++, index = (index - 1) / 2) {
-          put(level + 1, (index - 1) / 2, hashChildren(known.get(`${level}:${index - 1}`)!, known.get(`${level}:${index}`)!));
+          const parent = hashChildren(known.get(`${level}:${index - 1}`)!, known.get(`${level}:${index}`)!);
+          known.set(`${level + 1}:${(index - 1) / 2}`, parent);
+          added.push({ level: level + 1, idx: (index - 1) / 2, hash: hex(parent) });
         }
       }
       const newSize = size + leaves.length;
@@ -133,13 +153,13 @@ export class KnexLedger implements VerifiableLedger {
       for (const part of chunks(leaves.map(({ hash: _h, ...row }) => row))) await trx('ledger_leaves').insert(part);
       for (const part of chunks(added)) await trx('ledger_nodes').insert(part);
       await trx('ledger_checkpoints').insert({ size: newSize, root: hex(root), note, created_at: at });
-      for (const part of chunks(queued.map((q) => q.seq))) await trx('ledger_queue').whereIn('seq', part).delete();
+      for (const part of chunks(batch.map((q) => q.seq))) await trx('ledger_queue').whereIn('seq', part).delete();
       return { integrated: leaves.length, size: newSize };
     });
   }
 
   /** The queued entries, read in bulk per kind and keyed "kind:id". */
-  private async loadEntries(trx: Knex.Transaction, queued: Array<{ kind: LedgerEntryKind; entry_id: string }>): Promise<Map<string, LedgerEntry>> {
+  private async loadEntries(trx: Knex, queued: Array<{ kind: LedgerEntryKind; entry_id: string }>): Promise<Map<string, LedgerEntry>> {
     const out = new Map<string, LedgerEntry>();
     for (const kind of LEDGER_ENTRY_KINDS) {
       const ids = queued.filter((q) => q.kind === kind).map((q) => q.entry_id);
@@ -221,7 +241,7 @@ export function startIntegrator(ledger: VerifiableLedger, intervalMs: number, on
   let current: Promise<unknown> = Promise.resolve();
   const tick = async () => {
     try {
-      while (!stopped && (await ledger.integrate()).integrated > 0);
+      while (!stopped && (await ledger.integrate(1000)).integrated > 0) await new Promise((r) => setImmediate(r)); // yield to requests between batches
     } catch (e) {
       onError(e);
     }
