@@ -1,6 +1,7 @@
 // The invocation ledger on knex. Rows are only ever inserted (the database refuses anything else);
 // links such as repaired_by are derived by query when reading, never written back.
 import type { Knex } from 'knex';
+import { GroupCommit } from './group-commit.js';
 import { SwitchyardError, type InvocationRecord, type InvocationStore, type Page, type StoredInvocation } from '@switchyard/core';
 
 interface InvocationRow {
@@ -11,11 +12,24 @@ interface InvocationRow {
 }
 
 export class KnexInvocationStore implements InvocationStore {
-  constructor(private readonly knex: Knex) {}
+  private readonly commits: GroupCommit<InvocationRecord, StoredInvocation>;
 
-  async append(record: InvocationRecord): Promise<StoredInvocation> {
-    const [row] = await this.knex('invocations')
-      .insert({
+  constructor(private readonly knex: Knex) {
+    // Runs finishing together share one INSERT (group commit); each is answered once committed.
+    this.commits = new GroupCommit<InvocationRecord, StoredInvocation>(
+      (records) => this.insert(records),
+      async (record) => (await this.insert([record]))[0]!,
+      knex.client.config.client === 'pg' ? 4 : 1,
+    );
+  }
+
+  append(record: InvocationRecord): Promise<StoredInvocation> {
+    return this.commits.submit(record);
+  }
+
+  private async insert(records: InvocationRecord[]): Promise<StoredInvocation[]> {
+    const rows = (await this.knex('invocations')
+      .insert(records.map((record) => ({
         id: record.id,
         key: record.key,
         actor: record.actor,
@@ -29,11 +43,11 @@ export class KnexInvocationStore implements InvocationStore {
         created_at: record.created_at,
         duration_ms: Math.round(record.duration_ms),
         record: JSON.stringify(record),
-      })
-      .returning('seq');
-    const seq = Number(typeof row === 'object' ? (row as { seq: number | string }).seq : row);
+      })))
+      .returning(['seq', 'id'])) as Array<{ seq: number | string; id: string }>;
+    const seqOf = new Map(rows.map((r) => [r.id, Number(r.seq)]));
     // A new record cannot have been repaired yet.
-    return { ...(JSON.parse(JSON.stringify(record)) as InvocationRecord), seq, repaired_by: [] };
+    return records.map((record) => ({ ...(JSON.parse(JSON.stringify(record)) as InvocationRecord), seq: seqOf.get(record.id)!, repaired_by: [] }));
   }
 
   async get(id: string): Promise<StoredInvocation | undefined> {
