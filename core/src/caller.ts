@@ -4,7 +4,10 @@ export interface Caller {
   actor: string;
   /** Short public fingerprint of the credential, or null for the owner's API key. */
   fingerprint: string | null;
-  /** Owners may run auth-required capabilities; keyless callers never may. */
+  /**
+   * The owner and the tokens the owner minted may ask to run auth-required capabilities (those
+   * that also need approval wait for it); keyless callers never may.
+   */
   mayRunAuthRequired: boolean;
 }
 

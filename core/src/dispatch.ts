@@ -11,6 +11,8 @@ import type { Clock, InvocationStore } from './ports.js';
 import type { CapabilityRegistry } from './registry.js';
 import type { RunnerDirectory } from './runner-directory.js';
 import { computeYield } from './yield.js';
+import { createHash } from 'node:crypto';
+import { canonicalJson } from './canonical-json.js';
 
 export type DispatchRequest =
   | { key: string; body?: unknown; repairs?: string; source?: string }
@@ -23,7 +25,12 @@ export interface DispatchOutcome {
 
 export interface DispatchOptions {
   timeoutMs: number;
+  /** How long an approval request stays open. */
+  approvalTtlSeconds?: number;
 }
+
+/** The SHA-256 of the canonical JSON of a run's arguments: what an approval is bound to. */
+export const argsHash = (args: unknown): string => `sha256:${createHash('sha256').update(canonicalJson(args ?? null)).digest('hex')}`;
 
 /** Codes that mean the run was refused before the runner, as opposed to a run that failed. */
 const REFUSALS: ReadonlySet<ErrorCode> = new Set(['approval_required', 'credential_required', 'plan_required']);
@@ -59,14 +66,27 @@ export class DispatchService {
     return this.run(capability, validate, original!.body, caller, { repairs: null, replays: original!.id, source });
   }
 
+  /**
+   * Runs an invocation that waited for approval, once the owner approved it: the same key and body,
+   * as the caller who asked, as a new invocation whose source names the approval. The arguments
+   * must hash to what was approved.
+   */
+  async runApproved(waiting: StoredInvocation, approval: { id: string; args_hash: string }, invocationId: string = newInvocationId()): Promise<DispatchOutcome> {
+    const { capability, validate } = this.registry.require(waiting.key);
+    if (argsHash(waiting.args) !== approval.args_hash) fail('invalid_request', 'the approved arguments are not the ones this invocation holds');
+    const caller: Caller = { actor: waiting.actor, fingerprint: waiting.fingerprint, mayRunAuthRequired: true };
+    return this.run(capability, validate, waiting.body, caller, { repairs: null, replays: null, source: `approval:${approval.id}` }, approval.args_hash, invocationId);
+  }
+
   private async run(
     capability: Capability,
     validate: (args: unknown) => { path: string; message: string }[],
     rawBody: unknown,
     caller: Caller,
     links: { repairs: string | null; replays: string | null; source: string },
+    approvedArgsHash: string | null = null,
+    id: string = newInvocationId(),
   ): Promise<DispatchOutcome> {
-    const id = newInvocationId();
     const started = this.clock.now();
     const text = bodyText(rawBody);
     let args: unknown = null;
@@ -82,12 +102,19 @@ export class DispatchService {
         fail('invalid_arguments', `arguments do not match the input schema of ${capability.key}: ${problems.map((p) => p.message).join('; ')}`, { errors: problems });
       }
       this.checkPermission(capability, caller);
+      if (capability.approval && approvedArgsHash === null) {
+        // Not run: the owner approves these exact arguments first (or denies them).
+        const expires = new Date(started.getTime() + (this.options.approvalTtlSeconds ?? 86_400) * 1000).toISOString();
+        throw new SwitchyardError('approval_required', `${capability.key} runs only after the owner approves these exact arguments`, { args_hash: argsHash(args), approval_expires_at: expires, approvals: '/api/approvals' });
+      }
+      if (approvedArgsHash !== null && argsHash(args) !== approvedArgsHash) fail('invalid_request', 'the arguments differ from the approved ones');
       ran = true;
       result = await this.runners.runnerFor(capability).run(capability, args, { timeoutMs: this.options.timeoutMs, invocationId: id, actor: caller.actor });
     } catch (err) {
       const coded = SwitchyardError.is(err) ? err : new SwitchyardError('internal_error', `runner failed: ${(err as Error)?.message ?? String(err)}`);
       error = coded.toJSON();
-      status = REFUSALS.has(coded.code) ? 'refused' : 'failed';
+      // An approval request that passed every other check waits; anything else refused is refused.
+      status = coded.code === 'approval_required' && coded.details['args_hash'] ? 'awaiting_approval' : REFUSALS.has(coded.code) ? 'refused' : 'failed';
       result = null;
     }
 
@@ -120,9 +147,6 @@ export class DispatchService {
   private checkPermission(capability: Capability, caller: Caller): void {
     if (capability.auth === 'required' && !caller.mayRunAuthRequired) {
       fail('credential_required', `${capability.key} needs auth; this caller may only run capabilities with auth none`, { auth: 'required' });
-    }
-    if (capability.approval) {
-      fail('approval_required', `${capability.key} needs the owner's approval before it runs`, { risk: capability.risk });
     }
   }
 }

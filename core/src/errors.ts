@@ -26,6 +26,8 @@ export type ErrorCode =
   | 'token_expired'
   | 'scope_denied'
   | 'rate_limited'
+  | 'approval_expired'
+  | 'already_decided'
   | 'internal_error';
 
 const BRAND = Symbol.for('switchyard.SwitchyardError');

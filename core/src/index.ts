@@ -28,3 +28,4 @@ export * from './tlog-proof.js';
 export * from './ledger-leaf.js';
 export * from './share-token.js';
 export * from './token-issuer.js';
+export * from './approvals.js';

@@ -7,17 +7,18 @@ import { createHash, createHmac } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
 import type { StoredInvocation } from './invocation.js';
 import { hashLeaf } from './merkle.js';
-import type { TokenUse } from './ports.js';
+import type { ApprovalRecord, TokenUse } from './ports.js';
 import type { ActionRecord, StoredDelivery } from './webhook.js';
 
-export type LedgerEntryKind = 'invocation' | 'delivery' | 'action' | 'token_use';
-export const LEDGER_ENTRY_KINDS: readonly LedgerEntryKind[] = ['invocation', 'delivery', 'action', 'token_use'];
+export type LedgerEntryKind = 'invocation' | 'delivery' | 'action' | 'token_use' | 'approval';
+export const LEDGER_ENTRY_KINDS: readonly LedgerEntryKind[] = ['invocation', 'delivery', 'action', 'token_use', 'approval'];
 
 export type LedgerEntry =
   | { kind: 'invocation'; entry: StoredInvocation }
   | { kind: 'delivery'; entry: StoredDelivery }
   | { kind: 'action'; entry: ActionRecord }
-  | { kind: 'token_use'; entry: TokenUse };
+  | { kind: 'token_use'; entry: TokenUse }
+  | { kind: 'approval'; entry: ApprovalRecord };
 
 export interface LeafParts {
   kind: LedgerEntryKind;
@@ -52,6 +53,15 @@ export function leafParts(e: LedgerEntry): LeafParts {
           body_sha256: d.body ? sha256Hex(d.body) : null, delivery_id: d.delivery_id, duplicate_of: d.duplicate_of,
           refusal: d.refusal, action: d.action, signature: d.signature,
         },
+      };
+    }
+    case 'approval': {
+      const a = e.entry;
+      return {
+        kind: 'approval',
+        id: a.id,
+        public: { invocation: a.invocation, decision: a.decision, decided_at: a.decided_at, run_invocation: a.run_invocation },
+        private: { args_hash: a.args_hash, decided_by: a.decided_by },
       };
     }
     case 'token_use': {

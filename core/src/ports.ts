@@ -158,3 +158,26 @@ export interface SharedSettings {
   once(name: string, make: () => string): Promise<string>;
 }
 export const SharedSettings = Symbol.for('switchyard.SharedSettings');
+
+/** The owner's decision on an invocation that waited for approval. */
+export interface ApprovalRecord {
+  id: string;
+  /** The invocation that waited. */
+  invocation: string;
+  decision: 'approved' | 'denied';
+  /** What was approved: the hash of the exact arguments. */
+  args_hash: string;
+  decided_by: string;
+  decided_at: string;
+  /** The invocation the approval ran (approved only). */
+  run_invocation: string | null;
+}
+
+export interface ApprovalStore {
+  /** Records a decision; an invocation is decided once (already_decided otherwise, atomically). */
+  decide(record: ApprovalRecord): Promise<void>;
+  get(invocation: string): Promise<ApprovalRecord | undefined>;
+  /** Invocations awaiting approval with no decision yet, newest first. */
+  pending(limit: number): Promise<StoredInvocation[]>;
+}
+export const ApprovalStore = Symbol.for('switchyard.ApprovalStore');

@@ -2,10 +2,16 @@
 // (the auth-none keys, one hour), a workspace observer (read-only), self_scope (the listed keys cut
 // from the public set). The owner mints wider ones with the API key. Every keyless token can only
 // ever reach auth-none capabilities: its keys caveat is cut from that set.
+import { randomBytes } from 'node:crypto';
 import type { Clock } from './ports.js';
 import type { CapabilityRegistry } from './registry.js';
 import { SwitchyardError } from './errors.js';
 import { mintToken, narrowToken, verifyToken, type Caveats, type RootKey, type TokenScope } from './share-token.js';
+
+const OWNER_ID_PREFIX = 'o_';
+const KEYLESS_ID_PREFIX = 'k_';
+/** True for tokens the owner minted (their signed id says so). */
+export const isOwnerIssued = (scope: Pick<TokenScope, 'id'>): boolean => scope.id.startsWith(OWNER_ID_PREFIX);
 
 export const START_TTL_SECONDS = 3600;
 export const OBSERVER_TTL_SECONDS = 24 * 3600;
@@ -43,8 +49,17 @@ export class TokenIssuer {
     return verifyToken(token, this.roots, this.now());
   }
 
+  /** The owner's tokens (POST /api/tokens, workspace roles beyond observer). */
   mint(caveats: Caveats): Minted {
-    const token = mintToken(this.roots[0]!, caveats);
+    return this.mintAs('owner', caveats);
+  }
+
+  /**
+   * The issuer is part of the token id, which the root signature covers: no holder can turn a
+   * keyless token into an owner's one (and caveats could only narrow anyway).
+   */
+  private mintAs(issuer: 'owner' | 'keyless', caveats: Caveats): Minted {
+    const token = mintToken(this.roots[0]!, caveats, `${issuer === 'owner' ? OWNER_ID_PREFIX : KEYLESS_ID_PREFIX}${randomBytes(16).toString('base64url')}`);
     return { token, scope: this.verify(token) };
   }
 
@@ -58,12 +73,12 @@ export class TokenIssuer {
 
   /** GET /start: the public keys, their receipts, explain; one hour. */
   start(actor: string | null): Minted {
-    return this.mint({ moves: KEYLESS_MOVES, keys: this.publicKeys(), ...(actor ? { actor } : {}), purpose: 'start', expires: this.now() + START_TTL_SECONDS });
+    return this.mintAs('keyless', { moves: KEYLESS_MOVES, keys: this.publicKeys(), ...(actor ? { actor } : {}), purpose: 'start', expires: this.now() + START_TTL_SECONDS });
   }
 
   /** A read-only credential in one workspace. */
   observer(workspace: string, actor: string | null): Minted {
-    return this.mint({ moves: OBSERVER_MOVES, workspace, role: 'observer', ...(actor ? { actor } : {}), expires: this.now() + OBSERVER_TTL_SECONDS });
+    return this.mintAs('keyless', { moves: OBSERVER_MOVES, workspace, role: 'observer', ...(actor ? { actor } : {}), expires: this.now() + OBSERVER_TTL_SECONDS });
   }
 
   /**
@@ -86,8 +101,8 @@ export class TokenIssuer {
     const extra: Caveats = { keys: granted, ...(options.purpose ? { purpose: options.purpose } : {}), ...(options.actor ? { actor: options.actor } : {}) };
     let token: string;
     if (options.narrow && parent) token = narrowToken(options.parent!, extra);
-    else if (options.narrow) token = this.mint({ moves: ['invoke:*'], ...extra, uses: 1, expires: this.now() + NARROW_TTL_SECONDS }).token;
-    else token = this.mint({ moves: KEYLESS_MOVES, ...extra, expires: this.now() + START_TTL_SECONDS }).token;
+    else if (options.narrow) token = this.mintAs('keyless', { moves: ['invoke:*'], ...extra, uses: 1, expires: this.now() + NARROW_TTL_SECONDS }).token;
+    else token = this.mintAs('keyless', { moves: KEYLESS_MOVES, ...extra, expires: this.now() + START_TTL_SECONDS }).token;
     return { token, scope: this.verify(token), granted, refused };
   }
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CapabilityRegistry, DispatchService, OWNER, RunnerDirectory, SwitchyardError, type Caller, type CapabilityRunner } from '../src/index.js';
+import { CapabilityRegistry, DispatchService, OWNER, argsHash, RunnerDirectory, SwitchyardError, type Caller, type CapabilityRunner } from '../src/index.js';
 import { MemoryInvocationStore } from '../../test/support/memory-store.js';
 import { echoCapability, echoRunner, guardedCapability, ownerOnlyCapability } from './fixtures.js';
 
@@ -69,13 +69,26 @@ describe('core: dispatch', () => {
     });
   }
 
-  it('refuses approval-required capabilities without running them', async () => {
+  it('holds approval-required runs as awaiting_approval, bound to the hash of their exact arguments', async () => {
     let ran = 0;
-    const { dispatch } = setup({ run: async () => (ran++, {}) });
+    const { dispatch } = setup({ run: async () => (ran++, { done: true }) });
     const { invocation } = await dispatch.dispatch({ key: 'TEST_GUARDED', body: { text: 'a' } }, OWNER);
-    expect(invocation).to.include({ ok: false, ran: false, status: 'refused' });
-    expect(invocation.error?.code).to.equal('approval_required');
+    expect(invocation).to.include({ ok: false, ran: false, status: 'awaiting_approval' });
+    expect(invocation.error).to.include({ code: 'approval_required', args_hash: argsHash(invocation.args) });
     expect(ran).to.equal(0);
+    // Approved: runs once, as a new invocation naming the approval, with the same arguments.
+    const run = await dispatch.runApproved(invocation, { id: 'apr_1', args_hash: argsHash(invocation.args) });
+    expect(run.invocation).to.include({ ok: true, ran: true, status: 'ok', source: 'approval:apr_1', actor: invocation.actor });
+    expect(ran).to.equal(1);
+    // An approval of other arguments runs nothing.
+    let error: unknown;
+    try {
+      await dispatch.runApproved(invocation, { id: 'apr_2', args_hash: argsHash({ text: 'b' }) });
+    } catch (e) {
+      error = e;
+    }
+    expect((error as { code?: string }).code).to.equal('invalid_request');
+    expect(ran).to.equal(1);
   });
 
   it('refuses auth-required capabilities to a keyless caller, ledgered under its fingerprint', async () => {

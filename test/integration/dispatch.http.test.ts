@@ -159,10 +159,10 @@ for (const engine of engines()) {
         await run({ replay: 'inv_doesnotexist00000000' }).expect(404);
       });
 
-      it('refuses PAYMENTS (approval required) without running it, ledgered as refused', async () => {
-        const res = await run({ key: 'PAYMENTS_PROCESSOR_API_SEARCH', body: { query: 'refund a charge' } }).expect(403);
+      it('holds PAYMENTS (approval required) as awaiting_approval (202) without running it, ledgered', async () => {
+        const res = await run({ key: 'PAYMENTS_PROCESSOR_API_SEARCH', body: { query: 'refund a charge' } }).expect(202);
         expect(res.body.ok).to.equal(false);
-        expect(res.body.invocation).to.include({ status: 'refused', ran: false });
+        expect(res.body.invocation).to.include({ status: 'awaiting_approval', ran: false });
         expect(res.body.invocation.error.code).to.equal('approval_required');
       });
 

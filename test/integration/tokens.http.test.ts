@@ -189,8 +189,8 @@ for (const engine of engines()) {
         expired: routes.map(() => T(401, 'token_expired')),
         corrupted: routes.map(() => T(401, 'token_corrupted')),
         observer: [ok, ok, T(403, 'scope_denied'), ok, T(403, 'scope_denied'), T(403, 'scope_denied'), ok, T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), ok],
-        // PAYMENTS needs approval, which the owner's run is refused with until approvals land.
-        'API key': [ok, ok, ok, ok, ok, T(403, 'approval_required'), ok, ok, ok, T(201), ok],
+        // PAYMENTS needs approval: the owner's run waits for it (202, awaiting_approval).
+        'API key': [ok, ok, ok, ok, ok, T(202, 'approval_required'), ok, ok, ok, T(201), ok],
       };
 
       for (const [credName, outcomes] of Object.entries(expected)) {

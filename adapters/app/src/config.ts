@@ -17,6 +17,7 @@ export interface Config {
   auth: { apiKey?: string | null };
   dispatch: { timeoutMs: number };
   webhooks: { bodyLimitBytes: number };
+  approvals: { ttlSeconds: number };
   tokens: { rootKeys: Array<{ kid: string; secret: string }>; mintPerMinute: number; workspaces: string[] };
   ledger: { origin: string; signingKey?: string | null; commitmentKey?: string | null; integrateIntervalMs: number };
   upstreams: { connectTimeoutMs?: number };

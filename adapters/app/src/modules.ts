@@ -14,11 +14,13 @@ import {
   TokenIssuer,
   TokenUseStore,
   SharedSettings,
+  ApprovalStore,
+  ApprovalService,
   systemClock,
   type SwitchyardPlugin,
   type UpstreamAddress,
 } from '@switchyard/core';
-import { KnexApiKeyStore, KnexDeliveryStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexWebhookStore, openDatabase, type Database } from '@switchyard/storage-knex';
+import { KnexApprovalStore, KnexApiKeyStore, KnexDeliveryStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexWebhookStore, openDatabase, type Database } from '@switchyard/storage-knex';
 import { randomBytes } from 'node:crypto';
 import { McpUpstreamClient } from '@switchyard/mcp';
 import { createHttpApp } from '@switchyard/http-express';
@@ -62,6 +64,9 @@ export const storageModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind<SharedSettings>(SharedSettings)
     .toDynamicValue(async (ctx) => new KnexSettings((await ctx.getAsync<Database>(DatabaseToken)).knex))
+    .inSingletonScope();
+  bind<ApprovalStore>(ApprovalStore)
+    .toDynamicValue(async (ctx) => new KnexApprovalStore((await ctx.getAsync<Database>(DatabaseToken)).knex))
     .inSingletonScope();
   bind<TokenUseStore>(TokenUseStore)
     .toDynamicValue(async (ctx) => new KnexTokenUseStore((await ctx.getAsync<Database>(DatabaseToken)).knex))
@@ -153,7 +158,7 @@ export const coreModule = new ContainerModule(({ bind }) => {
         ctx.get<RunnerDirectory>(RunnerDirectoryToken),
         await ctx.getAsync<InvocationStore>(InvocationStore),
         ctx.get<Clock>(Clock),
-        { timeoutMs: config.dispatch.timeoutMs },
+        { timeoutMs: config.dispatch.timeoutMs, approvalTtlSeconds: config.approvals.ttlSeconds },
       );
     })
     .inSingletonScope();
@@ -174,6 +179,12 @@ export const httpModule = new ContainerModule(({ bind }) => {
         ledger: await ctx.getAsync<VerifiableLedger>(VerifiableLedger),
         tokens: await ctx.getAsync<TokenIssuer>(TokenIssuerToken),
         tokenUses: await ctx.getAsync<TokenUseStore>(TokenUseStore),
+        approvals: new ApprovalService(
+          await ctx.getAsync<InvocationStore>(InvocationStore),
+          await ctx.getAsync<ApprovalStore>(ApprovalStore),
+          await ctx.getAsync<DispatchService>(DispatchToken),
+          ctx.get<Clock>(Clock),
+        ),
         mintPerMinute: config.tokens.mintPerMinute,
         workspaces: config.tokens.workspaces,
         logger: ctx.get<Logger>(LoggerToken),

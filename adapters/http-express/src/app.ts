@@ -9,6 +9,7 @@ import { hookRoutes } from './routes/hooks.js';
 import { ledgerRoutes } from './routes/ledger.js';
 import { provenWorkRoutes } from './routes/proven-work.js';
 import { tokenRoutes } from './routes/tokens.js';
+import { approvalRoutes } from './routes/approvals.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
 export function createHttpApp(ctx: HttpContext): Express {
@@ -24,6 +25,7 @@ export function createHttpApp(ctx: HttpContext): Express {
   app.use(ledgerRoutes(ctx));
   app.use(provenWorkRoutes(ctx));
   app.use(tokenRoutes(ctx));
+  app.use(approvalRoutes(ctx));
   app.use(notFoundHandler);
   app.use(errorMiddleware(ctx.logger));
   return app;

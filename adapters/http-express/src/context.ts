@@ -1,5 +1,5 @@
 // What the HTTP adapter needs from the composition root; resolved once at startup, never per request.
-import type { ApiKeyStore, CapabilityRegistry, DeliveryStore, DispatchService, InvocationStore, TokenIssuer, TokenUseStore, VerifiableLedger, WebhookStore } from '@switchyard/core';
+import type { ApiKeyStore, ApprovalService, CapabilityRegistry, DeliveryStore, DispatchService, InvocationStore, TokenIssuer, TokenUseStore, VerifiableLedger, WebhookStore } from '@switchyard/core';
 
 export interface HttpLogger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -19,6 +19,7 @@ export interface HttpContext {
   /** Verifies and mints share tokens. */
   tokens: TokenIssuer;
   tokenUses: TokenUseStore;
+  approvals: ApprovalService;
   /** Keyless tokens per client address per minute. */
   mintPerMinute: number;
   /** Workspaces that observers may enter, by slug. */

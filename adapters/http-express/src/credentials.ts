@@ -6,7 +6,7 @@
 // exactly what was needed. Every use of a token, allowed or denied, is written to the ledger under
 // the token's fingerprint; a uses= caveat is claimed atomically before the move is allowed.
 import type { Request } from 'express';
-import { PUBLIC_MOVES, SwitchyardError, allowedMoves, randomId, scopeAllows, type Caller, type TokenScope } from '@switchyard/core';
+import { PUBLIC_MOVES, SwitchyardError, allowedMoves, isOwnerIssued, randomId, scopeAllows, type Caller, type TokenScope } from '@switchyard/core';
 import { API_KEY_HEADER } from './api-key.js';
 import type { HttpContext } from './context.js';
 
@@ -76,7 +76,9 @@ export async function authorize(req: Request, ctx: HttpContext, move: string): P
 /** What dispatch needs to know of the caller. Tokens never run auth-required capabilities. */
 export function callerOf(credential: Credential): Caller {
   if (credential.kind === 'owner') return { actor: 'owner', fingerprint: null, mayRunAuthRequired: true };
-  if (credential.kind === 'token') return { actor: credential.scope.actor ?? `token:${credential.scope.fingerprint}`, fingerprint: credential.scope.fingerprint, mayRunAuthRequired: false };
+  // Tokens the owner minted may ask for auth-required runs (which then wait for approval where the
+  // capability needs it); tokens minted keyless never may. The issuer is in the signed token id.
+  if (credential.kind === 'token') return { actor: credential.scope.actor ?? `token:${credential.scope.fingerprint}`, fingerprint: credential.scope.fingerprint, mayRunAuthRequired: isOwnerIssued(credential.scope) };
   return { actor: 'public', fingerprint: null, mayRunAuthRequired: false };
 }
 
@@ -92,4 +94,4 @@ export const needs =
   };
 
 /** Moves that exist only for the owner's API key: no token is ever minted with them. */
-export const OWNER_MOVES = { manageWebhooks: 'webhook:manage', readDeliveries: 'deliveries:read', mintTokens: 'token:mint' } as const;
+export const OWNER_MOVES = { manageWebhooks: 'webhook:manage', readDeliveries: 'deliveries:read', mintTokens: 'token:mint', decideApprovals: 'approval:decide' } as const;

@@ -27,6 +27,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   token_expired: 401,
   scope_denied: 403,
   rate_limited: 429,
+  approval_expired: 410,
+  already_decided: 409,
   internal_error: 500,
 };
 

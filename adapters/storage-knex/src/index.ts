@@ -9,3 +9,4 @@ export * from './delivery-store.js';
 export * from './ledger.js';
 export * from './settings.js';
 export * from './token-use-store.js';
+export * from './approval-store.js';

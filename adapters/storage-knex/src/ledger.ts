@@ -30,6 +30,7 @@ import {
   type NodeRef,
   type NoteSigner,
   type SharedSettings,
+  type ApprovalRecord,
   type TokenUse,
   type VerifiableLedger,
 } from '@switchyard/core';
@@ -172,8 +173,10 @@ export class KnexLedger implements VerifiableLedger {
           for (const r of (await trx('deliveries').whereIn('id', part)) as DeliveryRow[]) out.set(`delivery:${r.id}`, { kind, entry: toDelivery(r, null) });
         } else if (kind === 'action') {
           for (const r of (await trx('webhook_actions').whereIn('delivery', part)) as ActionRow[]) out.set(`action:${r.delivery}`, { kind, entry: toAction(r) });
-        } else {
+        } else if (kind === 'token_use') {
           for (const r of (await trx('token_uses').whereIn('id', part)) as TokenUse[]) out.set(`token_use:${r.id}`, { kind, entry: r });
+        } else {
+          for (const r of (await trx('approvals').whereIn('id', part)) as ApprovalRecord[]) out.set(`approval:${r.id}`, { kind, entry: r });
         }
       }
     }

@@ -77,7 +77,7 @@ describe('plugin payments: catalogue and search', function () {
     }
   });
 
-  it('is refused with approval_required through dispatch, never reaching the upstream', async function () {
+  it('waits for approval through dispatch, never reaching the upstream until approved', async function () {
     const h = await simulator();
     try {
       const registry = new CapabilityRegistry();
@@ -86,8 +86,11 @@ describe('plugin payments: catalogue and search', function () {
       runners.assign(KEY, paymentsPlugin.createRunner(h.host));
       const dispatch = new DispatchService(registry, runners, new MemoryInvocationStore(), systemClock, { timeoutMs: 2000 });
       const { invocation } = await dispatch.dispatch({ key: KEY, body: { query: 'refund' } }, OWNER);
-      expect(invocation).to.include({ ok: false, ran: false, status: 'refused' });
+      expect(invocation).to.include({ ok: false, ran: false, status: 'awaiting_approval' });
       expect(invocation.error?.code).to.equal('approval_required');
+      const approved = await dispatch.runApproved(invocation, { id: 'apr_t', args_hash: invocation.error!['args_hash'] as string });
+      expect(approved.invocation).to.include({ ok: true, ran: true });
+      expect((approved.invocation.result as { operations: unknown[] }).operations.length).to.be.greaterThan(0);
     } finally {
       await h.teardown();
     }

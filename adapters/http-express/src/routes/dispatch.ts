@@ -87,7 +87,9 @@ export function dispatchRoutes(ctx: HttpContext): Router {
       const outcome = await ctx.dispatch.dispatch(request, callerOf(cred));
       const error = outcome.invocation.error;
       if (error) ctx.logger.info('run failed', { key: outcome.capability.key, invocation: outcome.invocation.id, code: error.code });
-      res.status(error ? statusFor(error.code) : 200).json(runAnswer(outcome, baseUrl, linkToken(cred)));
+      // A run waiting for the owner's approval is accepted, not refused: 202.
+      const status = outcome.invocation.status === 'awaiting_approval' ? 202 : error ? statusFor(error.code) : 200;
+      res.status(status).json(runAnswer(outcome, baseUrl, linkToken(cred)));
     } catch (err) {
       throw withLinks(err, baseUrl);
     }
