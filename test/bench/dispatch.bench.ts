@@ -3,13 +3,13 @@
 // duration; the service and the simulator each run in their own process.
 // Env: BENCH_SECONDS per phase (10), BENCH_CONCURRENCY (16), DATABASE_URL (default: a temp SQLite
 // file), BENCH_NODE_ARGS (extra flags for the child processes, e.g. --cpu-prof).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { setMaxListeners } from 'node:events';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { PROJECT_ROOT } from '@switchyard/app';
+import { writeReport } from './support/report.js';
 import { closedLoop, type Figures } from './support/stats.js';
 import { listeningUrl, spawnTs } from '../support/processes.js';
 
@@ -93,10 +93,7 @@ try {
     node: process.version,
     at: new Date().toISOString(),
   };
-  const outDir = join(PROJECT_ROOT, 'bench-results');
-  mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, `dispatch-${report.engine}.json`), JSON.stringify(report, null, 2) + '\n');
-  console.log(JSON.stringify(report, null, 2));
+  writeReport('dispatch', report);
 } finally {
   await service.child.stop();
   await sim.child.stop();

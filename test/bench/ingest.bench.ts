@@ -5,10 +5,10 @@
 // the ratio is taken between their medians.
 // Env: BENCH_SECONDS per measurement (10), BENCH_ROUNDS (3), DATABASE_URL (default: a temp SQLite file).
 import autocannon from 'autocannon';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '@switchyard/app';
+import { writeReport } from './support/report.js';
 import { spawnTs, startServiceProcess } from '../support/processes.js';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
@@ -98,10 +98,7 @@ try {
     node: process.version,
     at: new Date().toISOString(),
   };
-  const outDir = join(PROJECT_ROOT, 'bench-results');
-  mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, `ingest-${report.engine}.json`), JSON.stringify(report, null, 2) + '\n');
-  console.log(JSON.stringify(report, null, 2));
+  writeReport('ingest', report);
 } finally {
   await service.child.stop();
   await noop.child.stop();

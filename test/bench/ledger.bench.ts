@@ -5,13 +5,13 @@
 // 3. confirm p50/p99 over HTTP on that log, against GET /healthz on the same service;
 // 4. proof size, and restart time (spawn to listening) at that size against an empty database.
 // Env: LEDGER_SIZE (1000000), APPEND_ROWS (100000), CONFIRMS (2000), DATABASE_URL (temp SQLite).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { PROJECT_ROOT } from '@switchyard/app';
 import { computeYield, newInvocationId, type InvocationRecord } from '@switchyard/core';
 import { KnexLedger, openDatabase } from '@switchyard/storage-knex';
+import { writeReport } from './support/report.js';
 import { startServiceProcess } from '../support/processes.js';
 import { figures } from './support/stats.js';
 
@@ -139,10 +139,7 @@ try {
     node: process.version,
     at: new Date().toISOString(),
   };
-  const outDir = join(PROJECT_ROOT, 'bench-results');
-  mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, `ledger-${report.engine}.json`), JSON.stringify(report, null, 2) + '\n');
-  console.log(JSON.stringify(report, null, 2));
+  writeReport('ledger', report);
 } finally {
   await service.child.stop();
   rmSync(dir, { recursive: true, force: true });

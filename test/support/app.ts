@@ -64,3 +64,24 @@ export async function startTestService(engine: Engine, overrides: Record<string,
     },
   };
 }
+
+export interface ListeningService extends TestService {
+  url: string;
+}
+
+/** A test service listening on a loopback port, for clients in other processes (the CLI). */
+export async function startListeningService(engine: Engine, overrides: Record<string, unknown> = {}): Promise<ListeningService> {
+  const svc = await startTestService(engine, overrides);
+  const server = svc.switchyard.app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const { port } = server.address() as import('node:net').AddressInfo;
+  return {
+    ...svc,
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      await svc.close();
+    },
+  };
+}

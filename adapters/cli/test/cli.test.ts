@@ -2,12 +2,10 @@
 // service (SQLite), checking output and exit codes.
 import { expect } from 'chai';
 import { execFile, spawn } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '@switchyard/app';
-import { TEST_API_KEY, startTestService, type TestService } from '../../../test/support/app.js';
+import { TEST_API_KEY, startListeningService, type ListeningService } from '../../../test/support/app.js';
 
 const BIN = join(PROJECT_ROOT, 'adapters', 'cli', 'bin', 'switchyard.js');
 const run = promisify(execFile);
@@ -20,8 +18,7 @@ interface Result {
 
 describe('adapter cli: switchyard hook …', function () {
   this.timeout(60_000);
-  let svc: TestService;
-  let server: Server;
+  let svc: ListeningService;
   let url: string;
   let hookId: string;
 
@@ -40,15 +37,10 @@ describe('adapter cli: switchyard hook …', function () {
   };
 
   before(async function () {
-    svc = await startTestService('sqlite');
-    server = svc.switchyard.app.listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    svc = await startListeningService('sqlite');
+    url = svc.url;
   });
-  after(async () => {
-    server?.close();
-    await svc?.close();
-  });
+  after(async () => svc?.close());
 
   it('creates a webhook and lists it as a table and as JSON', async function () {
     const created = await cli(['hook', 'create', 'GitHub', 'org', '--json']);

@@ -3,13 +3,11 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '@switchyard/app';
-import { TEST_API_KEY, startTestService, type TestService } from '../../../test/support/app.js';
+import { TEST_API_KEY, startListeningService, type ListeningService } from '../../../test/support/app.js';
 
 const BIN = join(PROJECT_ROOT, 'adapters', 'cli', 'bin', 'switchyard.js');
 const run = promisify(execFile);
@@ -17,8 +15,7 @@ const EDGE = 'EDGE_BUILDS_WORKERS_BUILDS_SET_ACTIVE_WORKER';
 
 describe('adapter cli: switchyard verify', function () {
   this.timeout(60_000);
-  let svc: TestService;
-  let server: Server;
+  let svc: ListeningService;
   let url: string;
   let key: string;
   let dir: string;
@@ -45,15 +42,12 @@ describe('adapter cli: switchyard verify', function () {
   };
 
   before(async function () {
-    svc = await startTestService('sqlite', { ledger: { integrateIntervalMs: 50 } });
-    server = svc.switchyard.app.listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    svc = await startListeningService('sqlite', { ledger: { integrateIntervalMs: 50 } });
+    url = svc.url;
     key = (await api('/api/proven-work/key'))['verifier_key'];
     dir = mkdtempSync(join(tmpdir(), 'switchyard-verify-'));
   });
   after(async () => {
-    server?.close();
     await svc?.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -118,19 +112,13 @@ describe('adapter cli: switchyard verify', function () {
 
 describe('adapter cli: switchyard token narrow', function () {
   this.timeout(60_000);
-  let svc: TestService;
-  let server: Server;
+  let svc: ListeningService;
   let url: string;
   before(async function () {
-    svc = await startTestService('sqlite');
-    server = svc.switchyard.app.listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    svc = await startListeningService('sqlite');
+    url = svc.url;
   });
-  after(async () => {
-    server?.close();
-    await svc?.close();
-  });
+  after(async () => svc?.close());
   const cli = async (args: string[]) => {
     try {
       const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, SWITCHYARD_URL: 'http://127.0.0.1:9' } });
