@@ -17,6 +17,7 @@ export interface SystemNode {
 export class CapabilityRegistry {
   private readonly entries = new Map<string, RegistryEntry>();
   private readonly ajv = createAjv();
+  private changes = 0;
 
   /** Fails loudly at boot on a duplicate key, a bad key or a schema strict Ajv will not compile. */
   register(definition: CapabilityDefinition, upstreamUrl?: string): Capability {
@@ -37,7 +38,33 @@ export class CapabilityRegistry {
       ...(upstreamUrl ? { upstreamUrl } : {}),
     };
     this.entries.set(key, { capability, validate });
+    this.changes++;
     return capability;
+  }
+
+  /**
+   * Swaps every capability of one system for a new set (an imported MCP server after tools/list
+   * changed). All definitions are checked before anything changes: a bad one leaves the old set.
+   * Returns the keys added and removed.
+   */
+  replaceSystem(system: string, definitions: CapabilityDefinition[], upstreamUrl?: string): { added: string[]; removed: string[] } {
+    const before = [...this.entries.values()].filter((e) => e.capability.system === system).map((e) => e.capability.key);
+    const staged = new CapabilityRegistry();
+    for (const def of definitions) {
+      if (def.system !== system) fail('invalid_request', `${def.key} belongs to ${def.system}, not ${system}`);
+      if (this.entries.has(def.key) && this.entries.get(def.key)!.capability.system !== system) fail('invalid_request', `duplicate capability key ${def.key}`);
+      staged.register(def, upstreamUrl);
+    }
+    for (const key of before) this.entries.delete(key);
+    for (const [key, entry] of staged.entries) this.entries.set(key, entry);
+    this.changes++;
+    const after = new Set(staged.entries.keys());
+    return { added: [...after].filter((k) => !before.includes(k)), removed: before.filter((k) => !after.has(k)) };
+  }
+
+  /** Grows on every change, so derived views (the ask index, the build key) know when to rebuild. */
+  get version(): number {
+    return this.changes;
   }
 
   get(key: string): RegistryEntry | undefined {

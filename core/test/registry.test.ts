@@ -22,6 +22,23 @@ describe('core: registry', () => {
     expect(() => r.register({ ...echoCapability, key: 'TEST_BAD', inputs: { type: 'object', propertiez: {} } })).to.throw(/does not compile/);
   });
 
+  it('replaces one system as a whole, counting the change, and leaves it alone when a definition is bad', () => {
+    const r = new CapabilityRegistry();
+    r.register(echoCapability);
+    r.register({ ...echoCapability, key: 'OTHER_KEEP', system: 'OTHER' });
+    const v = r.version;
+    const change = r.replaceSystem('TEST', [{ ...echoCapability, key: 'TEST_NEW' }], 'http://127.0.0.1:9/mcp');
+    expect(change).to.deep.equal({ added: ['TEST_NEW'], removed: ['TEST_ECHO'] });
+    expect(r.has('TEST_ECHO')).to.equal(false);
+    expect(r.require('TEST_NEW').capability.upstreamUrl).to.equal('http://127.0.0.1:9/mcp');
+    expect(r.version).to.be.greaterThan(v);
+    const v2 = r.version;
+    expect(() => r.replaceSystem('TEST', [{ ...echoCapability, key: 'TEST_OK' }, { ...echoCapability, key: 'TEST_BAD', inputs: { type: 'object', propertiez: {} } }])).to.throw(/does not compile/);
+    expect(() => r.replaceSystem('TEST', [{ ...echoCapability, key: 'OTHER_KEEP' }])).to.throw(/duplicate capability key OTHER_KEEP/);
+    expect(r.list().map((c) => c.key)).to.deep.equal(['OTHER_KEEP', 'TEST_NEW']);
+    expect(r.version).to.equal(v2);
+  });
+
   it('answers unknown keys with did_you_mean, closest first', () => {
     const r = new CapabilityRegistry();
     r.register(echoCapability);
