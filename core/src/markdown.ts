@@ -20,6 +20,7 @@ export function contractMarkdown(c: Capability, baseUrl: string, token?: string)
     `| Example call | \`${d['Example call']}\` |`,
     `| type · runner | ${d['type · runner']} |`,
     `| auth · risk | ${d['auth · risk']} |`,
+    `| From the router | \`[${c.key}]<args>[/${c.key}]\` in text sent to POST ${baseUrl}/api/route |`,
     ...(c.limits?.plan ? [`| plan | ${c.limits.plan} |`] : []),
     '',
     '## inputs',

@@ -2,7 +2,8 @@
 import { ROOT, KEY_PATTERN, type Capability, type CapabilityDefinition } from './capability.js';
 import { SwitchyardError, fail } from './errors.js';
 import { compileValidator, createAjv, type ArgumentValidator } from './validation.js';
-import { suggestKeys } from './suggest.js';
+import { CapabilityIndex, type AskAnswer } from './capability-index.js';
+import { buildMap, type BuildMap } from './build-map.js';
 
 export interface RegistryEntry {
   capability: Capability;
@@ -18,6 +19,8 @@ export class CapabilityRegistry {
   private readonly entries = new Map<string, RegistryEntry>();
   private readonly ajv = createAjv();
   private changes = 0;
+  // Views derived from the entries, rebuilt on first use after a change (never per request).
+  private derived?: { version: number; index: CapabilityIndex; build?: BuildMap };
 
   /** Fails loudly at boot on a duplicate key, a bad key or a schema strict Ajv will not compile. */
   register(definition: CapabilityDefinition, upstreamUrl?: string): Capability {
@@ -87,8 +90,26 @@ export class CapabilityRegistry {
     return this.entries.has(key);
   }
 
+  /** did_you_mean for an unknown key: the one suggester every 404 uses. */
   suggest(key: string): string[] {
-    return suggestKeys(key, [...this.entries.keys()]);
+    return this.views().index.suggest(key);
+  }
+
+  /** Plain-language lookup: ranked capabilities for a question or a key. */
+  ask(question: string, limit?: number): AskAnswer {
+    return this.views().index.ask(question, limit);
+  }
+
+  /** The whole registry as one map with its terminal key. */
+  build(): BuildMap {
+    const views = this.views();
+    views.build ??= buildMap(this.systems());
+    return views.build;
+  }
+
+  private views(): NonNullable<CapabilityRegistry['derived']> {
+    if (this.derived?.version !== this.changes) this.derived = { version: this.changes, index: new CapabilityIndex(this.list()) };
+    return this.derived;
   }
 
   list(): Capability[] {

@@ -11,6 +11,8 @@ export interface SelfDescription {
   inputs: JsonSchema;
   outputs: Record<string, string>;
   'auth · risk': string;
+  /** The router tag form, and where text holding it is sent. */
+  'From the router': string;
 }
 
 export const OUTPUTS: Record<string, string> = {
@@ -49,5 +51,6 @@ export function describe(c: Capability, baseUrl: string, token?: string): SelfDe
     inputs: c.inputs,
     outputs: OUTPUTS,
     'auth · risk': authRisk(c),
+    'From the router': `[${c.key}]<args>[/${c.key}] in text sent to POST ${baseUrl}/api/route`,
   };
 }

@@ -71,13 +71,14 @@ describe('core: registry', () => {
     const r = new CapabilityRegistry();
     const c = r.register({ ...echoCapability, type: 'tool', tool: 'echo' }, 'http://127.0.0.1:9/mcp');
     const d = describeCapability(c, 'http://h:1');
-    expect(Object.keys(d)).to.deep.equal(['Path', 'Capability', 'run_now', 'Example call', 'type · runner', 'inputs', 'outputs', 'auth · risk']);
+    expect(Object.keys(d)).to.deep.equal(['Path', 'Capability', 'run_now', 'Example call', 'type · runner', 'inputs', 'outputs', 'auth · risk', 'From the router']);
     expect(d.Path).to.equal('OIP > TEST > TEST_ECHO');
     expect(d.Capability).to.equal('TEST_ECHO: Echoes its arguments back. (tool server: http://127.0.0.1:9/mcp)');
     expect(d.run_now).to.equal('http://h:1/api/dispatch?invoke=TEST_ECHO&body=<arg1>&share=<TOKEN>');
     expect(d['Example call']).to.equal('[TEST_ECHO]{"text":"hello"}[/TEST_ECHO]');
     expect(d['type · runner']).to.equal('tool · test');
     expect(d['auth · risk']).to.equal('none · low');
+    expect(d['From the router']).to.equal('[TEST_ECHO]<args>[/TEST_ECHO] in text sent to POST http://h:1/api/route');
     expect(Object.keys(d.outputs)).to.deep.equal(['ok', 'result', 'invocation', 'yield', '_self']);
     expect(describeCapability({ ...c, auth: 'required', risk: 'high', approval: true }, 'http://h:1')['auth · risk']).to.equal('required · high · approval required');
   });

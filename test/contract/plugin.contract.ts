@@ -27,7 +27,7 @@ export interface PluginHarness<O> {
   notRunnable?: string[];
 }
 
-export const SELF_DESCRIPTION_FIELDS = ['Path', 'Capability', 'run_now', 'Example call', 'type · runner', 'inputs', 'outputs', 'auth · risk'];
+export const SELF_DESCRIPTION_FIELDS = ['Path', 'Capability', 'run_now', 'Example call', 'type · runner', 'inputs', 'outputs', 'auth · risk', 'From the router'];
 
 export function pluginContract<O>(plugin: SwitchyardPlugin<O>, harness: PluginHarness<O>): void {
   describe(`plugin contract: ${plugin.name}`, function () {

@@ -39,7 +39,7 @@ for (const engine of engines()) {
         const res = await http.get('/api/dispatch?registry=1').expect(200);
         expect(res.body.capabilities.map((c: { key: string }) => c.key)).to.deep.equal(KEYS);
         for (const c of res.body.capabilities) {
-          expect(c).to.have.all.keys('key', 'Path', 'Capability', 'run_now', 'Example call', 'type · runner', 'inputs', 'outputs', 'auth · risk');
+          expect(c).to.have.all.keys('key', 'Path', 'Capability', 'run_now', 'Example call', 'type · runner', 'inputs', 'outputs', 'auth · risk', 'From the router');
         }
         const edge = res.body.capabilities[0];
         expect(edge.Path).to.equal('OIP > EDGE > EDGE_BUILDS_WORKERS_BUILDS_SET_ACTIVE_WORKER');

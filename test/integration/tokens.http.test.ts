@@ -1,6 +1,6 @@
 // Share tokens through HTTP against the real service, on each engine: keyless minting, explain,
 // invoke by GET, offline narrowing, uses, expiry and corruption, token uses in the ledger, and the
-// scope matrix — every route × every kind of credential, with the exact outcome.
+// scope matrix — every route (a router-tag run's denial is reported inside its 200 answer) × every kind of credential, with the exact outcome.
 import { expect } from 'chai';
 import request from 'supertest';
 import { narrowToken } from '@switchyard/core';
@@ -177,20 +177,23 @@ for (const engine of engines()) {
         { name: 'webhooks', go: (h) => h.get('/api/objects/webhook') },
         { name: 'mint', go: (h) => h.post('/api/tokens').send({ moves: ['explain'] }) },
         { name: 'proven-work', go: (h) => h.get('/api/proven-work') },
+        { name: 'ask', go: (h) => h.get('/api/dispatch?ask=set%20the%20active%20worker') },
+        { name: 'build', go: (h) => h.get('/api/dispatch?build=1') },
+        { name: 'route EDGE tag', go: (h) => h.post('/api/route').send({ text: `[${EDGE}]{"workerId":"${WORKER}"}[/${EDGE}]` }) },
       ];
       // [status, code] per credential, in the order of `routes`. 0 means "any 2xx".
       const T = (s: number, code?: string) => [s, code] as const;
       const ok = T(200);
       const expected: Record<string, ReadonlyArray<readonly [number, string | undefined]>> = {
-        none: [ok, ok, T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), ok],
-        start: [ok, ok, T(404, 'invocation_not_found'), ok, ok, T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), ok],
-        'self-scoped other keys': [ok, ok, T(404, 'invocation_not_found'), ok, T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), ok],
-        narrowed: [T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), ok, T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied')],
+        none: [ok, ok, T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), ok, ok, ok, T(401, 'credential_required')],
+        start: [ok, ok, T(404, 'invocation_not_found'), ok, ok, T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), ok, ok, ok, ok],
+        'self-scoped other keys': [ok, ok, T(404, 'invocation_not_found'), ok, T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), ok, ok, ok, T(200, 'scope_denied')],
+        narrowed: [T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), ok, T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), ok],
         expired: routes.map(() => T(401, 'token_expired')),
         corrupted: routes.map(() => T(401, 'token_corrupted')),
-        observer: [ok, ok, T(403, 'scope_denied'), ok, T(403, 'scope_denied'), T(403, 'scope_denied'), ok, T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), ok],
+        observer: [ok, ok, T(403, 'scope_denied'), ok, T(403, 'scope_denied'), T(403, 'scope_denied'), ok, T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), ok, ok, ok, T(200, 'scope_denied')],
         // PAYMENTS needs approval: the owner's run waits for it (202, awaiting_approval).
-        'API key': [ok, ok, ok, ok, ok, T(202, 'approval_required'), ok, ok, ok, T(201), ok],
+        'API key': [ok, ok, ok, ok, ok, T(202, 'approval_required'), ok, ok, ok, T(201), ok, ok, ok, ok],
       };
 
       for (const [credName, outcomes] of Object.entries(expected)) {
@@ -201,7 +204,7 @@ for (const engine of engines()) {
           for (const [i, route] of routes.entries()) {
             const res = await as(route.go(http));
             const [status, code] = outcomes[i]!;
-            got.push(`${route.name}: ${res.status} ${res.body?.error?.code ?? res.body?.invocation?.error?.code ?? ''}`.trim());
+            got.push(`${route.name}: ${res.status} ${res.body?.error?.code ?? res.body?.invocation?.error?.code ?? res.body?.runs?.[0]?.error?.code ?? ''}`.trim());
             want.push(`${route.name}: ${status} ${code ?? ''}`.trim());
           }
           expect(got).to.deep.equal(want);

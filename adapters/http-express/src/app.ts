@@ -10,6 +10,7 @@ import { ledgerRoutes } from './routes/ledger.js';
 import { provenWorkRoutes } from './routes/proven-work.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { approvalRoutes } from './routes/approvals.js';
+import { routerRoutes } from './routes/router.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
 export function createHttpApp(ctx: HttpContext): Express {
@@ -26,6 +27,7 @@ export function createHttpApp(ctx: HttpContext): Express {
   app.use(provenWorkRoutes(ctx));
   app.use(tokenRoutes(ctx));
   app.use(approvalRoutes(ctx));
+  app.use(routerRoutes(ctx));
   app.use(notFoundHandler);
   app.use(errorMiddleware(ctx.logger));
   return app;

@@ -1,5 +1,5 @@
 // JSON shapes the API answers with: run results, contracts, did_you_mean links.
-import { describe, type Capability, type DispatchOutcome } from '@switchyard/core';
+import { SwitchyardError, describe, type Capability, type DispatchOutcome } from '@switchyard/core';
 
 export interface RunAnswer {
   ok: boolean;
@@ -23,6 +23,21 @@ export const contractUrl = (baseUrl: string, key: string, markdown = false): str
 
 export const didYouMeanLinks = (keys: string[], baseUrl: string): { key: string; contract: string }[] =>
   keys.map((key) => ({ key, contract: contractUrl(baseUrl, key) }));
+
+/** The links every unknown-key answer carries: the nearest keys' contracts, an ask query, the registry. */
+export const unknownKeyLinks = (key: string, suggestions: string[], baseUrl: string) => ({
+  did_you_mean: didYouMeanLinks(suggestions, baseUrl),
+  ask: `${baseUrl}/api/dispatch?ask=${encodeURIComponent(key)}`,
+  registry: `${baseUrl}/api/dispatch?registry=1`,
+});
+
+/** Unknown keys become 404s whose did_you_mean entries are links, never a guess; other errors pass. */
+export function withKeyLinks(err: unknown, baseUrl: string): unknown {
+  if (!SwitchyardError.is(err, 'unknown_capability')) return err;
+  const key = String(err.details['key'] ?? '');
+  const keys = (err.details['did_you_mean'] as string[] | undefined) ?? [];
+  return new SwitchyardError('unknown_capability', err.message, { ...err.details, ...unknownKeyLinks(key, keys, baseUrl) });
+}
 
 /** run_now links carry the token the request presented, so a reader can follow them as they are. */
 export const contractJson = (c: Capability, baseUrl: string, token?: string) => ({

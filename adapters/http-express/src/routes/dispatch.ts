@@ -7,8 +7,9 @@ import { mintLimiter } from '../rate-limit.js';
 import { baseUrlOf } from '../base-url.js';
 import type { HttpContext } from '../context.js';
 import { statusFor } from '../status.js';
-import { contractJson, didYouMeanLinks, runAnswer } from '../presenters.js';
+import { contractJson, runAnswer, withKeyLinks } from '../presenters.js';
 import { confirmation, receipt } from '../proofs.js';
+import { askJson, askLimit, askMarkdown, buildJson, buildMarkdown, checkQuestion } from '../discovery-answers.js';
 
 const sendMarkdown = (res: Response, text: string): void => {
   res.type('text/markdown; charset=utf-8').send(text);
@@ -46,19 +47,6 @@ function parseEnvelope(payload: unknown): DispatchRequest {
 export function dispatchRoutes(ctx: HttpContext): Router {
   const router = Router();
 
-  /** Unknown keys become 404s whose did_you_mean entries are links, never a guess. */
-  const withLinks = (err: unknown, baseUrl: string): unknown => {
-    if (SwitchyardError.is(err, 'unknown_capability')) {
-      const keys = (err.details['did_you_mean'] as string[] | undefined) ?? [];
-      return new SwitchyardError('unknown_capability', err.message, {
-        ...err.details,
-        did_you_mean: didYouMeanLinks(keys, baseUrl),
-        registry: `${baseUrl}/api/dispatch?registry=1`,
-      });
-    }
-    return err;
-  };
-
   // Content type and credential are checked before the body is read.
   const jsonOnly: RequestHandler = (req, _res, next) => {
     if (!req.is('application/json')) throw new SwitchyardError('unsupported_media_type', 'send the dispatch request as application/json');
@@ -91,7 +79,7 @@ export function dispatchRoutes(ctx: HttpContext): Router {
       const status = outcome.invocation.status === 'awaiting_approval' ? 202 : error ? statusFor(error.code) : 200;
       res.status(status).json(runAnswer(outcome, baseUrl, linkToken(cred)));
     } catch (err) {
-      throw withLinks(err, baseUrl);
+      throw withKeyLinks(err, baseUrl);
     }
   };
 
@@ -150,10 +138,25 @@ export function dispatchRoutes(ctx: HttpContext): Router {
       try {
         entry = ctx.registry.require(key);
       } catch (err) {
-        throw withLinks(err, baseUrl);
+        throw withKeyLinks(err, baseUrl);
       }
       if (wantsMarkdown(req)) return sendMarkdown(res, contractMarkdown(entry.capability, baseUrl, token));
       res.json({ ok: true, contract: contractJson(entry.capability, baseUrl, token) });
+      return;
+    }
+    const ask = single(req, 'ask');
+    if (ask !== undefined) {
+      const question = checkQuestion(ask);
+      const answer = ctx.registry.ask(question, askLimit(single(req, 'limit')));
+      if (wantsMarkdown(req)) return sendMarkdown(res, askMarkdown(ctx.registry, question, answer, baseUrl, token));
+      res.json(askJson(ctx.registry, question, answer, baseUrl, token));
+      return;
+    }
+    if (single(req, 'build') !== undefined) {
+      const build = ctx.registry.build();
+      res.set('etag', `"${build.terminalKey}"`);
+      if (wantsMarkdown(req)) return sendMarkdown(res, buildMarkdown(build, baseUrl));
+      res.json(buildJson(build, baseUrl, token));
       return;
     }
     if (single(req, 'registry') !== undefined) {
@@ -174,8 +177,8 @@ export function dispatchRoutes(ctx: HttpContext): Router {
       res.json({ ok: true, system: system.system, path: [ROOT, system.system], capabilities: system.capabilities.map((c) => ({ key: c.key, ...describe(c, baseUrl, token) })) });
       return;
     }
-    throw new SwitchyardError('invalid_request', 'GET /api/dispatch needs one of: key=<KEY> [&format=markdown], registry=1, map=1 | map=<SYSTEM> [&format=markdown], confirm=<inv_id>, receipt=<inv_id>, explain=1, invoke=<KEY>&body=…, self_scope=1&keys=…', {
-      queries: ['key', 'registry', 'map', 'confirm', 'receipt', 'explain', 'invoke', 'self_scope'],
+    throw new SwitchyardError('invalid_request', 'GET /api/dispatch needs one of: key=<KEY> [&format=markdown], ask=<question or key>, build=1, registry=1, map=1 | map=<SYSTEM> [&format=markdown], confirm=<inv_id>, receipt=<inv_id>, explain=1, invoke=<KEY>&body=…, self_scope=1&keys=…', {
+      queries: ['key', 'ask', 'build', 'registry', 'map', 'confirm', 'receipt', 'explain', 'invoke', 'self_scope'],
     });
   });
 

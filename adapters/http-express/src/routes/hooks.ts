@@ -17,7 +17,7 @@ import {
 } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
 import type { HttpContext } from '../context.js';
-import { didYouMeanLinks, runAnswer } from '../presenters.js';
+import { unknownKeyLinks, runAnswer } from '../presenters.js';
 import { rawBody } from '../raw-body.js';
 import { statusFor } from '../status.js';
 
@@ -102,9 +102,7 @@ export function hookRoutes(ctx: HttpContext): Router {
     }
     if (action !== null && !ctx.registry.has(action)) {
       const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
-      return refuse(res, rec, new SwitchyardError('unknown_capability', `no capability ${action}; the delivery was stored as a refusal`), {
-        did_you_mean: didYouMeanLinks(ctx.registry.suggest(action), baseUrl),
-      });
+      return refuse(res, rec, new SwitchyardError('unknown_capability', `no capability ${action}; the delivery was stored as a refusal`), unknownKeyLinks(action, ctx.registry.suggest(action), baseUrl));
     }
 
     const stored = await ctx.deliveries.append(rec);
