@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { writeReport } from './support/report.js';
 import { closedLoop, type Figures } from './support/stats.js';
+import { withCpu } from './support/cpu.js';
 import { listeningUrl, spawnTs } from '../support/processes.js';
 
 // The SDK's default transport (used here as the baseline, unmodified) lets the platform fetch hold
@@ -68,8 +69,10 @@ try {
     );
 
   // Latency (what one call costs, unloaded) at concurrency 1; throughput under load at CONCURRENCY.
+  // CPU per request of each process (warm-up included in the phase, so slightly high for all).
+  const pids = { client: undefined, service: service.child.process.pid, upstream: sim.child.process.pid };
   const latency = { direct: await direct(1), dispatch: await dispatch(1) };
-  const load = { direct: await direct(CONCURRENCY), dispatch: await dispatch(CONCURRENCY) };
+  const load = { direct: await withCpu(pids, () => direct(CONCURRENCY)), dispatch: await withCpu(pids, () => dispatch(CONCURRENCY)) };
   await client.close();
 
   const round = (n: number): number => Math.round(n * 1000) / 1000;

@@ -2,7 +2,17 @@
 // links such as repaired_by are derived by query when reading, never written back.
 import type { Knex } from 'knex';
 import { GroupCommit } from './group-commit.js';
+import { SqliteStatements } from './sqlite-statements.js';
 import { SwitchyardError, type InvocationRecord, type InvocationStore, type Page, type StoredInvocation } from '@switchyard/core';
+
+const COLUMNS = ['id', 'key', 'actor', 'fingerprint', 'status', 'ok', 'ran', 'repairs', 'replays', 'source', 'created_at', 'duration_ms', 'record'] as const;
+const ROW_PLACEHOLDERS = `(${COLUMNS.map(() => '?').join(', ')})`;
+const sqlBySize = new Map<number, string>();
+const insertSql = (rows: number): string => {
+  let sql = sqlBySize.get(rows);
+  if (sql === undefined) sqlBySize.set(rows, (sql = `INSERT INTO invocations (${COLUMNS.join(', ')}) VALUES ${Array.from({ length: rows }, () => ROW_PLACEHOLDERS).join(', ')} RETURNING seq, id`));
+  return sql;
+};
 
 interface InvocationRow {
   seq: number | string;
@@ -13,8 +23,11 @@ interface InvocationRow {
 
 export class KnexInvocationStore implements InvocationStore {
   private readonly commits: GroupCommit<InvocationRecord, StoredInvocation>;
+  /** On SQLite, the batch INSERT runs as a statement prepared once per batch size (not re-planned per run). */
+  private readonly statements: SqliteStatements | null;
 
   constructor(private readonly knex: Knex) {
+    this.statements = knex.client.config.client === 'pg' ? null : new SqliteStatements(knex);
     // Runs finishing together share one INSERT (group commit); each is answered once committed.
     this.commits = new GroupCommit<InvocationRecord, StoredInvocation>(
       (records) => this.insert(records),
@@ -28,26 +41,19 @@ export class KnexInvocationStore implements InvocationStore {
   }
 
   private async insert(records: InvocationRecord[]): Promise<StoredInvocation[]> {
-    const rows = (await this.knex('invocations')
-      .insert(records.map((record) => ({
-        id: record.id,
-        key: record.key,
-        actor: record.actor,
-        fingerprint: record.fingerprint,
-        status: record.status,
-        ok: record.ok,
-        ran: record.ran,
-        repairs: record.repairs,
-        replays: record.replays,
-        source: record.source,
-        created_at: record.created_at,
-        duration_ms: Math.round(record.duration_ms),
-        record: JSON.stringify(record),
-      })))
-      .returning(['seq', 'id'])) as Array<{ seq: number | string; id: string }>;
+    const texts = records.map((record) => JSON.stringify(record));
+    const values = records.map((record, i) => [
+      record.id, record.key, record.actor, record.fingerprint, record.status, record.ok, record.ran, record.repairs,
+      record.replays, record.source, record.created_at, Math.round(record.duration_ms), texts[i]!,
+    ]);
+    const rows: Array<{ seq: number | string; id: string }> = this.statements
+      ? await this.statements.all(insertSql(records.length), values.flat())
+      : await this.knex('invocations')
+          .insert(values.map((v) => Object.fromEntries(COLUMNS.map((c, i) => [c, v[i]]))))
+          .returning(['seq', 'id']);
     const seqOf = new Map(rows.map((r) => [r.id, Number(r.seq)]));
-    // A new record cannot have been repaired yet.
-    return records.map((record) => ({ ...(JSON.parse(JSON.stringify(record)) as InvocationRecord), seq: seqOf.get(record.id)!, repaired_by: [] }));
+    // Answered as stored (a JSON round trip); a new record cannot have been repaired yet.
+    return records.map((record, i) => ({ ...(JSON.parse(texts[i]!) as InvocationRecord), seq: seqOf.get(record.id)!, repaired_by: [] }));
   }
 
   async get(id: string): Promise<StoredInvocation | undefined> {

@@ -7,6 +7,7 @@ import { mintLimiter } from '../rate-limit.js';
 import { baseUrlOf } from '../base-url.js';
 import type { HttpContext } from '../context.js';
 import { statusFor } from '../status.js';
+import { writeJson } from '../write-json.js';
 import { contractJson, runAnswer, withKeyLinks } from '../presenters.js';
 import { confirmation, receipt } from '../proofs.js';
 import { askJson, askLimit, askMarkdown, buildJson, buildMarkdown, checkQuestion } from '../discovery-answers.js';
@@ -77,7 +78,7 @@ export function dispatchRoutes(ctx: HttpContext): Router {
       if (error) ctx.logger.info('run failed', { key: outcome.capability.key, invocation: outcome.invocation.id, code: error.code });
       // A run waiting for the owner's approval is accepted, not refused: 202.
       const status = outcome.invocation.status === 'awaiting_approval' ? 202 : error ? statusFor(error.code) : 200;
-      res.status(status).json(runAnswer(outcome, baseUrl, linkToken(cred)));
+      writeJson(res, status, runAnswer(outcome, baseUrl, linkToken(cred)));
     } catch (err) {
       throw withKeyLinks(err, baseUrl);
     }

@@ -20,6 +20,7 @@ import type { HttpContext } from '../context.js';
 import { unknownKeyLinks, runAnswer } from '../presenters.js';
 import { rawBody } from '../raw-body.js';
 import { statusFor } from '../status.js';
+import { writeJson } from '../write-json.js';
 
 const pairs = (rawHeaders: string[]): RawHeaders => {
   const out: Array<[string, string]> = [];
@@ -107,9 +108,7 @@ export function hookRoutes(ctx: HttpContext): Router {
 
     const stored = await ctx.deliveries.append(rec);
     if (action === null) {
-      // The hottest answer skips res.json (ETag hashing, freshness checks) for a plain write.
-      const json = JSON.stringify({ ok: true, ...receipt(stored) });
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) }).end(json);
+      writeJson(res, 200, { ok: true, ...receipt(stored) });
       return;
     }
     if (stored.duplicate) {
