@@ -11,6 +11,7 @@ import { provenWorkRoutes } from './routes/proven-work.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { approvalRoutes } from './routes/approvals.js';
 import { routerRoutes } from './routes/router.js';
+import { workspaceRoutes } from './routes/workspace.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
 export function createHttpApp(ctx: HttpContext): Express {
@@ -28,6 +29,7 @@ export function createHttpApp(ctx: HttpContext): Express {
   app.use(tokenRoutes(ctx));
   app.use(approvalRoutes(ctx));
   app.use(routerRoutes(ctx));
+  app.use(workspaceRoutes(ctx));
   app.use(notFoundHandler);
   app.use(errorMiddleware(ctx.logger));
   return app;

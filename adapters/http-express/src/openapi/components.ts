@@ -1,0 +1,63 @@
+// Shared pieces of the OpenAPI document: credentials, answer shapes and reusable parameters.
+// Shapes list the fields a client can rely on; the prose reference is docs/api.md.
+
+export const securitySchemes = {
+  apiKey: { type: 'apiKey', in: 'header', name: 'x-sheets-key', description: "The owner's API key: every move." },
+  bearerToken: { type: 'http', scheme: 'bearer', bearerFormat: 'sy1 share token', description: 'A share token: the moves its caveats allow.' },
+  shareToken: { type: 'apiKey', in: 'query', name: 'share', description: 'A share token in the query (the same token as the Bearer form).' },
+} as const;
+
+/** Who may call: the public credential (no security entry), a token, the API key. */
+export const anyCredential = [{}, { bearerToken: [] }, { shareToken: [] }, { apiKey: [] }];
+export const tokenOrKey = [{ bearerToken: [] }, { shareToken: [] }, { apiKey: [] }];
+export const ownerOnly = [{ apiKey: [] }];
+export const publicOnly = [{}];
+
+const obj = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, ...(required.length ? { required } : {}) });
+const str = { type: 'string' };
+const bool = { type: 'boolean' };
+const int = { type: 'integer' };
+const anyValue = {};
+
+export const schemas = {
+  Error: obj({ ok: { const: false }, error: obj({ code: str, message: str }, ['code', 'message']) }, ['ok', 'error']),
+  SelfDescription: obj(
+    {
+      Path: str, Capability: str, run_now: { type: 'string' }, 'Example call': str, 'type · runner': str,
+      inputs: { type: 'object' }, outputs: { type: 'object' }, 'auth · risk': str, 'From the router': str,
+    },
+    ['Path', 'Capability', 'run_now', 'Example call', 'type · runner', 'inputs', 'outputs', 'auth · risk'],
+  ),
+  Yield: obj({ tokens: obj({ in: int, out: int }), cost: int, material: int, waste: obj({ bytes: int, cost: int }) }),
+  Invocation: obj(
+    {
+      id: { type: 'string', pattern: '^inv_' }, seq: int, key: str, path: str, actor: str, fingerprint: { type: ['string', 'null'] },
+      body: anyValue, args: anyValue, status: { enum: ['ok', 'failed', 'refused', 'awaiting_approval', 'denied'] }, ok: bool, ran: bool,
+      error: { oneOf: [{ type: 'null' }, obj({ code: str, message: str })] }, result: anyValue, yield: { $ref: '#/components/schemas/Yield' },
+      repairs: { type: ['string', 'null'] }, replays: { type: ['string', 'null'] }, repaired_by: { type: 'array', items: str },
+      source: str, created_at: { type: 'string', format: 'date-time' }, duration_ms: { type: 'number' },
+    },
+    ['id', 'key', 'status', 'ok', 'ran'],
+  ),
+  RunAnswer: obj(
+    { ok: bool, result: anyValue, invocation: { $ref: '#/components/schemas/Invocation' }, yield: { $ref: '#/components/schemas/Yield' }, _self: { $ref: '#/components/schemas/SelfDescription' } },
+    ['ok', 'result', 'invocation', 'yield', '_self'],
+  ),
+  Webhook: obj({ id: { type: 'string', pattern: '^hk_[A-Za-z0-9]{12}$' }, name: str, address: str, on: bool, delivery_id_path: { type: ['string', 'null'] }, created_at: str }, ['id', 'name', 'address', 'on']),
+  Delivery: obj({ entry: str, hook: str, received_at: str, method: str, headers: { type: 'array' }, body_base64: str, delivery_id: { type: ['string', 'null'] }, duplicate: bool, duplicate_of: { type: ['string', 'null'] } }),
+  Token: obj({ ok: bool, token: { type: 'string', pattern: '^sy1\\.' }, fingerprint: str, moves: { type: 'array', items: str }, keys: { type: 'array', items: str }, expires_at: { type: ['string', 'null'] } }, ['token']),
+  Checkpoint: obj({ size: int, root: str, note: str, created_at: str }),
+} as const;
+
+export const ref = (name: keyof typeof schemas) => ({ $ref: `#/components/schemas/${name}` });
+
+/** A JSON answer with a schema. */
+export const json = (description: string, schema: unknown = { type: 'object' }) => ({ description, content: { 'application/json': { schema } } });
+export const errors = (...codes: Array<[status: number, codes: string]>) =>
+  Object.fromEntries(codes.map(([status, list]) => [String(status), json(`Error: ${list}`, ref('Error'))]));
+
+export const query = (name: string, description: string, schema: unknown = str, required = false) => ({ name, in: 'query', description, required, schema });
+export const pathParam = (name: string, description: string, schema: unknown = str) => ({ name, in: 'path', description, required: true, schema });
+export const limitParam = (max = 1000, def = 50) => query('limit', `Page size, 1–${max} (default ${def})`, { type: 'integer', minimum: 1, maximum: max, default: def });
+
+export const credentialErrors = errors([401, 'credential_required, invalid_api_key, token_corrupted, token_expired'], [403, 'scope_denied']);

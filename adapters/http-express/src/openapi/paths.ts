@@ -1,0 +1,216 @@
+// Every endpoint of the service, as OpenAPI path items. A test compares these paths with the routes
+// Express actually mounts, so an endpoint cannot be added without being described here.
+import { anyCredential, credentialErrors, errors, json, limitParam, ownerOnly, pathParam, publicOnly, query, ref, tokenOrKey } from './components.js';
+
+const formatParam = query('format', '`markdown` for the markdown form', { enum: ['markdown'] });
+
+const dispatchGet = {
+  operationId: 'dispatchQuery',
+  tags: ['dispatch'],
+  summary: 'Read contracts, ask, build, confirm, receipt, explain, invoke or self_scope: one query per request',
+  description: [
+    'Exactly one of the mode parameters is given:',
+    '- `key=KEY[&format=markdown]`: the capability contract (public)',
+    '- `ask=<question or key>[&limit=1..20][&format=markdown]`: plain-language lookup; runs nothing (public)',
+    '- `build=1[&format=markdown]`: the whole registry as one map with its terminal key (public)',
+    '- `registry=1`: every capability, self-describing (public)',
+    '- `map=1 | map=SYSTEM [&format=markdown]`: the root tree or one system (public)',
+    '- `confirm=inv_…`: public proof that an entry is in the ledger (public)',
+    '- `receipt=inv_…`: the opened record of an invocation (API key, or a token for its own runs)',
+    '- `explain=1`: what the presented token may do (token)',
+    '- `invoke=KEY&body=<url-encoded args>`: runs the capability, answered like POST (token or API key)',
+    '- `self_scope=1&keys=A,B[&purpose][&actor][&narrow=1]`: a keyless token for the listed public keys (rate limited)',
+  ].join('\n'),
+  security: anyCredential,
+  parameters: [
+    query('key', 'Capability key'),
+    query('ask', 'A question in plain words, or a key', { type: 'string', maxLength: 500 }),
+    query('limit', 'Matches for ask (1–20, default 5)', { type: 'integer', minimum: 1, maximum: 20 }),
+    query('build', '1 for the whole build', { enum: ['1'] }),
+    query('registry', '1 for every capability', { enum: ['1'] }),
+    query('map', '1 for the root tree, or a system name'),
+    formatParam,
+    query('confirm', 'An invocation or delivery id'),
+    query('receipt', 'An invocation id'),
+    query('explain', '1 to explain the presented token', { enum: ['1'] }),
+    query('invoke', 'Capability key to run'),
+    query('body', 'URL-encoded arguments for invoke'),
+    query('self_scope', '1 to mint a token for listed keys', { enum: ['1'] }),
+    query('keys', 'Comma-separated keys for self_scope'),
+    query('purpose', 'Purpose caveat for self_scope'),
+    query('actor', 'Actor caveat for self_scope'),
+    query('narrow', '1 to narrow further (with share=: the parent ∩ keys; without: invoke-only, one use, 10 minutes)', { enum: ['1'] }),
+  ],
+  responses: {
+    '200': {
+      description: 'The answer of the chosen mode (a run answers RunAnswer)',
+      content: { 'application/json': { schema: { oneOf: [ref('RunAnswer'), { type: 'object' }] } }, 'text/markdown': { schema: { type: 'string' } } },
+    },
+    '202': json('The run waits for the owner\'s approval (invocation.status awaiting_approval)', ref('RunAnswer')),
+    ...errors([400, 'invalid_request'], [404, 'unknown_capability (did_you_mean, ask), unknown_system, invocation_not_found, not_found'], [422, 'invalid_arguments, tool_error'], [429, 'rate_limited'], [502, 'upstream_unavailable'], [504, 'upstream_timeout']),
+    ...credentialErrors,
+  },
+};
+
+const dispatchPost = {
+  operationId: 'dispatch',
+  tags: ['dispatch'],
+  summary: 'Run a capability: {key, body}, {key, body, repairs} or {replay}',
+  security: tokenOrKey,
+  requestBody: {
+    required: true,
+    content: {
+      'application/json': {
+        schema: {
+          oneOf: [
+            { type: 'object', properties: { key: { type: 'string' }, body: {}, repairs: { type: 'string', pattern: '^inv_' } }, required: ['key'], additionalProperties: false },
+            { type: 'object', properties: { replay: { type: 'string', pattern: '^inv_' } }, required: ['replay'], additionalProperties: false },
+          ],
+        },
+      },
+    },
+  },
+  responses: {
+    '200': json('The run succeeded', ref('RunAnswer')),
+    '202': json('The run waits for approval', ref('RunAnswer')),
+    ...errors([400, 'invalid_request'], [404, 'unknown_capability, invocation_not_found'], [413, 'payload_too_large'], [415, 'unsupported_media_type'], [422, 'invalid_arguments, invalid_repair, tool_error (a failed run: RunAnswer)'], [502, 'upstream_unavailable'], [504, 'upstream_timeout']),
+    ...credentialErrors,
+  },
+};
+
+const route = {
+  operationId: 'route',
+  tags: ['dispatch'],
+  summary: 'Run the router tags ([KEY]args[/KEY]) in a text, in order',
+  security: tokenOrKey,
+  requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false } } } },
+  responses: {
+    '200': json('One entry per tag, in order; a tag\'s failure is reported in its place', {
+      type: 'object',
+      properties: { ok: { type: 'boolean' }, count: { type: 'integer' }, runs: { type: 'array', items: { type: 'object' } }, problems: { type: 'array', items: { type: 'object' } } },
+      required: ['ok', 'count', 'runs', 'problems'],
+    }),
+    ...errors([400, 'invalid_request (more than 20 tags, bad body)'], [415, 'unsupported_media_type']),
+    ...credentialErrors,
+  },
+};
+
+const hookId = pathParam('id', 'Webhook id', { type: 'string', pattern: '^hk_[A-Za-z0-9]{12}$' });
+const anyBody = { required: false, content: { '*/*': { schema: { type: 'string', format: 'binary' } } } };
+
+export const paths = {
+  '/api/dispatch': { get: dispatchGet, post: dispatchPost },
+  '/api/route': { post: route },
+  '/api/invocations': {
+    get: {
+      operationId: 'listInvocations', tags: ['ledger'], summary: 'Invocations of one key, in append order',
+      security: tokenOrKey,
+      parameters: [query('object_id', 'The capability key', undefined, true), query('after', 'Cursor from next_cursor'), limitParam()],
+      responses: { '200': json('A page', { type: 'object', properties: { ok: { type: 'boolean' }, items: { type: 'array', items: ref('Invocation') }, next_cursor: { type: ['string', 'null'] } } }), ...errors([400, 'invalid_request']), ...credentialErrors },
+    },
+  },
+  '/api/invocations/{id}': {
+    get: {
+      operationId: 'getInvocation', tags: ['ledger'], summary: 'One invocation', security: tokenOrKey,
+      parameters: [pathParam('id', 'Invocation id')],
+      responses: { '200': json('The invocation', { type: 'object', properties: { ok: { type: 'boolean' }, invocation: ref('Invocation') } }), ...errors([404, 'invocation_not_found']), ...credentialErrors },
+    },
+  },
+  '/api/ledger': {
+    get: {
+      operationId: 'listDeliveries', tags: ['webhooks'], summary: 'Webhook deliveries, newest first', security: ownerOnly,
+      parameters: [query('event', '`webhook delivery`', { enum: ['webhook delivery'] }, true), query('hook', 'Only this webhook'), query('before', 'Cursor from next_cursor'), limitParam()],
+      responses: { '200': json('A page', { type: 'object', properties: { items: { type: 'array', items: ref('Delivery') }, next_cursor: { type: ['string', 'null'] } } }), ...errors([400, 'invalid_request']), ...credentialErrors },
+    },
+  },
+  '/api/ledger/{entry}': {
+    get: {
+      operationId: 'getDelivery', tags: ['webhooks'], summary: 'One delivery, whole', security: ownerOnly,
+      parameters: [pathParam('entry', 'Delivery entry id (dlv_…)')],
+      responses: { '200': json('The delivery', { type: 'object', properties: { entry: ref('Delivery') } }), ...errors([404, 'not_found']), ...credentialErrors },
+    },
+  },
+  '/api/objects/webhook': {
+    get: { operationId: 'listWebhooks', tags: ['webhooks'], summary: 'Every webhook', security: ownerOnly, responses: { '200': json('Webhooks', { type: 'object', properties: { items: { type: 'array', items: ref('Webhook') } } }), ...credentialErrors } },
+    post: {
+      operationId: 'createWebhook', tags: ['webhooks'], summary: 'Create a webhook', security: ownerOnly,
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { name: { type: 'string' }, delivery_id_path: { type: 'string' }, signature: { type: 'object' } }, required: ['name'] } } } },
+      responses: { '201': json('The webhook, its address and how to read its deliveries', ref('Webhook')), ...errors([400, 'invalid_request']), ...credentialErrors },
+    },
+  },
+  '/api/objects/webhook/{id}': {
+    get: { operationId: 'getWebhook', tags: ['webhooks'], summary: 'One webhook', security: ownerOnly, parameters: [hookId], responses: { '200': json('The webhook', ref('Webhook')), ...errors([404, 'webhook_not_found']), ...credentialErrors } },
+    patch: {
+      operationId: 'updateWebhook', tags: ['webhooks'], summary: 'Turn on or off, rename, change the delivery-id path or signature check', security: ownerOnly, parameters: [hookId],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { on: { type: 'boolean' }, name: { type: 'string' }, delivery_id_path: { type: ['string', 'null'] }, signature: { type: ['object', 'null'] } } } } } },
+      responses: { '200': json('The webhook', ref('Webhook')), ...errors([400, 'invalid_request'], [404, 'webhook_not_found']), ...credentialErrors },
+    },
+  },
+  '/hook/{id}': {
+    get: { operationId: 'webhookFace', tags: ['webhooks'], summary: "A webhook's public face: name and on/off only", security: publicOnly, parameters: [hookId], responses: { '200': json('{name, on}', { type: 'object', properties: { name: { type: 'string' }, on: { type: 'boolean' } } }), ...errors([404, 'webhook_not_found']) } },
+    post: {
+      operationId: 'deliver', tags: ['webhooks'], summary: 'Deliver: any content type, stored byte-exact with every header', security: publicOnly, parameters: [hookId], requestBody: anyBody,
+      responses: { '200': json('What was stored: entry, delivery id and rule, duplicate, duplicate_of'), ...errors([401, 'signature_invalid'], [403, 'webhook_off'], [404, 'webhook_not_found'], [413, 'payload_too_large']) },
+    },
+  },
+  '/hook/{id}/{action}': {
+    post: {
+      operationId: 'deliverAndRun', tags: ['webhooks'], summary: 'Deliver and run the capability named by the action with the JSON body as inputs', security: publicOnly,
+      parameters: [hookId, pathParam('action', 'Capability key')], requestBody: anyBody,
+      responses: { '200': json('The run answer plus the delivery', ref('RunAnswer')), ...errors([401, 'credential_required (auth-required capability)'], [403, 'webhook_off'], [404, 'unknown_capability, webhook_not_found'], [413, 'payload_too_large'], [422, 'invalid_arguments']) },
+    },
+  },
+  '/start': {
+    get: {
+      operationId: 'start', tags: ['tokens'], summary: 'A bounded keyless token (1 h) with next-step URLs', security: publicOnly,
+      parameters: [query('actor', 'Free text naming the caller')],
+      responses: { '200': json('The token and next steps', ref('Token')), ...errors([429, 'rate_limited']) },
+    },
+  },
+  '/api/workspace/{slug}/enter': {
+    get: {
+      operationId: 'enterWorkspace', tags: ['tokens'], summary: 'A workspace token (observer: keyless, read-only)', security: [{}, { apiKey: [] }],
+      parameters: [pathParam('slug', 'Workspace slug'), query('role', 'observer (keyless) or another role (API key)'), query('actor', 'Free text naming the caller')],
+      responses: { '200': json('The token', ref('Token')), ...errors([404, 'not_found'], [429, 'rate_limited']), ...credentialErrors },
+    },
+  },
+  '/api/tokens': {
+    post: {
+      operationId: 'mintToken', tags: ['tokens'], summary: "Mint a token with the owner's key", security: ownerOnly,
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { moves: { type: 'array', items: { type: 'string' } }, keys: { type: 'array', items: { type: 'string' } }, actor: { type: 'string' }, purpose: { type: 'string' }, workspace: { type: 'string' }, expires_in_s: { type: 'integer' }, uses: { type: 'integer' } }, required: ['moves'] } } } },
+      responses: { '201': json('The token', ref('Token')), ...errors([400, 'invalid_request']), ...credentialErrors },
+    },
+  },
+  '/api/approvals': {
+    get: { operationId: 'listApprovals', tags: ['approvals'], summary: 'Runs waiting for approval, newest first', security: ownerOnly, parameters: [limitParam()], responses: { '200': json('Pending approvals'), ...credentialErrors } },
+  },
+  '/api/approvals/{id}': {
+    post: {
+      operationId: 'decideApproval', tags: ['approvals'], summary: 'Approve (runs the exact arguments once, as a linked invocation) or deny', security: ownerOnly,
+      parameters: [pathParam('id', 'The waiting invocation id')],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { decision: { enum: ['approve', 'deny'] } }, required: ['decision'] } } } },
+      responses: { '200': json('The run answer plus approval, or {ok, approval} for a denial'), ...errors([400, 'invalid_request'], [404, 'invocation_not_found'], [409, 'already_decided'], [410, 'approval_expired']), ...credentialErrors },
+    },
+  },
+  '/api/proven-work': {
+    get: {
+      operationId: 'provenWork', tags: ['proofs'], summary: 'Signed checkpoint, leaves and consistency proofs (public)', security: anyCredential,
+      parameters: [query('from', 'First leaf index', { type: 'integer', minimum: 0 }), limitParam(1000, 100), query('from_size', 'Older tree size for a consistency proof', { type: 'integer', minimum: 1 }), query('to_size', 'Newer tree size', { type: 'integer', minimum: 1 })],
+      responses: { '200': json('Checkpoint, leaves, consistency', { type: 'object', properties: { checkpoint: ref('Checkpoint') } }), ...errors([400, 'invalid_request']), ...credentialErrors },
+    },
+  },
+  '/api/proven-work/key': {
+    get: {
+      operationId: 'verifierKey', tags: ['proofs'], summary: "The log's Ed25519 verifier key (signed-note format)", security: anyCredential,
+      parameters: [query('format', '`text` for the key line alone', { enum: ['text'] })],
+      responses: { '200': { description: 'The verifier key', content: { 'application/json': { schema: { type: 'object' } }, 'text/plain': { schema: { type: 'string' } } } }, ...credentialErrors },
+    },
+  },
+  '/api/workspace': {
+    get: { operationId: 'protocolSpec', tags: ['entry points'], summary: 'This document: the machine-readable protocol spec (OpenAPI 3.1)', security: anyCredential, responses: { '200': json('The OpenAPI document'), ...credentialErrors } },
+  },
+  '/healthz': {
+    get: { operationId: 'health', tags: ['operations'], summary: 'Liveness and database health', security: publicOnly, responses: { '200': json('{ok, database, capabilities, uptime_s}'), '503': json('The database does not answer') } },
+  },
+} as const;
+

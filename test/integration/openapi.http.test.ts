@@ -1,0 +1,60 @@
+// GET /api/workspace: the protocol spec is a valid OpenAPI 3.1 document (checked with a maintained
+// validator) that describes every route the service actually mounts, and nothing it does not.
+import { expect } from 'chai';
+import request from 'supertest';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { engines, startTestService, type TestService } from '../support/app.js';
+import { mountedRoutes } from '../support/mounted-routes.js';
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'];
+
+for (const engine of engines()) {
+  describe(`HTTP protocol spec: OpenAPI at /api/workspace (${engine})`, function () {
+    this.timeout(20_000);
+    let svc: TestService;
+    let doc: Record<string, any>;
+
+    before(async () => {
+      svc = await startTestService(engine);
+      doc = (await request(svc.switchyard.app).get('/api/workspace').expect(200).expect('content-type', /json/)).body;
+    });
+    after(async () => svc?.close());
+
+    it('is a valid OpenAPI 3.1 document', async () => {
+      const result = await new Validator().validate(doc);
+      expect(result.errors ?? [], JSON.stringify(result.errors, null, 1)?.slice(0, 2000)).to.deep.equal([]);
+      expect(result.valid).to.equal(true);
+      expect(doc['openapi']).to.equal('3.1.0');
+      expect(doc['servers'][0].url).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
+    });
+
+    it('describes every mounted route, and no route that is not mounted', () => {
+      const documented = Object.entries(doc['paths'] as Record<string, Record<string, unknown>>)
+        .flatMap(([path, item]) => Object.keys(item).filter((m) => METHODS.includes(m)).map((m) => `${m.toUpperCase()} ${path}`))
+        .sort();
+      expect(documented).to.deep.equal(mountedRoutes(svc.switchyard.app));
+    });
+
+    it('gives every operation an id, a summary and its security, and resolves every $ref', () => {
+      const ids = new Set<string>();
+      for (const [path, item] of Object.entries(doc['paths'] as Record<string, Record<string, any>>)) {
+        for (const [method, op] of Object.entries(item).filter(([m]) => METHODS.includes(m))) {
+          expect(op.operationId, `${method} ${path}`).to.be.a('string');
+          expect(ids.has(op.operationId), `duplicate ${op.operationId}`).to.equal(false);
+          ids.add(op.operationId);
+          expect(op.summary, `${method} ${path}`).to.be.a('string').and.not.equal('');
+          expect(op.security, `${method} ${path}`).to.be.an('array').that.is.not.empty;
+        }
+      }
+      const refs = JSON.stringify(doc).match(/"#\/components\/schemas\/(\w+)"/g) ?? [];
+      for (const r of refs) expect(doc['components'].schemas).to.have.property(r.slice(22, -1));
+    });
+
+    it('is public but still held to a token\'s scope', async () => {
+      const http = request(svc.switchyard.app);
+      const t = (await http.get('/start').expect(200)).body.token as string;
+      await http.get('/api/workspace').set('authorization', `Bearer ${t}`).expect(200);
+      expect((await http.get('/api/workspace').set('authorization', 'Bearer sy1.nope').expect(401)).body.error.code).to.equal('token_corrupted');
+    });
+  });
+}
