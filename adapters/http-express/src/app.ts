@@ -12,6 +12,7 @@ import { tokenRoutes } from './routes/tokens.js';
 import { approvalRoutes } from './routes/approvals.js';
 import { routerRoutes } from './routes/router.js';
 import { workspaceRoutes } from './routes/workspace.js';
+import { dashboardRoutes } from './dashboard/routes.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
 export function createHttpApp(ctx: HttpContext): Express {
@@ -30,6 +31,7 @@ export function createHttpApp(ctx: HttpContext): Express {
   app.use(approvalRoutes(ctx));
   app.use(routerRoutes(ctx));
   app.use(workspaceRoutes(ctx));
+  app.use(dashboardRoutes(ctx));
   app.use(notFoundHandler);
   app.use(errorMiddleware(ctx.logger));
   return app;

@@ -30,6 +30,8 @@ export interface HttpContext {
   bodyLimitBytes: number;
   /** Largest webhook delivery stored (413 and a refusal entry above it). */
   hookBodyLimitBytes: number;
+  /** Signs dashboard session cookies; shared through the database so every process accepts them. */
+  dashboardSessionKey: Uint8Array;
   /** Liveness of the database, for /healthz. */
   databaseHealth(): Promise<{ ok: boolean; engine: string }>;
 }

@@ -5,7 +5,10 @@ export const securitySchemes = {
   apiKey: { type: 'apiKey', in: 'header', name: 'x-sheets-key', description: "The owner's API key: every move." },
   bearerToken: { type: 'http', scheme: 'bearer', bearerFormat: 'sy1 share token', description: 'A share token: the moves its caveats allow.' },
   shareToken: { type: 'apiKey', in: 'query', name: 'share', description: 'A share token in the query (the same token as the Bearer form).' },
+  dashboardSession: { type: 'apiKey', in: 'cookie', name: 'sy_dashboard', description: 'The dashboard session, from signing in with the API key at /dashboard/login; accepted by /dashboard pages only.' },
 } as const;
+
+export const dashboardSession = [{ dashboardSession: [] }];
 
 /** Who may call: the public credential (no security entry), a token, the API key. */
 export const anyCredential = [{}, { bearerToken: [] }, { shareToken: [] }, { apiKey: [] }];
@@ -55,6 +58,8 @@ export const ref = (name: keyof typeof schemas) => ({ $ref: `#/components/schema
 export const json = (description: string, schema: unknown = { type: 'object' }) => ({ description, content: { 'application/json': { schema } } });
 export const errors = (...codes: Array<[status: number, codes: string]>) =>
   Object.fromEntries(codes.map(([status, list]) => [String(status), json(`Error: ${list}`, ref('Error'))]));
+
+export const htmlPage = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
 
 export const query = (name: string, description: string, schema: unknown = str, required = false) => ({ name, in: 'query', description, required, schema });
 export const pathParam = (name: string, description: string, schema: unknown = str) => ({ name, in: 'path', description, required: true, schema });

@@ -1,5 +1,6 @@
 // GET /api/workspace: the machine-readable protocol spec, an OpenAPI 3.1 document of every endpoint.
 import { paths } from './paths.js';
+import { dashboardPaths } from './dashboard-paths.js';
 import { schemas, securitySchemes } from './components.js';
 
 export function openApiDocument(baseUrl: string) {
@@ -18,8 +19,8 @@ export function openApiDocument(baseUrl: string) {
     },
     servers: [{ url: baseUrl }],
     externalDocs: { description: 'Entry point for agents: a bounded keyless token with next steps', url: `${baseUrl}/start` },
-    tags: ['dispatch', 'ledger', 'webhooks', 'tokens', 'approvals', 'proofs', 'entry points', 'operations'].map((name) => ({ name })),
-    paths,
+    tags: ['dispatch', 'ledger', 'webhooks', 'tokens', 'approvals', 'proofs', 'entry points', 'operations', 'dashboard'].map((name) => ({ name })),
+    paths: { ...paths, ...dashboardPaths },
     components: { securitySchemes, schemas },
   };
 }

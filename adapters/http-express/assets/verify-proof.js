@@ -1,0 +1,108 @@
+// Verifies an invocation's public proof in the browser, trusting nothing but the verifier key:
+//   1. the leaf hash is SHA-256(0x00 || leaf text)                       (RFC 6962 §2.1)
+//   2. the inclusion proof leads from that leaf to the checkpoint's root  (RFC 9162 §2.1.3.2)
+//   3. the checkpoint is signed by the published Ed25519 key              (C2SP signed-note)
+'use strict';
+
+const enc = new TextEncoder();
+const fromB64 = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+const fromHex = (s) => Uint8Array.from(s.match(/../g) ?? [], (h) => parseInt(h, 16));
+const concat = (...parts) => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) { out.set(p, at); at += p.length; }
+  return out;
+};
+const sha256 = async (bytes) => new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+const equal = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
+
+async function rootFromInclusion(leafHash, index, size, proof) {
+  if (index >= size) throw new Error('leaf index beyond the tree');
+  let fn = index;
+  let sn = size - 1;
+  let r = leafHash;
+  for (const p of proof) {
+    if (sn === 0) throw new Error('proof longer than the tree');
+    if (fn % 2 === 1 || fn === sn) {
+      r = await sha256(concat(Uint8Array.of(1), p, r));
+      if (fn % 2 === 0) while (fn % 2 === 0 && fn !== 0) { fn = Math.floor(fn / 2); sn = Math.floor(sn / 2); }
+    } else {
+      r = await sha256(concat(Uint8Array.of(1), r, p));
+    }
+    fn = Math.floor(fn / 2);
+    sn = Math.floor(sn / 2);
+  }
+  if (sn !== 0) throw new Error('proof shorter than the tree');
+  return r;
+}
+
+/** A verifier key "name+hash+base64(0x01 || key)" → its name, 4-byte key hash and raw Ed25519 key. */
+async function parseVerifierKey(text) {
+  // The base64 part may itself hold '+': split at the first two only.
+  const parts = /^([^+\s]+)\+([0-9a-f]{8})\+([A-Za-z0-9+/=]+)$/.exec(text);
+  if (!parts) throw new Error('not a verifier key');
+  const [, name, hashHex, keyB64] = parts;
+  const material = fromB64(keyB64);
+  if (material[0] !== 1 || material.length !== 33) throw new Error('not an Ed25519 verifier key');
+  const keyHash = (await sha256(concat(enc.encode(`${name}\n`), material))).slice(0, 4);
+  if (!equal(keyHash, fromHex(hashHex))) throw new Error('verifier key hash does not match');
+  return { name, keyHash, publicKey: material.slice(1) };
+}
+
+/** Checks the note's signature by the key; answers the signed checkpoint's size and root. */
+async function verifyCheckpoint(note, key) {
+  const split = note.indexOf('\n\n');
+  if (split < 0) throw new Error('checkpoint has no signature block');
+  const text = note.slice(0, split + 1);
+  const lines = note.slice(split + 2).split('\n').filter(Boolean);
+  const ours = lines.map((l) => /^\u2014 (\S+) (\S+)$/.exec(l)).find((m) => m && m[1] === key.name && equal(fromB64(m[2]).slice(0, 4), key.keyHash));
+  if (!ours) throw new Error('no signature by the pinned key');
+  const signature = fromB64(ours[2]).slice(4);
+  const cryptoKey = await crypto.subtle.importKey('raw', key.publicKey, { name: 'Ed25519' }, false, ['verify']);
+  if (!(await crypto.subtle.verify('Ed25519', cryptoKey, signature, enc.encode(text)))) throw new Error('checkpoint signature is invalid');
+  const [origin, size, root] = text.split('\n');
+  if (origin !== key.name) throw new Error('checkpoint is for another log');
+  return { size: Number(size), root: fromB64(root) };
+}
+
+async function verify(button) {
+  const status = document.getElementById('proof-status');
+  const steps = document.getElementById('proof-steps');
+  const step = (text, ok) => {
+    const li = document.createElement('li');
+    li.textContent = `${ok ? '✓' : '✗'} ${text}`;
+    li.className = ok ? 'ok' : 'bad';
+    steps.append(li);
+  };
+  steps.textContent = '';
+  status.className = 'proof';
+  status.textContent = 'Checking…';
+  try {
+    const [confirm, keyInfo] = await Promise.all([fetch(button.dataset.confirm).then((r) => r.json()), fetch(button.dataset.key).then((r) => r.json())]);
+    if (confirm.status !== 'integrated') {
+      status.textContent = 'Recorded, not yet in the Merkle tree: try again in a moment.';
+      return;
+    }
+    const key = await parseVerifierKey(keyInfo.verifier_key);
+    step(`verifier key ${keyInfo.verifier_key.split('+').slice(0, 2).join('+')}`, true);
+    const leafHash = await sha256(concat(Uint8Array.of(0), enc.encode(confirm.leaf_text)));
+    if (!equal(leafHash, fromHex(confirm.leaf_hash))) throw new Error('leaf hash does not match the leaf');
+    step(`leaf ${confirm.index} hashes to ${confirm.leaf_hash.slice(0, 16)}…`, true);
+    const checkpoint = await verifyCheckpoint(confirm.checkpoint, key);
+    step(`checkpoint of size ${checkpoint.size} signed by the pinned key`, true);
+    const root = await rootFromInclusion(leafHash, confirm.index, checkpoint.size, confirm.inclusion_proof.map(fromB64));
+    if (!equal(root, checkpoint.root)) throw new Error('inclusion proof does not lead to the signed root');
+    step(`inclusion proof (${confirm.inclusion_proof.length} hashes) leads to the signed root`, true);
+    status.textContent = `Verified: ${confirm.id} is leaf ${confirm.index} of ${key.name} at size ${checkpoint.size}.`;
+    status.className = 'proof verified';
+  } catch (err) {
+    step(err.message, false);
+    status.textContent = `Not verified: ${err.message}`;
+    status.className = 'proof failed';
+  }
+}
+
+document.addEventListener('DOMContentLoaded', () => {
+  const button = document.getElementById('verify-proof');
+  if (button) button.addEventListener('click', () => verify(button));
+});

@@ -1,0 +1,53 @@
+// The ledger: invocations by key with their lineage (repairs, replays), and one invocation with
+// its whole lineage and a proof the browser verifies against the published verifier key.
+import type { StoredInvocation, SystemNode } from '@switchyard/core';
+import { html, type Markup } from '../html.js';
+
+const statusCell = (i: StoredInvocation) => html`<td class="${i.ok ? 'on' : 'off'}">${i.status}${i.error ? html` <span class="muted">${i.error.code}</span>` : ''}</td>`;
+const invLink = (id: string | null) => (id ? html`<a href="/dashboard/invocations/${id}">${id}</a>` : '—');
+
+export function ledgerIndexBody(systems: SystemNode[]): Markup {
+  return html`<h1>Ledger</h1>
+<p>Invocations are appended, never changed. Choose a capability:</p>
+<ul>${systems.flatMap((s) => s.capabilities).map((c) => html`<li><a href="/dashboard/ledger?key=${encodeURIComponent(c.key)}">${c.key}</a></li>`)}</ul>`;
+}
+
+export function invocationsBody(key: string, items: StoredInvocation[], next: string | null): Markup {
+  return html`<p><a href="/dashboard/ledger">Ledger</a> · <a href="/dashboard/capabilities/${key}">${key}</a></p>
+<h1>Invocations of ${key}</h1>
+<table>
+  <thead><tr><th>#</th><th>Invocation</th><th>When</th><th>Actor</th><th>Status</th><th>Repairs</th><th>Repaired by</th><th>Replays</th></tr></thead>
+  <tbody>${items.map((i) => html`<tr>
+    <td>${i.seq}</td><td>${invLink(i.id)}</td><td>${i.created_at}</td><td>${i.actor}</td>${statusCell(i)}
+    <td>${invLink(i.repairs)}</td><td>${i.repaired_by.length ? i.repaired_by.map((r, n) => html`${n ? ', ' : ''}${invLink(r)}`) : '—'}</td><td>${invLink(i.replays)}</td>
+  </tr>`)}</tbody>
+</table>
+${next ? html`<p><a href="/dashboard/ledger?key=${encodeURIComponent(key)}&after=${next}">Older runs follow →</a></p>` : ''}`;
+}
+
+/** `chain` is the invocation's ancestors by repairs, oldest first, ending with the invocation itself. */
+export function invocationBody(inv: StoredInvocation, chain: StoredInvocation[], baseUrl: string): Markup {
+  return html`<p><a href="/dashboard/ledger?key=${encodeURIComponent(inv.key)}">Invocations of ${inv.key}</a></p>
+<h1>${inv.id}</h1>
+<dl class="contract">
+  <dt>Capability</dt><dd><a href="/dashboard/capabilities/${inv.key}">${inv.key}</a> <span class="muted">${inv.path}</span></dd>
+  <dt>Status</dt><dd class="${inv.ok ? 'on' : 'off'}">${inv.status}${inv.error ? ` · ${inv.error.code}: ${inv.error.message}` : ''}</dd>
+  <dt>Actor</dt><dd>${inv.actor}${inv.fingerprint ? ` (${inv.fingerprint})` : ''}</dd>
+  <dt>When</dt><dd>${inv.created_at} · ${inv.duration_ms} ms · source ${inv.source}</dd>
+  <dt>Replays</dt><dd>${invLink(inv.replays)}</dd>
+</dl>
+<h2>Lineage</h2>
+<ol class="lineage">${chain.map((c) => html`<li>${c.id === inv.id ? html`<strong>${c.id}</strong>` : invLink(c.id)} <span class="${c.ok ? 'on' : 'off'}">${c.status}</span></li>`)}</ol>
+${inv.repaired_by.length ? html`<p>Repaired by ${inv.repaired_by.map((r, n) => html`${n ? ', ' : ''}${invLink(r)}`)}</p>` : html`<p class="muted">Not repaired${inv.ok ? ' (it succeeded)' : ''}.</p>`}
+<h2>Arguments</h2>
+<pre>${JSON.stringify(inv.args, null, 2)}</pre>
+<h2>Result</h2>
+<pre>${JSON.stringify(inv.result, null, 2)}</pre>
+<h2>Proof</h2>
+<p>The ledger's public proof for this invocation, checked here in your browser: the leaf hash, the
+inclusion proof up to the checkpoint's root, and the checkpoint's Ed25519 signature under the
+published verifier key.</p>
+<button type="button" id="verify-proof" data-confirm="${baseUrl}/api/dispatch?confirm=${inv.id}" data-key="${baseUrl}/api/proven-work/key">Verify proof</button>
+<p id="proof-status" class="proof" role="status">Not checked yet.</p>
+<ul id="proof-steps"></ul>`;
+}

@@ -1,0 +1,218 @@
+// The web dashboard under /dashboard: server-rendered pages with a little script. Capability pages
+// are public (as their contracts are); webhooks and the ledger need the owner's sign-in. Security
+// headers come from helmet with a same-origin-only Content Security Policy (no inline script).
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Router, urlencoded, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import helmet from 'helmet';
+import { SwitchyardError, WEBHOOK_ID_PATTERN, type StoredDelivery } from '@switchyard/core';
+import { baseUrlOf } from '../base-url.js';
+import type { HttpContext } from '../context.js';
+import { presentBody } from '../webhook-presenters.js';
+import { html, page, type Markup, type PageOptions } from './html.js';
+import { statusFor } from '../status.js';
+import { DashboardSessions, type DashboardSession } from './session.js';
+import { capabilityBody, treeBody } from './pages/capabilities.js';
+import { deliveriesBody, deliveryBody, webhooksBody } from './pages/webhooks.js';
+import { invocationBody, invocationsBody, ledgerIndexBody } from './pages/ledger.js';
+import { loginBody } from './pages/login.js';
+
+const ASSETS: Record<string, string> = {
+  'dashboard.css': 'text/css; charset=utf-8',
+  'dashboard.js': 'text/javascript; charset=utf-8',
+  'verify-proof.js': 'text/javascript; charset=utf-8',
+};
+// Read once at start; the folder sits beside src/ and dist/ alike.
+const assetText = Object.fromEntries(Object.keys(ASSETS).map((name) => [name, readFileSync(fileURLToPath(new URL(`../../assets/${name}`, import.meta.url)), 'utf8')]));
+
+/** How often a live view looks for new deliveries (the database is the source, so any process's deliveries show). */
+const LIVE_POLL_MS = 400;
+
+type Signed = Request & { dashboardSession?: DashboardSession };
+
+const securityHeaders = helmet({
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'none'"],
+    },
+  },
+  referrerPolicy: { policy: 'same-origin' },
+});
+
+/** Only paths inside the dashboard may be returned to after sign-in (no open redirect). */
+const safeNext = (value: unknown): string => (typeof value === 'string' && /^\/dashboard(\/[\w\-./?=&%]*)?$/.test(value) && !value.includes('//') ? value : '/dashboard');
+
+export function dashboardRoutes(ctx: HttpContext): Router {
+  const router = Router();
+  const sessions = new DashboardSessions(ctx.dashboardSessionKey);
+
+  const send = (req: Request, res: Response, options: Omit<PageOptions, 'signedIn' | 'csrf'>, body: Markup, status = 200): void => {
+    const session = sessions.of(req);
+    res.status(status).type('html').send(page({ ...options, signedIn: session !== null, ...(session ? { csrf: sessions.csrfToken(session) } : {}) }, body));
+  };
+
+  /** Owner pages: without a session, to the sign-in form and back. */
+  const signedIn: RequestHandler = (req, res, next) => {
+    const session = sessions.of(req);
+    if (!session) return res.redirect(303, `/dashboard/login?next=${encodeURIComponent(req.originalUrl)}`);
+    (req as Signed).dashboardSession = session;
+    next();
+  };
+
+  /** State changes need the session's CSRF token as well as its cookie. */
+  const csrf: RequestHandler = (req, _res, next) => {
+    if (!sessions.checkCsrf((req as Signed).dashboardSession!, (req.body as Record<string, unknown> | undefined)?.['csrf'])) {
+      throw new SwitchyardError('scope_denied', 'the form is stale or forged: reload the page and try again');
+    }
+    next();
+  };
+
+  router.use('/dashboard', securityHeaders);
+
+  router.get('/dashboard/assets/:name', (req, res) => {
+    const name = req.params['name'] as string;
+    const type = ASSETS[name];
+    if (!type) throw new SwitchyardError('not_found', `no asset ${name}`);
+    res.type(type).set('cache-control', 'public, max-age=300').send(assetText[name]);
+  });
+
+  router.get('/dashboard', (req, res) => {
+    const q = typeof req.query['q'] === 'string' ? req.query['q'].trim().slice(0, 500) : '';
+    send(req, res, { title: 'Capabilities', section: 'capabilities' }, treeBody(ctx.registry.systems(), q, q ? ctx.registry.ask(q, 10) : null));
+  });
+
+  router.get('/dashboard/capabilities/:key', (req, res) => {
+    const entry = ctx.registry.get(req.params['key'] as string);
+    if (!entry) {
+      const suggestions = ctx.registry.suggest(req.params['key'] as string);
+      return send(req, res, { title: 'Unknown capability', section: 'capabilities' }, treeBody(ctx.registry.systems(), req.params['key'] as string, { keyShaped: true, exact: null, hits: [], didYouMean: suggestions }), 404);
+    }
+    send(req, res, { title: entry.capability.key, section: 'capabilities', scripts: ['dashboard.js'] }, capabilityBody(entry.capability, baseUrlOf(req, ctx.publicBaseUrl)));
+  });
+
+  router.get('/dashboard/login', (req, res) => {
+    send(req, res, { title: 'Sign in', section: 'login' }, loginBody(safeNext(req.query['next']), false));
+  });
+
+  router.post('/dashboard/login', urlencoded({ extended: false, limit: '4kb' }), async (req, res) => {
+    const body = req.body as Record<string, unknown>;
+    const next = safeNext(body['next']);
+    if (typeof body['api_key'] !== 'string' || !(await ctx.apiKeys.verify(body['api_key']))) {
+      ctx.logger.warn('dashboard sign-in refused', { client: req.ip });
+      return send(req, res, { title: 'Sign in', section: 'login' }, loginBody(next, true), 401);
+    }
+    sessions.issue(res, req.secure);
+    res.redirect(303, next);
+  });
+
+  router.post('/dashboard/logout', signedIn, urlencoded({ extended: false, limit: '4kb' }), csrf, (_req, res) => {
+    sessions.clear(res);
+    res.redirect(303, '/dashboard');
+  });
+
+  router.get('/dashboard/webhooks', signedIn, async (req, res) => {
+    const session = (req as Signed).dashboardSession!;
+    send(req, res, { title: 'Webhooks', section: 'webhooks' }, webhooksBody(await ctx.webhooks.list(), baseUrlOf(req, ctx.publicBaseUrl), sessions.csrfToken(session)));
+  });
+
+  router.post('/dashboard/webhooks/:id/switch', signedIn, urlencoded({ extended: false, limit: '4kb' }), csrf, async (req, res) => {
+    const on = (req.body as Record<string, unknown>)['on'];
+    if (on !== 'true' && on !== 'false') throw new SwitchyardError('invalid_request', 'on must be true or false');
+    const updated = await ctx.webhooks.update(req.params['id'] as string, { on: on === 'true' }, new Date().toISOString());
+    if (!updated) throw new SwitchyardError('webhook_not_found', `no webhook ${req.params['id']}`);
+    ctx.logger.info('webhook changed', { hook: updated.id, fields: ['on'], via: 'dashboard' });
+    res.redirect(303, '/dashboard/webhooks');
+  });
+
+  const hookOf = async (req: Request) => {
+    const id = req.params['id'] as string;
+    const hook = WEBHOOK_ID_PATTERN.test(id) ? await ctx.webhooks.get(id) : undefined;
+    if (!hook) throw new SwitchyardError('webhook_not_found', `no webhook ${id}`);
+    return hook;
+  };
+
+  router.get('/dashboard/webhooks/:id', signedIn, async (req, res) => {
+    const hook = await hookOf(req);
+    const recent = await ctx.deliveries.list({ hookId: hook.id, limit: 50 });
+    send(req, res, { title: hook.name, section: 'webhooks', scripts: ['dashboard.js'] }, deliveriesBody(hook, recent.items, baseUrlOf(req, ctx.publicBaseUrl)));
+  });
+
+  // New deliveries as server-sent events, read from the database so every process's show.
+  router.get('/dashboard/webhooks/:id/live', signedIn, async (req, res) => {
+    const hook = await hookOf(req);
+    let after = Number(req.query['after'] ?? 0);
+    if (!Number.isSafeInteger(after) || after < 0) after = 0;
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
+    res.write('retry: 2000\n\n');
+    let polling = false;
+    const poll = async (): Promise<void> => {
+      if (polling) return;
+      polling = true;
+      try {
+        const fresh = (await ctx.deliveries.list({ hookId: hook.id, limit: 100 })).items.filter((d) => d.seq > after).reverse();
+        for (const d of fresh) {
+          res.write(`event: delivery\ndata: ${JSON.stringify(liveRow(d))}\n\n`);
+          after = d.seq;
+        }
+      } catch (err) {
+        ctx.logger.warn('live deliveries poll failed', { hook: hook.id, error: (err as Error).message });
+      } finally {
+        polling = false;
+      }
+    };
+    const timer = setInterval(() => void poll(), LIVE_POLL_MS);
+    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+    req.on('close', () => {
+      clearInterval(timer);
+      clearInterval(keepAlive);
+    });
+    await poll();
+  });
+
+  router.get('/dashboard/deliveries/:entry', signedIn, async (req, res) => {
+    const delivery = await ctx.deliveries.get(req.params['entry'] as string);
+    if (!delivery) throw new SwitchyardError('not_found', `no delivery ${req.params['entry']}`);
+    send(req, res, { title: delivery.id, section: 'webhooks' }, deliveryBody(delivery, presentBody(delivery.body)));
+  });
+
+  router.get('/dashboard/ledger', signedIn, async (req, res) => {
+    const key = typeof req.query['key'] === 'string' ? req.query['key'] : undefined;
+    if (!key) return send(req, res, { title: 'Ledger', section: 'ledger' }, ledgerIndexBody(ctx.registry.systems()));
+    const after = typeof req.query['after'] === 'string' ? req.query['after'] : null;
+    const pageOf = await ctx.invocations.listByKey(key, { after, limit: 100 });
+    send(req, res, { title: `Invocations of ${key}`, section: 'ledger' }, invocationsBody(key, pageOf.items, pageOf.next_cursor));
+  });
+
+  router.get('/dashboard/invocations/:id', signedIn, async (req, res) => {
+    const inv = /^inv_[A-Za-z0-9]{8,40}$/.test(req.params['id'] as string) ? await ctx.invocations.get(req.params['id'] as string) : undefined;
+    if (!inv) throw new SwitchyardError('invocation_not_found', `no invocation ${req.params['id']}`);
+    // The repairs chain upwards, oldest first (bounded: a chain is as long as its attempts).
+    const chain = [inv];
+    for (let at = inv; at.repairs && chain.length < 50; ) {
+      const parent = await ctx.invocations.get(at.repairs);
+      if (!parent) break;
+      chain.unshift(parent);
+      at = parent;
+    }
+    send(req, res, { title: inv.id, section: 'ledger', scripts: ['verify-proof.js'] }, invocationBody(inv, chain, ''));
+  });
+
+  // Failures on dashboard pages answer as pages, with the same codes the API uses.
+  router.use('/dashboard', ((err, req, res, next) => {
+    if (!SwitchyardError.is(err)) return next(err);
+    send(req, res, { title: 'Not here', section: 'capabilities' }, html`<h1>${err.code}</h1><p>${err.message}</p><p><a href="/dashboard">Back to the dashboard</a></p>`, statusFor(err.code));
+  }) as ErrorRequestHandler);
+
+  return router;
+}
+
+const liveRow = (d: StoredDelivery) => ({ id: d.id, received_at: d.received_at, method: d.method, delivery_id: d.delivery_id, outcome: d.outcome, duplicate: d.duplicate, body_size: d.body_size });

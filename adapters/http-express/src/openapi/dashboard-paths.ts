@@ -1,0 +1,44 @@
+// The dashboard's pages in the OpenAPI document: HTML for people, listed so the spec covers every route.
+import { dashboardSession, htmlPage, pathParam, publicOnly, query } from './components.js';
+
+const pageOp = (operationId: string, summary: string, security: unknown[], parameters: unknown[] = []) => ({
+  operationId,
+  tags: ['dashboard'],
+  summary,
+  security,
+  parameters,
+  responses: { '200': htmlPage(summary), '303': { description: 'To the sign-in page when there is no session' }, '404': htmlPage('Not found (a page)') },
+});
+const formOp = (operationId: string, summary: string, fields: Record<string, unknown>, security: unknown[], parameters: unknown[] = []) => ({
+  operationId,
+  tags: ['dashboard'],
+  summary,
+  security,
+  parameters,
+  requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: fields } } } },
+  responses: { '303': { description: 'Done: back to a page' }, '401': htmlPage('Refused (sign-in with a wrong key)'), '403': htmlPage('The form is stale or forged (CSRF)') },
+});
+
+export const dashboardPaths = {
+  '/dashboard': { get: pageOp('dashboardTree', 'The capability tree, with the ask search (q=)', publicOnly, [query('q', 'A question for ask')]) },
+  '/dashboard/assets/{name}': { get: { ...pageOp('dashboardAsset', 'Dashboard script and style files', publicOnly, [pathParam('name', 'dashboard.css, dashboard.js or verify-proof.js')]), responses: { '200': { description: 'The file', content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } } }, '404': htmlPage('No such asset') } } },
+  '/dashboard/capabilities/{key}': { get: pageOp('dashboardCapability', 'A capability: contract and a try-it form', publicOnly, [pathParam('key', 'Capability key')]) },
+  '/dashboard/login': {
+    get: pageOp('dashboardLoginForm', 'The sign-in form', publicOnly, [query('next', 'Dashboard page to return to')]),
+    post: formOp('dashboardLogin', "Sign in with the owner's API key", { api_key: { type: 'string' }, next: { type: 'string' } }, publicOnly),
+  },
+  '/dashboard/logout': { post: formOp('dashboardLogout', 'Sign out', { csrf: { type: 'string' } }, dashboardSession) },
+  '/dashboard/webhooks': { get: pageOp('dashboardWebhooks', 'Webhooks with on/off switches', dashboardSession) },
+  '/dashboard/webhooks/{id}': { get: pageOp('dashboardDeliveries', "A webhook's deliveries, newest first, arriving live", dashboardSession, [pathParam('id', 'Webhook id')]) },
+  '/dashboard/webhooks/{id}/switch': { post: formOp('dashboardSwitchWebhook', 'Turn a webhook on or off', { csrf: { type: 'string' }, on: { enum: ['true', 'false'] } }, dashboardSession, [pathParam('id', 'Webhook id')]) },
+  '/dashboard/webhooks/{id}/live': {
+    get: {
+      operationId: 'dashboardLiveDeliveries', tags: ['dashboard'], summary: 'New deliveries as server-sent events (event: delivery)', security: dashboardSession,
+      parameters: [pathParam('id', 'Webhook id'), query('after', 'Only deliveries after this seq', { type: 'integer', minimum: 0 })],
+      responses: { '200': { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, '303': { description: 'To the sign-in page' } },
+    },
+  },
+  '/dashboard/deliveries/{entry}': { get: pageOp('dashboardDelivery', 'One delivery: headers as received and the body', dashboardSession, [pathParam('entry', 'Delivery entry id')]) },
+  '/dashboard/ledger': { get: pageOp('dashboardLedger', 'Invocations of a key (key=) with their lineage', dashboardSession, [query('key', 'Capability key'), query('after', 'Cursor')]) },
+  '/dashboard/invocations/{id}': { get: pageOp('dashboardInvocation', 'One invocation, its lineage and a proof verified in the browser', dashboardSession, [pathParam('id', 'Invocation id')]) },
+} as const;
