@@ -117,11 +117,12 @@ export class KnexLedger implements VerifiableLedger {
       }
     }
 
+    // Nothing queued: answer the size from a read, without taking the writer.
+    if (queued.length === 0) return { integrated: 0, size: await this.size(this.readKnex) };
+
     return this.knex.transaction(async (trx) => {
       if (trx.client.config.client === 'pg') await trx.raw('SELECT pg_advisory_xact_lock(?)', [INTEGRATOR_LOCK]);
-      const sizeRow = (await trx('ledger_leaves').max({ m: 'idx' }).first()) as { m: number | string | null } | undefined;
-      const size = sizeRow?.m == null ? 0 : Number(sizeRow.m) + 1;
-      if (queued.length === 0) return { integrated: 0, size };
+      const size = await this.size(trx);
       const stillQueued = new Set<string>();
       for (const part of chunks(queued.map((q) => q.seq))) {
         for (const r of (await trx('ledger_queue').select('seq').whereIn('seq', part)) as Array<{ seq: number | string }>) stillQueued.add(String(r.seq));
@@ -157,6 +158,11 @@ export class KnexLedger implements VerifiableLedger {
       for (const part of chunks(batch.map((q) => q.seq))) await trx('ledger_queue').whereIn('seq', part).delete();
       return { integrated: leaves.length, size: newSize };
     });
+  }
+
+  private async size(db: Knex): Promise<number> {
+    const row = (await db('ledger_leaves').max({ m: 'idx' }).first()) as { m: number | string | null } | undefined;
+    return row?.m == null ? 0 : Number(row.m) + 1;
   }
 
   /** The queued entries, read in bulk per kind and keyed "kind:id". */
@@ -238,13 +244,21 @@ export class KnexLedger implements VerifiableLedger {
   }
 }
 
-/** Integrates on a timer until stopped; a failed batch is logged and retried on the next tick. */
+/** Entries per integration batch. */
+const INTEGRATOR_BATCH = 1000;
+
+/**
+ * Integrates on a timer until stopped; a failed batch is logged and retried on the next tick. A
+ * tick takes what is queued; it goes on at once only while batches come back full (a backlog).
+ * Looping until the queue is empty would, under steady traffic, integrate one or two entries per
+ * transaction back to back, holding SQLite's writer half the time and signing a checkpoint per run.
+ */
 export function startIntegrator(ledger: VerifiableLedger, intervalMs: number, onError: (e: unknown) => void): { stop(): Promise<void> } {
   let stopped = false;
   let current: Promise<unknown> = Promise.resolve();
   const tick = async () => {
     try {
-      while (!stopped && (await ledger.integrate(1000)).integrated > 0) await new Promise((r) => setImmediate(r)); // yield to requests between batches
+      while (!stopped && (await ledger.integrate(INTEGRATOR_BATCH)).integrated === INTEGRATOR_BATCH) await new Promise((r) => setImmediate(r)); // yield to requests between batches
     } catch (e) {
       onError(e);
     }
