@@ -126,6 +126,9 @@ export class ConfiguredUpstreamImports implements UpstreamImports {
     try {
       const listed = await this.tools.listTools(state.address, { timeoutMs: this.listTimeoutMs });
       const { definitions, simplified } = importTools({ name: state.name, system: config.system, ...(config.tools ? { tools: config.tools } : {}), ...(config.defaults ? { defaults: config.defaults } : {}) }, listed);
+      const unlisted = Object.keys(config.tools ?? {}).filter((tool) => !listed.some((t) => t.name === tool));
+      // Most likely a typo in config: the tool it meant would silently get the strict defaults.
+      if (unlisted.length) this.logger.warn('upstream config names tools the server does not list', { server: state.name, tools: unlisted });
       const { added, removed } = this.registry.replaceSystem(config.system, definitions, state.address.url);
       for (const key of removed) this.runners.release(key);
       for (const key of added) this.runners.assign(key, state.runner);
