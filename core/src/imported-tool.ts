@@ -36,9 +36,12 @@ export const IMPORTED_TOOL_DEFAULTS: Required<ImportedToolPolicy> = { auth: 'req
 const MAX_KEY = 128;
 const shortHash = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 6).toUpperCase();
 
-/** A tool name as a key part: upper case, every run of characters outside [A-Z0-9] one `_`, trimmed. */
+/** A tool name as a key part: accents dropped, upper case, every run of characters outside [A-Z0-9] one `_`, trimmed. */
 export function sanitizeToolName(name: string): string {
-  const cleaned = name.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const cleaned = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '');
   return cleaned || 'TOOL';
 }
 

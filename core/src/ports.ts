@@ -74,7 +74,7 @@ export interface UpstreamToolClient {
 export const UpstreamToolClient = Symbol.for('switchyard.UpstreamToolClient');
 
 export interface UpstreamAddress {
-  /** The server's URL; for stdio a display address (stdio:<command> <args>) that also names the connection. */
+  /** The server's URL; for stdio a display address (stdio:<server name>); the command names the connection. */
   url: string;
   transport: 'sse' | 'streamable-http' | 'stdio';
   headers?: Record<string, string>;

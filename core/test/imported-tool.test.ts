@@ -10,7 +10,8 @@ describe('core: imported MCP tools', () => {
       ['files/read.v2', 'FS', 'FS_FILES_READ_V2'],
       ['--weird  name!!', 'X1', 'X1_WEIRD_NAME'],
       ['a__b', 'S', 'S_A_B'],
-      ['ünïcødé', 'S', 'S_N_C_D'],
+      ['ünïcødé', 'S', 'S_UNIC_DE'],
+      ['ｆｕｌｌ-width', 'S', 'S_FULL_WIDTH'],
       ['2fa', 'S', 'S_2FA'],
       ['---', 'S', 'S_TOOL'],
       ['', 'S', 'S_TOOL'],
@@ -110,7 +111,7 @@ describe('core: imported MCP tools', () => {
     expect(byKey['EVERYTHING_CAREFUL']!.description).to.equal('Careful tool');
     expect(IMPORTED_TOOL_DEFAULTS).to.deep.equal({ auth: 'required', risk: 'high', approval: true });
     const registry = new CapabilityRegistry();
-    registry.replaceSystem('EVERYTHING', definitions, 'stdio:node everything');
+    registry.replaceSystem('EVERYTHING', definitions, 'stdio:everything');
     expect(registry.require('EVERYTHING_ECHO').capability.path).to.deep.equal(['OIP', 'EVERYTHING', 'EVERYTHING_ECHO']);
   });
 

@@ -63,6 +63,7 @@ for (const engine of engines()) {
       expect(capability.inputs).to.deep.include({ type: 'object', required: ['message'] });
       expect(capability.inputs).to.not.have.property('$schema');
       expect(capability.example).to.deep.equal({ message: 'example' });
+      expect(capability.upstreamUrl).to.equal('stdio:everything');
       expect(svc.switchyard.registry.require('EVERYTHING_GET_SUM').capability.tool).to.equal('get-sum');
       expect(svc.switchyard.registry.has('EVERYTHING_TRIGGER_LONG_RUNNING_OPERATION')).to.equal(true);
       const contract = await http.get('/api/dispatch?key=EVERYTHING_ECHO&format=markdown').expect(200);
@@ -148,6 +149,11 @@ for (const engine of engines()) {
       expect(gone.body).to.not.have.property('invocation');
       const ledger = await owner(http.get('/api/invocations?object_id=LISTING_ALPHA')).expect(200);
       expect(ledger.body.items.map((i: { id: string }) => i.id)).to.deep.equal([ran.body.invocation.id]);
+      // Every view of the registry follows: the whole registry, the system's map, the ask lookup.
+      const registry = (await http.get('/api/dispatch?registry=1').expect(200)).body.capabilities.map((c: { key: string }) => c.key);
+      expect(registry).to.include('LISTING_GAMMA_RAY').and.not.include('LISTING_ALPHA');
+      const map = (await http.get('/api/dispatch?map=LISTING').expect(200)).body.capabilities.map((c: { key: string }) => c.key);
+      expect(map).to.deep.equal(['LISTING_BETA', 'LISTING_FAIL', 'LISTING_GAMMA_RAY']);
       const gamma = await run('LISTING_GAMMA_RAY', { text: 'new' }).expect(200);
       expect(gamma.body.result).to.deep.include({ tool: 'gamma-ray' });
     });

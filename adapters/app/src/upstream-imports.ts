@@ -28,11 +28,14 @@ interface ServerState {
   queue: Promise<unknown>;
 }
 
-/** The address the MCP client connects to; for stdio the display address names the command. */
-export function upstreamAddress(config: UpstreamServerConfig): UpstreamAddress {
+/**
+ * The address the MCP client connects to. A stdio server is shown as `stdio:<name>`: contracts are
+ * public, and a command line can carry paths and secrets.
+ */
+export function upstreamAddress(name: string, config: UpstreamServerConfig): UpstreamAddress {
   if (config.transport === 'stdio') {
     return {
-      url: `stdio:${[config.command!, ...(config.args ?? [])].join(' ')}`,
+      url: `stdio:${name}`,
       transport: 'stdio',
       command: config.command!,
       ...(config.args ? { args: config.args } : {}),
@@ -62,7 +65,7 @@ export class ConfiguredUpstreamImports implements UpstreamImports {
       if (pluginSystems.has(config.system)) throw new ConfigError(`upstreams.servers.${name}.system`, `${config.system} is already the system of a plugin`);
       if (owners.has(config.system)) throw new ConfigError(`upstreams.servers.${name}.system`, `${config.system} is already the system of upstream ${owners.get(config.system)}`);
       owners.set(config.system, name);
-      const address = upstreamAddress(config);
+      const address = upstreamAddress(name, config);
       this.servers.set(name, { name, config, address, runner: new ToolRunner(tools, address), keys: [], status: 'pending', lastRefresh: null, lastError: null, queue: Promise.resolve() });
     }
   }

@@ -40,7 +40,7 @@ describe('adapter app: imported MCP servers', () => {
     const runners = new RunnerDirectory();
     const client = new ScriptedClient();
     const imports = new ConfiguredUpstreamImports({ fix: stdio }, registry, runners, client, logger, 1000);
-    expect(imports.list()[0]).to.include({ status: 'pending', tools: 0, address: 'stdio:node server.js' });
+    expect(imports.list()[0]).to.include({ status: 'pending', tools: 0, address: 'stdio:fix' });
     client.tools = [{ name: 'one' }, { name: 'two' }];
     await imports.start();
     expect(registry.list().map((c) => c.key)).to.deep.equal(['FIX_ONE', 'FIX_TWO']);
@@ -48,7 +48,7 @@ describe('adapter app: imported MCP servers', () => {
     expect(await imports.refresh('fix')).to.deep.equal({ ok: true, server: 'fix', system: 'FIX', added: ['FIX_THREE'], removed: ['FIX_ONE'], count: 2, simplified: [] });
     expect(() => runners.runnerFor({ key: 'FIX_ONE' } as never)).to.throw(/no runner/);
     await runners.runnerFor(registry.require('FIX_THREE').capability).run(registry.require('FIX_THREE').capability, {}, { timeoutMs: 100, invocationId: 'inv_x', actor: 'a' });
-    expect(client.calls).to.deep.equal([{ url: 'stdio:node server.js', tool: 'three' }]);
+    expect(client.calls).to.deep.equal([{ url: 'stdio:fix', tool: 'three' }]);
     client.tools = new SwitchyardError('upstream_unavailable', 'gone');
     const failed = await imports.refresh('fix').catch((e: unknown) => e);
     expect(SwitchyardError.is(failed, 'upstream_unavailable')).to.equal(true);
@@ -59,7 +59,7 @@ describe('adapter app: imported MCP servers', () => {
   });
 
   it('addresses stdio servers by command and HTTP servers by URL with their headers', () => {
-    expect(upstreamAddress({ ...stdio, env: { A: '1' }, cwd: '/tmp' })).to.deep.equal({ url: 'stdio:node server.js', transport: 'stdio', command: 'node', args: ['server.js'], env: { A: '1' }, cwd: '/tmp' });
-    expect(upstreamAddress({ system: 'X', transport: 'sse', url: 'http://h/sse', headers: { authorization: 'Bearer t' } })).to.deep.equal({ url: 'http://h/sse', transport: 'sse', headers: { authorization: 'Bearer t' } });
+    expect(upstreamAddress('fix', { ...stdio, env: { A: '1' }, cwd: '/tmp' })).to.deep.equal({ url: 'stdio:fix', transport: 'stdio', command: 'node', args: ['server.js'], env: { A: '1' }, cwd: '/tmp' });
+    expect(upstreamAddress('x', { system: 'X', transport: 'sse', url: 'http://h/sse', headers: { authorization: 'Bearer t' } })).to.deep.equal({ url: 'http://h/sse', transport: 'sse', headers: { authorization: 'Bearer t' } });
   });
 });
