@@ -1,5 +1,5 @@
 // Importing upstream MCP servers through the whole service, on each engine: the reference server
-// (server-everything) over stdio and over streamable HTTP, and a fixture whose tool list changes.
+// (server-everything) over stdio, streamable HTTP and SSE, and a fixture whose tool list changes.
 // Imported tools run through /api/dispatch into the ledger; unlisted tools need the key and the
 // owner's approval; tool errors, upstream restarts, list changes and a server down at start are
 // each handled without the service stopping.
@@ -19,6 +19,7 @@ for (const engine of engines()) {
     let svc: TestService;
     let http: ReturnType<typeof request>;
     let everythingHttp: EverythingHttp;
+    let everythingSse: EverythingHttp;
     let dir: string;
     let toolsFile: string;
     const owner = (r: request.Test) => r.set('x-sheets-key', TEST_API_KEY);
@@ -30,6 +31,7 @@ for (const engine of engines()) {
       toolsFile = join(dir, 'tools.json');
       setListing(['alpha', 'beta', 'fail']);
       everythingHttp = await startEverythingHttp();
+      everythingSse = await startEverythingHttp(undefined, 'sse');
       svc = await startTestService(engine, {
         upstreams: {
           connectTimeoutMs: 3000,
@@ -42,6 +44,7 @@ for (const engine of engines()) {
               tools: { echo: OPEN, 'get-sum': { auth: 'required', risk: 'low', approval: false }, 'gzip-file-as-resource': { auth: 'required', risk: 'low', approval: false } },
             },
             'everything-http': { system: 'EVERYTHING_HTTP', transport: 'streamable-http', url: everythingHttp.url, tools: { echo: OPEN } },
+            'everything-sse': { system: 'EVERYTHING_SSE', transport: 'sse', url: everythingSse.url, tools: { echo: OPEN } },
             listing: { system: 'LISTING', transport: 'stdio', command: process.execPath, args: [LISTING_FIXTURE], env: { TOOLS_FILE: toolsFile }, defaults: OPEN },
             down: { system: 'DOWN', transport: 'streamable-http', url: `http://127.0.0.1:${await freePort()}/mcp` },
           },
@@ -52,6 +55,7 @@ for (const engine of engines()) {
     after(async () => {
       await svc?.close();
       await everythingHttp?.stop();
+      await everythingSse?.stop();
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
@@ -70,7 +74,7 @@ for (const engine of engines()) {
       expect(contract.text).to.contain('OIP > EVERYTHING > EVERYTHING_ECHO').and.contain('message');
     });
 
-    it('runs imported tools through /api/dispatch over stdio and over streamable HTTP, into the ledger', async () => {
+    it('runs imported tools through /api/dispatch over stdio, streamable HTTP and SSE, into the ledger', async () => {
       const echo = await run('EVERYTHING_ECHO', { message: 'hello over stdio' }).expect(200);
       expect(echo.body.result).to.equal('Echo: hello over stdio');
       expect(echo.body.invocation).to.include({ ok: true, ran: true, status: 'ok', key: 'EVERYTHING_ECHO', path: 'OIP > EVERYTHING > EVERYTHING_ECHO' });
@@ -79,6 +83,8 @@ for (const engine of engines()) {
       const overHttp = await run('EVERYTHING_HTTP_ECHO', { message: 'hello over http' }).expect(200);
       expect(overHttp.body.result).to.equal('Echo: hello over http');
       expect(svc.switchyard.registry.require('EVERYTHING_HTTP_ECHO').capability.upstreamUrl).to.equal(everythingHttp.url);
+      const overSse = await run('EVERYTHING_SSE_ECHO', { message: 'hello over sse' }).expect(200);
+      expect(overSse.body.result).to.equal('Echo: hello over sse');
       const ledger = await owner(http.get('/api/invocations?object_id=EVERYTHING_ECHO')).expect(200);
       expect(ledger.body.items.map((i: { id: string }) => i.id)).to.include(echo.body.invocation.id);
       // Our strict schema check runs before the upstream: a missing argument never reaches it.

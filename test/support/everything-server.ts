@@ -25,16 +25,19 @@ export interface EverythingHttp {
   stop(): Promise<void>;
 }
 
-/** `index.js streamableHttp` listens on PORT and serves MCP at /mcp; resolves once it says so. */
-export async function startEverythingHttp(port?: number): Promise<EverythingHttp> {
+/**
+ * `index.js streamableHttp` listens on PORT and serves MCP at /mcp; `index.js sse` serves its
+ * stream at /sse. Resolves once the server says it listens.
+ */
+export async function startEverythingHttp(port?: number, mode: 'streamableHttp' | 'sse' = 'streamableHttp'): Promise<EverythingHttp> {
   const chosen = port ?? (await freePort());
-  const child = spawn(process.execPath, [EVERYTHING_BIN, 'streamableHttp'], { env: { ...process.env, PORT: String(chosen) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [EVERYTHING_BIN, mode], { env: { ...process.env, PORT: String(chosen) }, stdio: ['ignore', 'ignore', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     let said = '';
     const timer = setTimeout(() => reject(new Error(`server-everything did not start: ${said}`)), 15_000);
     child.stderr!.on('data', (chunk: Buffer) => {
       said += chunk.toString();
-      if (/listening on port/i.test(said)) {
+      if (/(listening|running) on port/i.test(said)) {
         clearTimeout(timer);
         resolve();
       }
@@ -46,7 +49,7 @@ export async function startEverythingHttp(port?: number): Promise<EverythingHttp
   });
   child.stderr!.resume();
   return {
-    url: `http://127.0.0.1:${chosen}/mcp`,
+    url: `http://127.0.0.1:${chosen}/${mode === 'sse' ? 'sse' : 'mcp'}`,
     port: chosen,
     child,
     stop: () => stopChild(child),
