@@ -27,6 +27,7 @@ for (const engine of engines()) {
     const setListing = (names: string[]) => writeFileSync(toolsFile, JSON.stringify(names));
 
     before(async function () {
+      process.env['MOCHA_MARKER'] = 'the service environment';
       dir = mkdtempSync(join(tmpdir(), 'switchyard-import-'));
       toolsFile = join(dir, 'tools.json');
       setListing(['alpha', 'beta', 'fail']);
@@ -53,6 +54,7 @@ for (const engine of engines()) {
       http = request(svc.switchyard.app);
     });
     after(async () => {
+      delete process.env['MOCHA_MARKER'];
       await svc?.close();
       await everythingHttp?.stop();
       await everythingSse?.stop();
@@ -105,6 +107,12 @@ for (const engine of engines()) {
       const waits = await run('EVERYTHING_GET_ENV', {}).expect(202);
       expect(waits.body.invocation).to.include({ status: 'awaiting_approval', ran: false });
       expect(waits.body.invocation.error.code).to.equal('approval_required');
+      // Approved, it runs: get-env shows the stdio child got a minimal environment, not ours.
+      const approved = await owner(http.post(`/api/approvals/${waits.body.invocation.id}`)).send({ decision: 'approve' }).expect(200);
+      expect(approved.body.invocation).to.include({ ok: true, ran: true, key: 'EVERYTHING_GET_ENV' });
+      expect(approved.body.result).to.have.property('PATH');
+      expect(approved.body.result).to.not.have.property('SWITCHYARD_TEST_PG_URL');
+      expect(approved.body.result).to.not.have.property('MOCHA_MARKER');
     });
 
     it('records a tool error as a failed invocation (tool_error) and keeps serving', async () => {
