@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'upstream_unavailable'
   | 'upstream_timeout'
+  | 'upstream_not_found'
   | 'blocked_address'
   | 'fetch_failed'
   | 'webhook_not_found'

@@ -21,6 +21,7 @@ export * from './self-description.js';
 export * from './markdown.js';
 export * from './plugin.js';
 export * from './tool-runner.js';
+export * from './imported-tool.js';
 export * from './delivery-id.js';
 export * from './webhook.js';
 export * from './signature.js';

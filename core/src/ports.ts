@@ -4,6 +4,7 @@ import type { Capability } from './capability.js';
 import type { InvocationRecord, StoredInvocation } from './invocation.js';
 import type { ActionRecord, DeliveryRecord, StoredDelivery, Webhook } from './webhook.js';
 import type { LedgerEntryKind } from './ledger-leaf.js';
+import type { McpToolDescription } from './imported-tool.js';
 
 export interface Page<T> {
   items: T[];
@@ -64,14 +65,25 @@ export const CapabilityRunner = Symbol.for('switchyard.CapabilityRunner');
 /** A connection to upstream MCP tool servers, reused across calls. */
 export interface UpstreamToolClient {
   callTool(upstream: UpstreamAddress, tool: string, args: unknown, options: { timeoutMs: number }): Promise<ToolCallResult>;
+  /** Every tool the upstream lists (all pages of tools/list). */
+  listTools(upstream: UpstreamAddress, options: { timeoutMs: number }): Promise<McpToolDescription[]>;
+  /** Called when a connected upstream says its tool list changed; returns a function that stops listening. */
+  onToolListChanged(listener: (upstream: UpstreamAddress) => void): () => void;
   close(): Promise<void>;
 }
 export const UpstreamToolClient = Symbol.for('switchyard.UpstreamToolClient');
 
 export interface UpstreamAddress {
+  /** The server's URL; for stdio a display address (stdio:<server name>); the command names the connection. */
   url: string;
-  transport: 'sse' | 'streamable-http';
+  transport: 'sse' | 'streamable-http' | 'stdio';
   headers?: Record<string, string>;
+  /** stdio: the program started once and kept running; restarted by the next call after it exits. */
+  command?: string;
+  args?: string[];
+  /** stdio: added to a minimal default environment (PATH, HOME…), never the service's whole one. */
+  env?: Record<string, string>;
+  cwd?: string;
 }
 
 export interface ToolCallResult {
@@ -80,6 +92,39 @@ export interface ToolCallResult {
   value: unknown;
   text: string;
 }
+
+/** One imported MCP server as the owner sees it (GET /api/upstreams). */
+export interface UpstreamStatus {
+  name: string;
+  system: string;
+  transport: UpstreamAddress['transport'];
+  address: string;
+  /** ok: the last refresh listed its tools; error: it failed (the earlier set, if any, stays); pending: not yet tried. */
+  status: 'ok' | 'error' | 'pending';
+  tools: number;
+  keys: string[];
+  last_refresh: string | null;
+  last_error: { code: string; message: string } | null;
+}
+
+/** What a refresh changed. */
+export interface UpstreamRefresh {
+  ok: true;
+  server: string;
+  system: string;
+  added: string[];
+  removed: string[];
+  count: number;
+  /** Tools whose input schema was replaced by a plain object schema on import. */
+  simplified: string[];
+}
+
+/** The imported MCP servers: list them, and list one's tools again (upstream_not_found for an unknown name). */
+export interface UpstreamImports {
+  list(): UpstreamStatus[];
+  refresh(name: string): Promise<UpstreamRefresh>;
+}
+export const UpstreamImports = Symbol.for('switchyard.UpstreamImports');
 
 export interface Clock {
   now(): Date;

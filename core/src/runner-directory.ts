@@ -11,6 +11,11 @@ export class RunnerDirectory {
     this.byKey.set(key, runner);
   }
 
+  /** Frees a key whose capability left the registry (an imported tool the upstream no longer lists). */
+  release(key: string): void {
+    this.byKey.delete(key);
+  }
+
   runnerFor(capability: Capability): CapabilityRunner {
     const runner = this.byKey.get(capability.key);
     if (!runner) fail('internal_error', `no runner for ${capability.key}`);

@@ -20,9 +20,29 @@ export interface Config {
   approvals: { ttlSeconds: number };
   tokens: { rootKeys: Array<{ kid: string; secret: string }>; mintPerMinute: number; workspaces: string[] };
   ledger: { origin: string; signingKey?: string | null; commitmentKey?: string | null; integrateIntervalMs: number };
-  upstreams: { connectTimeoutMs?: number };
+  upstreams: { connectTimeoutMs?: number; listTimeoutMs?: number; servers?: Record<string, UpstreamServerConfig> };
   simulators: { host?: string };
   plugins: Record<string, PluginConfig>;
+}
+
+export interface ImportedToolPolicyConfig {
+  auth?: 'none' | 'required';
+  risk?: 'low' | 'high';
+  approval?: boolean;
+}
+
+/** upstreams.servers.<name>: an MCP server whose tools are imported as capabilities of `system`. */
+export interface UpstreamServerConfig {
+  system: string;
+  transport: 'stdio' | 'sse' | 'streamable-http';
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  headers?: Record<string, string>;
+  tools?: Record<string, ImportedToolPolicyConfig>;
+  defaults?: ImportedToolPolicyConfig;
 }
 
 export class ConfigError extends Error {

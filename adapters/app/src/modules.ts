@@ -36,8 +36,10 @@ import {
   RegistryToken,
   RunnerDirectoryToken,
   TokenIssuerToken,
+  UpstreamImportsToken,
   type LoadedPlugin,
 } from './tokens.js';
+import { ConfiguredUpstreamImports } from './upstream-imports.js';
 
 export const configModule = (config: Config, logger: Logger): ContainerModule =>
   new ContainerModule(({ bind }) => {
@@ -139,6 +141,22 @@ export const coreModule = new ContainerModule(({ bind }) => {
       return registry;
     })
     .inSingletonScope();
+  // Imported MCP servers register after the plugins, so a server cannot take a plugin's system.
+  bind<ConfiguredUpstreamImports>(UpstreamImportsToken)
+    .toDynamicValue(async (ctx) => {
+      const config = ctx.get<Config>(ConfigToken);
+      const imports = new ConfiguredUpstreamImports(
+        config.upstreams.servers ?? {},
+        await ctx.getAsync<CapabilityRegistry>(RegistryToken),
+        ctx.get<RunnerDirectory>(RunnerDirectoryToken),
+        ctx.get<UpstreamToolClient>(UpstreamToolClient),
+        ctx.get<Logger>(LoggerToken),
+        config.upstreams.listTimeoutMs ?? 10_000,
+      );
+      await imports.start();
+      return imports;
+    })
+    .inSingletonScope();
   bind<TokenIssuer>(TokenIssuerToken)
     .toDynamicValue(async (ctx) => {
       const { tokens } = ctx.get<Config>(ConfigToken);
@@ -179,6 +197,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
         ledger: await ctx.getAsync<VerifiableLedger>(VerifiableLedger),
         tokens: await ctx.getAsync<TokenIssuer>(TokenIssuerToken),
         tokenUses: await ctx.getAsync<TokenUseStore>(TokenUseStore),
+        upstreams: await ctx.getAsync<ConfiguredUpstreamImports>(UpstreamImportsToken),
         approvals: new ApprovalService(
           await ctx.getAsync<InvocationStore>(InvocationStore),
           await ctx.getAsync<ApprovalStore>(ApprovalStore),

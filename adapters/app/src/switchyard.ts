@@ -10,13 +10,16 @@ import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { configModule, coreModule, httpModule, mcpModule, pluginModule, storageModule } from './modules.js';
 import { loadPlugins } from './plugin-loader.js';
-import { DatabaseToken, HttpAppToken, LoadedPluginToken, RegistryToken, type LoadedPlugin } from './tokens.js';
+import { DatabaseToken, HttpAppToken, LoadedPluginToken, RegistryToken, UpstreamImportsToken, type LoadedPlugin } from './tokens.js';
+import type { ConfiguredUpstreamImports } from './upstream-imports.js';
 
 export interface Switchyard {
   config: Config;
   app: Express;
   container: Container;
   registry: CapabilityRegistry;
+  /** Imported MCP servers (config upstreams.servers): list and refresh. */
+  upstreams: ConfiguredUpstreamImports;
   plugins: LoadedPlugin[];
   logger: Logger;
   /** Set when this start generated the first API key (it is shown once, then only its hash is kept). */
@@ -34,12 +37,14 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
   const plugins: LoadedPlugin[] = [];
   let server: Server | undefined;
   let integrator: { stop(): Promise<void> } | undefined;
+  let upstreams: ConfiguredUpstreamImports | undefined;
   const close = async (): Promise<void> => {
     if (server) {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server!.close(() => resolve()));
     }
     await integrator?.stop();
+    upstreams?.stop();
     await container.get<UpstreamToolClient>(UpstreamToolClient).close();
     await Promise.all(plugins.map((p) => p.simulator?.close()));
     if (container.isBound(DatabaseToken)) await (await container.getAsync<Database>(DatabaseToken)).close();
@@ -49,6 +54,7 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
     const app = await container.getAsync<Express>(HttpAppToken);
     plugins.push(...(await container.getAllAsync<LoadedPlugin>(LoadedPluginToken)));
     const registry = await container.getAsync<CapabilityRegistry>(RegistryToken);
+    upstreams = await container.getAsync<ConfiguredUpstreamImports>(UpstreamImportsToken);
     // Queued ledger entries join the Merkle tree on a timer; every batch signs a checkpoint.
     const ledger = await container.getAsync<VerifiableLedger>(VerifiableLedger);
     integrator = startIntegrator(ledger, config.ledger.integrateIntervalMs, (e) => logger.error('ledger integration failed; retrying', { error: (e as Error).message }));
@@ -58,6 +64,7 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
       app,
       container,
       registry,
+      upstreams,
       plugins,
       logger,
       generatedApiKey,

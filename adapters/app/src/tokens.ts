@@ -18,4 +18,5 @@ export interface LoadedPlugin {
   simulator?: RunningSimulator;
   capabilities?: Capability[];
 }
+export const UpstreamImportsToken = Symbol.for('switchyard.UpstreamImports');
 export const TokenIssuerToken = Symbol.for('switchyard.TokenIssuer');

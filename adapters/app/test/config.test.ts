@@ -57,6 +57,21 @@ describe('adapter app: config', () => {
     failsWith(() => loadConfig({ env: { PUBLIC_BASE_URL: 'ftp://x' } }), 'server.publicBaseUrl');
   });
 
+  it('checks upstreams.servers and names the key of a bad setting', () => {
+    const server = (s: Record<string, unknown>) => ({ upstreams: { servers: { everything: { system: 'EVERYTHING', transport: 'stdio', command: 'node', ...s } } } });
+    const c = loadConfig({ env: {}, overrides: server({ args: ['x.js', 'stdio'], tools: { echo: { auth: 'none', risk: 'low', approval: false } }, defaults: { approval: true } }) });
+    expect(c.upstreams.servers?.['everything']).to.deep.include({ system: 'EVERYTHING', transport: 'stdio', command: 'node' });
+    expect(loadConfig({ env: {} }).upstreams.servers).to.equal(undefined);
+    failsWith(() => loadConfig({ env: {}, overrides: server({ transport: 'ftp' }) }), 'upstreams.servers.everything.transport');
+    failsWith(() => loadConfig({ env: {}, overrides: server({ system: 'everything' }) }), 'upstreams.servers.everything.system');
+    failsWith(() => loadConfig({ env: {}, overrides: server({ command: undefined }) }), 'upstreams.servers.everything');
+    failsWith(() => loadConfig({ env: {}, overrides: server({ transport: 'streamable-http' }) }), 'upstreams.servers.everything');
+    failsWith(() => loadConfig({ env: {}, overrides: server({ tools: { echo: { auth: 'maybe' } } }) }), 'upstreams.servers.everything.tools.echo.auth');
+    failsWith(() => loadConfig({ env: {}, overrides: server({ defaults: { approve: true } }) }), 'upstreams.servers.everything.defaults.approve');
+    failsWith(() => loadConfig({ env: {}, overrides: server({ colour: 'blue' }) }), 'upstreams.servers.everything.colour');
+    failsWith(() => loadConfig({ env: {}, overrides: { upstreams: { servers: { 'Bad Name': { system: 'X', transport: 'sse', url: 'http://h/sse' } } } } }), 'upstreams.servers');
+  });
+
   it('names SWITCHYARD_CONFIG when its file is missing or not JSON', () => {
     failsWith(() => loadConfig({ env: { SWITCHYARD_CONFIG: '/nonexistent/switchyard.json' } }), 'SWITCHYARD_CONFIG');
     failsWith(() => loadConfig({ env: { SWITCHYARD_CONFIG: tmpFile('{not json') } }), 'SWITCHYARD_CONFIG');

@@ -5,6 +5,7 @@ import { CliError, SwitchyardClient } from './client.js';
 import { hookCommand } from './commands/hook.js';
 import { verifyCommand } from './commands/verify.js';
 import { tokenCommand } from './commands/token.js';
+import { upstreamCommand } from './commands/upstream.js';
 
 const USAGE = `usage: switchyard [--url URL] [--key KEY] [--json] <command>
 
@@ -19,6 +20,8 @@ commands:
                                          against the pinned verifier key (an id: its public
                                          confirmation is fetched first)
   verify --consistency OLDER NEWER       two saved signed checkpoints: the log only grew
+  upstream list                          imported MCP servers: status, tool count, last refresh
+  upstream refresh <name>                import a server's tools again (added and removed keys)
   token narrow <TOKEN> [--keys A,B] [--moves m1,m2] [--expires-in S] [--uses N] [--actor T] [--purpose T]
                                          add caveats to a share token offline (it can only do less)
 
@@ -63,6 +66,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
     }
     if (group === 'verify') {
       await verifyCommand(client, rest, { verifierKey: values['verifier-key'] ?? env['SWITCHYARD_VERIFIER_KEY'], json: values.json, consistency: values.consistency }, io);
+      return 0;
+    }
+    if (group === 'upstream') {
+      await upstreamCommand(client, rest, { json: values.json }, io);
       return 0;
     }
     if (group !== 'hook') throw new CliError('invalid_request', `unknown command ${group}\n\n${USAGE}`, 2);

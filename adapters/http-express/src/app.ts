@@ -14,6 +14,7 @@ import { routerRoutes } from './routes/router.js';
 import { workspaceRoutes } from './routes/workspace.js';
 import { dashboardRoutes } from './dashboard/routes.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { upstreamRoutes } from './routes/upstreams.js';
 
 export function createHttpApp(ctx: HttpContext): Express {
   const app = express();
@@ -29,6 +30,7 @@ export function createHttpApp(ctx: HttpContext): Express {
   app.use(provenWorkRoutes(ctx));
   app.use(tokenRoutes(ctx));
   app.use(approvalRoutes(ctx));
+  app.use(upstreamRoutes(ctx));
   app.use(routerRoutes(ctx));
   app.use(workspaceRoutes(ctx));
   app.use(dashboardRoutes(ctx));

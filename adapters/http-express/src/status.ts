@@ -18,6 +18,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   payload_too_large: 413,
   upstream_unavailable: 502,
   upstream_timeout: 504,
+  upstream_not_found: 404,
   blocked_address: 403,
   fetch_failed: 502,
   webhook_not_found: 404,

@@ -1,13 +1,24 @@
-// McpUpstreamClient: the one MCP client adapter. Keeps one connection per upstream and reuses it;
-// maps transport failures to upstream_unavailable and slow calls to upstream_timeout.
+// McpUpstreamClient: the one MCP client adapter. Keeps one connection per upstream and reuses it
+// (for stdio: one child process, started on first use and again after it exits); maps transport
+// failures to upstream_unavailable and slow calls to upstream_timeout.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { SwitchyardError, type ToolCallResult, type UpstreamAddress, type UpstreamToolClient } from '@switchyard/core';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { SwitchyardError, type McpToolDescription, type ToolCallResult, type UpstreamAddress, type UpstreamToolClient } from '@switchyard/core';
 import { createLeanFetch } from './lean-fetch.js';
 
 const CLIENT_INFO = { name: 'switchyard', version: '0.1.0' };
+/** Enough of a stdio server's stderr to say why it would not start. */
+const STDERR_TAIL = 2000;
+/** A server that keeps answering with a cursor is not listed forever. */
+const MAX_TOOL_PAGES = 100;
+
+/** One connection per distinct upstream: transport and address, and for stdio the whole command. */
+const connectionKeyOf = (u: UpstreamAddress): string =>
+  u.transport === 'stdio' ? `stdio ${JSON.stringify([u.command, u.args ?? [], u.cwd ?? null, u.env ?? {}])}` : `${u.transport} ${u.url}`;
 
 export interface McpUpstreamClientOptions {
   /** How long opening a connection may take before the upstream counts as unavailable. */
@@ -18,13 +29,42 @@ export class McpUpstreamClient implements UpstreamToolClient {
   private readonly connections = new Map<string, Promise<Client>>();
   private readonly connectTimeoutMs: number;
   private readonly http = createLeanFetch();
+  private readonly toolListListeners = new Set<(upstream: UpstreamAddress) => void>();
 
   constructor(options: McpUpstreamClientOptions = {}) {
     this.connectTimeoutMs = options.connectTimeoutMs ?? 5000;
   }
 
+  onToolListChanged(listener: (upstream: UpstreamAddress) => void): () => void {
+    this.toolListListeners.add(listener);
+    return () => this.toolListListeners.delete(listener);
+  }
+
+  async listTools(upstream: UpstreamAddress, options: { timeoutMs: number }): Promise<McpToolDescription[]> {
+    const connectionKey = connectionKeyOf(upstream);
+    const client = await this.connection(connectionKey, upstream);
+    const tools: McpToolDescription[] = [];
+    let cursor: string | undefined;
+    try {
+      for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+        const answer = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: options.timeoutMs });
+        tools.push(...(answer.tools as McpToolDescription[]));
+        cursor = answer.nextCursor;
+        if (!cursor) return tools;
+      }
+      throw new SwitchyardError('upstream_unavailable', `${upstream.url} kept paging tools/list past ${MAX_TOOL_PAGES} pages`, { upstream: upstream.url });
+    } catch (err) {
+      if (SwitchyardError.is(err)) throw err;
+      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+        throw new SwitchyardError('upstream_timeout', `${upstream.url} did not list its tools within ${options.timeoutMs} ms`, { upstream: upstream.url });
+      }
+      if (!(err instanceof McpError && err.code !== ErrorCode.ConnectionClosed)) this.drop(connectionKey, client);
+      throw new SwitchyardError('upstream_unavailable', `${upstream.url} did not list its tools: ${(err as Error).message}`, { upstream: upstream.url });
+    }
+  }
+
   async callTool(upstream: UpstreamAddress, tool: string, args: unknown, options: { timeoutMs: number }): Promise<ToolCallResult> {
-    const connectionKey = `${upstream.transport} ${upstream.url}`;
+    const connectionKey = connectionKeyOf(upstream);
     const client = await this.connection(connectionKey, upstream);
     try {
       const result = await client.callTool({ name: tool, arguments: (args ?? {}) as Record<string, unknown> }, undefined, { timeout: options.timeoutMs });
@@ -69,12 +109,35 @@ export class McpUpstreamClient implements UpstreamToolClient {
     }
   }
 
-  private async connectOnce(upstream: UpstreamAddress): Promise<Client> {
+  private transportFor(upstream: UpstreamAddress): { transport: Transport; stderr: () => string } {
+    if (upstream.transport === 'stdio') {
+      if (!upstream.command) throw new SwitchyardError('upstream_unavailable', `${upstream.url} has no command to start`, { upstream: upstream.url });
+      const transport = new StdioClientTransport({
+        command: upstream.command,
+        args: upstream.args ?? [],
+        env: { ...getDefaultEnvironment(), ...upstream.env },
+        ...(upstream.cwd ? { cwd: upstream.cwd } : {}),
+        // Piped and drained: kept as a short tail for error messages, never mixed into our own output.
+        stderr: 'pipe',
+      });
+      let tail = '';
+      transport.stderr?.on('data', (chunk: Buffer) => {
+        tail = (tail + chunk.toString('utf8')).slice(-STDERR_TAIL);
+      });
+      return { transport, stderr: () => tail.trim() };
+    }
     const url = new URL(upstream.url);
     // Configured headers (e.g. authorization) go on every request, the SSE stream included.
     const options = { fetch: this.http.fetch, ...(upstream.headers ? { requestInit: { headers: upstream.headers } } : {}) };
-    const transport = upstream.transport === 'sse' ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options);
+    return { transport: upstream.transport === 'sse' ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options), stderr: () => '' };
+  }
+
+  private async connectOnce(upstream: UpstreamAddress): Promise<Client> {
+    const { transport, stderr } = this.transportFor(upstream);
     const client = new Client(CLIENT_INFO);
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      for (const listener of this.toolListListeners) listener(upstream);
+    });
     // The SSE handshake waits for an endpoint event with no timeout of its own, so the whole
     // connect is raced against one deadline.
     let timer: NodeJS.Timeout | undefined;
@@ -88,7 +151,8 @@ export class McpUpstreamClient implements UpstreamToolClient {
       await client.close().catch(() => {});
       await transport.close().catch(() => {});
       const timedOut = err instanceof McpError && err.code === ErrorCode.RequestTimeout;
-      throw new SwitchyardError(timedOut ? 'upstream_timeout' : 'upstream_unavailable', `cannot connect to ${upstream.url}: ${(err as Error).message}`, { upstream: upstream.url });
+      const said = stderr();
+      throw new SwitchyardError(timedOut ? 'upstream_timeout' : 'upstream_unavailable', `cannot connect to ${upstream.url}: ${(err as Error).message}${said ? ` (stderr: ${said})` : ''}`, { upstream: upstream.url });
     } finally {
       clearTimeout(timer);
     }

@@ -134,3 +134,66 @@ for (const transport of ['sse', 'streamable-http'] as const) {
     });
   });
 }
+
+describe('adapter mcp: McpUpstreamClient over stdio', function () {
+  this.timeout(30_000);
+  // The listing fixture: tools from TOOLS_FILE, two per page; each call answers its own pid.
+  const fixture = new URL('../../../test/support/listing-mcp-server.mjs', import.meta.url).pathname;
+  let dir: string;
+  let toolsFile: string;
+  let client: McpUpstreamClient;
+  const upstream = () => ({ url: 'stdio:listing', transport: 'stdio' as const, command: process.execPath, args: [fixture], env: { TOOLS_FILE: toolsFile } });
+  const pidOf = async (): Promise<number> => {
+    const r = await client.callTool(upstream(), 'alpha', { text: 'x' }, { timeoutMs: 5000 });
+    return (r.value as { pid: number }).pid;
+  };
+
+  before(async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    dir = mkdtempSync(`${tmpdir()}/sy-stdio-`);
+    toolsFile = `${dir}/tools.json`;
+    writeFileSync(toolsFile, JSON.stringify(['alpha', 'beta', 'gamma', 'delta', 'epsilon']));
+  });
+  beforeEach(() => {
+    client = new McpUpstreamClient({ connectTimeoutMs: 5000 });
+  });
+  afterEach(async () => client.close());
+  after(async () => (await import('node:fs')).rmSync(dir, { recursive: true, force: true }));
+
+  it('lists every page of tools/list', async () => {
+    const tools = await client.listTools(upstream(), { timeoutMs: 5000 });
+    expect(tools.map((t) => t.name)).to.deep.equal(['alpha', 'beta', 'gamma', 'delta', 'epsilon']);
+    expect(tools[0]!.inputSchema).to.deep.include({ type: 'object', required: ['text'] });
+  });
+
+  it('starts the program once and reuses it; starts it again after it exits', async () => {
+    const first = await pidOf();
+    expect(await pidOf()).to.equal(first);
+    process.kill(first, 'SIGKILL');
+    for (let i = 0; i < 100; i++) {
+      try {
+        process.kill(first, 0);
+        await new Promise((r) => setTimeout(r, 20));
+      } catch {
+        break;
+      }
+    }
+    const second = await pidOf();
+    expect(second).to.not.equal(first);
+  });
+
+  it('stops the program on close', async () => {
+    const pid = await pidOf();
+    await client.close();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(() => process.kill(pid, 0)).to.throw();
+  });
+
+  it('answers upstream_unavailable, with what the program said, when it will not start', async () => {
+    const broken = { url: 'stdio:broken', transport: 'stdio' as const, command: process.execPath, args: ['-e', 'console.error("no config here"); process.exit(3)'] };
+    const err = await client.listTools(broken, { timeoutMs: 2000 }).catch((e: unknown) => e);
+    expect(SwitchyardError.is(err, 'upstream_unavailable'), String(err)).to.equal(true);
+    expect((err as Error).message).to.contain('no config here');
+  });
+});

@@ -47,7 +47,7 @@ const LOOPBACK_ALLOWED: WebFetchOptions = { ...defaultOptions, allowCidrs: ['127
 pluginContract(webFetchPlugin, {
   async setup() {
     await startServer();
-    return { host: { options: LOOPBACK_ALLOWED, tools: { callTool: async () => { throw new Error('no upstream'); }, close: async () => {} } }, teardown: stopServer };
+    return { host: { options: LOOPBACK_ALLOWED, tools: { callTool: async () => { throw new Error('no upstream'); }, listTools: async () => { throw new Error('no upstream'); }, onToolListChanged: () => () => {}, close: async () => {} } }, teardown: stopServer };
   },
   get valid() {
     return {

@@ -19,7 +19,7 @@ export function openApiDocument(baseUrl: string) {
     },
     servers: [{ url: baseUrl }],
     externalDocs: { description: 'Entry point for agents: a bounded keyless token with next steps', url: `${baseUrl}/start` },
-    tags: ['dispatch', 'ledger', 'webhooks', 'tokens', 'approvals', 'proofs', 'entry points', 'operations', 'dashboard'].map((name) => ({ name })),
+    tags: ['dispatch', 'ledger', 'webhooks', 'tokens', 'approvals', 'proofs', 'upstreams', 'entry points', 'operations', 'dashboard'].map((name) => ({ name })),
     paths: { ...paths, ...dashboardPaths },
     components: { securitySchemes, schemas },
   };

@@ -192,6 +192,23 @@ export const paths = {
       responses: { '200': json('The run answer plus approval, or {ok, approval} for a denial'), ...errors([400, 'invalid_request'], [404, 'invocation_not_found'], [409, 'already_decided'], [410, 'approval_expired']), ...credentialErrors },
     },
   },
+  '/api/upstreams': {
+    get: {
+      operationId: 'listUpstreams', tags: ['upstreams'], summary: 'Imported MCP servers: status, tools, last refresh and error', security: ownerOnly,
+      responses: { '200': json('The configured servers', { type: 'object', properties: { ok: { type: 'boolean' }, items: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, system: { type: 'string' }, transport: { type: 'string' }, status: { enum: ['ok', 'error', 'pending'] }, tools: { type: 'integer' }, keys: { type: 'array', items: { type: 'string' } } } } } } }), ...credentialErrors },
+    },
+  },
+  '/api/upstreams/{name}/refresh': {
+    post: {
+      operationId: 'refreshUpstream', tags: ['upstreams'], summary: "List a server's tools again and replace its system's capabilities", security: ownerOnly,
+      parameters: [pathParam('name', 'The server name from config upstreams.servers')],
+      responses: {
+        '200': json('What changed', { type: 'object', properties: { ok: { type: 'boolean' }, server: { type: 'string' }, system: { type: 'string' }, added: { type: 'array', items: { type: 'string' } }, removed: { type: 'array', items: { type: 'string' } }, count: { type: 'integer' }, simplified: { type: 'array', items: { type: 'string' } } } }),
+        ...errors([400, 'invalid_request (a generated key collides with another system)'], [404, 'upstream_not_found'], [502, 'upstream_unavailable'], [504, 'upstream_timeout']),
+        ...credentialErrors,
+      },
+    },
+  },
   '/api/proven-work': {
     get: {
       operationId: 'provenWork', tags: ['proofs'], summary: 'Signed checkpoint, leaves and consistency proofs (public)', security: anyCredential,

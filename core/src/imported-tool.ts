@@ -1,0 +1,195 @@
+// Importing an upstream MCP server's tools: each listed tool becomes a capability of one system.
+// Pure mapping (tool description + server settings → CapabilityDefinition); the adapters list the
+// tools and register the result.
+import { createHash } from 'node:crypto';
+import { KEY_PATTERN, type CapabilityDefinition } from './capability.js';
+import type { JsonSchema } from './json-schema.js';
+import { createAjv } from './validation.js';
+
+/** auth, risk and approval of an imported tool, as config gives them. */
+export interface ImportedToolPolicy {
+  auth?: 'none' | 'required';
+  risk?: 'low' | 'high';
+  approval?: boolean;
+}
+
+/** A tool as MCP's tools/list describes it. */
+export interface McpToolDescription {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: JsonSchema;
+}
+
+/** What the import needs to know of one configured server. */
+export interface ImportedServerSettings {
+  /** The server's name in config (upstreams.servers.<name>); the runner is `mcp:<name>`. */
+  name: string;
+  system: string;
+  tools?: Record<string, ImportedToolPolicy>;
+  defaults?: ImportedToolPolicy;
+}
+
+/** An unknown tool can do anything: it needs the owner's key and the owner's approval. */
+export const IMPORTED_TOOL_DEFAULTS: Required<ImportedToolPolicy> = { auth: 'required', risk: 'high', approval: true };
+
+const MAX_KEY = 128;
+const shortHash = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 6).toUpperCase();
+
+/** A tool name as a key part: accents dropped, upper case, every run of characters outside [A-Z0-9] one `_`, trimmed. */
+export function sanitizeToolName(name: string): string {
+  const cleaned = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  return cleaned || 'TOOL';
+}
+
+/** SYSTEM_TOOLNAME; a key too long for KEY_PATTERN is cut and given a hash of the full name. */
+export function importedKey(system: string, toolName: string, suffix = ''): string {
+  const key = `${system}_${sanitizeToolName(toolName)}${suffix}`;
+  if (key.length <= MAX_KEY) return key;
+  const tail = `_${shortHash(toolName)}${suffix}`;
+  return `${key.slice(0, MAX_KEY - tail.length).replace(/_+$/, '')}${tail}`;
+}
+
+/**
+ * Keys for a server's tool names. Names that sanitise to one key are settled by code-point order
+ * of the original names: the first keeps the plain key, each other gets `_` + a hash of its own
+ * name, so a key never depends on the order the server listed its tools in.
+ */
+export function importedKeys(system: string, toolNames: string[]): Map<string, string> {
+  const keys = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const name of [...new Set(toolNames)].sort()) {
+    let key = importedKey(system, name);
+    if (taken.has(key)) key = importedKey(system, name, `_${shortHash(name)}`);
+    taken.add(key);
+    keys.set(name, key);
+  }
+  return keys;
+}
+
+// Annotations and draft-07 validation keywords our Ajv understands; anything else is dropped.
+const KNOWN_KEYWORDS = new Set([
+  'type', 'enum', 'const', 'properties', 'required', 'additionalProperties', 'patternProperties', 'propertyNames',
+  'minProperties', 'maxProperties', 'dependencies', 'items', 'additionalItems', 'minItems', 'maxItems', 'uniqueItems',
+  'contains', 'minLength', 'maxLength', 'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
+  'multipleOf', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'definitions', '$ref',
+  'title', 'description', 'default', 'examples', 'readOnly', 'writeOnly', '$comment',
+]);
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependencies']);
+const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf']);
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Makes an upstream's inputSchema acceptable to our strict draft-07 Ajv: `$schema`/`$id` go (MCP
+ * servers declare 2020-12, which this Ajv does not load), `$defs` becomes `definitions`, unknown
+ * keywords and formats go, `type: [a, b]` unions become anyOf. What still does not compile is
+ * replaced by a plain object schema, and the upstream validates arguments itself.
+ */
+export function adaptInputSchema(schema: unknown): { schema: JsonSchema; simplified: boolean } {
+  const ajv = createAjv();
+  const adapted = isObject(schema) ? adaptNode(schema, ajv.formats) : {};
+  if (adapted['type'] === undefined && adapted['anyOf'] === undefined && adapted['oneOf'] === undefined) adapted['type'] = 'object';
+  try {
+    ajv.compile(adapted);
+    return { schema: adapted, simplified: false };
+  } catch {
+    return { schema: { type: 'object' }, simplified: true };
+  }
+}
+
+function adaptNode(node: Record<string, unknown>, formats: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [keyword, value] of Object.entries(node)) {
+    const name = keyword === '$defs' ? 'definitions' : keyword;
+    if (!KNOWN_KEYWORDS.has(name)) continue;
+    if (name === 'format' && (typeof value !== 'string' || !(value in formats))) continue;
+    if (name === '$ref' && typeof value === 'string') out[name] = value.replace('#/$defs/', '#/definitions/');
+    else if (SCHEMA_MAPS.has(keyword) && isObject(value)) out[name] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isObject(v) ? adaptNode(v, formats) : v]));
+    else if (SCHEMA_LISTS.has(name) && Array.isArray(value)) out[name] = value.map((v) => (isObject(v) ? adaptNode(v, formats) : v));
+    else if (['items', 'additionalItems', 'additionalProperties', 'propertyNames', 'contains', 'not', 'if', 'then', 'else'].includes(name) && isObject(value)) out[name] = adaptNode(value, formats);
+    else out[name] = value;
+  }
+  if (Array.isArray(out['type'])) {
+    // Ajv's strictTypes refuses union types; the same thing as anyOf it accepts.
+    const { type, ...rest } = out;
+    const types = type as string[];
+    if (types.length === 1) return { ...rest, type: types[0] };
+    return { anyOf: types.map((t) => ({ type: t })), ...pick(rest, ['title', 'description', 'default', 'examples']) };
+  }
+  return out;
+}
+
+const pick = (o: Record<string, unknown>, keys: string[]): Record<string, unknown> => Object.fromEntries(Object.entries(o).filter(([k]) => keys.includes(k)));
+
+/** Example arguments from the schema: a value for each required property, {} when none. */
+export function exampleFor(schema: JsonSchema): Record<string, unknown> {
+  const properties = isObject(schema['properties']) ? schema['properties'] : {};
+  const required = Array.isArray(schema['required']) ? (schema['required'] as string[]) : [];
+  return Object.fromEntries(required.map((name) => [name, exampleValue(isObject(properties[name]) ? properties[name] : {})]));
+}
+
+function exampleValue(s: Record<string, unknown>): unknown {
+  if (s['default'] !== undefined) return s['default'];
+  if (Array.isArray(s['examples']) && s['examples'].length > 0) return s['examples'][0];
+  if (s['const'] !== undefined) return s['const'];
+  if (Array.isArray(s['enum']) && s['enum'].length > 0) return s['enum'][0];
+  const first = [s['anyOf'], s['oneOf']].find(Array.isArray) as unknown[] | undefined;
+  if (first && isObject(first[0])) return exampleValue(first[0]);
+  switch (s['type']) {
+    case 'string':
+      return 'example';
+    case 'integer':
+    case 'number':
+      return typeof s['minimum'] === 'number' ? s['minimum'] : 1;
+    case 'boolean':
+      return true;
+    case 'array':
+      return [];
+    case 'object':
+      return exampleFor(s);
+    default:
+      return null;
+  }
+}
+
+export interface ImportedTools {
+  definitions: CapabilityDefinition[];
+  /** Tools whose input schema had to be replaced by a plain object schema. */
+  simplified: string[];
+}
+
+/** The capabilities of one server's tools/list, under its system, with auth/risk/approval from config. */
+export function importTools(server: ImportedServerSettings, tools: McpToolDescription[]): ImportedTools {
+  const keys = importedKeys(server.system, tools.map((t) => t.name));
+  const simplified: string[] = [];
+  const seen = new Set<string>();
+  const definitions: CapabilityDefinition[] = [];
+  for (const tool of tools) {
+    if (seen.has(tool.name)) continue; // a server that lists a name twice has one tool by it
+    seen.add(tool.name);
+    const key = keys.get(tool.name)!;
+    if (!KEY_PATTERN.test(key)) continue;
+    const { schema, simplified: wasSimplified } = adaptInputSchema(tool.inputSchema);
+    if (wasSimplified) simplified.push(tool.name);
+    const policy = { ...IMPORTED_TOOL_DEFAULTS, ...server.defaults, ...server.tools?.[tool.name] };
+    definitions.push({
+      key,
+      system: server.system,
+      description: (tool.description ?? tool.title ?? '').trim() || `The ${tool.name} tool of the ${server.name} server`,
+      type: 'tool',
+      runner: `mcp:${server.name}`,
+      inputs: schema,
+      auth: policy.auth,
+      risk: policy.risk,
+      approval: policy.approval,
+      tool: tool.name,
+      example: exampleFor(schema),
+      ...(wasSimplified ? { limits: { notes: ['input schema simplified on import; the upstream validates arguments'] } } : {}),
+    });
+  }
+  return { definitions: definitions.sort((a, b) => a.key.localeCompare(b.key)), simplified };
+}
