@@ -12,6 +12,7 @@ import { tokenRoutes } from './routes/tokens.js';
 import { approvalRoutes } from './routes/approvals.js';
 import { routerRoutes } from './routes/router.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { contentRoutes } from './routes/content.js';
 
 export function createHttpApp(ctx: HttpContext): Express {
   const app = express();
@@ -28,6 +29,7 @@ export function createHttpApp(ctx: HttpContext): Express {
   app.use(tokenRoutes(ctx));
   app.use(approvalRoutes(ctx));
   app.use(routerRoutes(ctx));
+  app.use(contentRoutes(ctx));
   app.use(notFoundHandler);
   app.use(errorMiddleware(ctx.logger));
   return app;
