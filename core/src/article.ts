@@ -28,13 +28,23 @@ export const ARTICLE_META_SCHEMA = {
     slug: { type: 'string', pattern: SLUG_PATTERN.source },
     title: { type: 'string', minLength: 1, maxLength: 200 },
     tags: { type: 'array', minItems: 1, maxItems: 20, uniqueItems: true, items: { type: 'string', pattern: SLUG_PATTERN.source } },
-    // Ajv's date/date-time formats reject impossible days (2026-02-30) as well as bad shapes.
-    date: { type: 'string', anyOf: [{ format: 'date' }, { format: 'date-time' }] },
+    date: { type: 'string', format: 'article-date' },
     summary: { type: 'string', minLength: 1, maxLength: 500 },
   },
 } as const;
 
-const validateMeta = compileValidator(createAjv(), ARTICLE_META_SCHEMA);
+// An ISO date or date-time (with a zone) that exists: 2026-02-30 is refused, not rolled over.
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+const isArticleDate = (s: string): boolean => {
+  const m = ISO_DATE.exec(s);
+  if (!m || Number.isNaN(Date.parse(s))) return false;
+  const day = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return day.toISOString().slice(0, 10) === s.slice(0, 10);
+};
+
+const ajv = createAjv();
+ajv.addFormat('article-date', isArticleDate);
+const validateMeta = compileValidator(ajv, ARTICLE_META_SCHEMA);
 
 const invalid = (message: string, errors: ArgumentError[] | Array<{ path: string; message: string }>): never => {
   throw new SwitchyardError('invalid_article', message, { errors });
