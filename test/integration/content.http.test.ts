@@ -225,6 +225,11 @@ for (const engine of engines()) {
         expect(listed((await http.get('/tags/gamma').expect(200)).text)).to.deep.equal(['fresh-news']);
         expect((await http.get('/llms.txt').expect(200)).text).to.match(/- \[Fresh news\]\(http:\/\/[^)]+\/articles\/fresh-news\.md\): About fresh-news\./);
         expect(files()).to.include('fresh-news.md');
+        // Archives built before the publish are not served again.
+        const site = await unzip((await http.get('/site.zip').buffer(true).parse(binary).expect(200)).body as Buffer);
+        expect(site.map((e) => e.name)).to.include('site/articles/fresh-news.md');
+        const zetaZip = await unzip((await http.get('/tags/zeta.zip').buffer(true).parse(binary).expect(200)).body as Buffer);
+        expect(zetaZip.map((e) => e.name)).to.deep.equal(['zeta/fresh-news.md', 'zeta/zeta-a.md', 'zeta/zeta-b.md', 'zeta/zeta-c.md']);
       });
 
       it('accepts the fields instead of one markdown text', async () => {

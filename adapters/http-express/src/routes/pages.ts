@@ -10,7 +10,8 @@ import { PAGES_CSS } from '../pages/css.js';
 import { llmsTxt, tagAllMarkdown, tagManifest, tagMarkdown } from '../pages/texts.js';
 import { pageUrls } from '../pages/urls.js';
 import { articlePage, homePage, notFoundPage, systemPage, tagPage, tagsPage } from '../pages/views.js';
-import { sendZip, type ZipEntry } from '../pages/zip.js';
+import { RenderMemo } from '../pages/memo.js';
+import { sendZip, writeZip, type ZipEntry } from '../pages/zip.js';
 
 // Pages load nothing but their own stylesheet: no script at all, no inline style, no framing.
 const secured: RequestHandler = helmet({
@@ -41,6 +42,8 @@ export function pageRoutes(ctx: HttpContext): Router {
   const relative = pageUrls('');
   const absolute = (req: Request) => pageUrls(baseUrlOf(req, ctx.publicBaseUrl));
   const notFound = (res: Response, what: string) => page(res, notFoundPage(what, relative), 404);
+  // Built once per content change (and registry change, for what lists systems).
+  const memo = new RenderMemo();
 
   const articleEntries = (index: TagIndex, prefix: string, slugs = index.articles.map((a) => a.slug)): ZipEntry[] =>
     [...slugs].sort().map((slug) => {
@@ -53,24 +56,27 @@ export function pageRoutes(ctx: HttpContext): Router {
   });
 
   router.get('/', secured, async (_req, res) => {
-    page(res, homePage(await ctx.articles.index(), ctx.registry.systems(), relative, workspace));
+    const index = await ctx.articles.index();
+    page(res, memo.get(index, `home ${ctx.registry.version}`, () => homePage(index, ctx.registry.systems(), relative, workspace)));
   });
 
   router.get('/tags', secured, async (_req, res) => {
-    page(res, tagsPage(await ctx.articles.index(), relative));
+    const index = await ctx.articles.index();
+    page(res, memo.get(index, 'tags', () => tagsPage(index, relative)));
   });
 
   router.get('/tags/:name', secured, async (req, res) => {
     const [, tag, ext] = NAME.exec(req.params['name'] as string) ?? [];
-    const view = tag && SLUG_PATTERN.test(tag) ? (await ctx.articles.index()).tag(tag) : undefined;
+    const index = await ctx.articles.index();
+    const view = tag && SLUG_PATTERN.test(tag) ? index.tag(tag) : undefined;
     if (!view) {
       if (ext === 'json' || ext === 'zip') throw new SwitchyardError('not_found', `no articles are tagged ${JSON.stringify(tag ?? req.params['name'])}`, { tags: relative.tags });
       return notFound(res, `Nothing is tagged ${tag ?? req.params['name']}.`);
     }
     if (ext === 'md') return markdown(res, tagMarkdown(view, absolute(req), workspace, baseUrlOf(req, ctx.publicBaseUrl)));
     if (ext === 'json') return res.json(tagManifest(view, absolute(req)));
-    if (ext === 'zip') return sendZip(res, `${view.tag}.zip`, articleEntries(await ctx.articles.index(), `${view.tag}/`, view.articles.map((a) => a.slug)));
-    page(res, tagPage(view, relative, workspace));
+    if (ext === 'zip') return sendZip(res, `${view.tag}.zip`, memo.get(index, `zip ${view.tag}`, () => writeZip(articleEntries(index, `${view.tag}/`, view.articles.map((a) => a.slug)))));
+    page(res, memo.get(index, `tag ${view.tag}`, () => tagPage(view, relative, workspace)));
   });
 
   router.get('/tags/:tag/all.md', secured, async (req, res) => {
@@ -100,18 +106,22 @@ export function pageRoutes(ctx: HttpContext): Router {
   router.get('/site.zip', secured, async (req, res) => {
     const index = await ctx.articles.index();
     const base = baseUrlOf(req, ctx.publicBaseUrl);
-    const built = new Date(index.articles[0]?.date ?? 0);
-    const systems = ctx.registry.systems();
-    sendZip(res, 'site.zip', [
-      { name: 'site/llms.txt', text: llmsTxt(index, systems, pageUrls(base), workspace, base), mtime: built },
-      ...articleEntries(index, 'site/articles/'),
-      ...systems.map((s) => ({ name: `site/systems/${s.system}.md`, text: systemArticleMarkdown(s, base), mtime: built })),
-    ]);
+    const archive = memo.get(index, `site ${ctx.registry.version} ${base}`, () => {
+      const built = new Date(index.articles[0]?.date ?? 0);
+      const systems = ctx.registry.systems();
+      return writeZip([
+        { name: 'site/llms.txt', text: llmsTxt(index, systems, pageUrls(base), workspace, base), mtime: built },
+        ...articleEntries(index, 'site/articles/'),
+        ...systems.map((s) => ({ name: `site/systems/${s.system}.md`, text: systemArticleMarkdown(s, base), mtime: built })),
+      ]);
+    });
+    await sendZip(res, 'site.zip', archive);
   });
 
   router.get('/llms.txt', secured, async (req, res) => {
     const base = baseUrlOf(req, ctx.publicBaseUrl);
-    res.type('text/plain; charset=utf-8').send(llmsTxt(await ctx.articles.index(), ctx.registry.systems(), pageUrls(base), workspace, base));
+    const index = await ctx.articles.index();
+    res.type('text/plain; charset=utf-8').send(memo.get(index, `llms ${ctx.registry.version} ${base}`, () => llmsTxt(index, ctx.registry.systems(), pageUrls(base), workspace, base)));
   });
 
   return router;
