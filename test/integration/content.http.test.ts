@@ -250,6 +250,13 @@ for (const engine of engines()) {
         expect(files().filter((f) => f.startsWith('.'))).to.deep.equal([]);
       });
 
+      it('lets exactly one of two concurrent publishers of a new slug win', async () => {
+        const [a, b] = await Promise.all([publish(article('race', '2026-12-04', ['zeta'], { title: 'First' })), publish(article('race', '2026-12-04', ['zeta'], { title: 'Second' }))]);
+        expect([a.status, b.status].sort()).to.deep.equal([201, 409]);
+        const winner = a.status === 201 ? 'First' : 'Second';
+        expect((await http.get('/articles/race').expect(200)).text).to.contain(`<h1>${winner}</h1>`);
+      });
+
       it('needs the API key: 401 without a credential, 403 scope_denied with any token, 401 with a bad key; nothing stored', async () => {
         const before = files();
         const md = article('not-allowed', '2026-12-01', ['zeta']);

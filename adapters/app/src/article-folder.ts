@@ -3,7 +3,8 @@
 // temp file and renames it into place, so readers never see half an article. The index is rebuilt
 // when the folder's mtime moves (a rename or an edit by hand), so every process that shares the
 // folder sees a publish without a restart.
-import { mkdir, readdir, readFile, rename, stat, writeFile, unlink, link } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, mkdir, readdir, readFile, rename, stat, writeFile, unlink, link } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { SwitchyardError, TagIndex, articleSource, parseArticle, type Article, type ArticleStore } from '@switchyard/core';
@@ -62,7 +63,12 @@ export class FolderArticleStore implements ArticleStore {
       // link() fails if the target exists: "create only if new" decided by the filesystem, not by
       // a check-then-write that two publishers could both pass.
       try {
-        await link(temp, target);
+        await link(temp, target).catch(async (err: NodeJS.ErrnoException) => {
+          // Filesystems without hard links (some network and container volumes): an exclusive
+          // copy still refuses a taken slug, at the cost of a short window where the file grows.
+          if (err.code === 'EPERM' || err.code === 'ENOTSUP' || err.code === 'ENOSYS') return copyFile(temp, target, constants.COPYFILE_EXCL);
+          throw err;
+        });
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new SwitchyardError('article_exists', `an article with slug ${article.slug} exists; send "replace": true to replace it`, { slug: article.slug });
         throw err;
