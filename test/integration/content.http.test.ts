@@ -171,6 +171,15 @@ for (const engine of engines()) {
         expect(parseArticle(entries[1]!.text)).to.include({ slug: 'zeta-b', date: '2026-03-05' });
       });
 
+      it('answers 304 to a matching If-None-Match on pages and archives, until the content changes', async () => {
+        for (const path of ['/tags/zeta', '/tags/zeta.md', '/llms.txt', '/site.zip', '/tags/zeta.zip']) {
+          await http.get(path).buffer(true).parse(binary).expect(200);
+          const etag = (await http.get(path).buffer(true).parse(binary).expect(200)).headers['etag'];
+          expect(etag, path).to.match(/^"[A-Za-z0-9_-]{27}"$/);
+          await http.get(path).set('if-none-match', etag!).expect(304);
+        }
+      });
+
       it('is byte-identical when nothing changed', async () => {
         expect((await zipOf('/tags/zeta.zip')).equals(await zipOf('/tags/zeta.zip'))).to.equal(true);
         expect((await zipOf('/site.zip')).equals(await zipOf('/site.zip'))).to.equal(true);
@@ -214,6 +223,7 @@ for (const engine of engines()) {
 
     describe('publishing', () => {
       it('with the API key: 201, then on its tag pages, the home page and llms.txt', async () => {
+        const etagBefore = (await http.get('/tags/zeta').expect(200)).headers['etag'];
         const res = await publish(article('fresh-news', '2026-12-01', ['zeta', 'gamma'], { title: 'Fresh news' })).expect(201);
         expect(res.body).to.deep.include({ ok: true, replaced: false });
         expect(res.body.article).to.include({ slug: 'fresh-news', title: 'Fresh news', date: '2026-12-01' });
@@ -225,6 +235,7 @@ for (const engine of engines()) {
         expect(listed((await http.get('/tags/gamma').expect(200)).text)).to.deep.equal(['fresh-news']);
         expect((await http.get('/llms.txt').expect(200)).text).to.match(/- \[Fresh news\]\(http:\/\/[^)]+\/articles\/fresh-news\.md\): About fresh-news\./);
         expect(files()).to.include('fresh-news.md');
+        expect((await http.get('/tags/zeta').expect(200)).headers['etag']).to.not.equal(etagBefore);
         // Archives built before the publish are not served again.
         const site = await unzip((await http.get('/site.zip').buffer(true).parse(binary).expect(200)).body as Buffer);
         expect(site.map((e) => e.name)).to.include('site/articles/fresh-news.md');

@@ -1,5 +1,6 @@
 // Renderings remembered per set of articles: a page or an archive is built once per content
 // change, not per request. Keyed by the TagIndex object, so a publish (a new index) drops them all.
+import { createHash } from 'node:crypto';
 import type { TagIndex } from '@switchyard/core';
 
 // Keys carry the base URL (absolute links), which comes from the Host header unless configured;
@@ -19,3 +20,13 @@ export class RenderMemo {
     return value;
   }
 }
+
+/** A rendering with its entity tag, hashed once instead of by Express on every response. */
+export interface Rendered {
+  body: string;
+  etag: string;
+}
+
+export const etagOf = (body: string | Buffer): string => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+
+export const rendered = (body: string): Rendered => ({ body, etag: etagOf(body) });

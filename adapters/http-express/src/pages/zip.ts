@@ -2,6 +2,7 @@
 // bytes are kept, so later requests for the same content get the finished archive at once.
 import type { Response } from 'express';
 import yazl from 'yazl';
+import { etagOf } from './memo.js';
 
 export interface ZipEntry {
   /** A relative path of slug-safe segments: never absolute, never "..". */
@@ -18,6 +19,7 @@ const ZIP_EPOCH = Date.UTC(1980, 0, 2);
 /** An archive being written: its stream for the first reader, its bytes once complete. */
 export interface Archive {
   bytes: Promise<Buffer>;
+  etag: Promise<string>;
   /** The live stream, taken by the first response only. */
   take(): NodeJS.ReadableStream | null;
 }
@@ -38,8 +40,11 @@ export function writeZip(entries: ZipEntry[]): Archive {
   });
   bytes.catch(() => {}); // a failed build is reported to the response that streams it
   let stream: NodeJS.ReadableStream | null = zip.outputStream;
+  const etag = bytes.then(etagOf);
+  etag.catch(() => {});
   return {
     bytes,
+    etag,
     take: () => {
       const s = stream;
       stream = null;
@@ -56,5 +61,7 @@ export async function sendZip(res: Response, filename: string, archive: Archive)
     live.pipe(res);
     return;
   }
-  res.send(await archive.bytes);
+  const [bytes, etag] = await Promise.all([archive.bytes, archive.etag]);
+  // With the ETag set, Express answers 304 to a matching If-None-Match and hashes nothing.
+  res.set('etag', etag).send(bytes);
 }

@@ -10,7 +10,7 @@ import { PAGES_CSS } from '../pages/css.js';
 import { llmsTxt, tagAllMarkdown, tagManifest, tagMarkdown } from '../pages/texts.js';
 import { pageUrls } from '../pages/urls.js';
 import { articlePage, homePage, notFoundPage, systemPage, tagPage, tagsPage } from '../pages/views.js';
-import { RenderMemo } from '../pages/memo.js';
+import { RenderMemo, rendered, type Rendered } from '../pages/memo.js';
 import { sendZip, writeZip, type ZipEntry } from '../pages/zip.js';
 
 // Pages load nothing but their own stylesheet: no script at all, no inline style, no framing.
@@ -31,8 +31,10 @@ const secured: RequestHandler = helmet({
 const NAME = /^([a-z0-9-]+?)(?:\.(md|zip|json))?$/;
 const SYSTEM_NAME = /^([A-Z][A-Z0-9_]*?)(?:\.(md))?$/;
 
-const markdown = (res: Response, text: string) => res.type('text/markdown; charset=utf-8').send(text);
-const page = (res: Response, text: string, status = 200) => res.status(status).type('html').send(text);
+// A Rendered body carries its ETag: Express then skips hashing and answers 304 when it matches.
+const send = (res: Response, body: string | Rendered) => (typeof body === 'string' ? res.send(body) : res.set('etag', body.etag).send(body.body));
+const markdown = (res: Response, body: string | Rendered) => send(res.type('text/markdown; charset=utf-8'), body);
+const page = (res: Response, body: string | Rendered, status = 200) => send(res.status(status).type('html'), body);
 
 export function pageRoutes(ctx: HttpContext): Router {
   const router = Router();
@@ -57,12 +59,12 @@ export function pageRoutes(ctx: HttpContext): Router {
 
   router.get('/', secured, async (_req, res) => {
     const index = await ctx.articles.index();
-    page(res, memo.get(index, `home ${ctx.registry.version}`, () => homePage(index, ctx.registry.systems(), relative, workspace)));
+    page(res, memo.get(index, `home ${ctx.registry.version}`, () => rendered(homePage(index, ctx.registry.systems(), relative, workspace))));
   });
 
   router.get('/tags', secured, async (_req, res) => {
     const index = await ctx.articles.index();
-    page(res, memo.get(index, 'tags', () => tagsPage(index, relative)));
+    page(res, memo.get(index, 'tags', () => rendered(tagsPage(index, relative))));
   });
 
   router.get('/tags/:name', secured, async (req, res) => {
@@ -73,10 +75,13 @@ export function pageRoutes(ctx: HttpContext): Router {
       if (ext === 'json' || ext === 'zip') throw new SwitchyardError('not_found', `no articles are tagged ${JSON.stringify(tag ?? req.params['name'])}`, { tags: relative.tags });
       return notFound(res, `Nothing is tagged ${tag ?? req.params['name']}.`);
     }
-    if (ext === 'md') return markdown(res, tagMarkdown(view, absolute(req), workspace, baseUrlOf(req, ctx.publicBaseUrl)));
+    if (ext === 'md') {
+      const base = baseUrlOf(req, ctx.publicBaseUrl);
+      return markdown(res, memo.get(index, `tagmd ${view.tag} ${base}`, () => rendered(tagMarkdown(view, pageUrls(base), workspace, base))));
+    }
     if (ext === 'json') return res.json(tagManifest(view, absolute(req)));
     if (ext === 'zip') return sendZip(res, `${view.tag}.zip`, memo.get(index, `zip ${view.tag}`, () => writeZip(articleEntries(index, `${view.tag}/`, view.articles.map((a) => a.slug)))));
-    page(res, memo.get(index, `tag ${view.tag}`, () => tagPage(view, relative, workspace)));
+    page(res, memo.get(index, `tag ${view.tag}`, () => rendered(tagPage(view, relative, workspace))));
   });
 
   router.get('/tags/:tag/all.md', secured, async (req, res) => {
@@ -121,7 +126,7 @@ export function pageRoutes(ctx: HttpContext): Router {
   router.get('/llms.txt', secured, async (req, res) => {
     const base = baseUrlOf(req, ctx.publicBaseUrl);
     const index = await ctx.articles.index();
-    res.type('text/plain; charset=utf-8').send(memo.get(index, `llms ${ctx.registry.version} ${base}`, () => llmsTxt(index, ctx.registry.systems(), pageUrls(base), workspace, base)));
+    send(res.type('text/plain; charset=utf-8'), memo.get(index, `llms ${ctx.registry.version} ${base}`, () => rendered(llmsTxt(index, ctx.registry.systems(), pageUrls(base), workspace, base))));
   });
 
   return router;
