@@ -29,6 +29,8 @@ export type ErrorCode =
   | 'rate_limited'
   | 'approval_expired'
   | 'already_decided'
+  | 'invalid_article'
+  | 'article_exists'
   | 'internal_error';
 
 const BRAND = Symbol.for('switchyard.SwitchyardError');

@@ -19,6 +19,8 @@ export * from './runner-directory.js';
 export * from './dispatch.js';
 export * from './self-description.js';
 export * from './markdown.js';
+export * from './article.js';
+export * from './tag-index.js';
 export * from './plugin.js';
 export * from './tool-runner.js';
 export * from './imported-tool.js';

@@ -5,6 +5,8 @@ import type { InvocationRecord, StoredInvocation } from './invocation.js';
 import type { ActionRecord, DeliveryRecord, StoredDelivery, Webhook } from './webhook.js';
 import type { LedgerEntryKind } from './ledger-leaf.js';
 import type { McpToolDescription } from './imported-tool.js';
+import type { Article } from './article.js';
+import type { TagIndex } from './tag-index.js';
 
 export interface Page<T> {
   items: T[];
@@ -226,3 +228,12 @@ export interface ApprovalStore {
   pending(limit: number): Promise<StoredInvocation[]>;
 }
 export const ApprovalStore = Symbol.for('switchyard.ApprovalStore');
+
+/** Published articles (the content pages). Reads answer an index built once per change. */
+export interface ArticleStore {
+  /** The current articles; cheap enough to call per request. */
+  index(): Promise<TagIndex>;
+  /** Stores a checked article; article_exists when the slug is taken and `replace` is false. */
+  publish(article: Article, options: { replace: boolean }): Promise<{ replaced: boolean }>;
+}
+export const ArticleStore = Symbol.for('switchyard.ArticleStore');

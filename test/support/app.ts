@@ -1,11 +1,11 @@
 // Builds a real Switchyard for integration tests: real storage (SQLite file or PostgreSQL schema),
 // real simulators over real MCP transports, the real Express app (driven with supertest).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import knexFactory from 'knex';
-import { createLogger, createSwitchyard, deepMerge, loadConfig, type Switchyard } from '@switchyard/app';
+import { PROJECT_ROOT, createLogger, createSwitchyard, deepMerge, loadConfig, type Switchyard } from '@switchyard/app';
 
 export const TEST_API_KEY = 'sy_test_key_0123456789abcdefghijklmnopqrstuv';
 export const PG_URL = process.env['SWITCHYARD_TEST_PG_URL'];
@@ -42,25 +42,37 @@ export async function freshDatabase(engine: Engine): Promise<TestDatabase> {
   };
 }
 
+/** A copy of the shipped starter content, so that tests which publish never write into the repo. */
+export function freshContentFolder(): { folder: string; drop(): void } {
+  const folder = join(mkdtempSync(join(tmpdir(), 'switchyard-content-')), 'content');
+  cpSync(join(PROJECT_ROOT, 'content'), folder, { recursive: true });
+  return { folder, drop: () => rmSync(join(folder, '..'), { recursive: true, force: true }) };
+}
+
 export interface TestService {
   switchyard: Switchyard;
   db: TestDatabase;
+  /** The service's content folder (a temporary copy of the starter content unless overridden). */
+  contentFolder: string;
   close(): Promise<void>;
 }
 
 export async function startTestService(engine: Engine, overrides: Record<string, unknown> = {}): Promise<TestService> {
   const db = await freshDatabase(engine);
+  const content = freshContentFolder();
   const config = loadConfig({
     env: {},
-    overrides: deepMerge({ database: { url: db.url }, auth: { apiKey: TEST_API_KEY }, log: { level: 'silent' }, server: { port: 0 }, dispatch: { timeoutMs: 3000 } }, overrides),
+    overrides: deepMerge({ database: { url: db.url }, auth: { apiKey: TEST_API_KEY }, log: { level: 'silent' }, server: { port: 0 }, dispatch: { timeoutMs: 3000 }, content: { folder: content.folder } }, overrides),
   });
   const switchyard = await createSwitchyard(config, { logger: createLogger('silent') });
   return {
     switchyard,
     db,
+    contentFolder: config.content.folder,
     async close() {
       await switchyard.close();
       await db.drop();
+      content.drop();
     },
   };
 }

@@ -22,6 +22,8 @@ export interface Config {
   ledger: { origin: string; signingKey?: string | null; commitmentKey?: string | null; integrateIntervalMs: number };
   upstreams: { connectTimeoutMs?: number; listTimeoutMs?: number; servers?: Record<string, UpstreamServerConfig> };
   simulators: { host?: string };
+  /** Published articles: one <slug>.md per article. */
+  content: { folder: string };
   plugins: Record<string, PluginConfig>;
 }
 
@@ -95,6 +97,7 @@ function envOverrides(env: NodeJS.ProcessEnv): Json {
   if (env['PUBLIC_BASE_URL']) server['publicBaseUrl'] = env['PUBLIC_BASE_URL'];
   if (Object.keys(server).length) o['server'] = server;
   if (env['DATABASE_URL']) o['database'] = { url: env['DATABASE_URL'] };
+  if (env['SWITCHYARD_CONTENT_FOLDER']) o['content'] = { folder: env['SWITCHYARD_CONTENT_FOLDER'] };
   if (env['LOG_LEVEL']) o['log'] = { level: env['LOG_LEVEL'] };
   if (env['SWITCHYARD_API_KEY']) o['auth'] = { apiKey: env['SWITCHYARD_API_KEY'] };
   const ledger: Json = {};

@@ -16,15 +16,18 @@ import {
   SharedSettings,
   ApprovalStore,
   ApprovalService,
+  ArticleStore,
   systemClock,
   type SwitchyardPlugin,
   type UpstreamAddress,
 } from '@switchyard/core';
 import { KnexApprovalStore, KnexApiKeyStore, KnexDeliveryStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexWebhookStore, openDatabase, type Database } from '@switchyard/storage-knex';
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 import { McpUpstreamClient } from '@switchyard/mcp';
 import { createHttpApp } from '@switchyard/http-express';
 import type { Config } from './config.js';
+import { FolderArticleStore } from './article-folder.js';
 import type { Logger } from './logger.js';
 import {
   ConfigToken,
@@ -72,6 +75,10 @@ export const storageModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind<TokenUseStore>(TokenUseStore)
     .toDynamicValue(async (ctx) => new KnexTokenUseStore((await ctx.getAsync<Database>(DatabaseToken)).knex))
+    .inSingletonScope();
+  // Relative folders resolve against the working directory, like a sqlite: database file.
+  bind<ArticleStore>(ArticleStore)
+    .toDynamicValue((ctx) => new FolderArticleStore(resolve(ctx.get<Config>(ConfigToken).content.folder), ctx.get<Logger>(LoggerToken)))
     .inSingletonScope();
   bind<VerifiableLedger>(VerifiableLedger)
     .toDynamicValue(async (ctx) => {
@@ -204,6 +211,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
           await ctx.getAsync<DispatchService>(DispatchToken),
           ctx.get<Clock>(Clock),
         ),
+        articles: ctx.get<ArticleStore>(ArticleStore),
         mintPerMinute: config.tokens.mintPerMinute,
         workspaces: config.tokens.workspaces,
         logger: ctx.get<Logger>(LoggerToken),

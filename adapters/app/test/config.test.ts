@@ -29,6 +29,7 @@ describe('adapter app: config', () => {
     expect(c.database.url).to.equal('sqlite:./data/switchyard.db');
     expect(Object.keys(c.plugins)).to.deep.equal(['edge', 'messaging', 'payments', 'web-fetch']);
     expect((c.plugins['edge'] as { upstream: { transport: string } }).upstream.transport).to.equal('sse');
+    expect(c.content.folder).to.equal('./content');
   });
 
   it('applies env overrides', () => {
@@ -39,6 +40,7 @@ describe('adapter app: config', () => {
     expect(c.database.url).to.equal('postgres://u@h:5432/d');
     expect(c.auth.apiKey).to.equal('k'.repeat(20));
     expect(c.log.level).to.equal('warn');
+    expect(loadConfig({ env: { SWITCHYARD_CONTENT_FOLDER: '/srv/articles' } }).content.folder).to.equal('/srv/articles');
   });
 
   it('merges the SWITCHYARD_CONFIG file over the defaults, key by key', () => {
@@ -55,6 +57,7 @@ describe('adapter app: config', () => {
     failsWith(() => loadConfig({ env: {}, overrides: { server: { colour: 'blue' } } }), 'server.colour');
     failsWith(() => loadConfig({ env: { SWITCHYARD_API_KEY: 'short' } }), 'auth.apiKey');
     failsWith(() => loadConfig({ env: { PUBLIC_BASE_URL: 'ftp://x' } }), 'server.publicBaseUrl');
+    failsWith(() => loadConfig({ env: {}, overrides: { content: { folder: '' } } }), 'content.folder');
   });
 
   it('checks upstreams.servers and names the key of a bad setting', () => {

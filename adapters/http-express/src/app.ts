@@ -15,6 +15,7 @@ import { workspaceRoutes } from './routes/workspace.js';
 import { dashboardRoutes } from './dashboard/routes.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { upstreamRoutes } from './routes/upstreams.js';
+import { contentRoutes } from './routes/content.js';
 
 export function createHttpApp(ctx: HttpContext): Express {
   const app = express();
@@ -34,6 +35,7 @@ export function createHttpApp(ctx: HttpContext): Express {
   app.use(routerRoutes(ctx));
   app.use(workspaceRoutes(ctx));
   app.use(dashboardRoutes(ctx));
+  app.use(contentRoutes(ctx));
   app.use(notFoundHandler);
   app.use(errorMiddleware(ctx.logger));
   return app;

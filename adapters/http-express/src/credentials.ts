@@ -94,4 +94,4 @@ export const needs =
   };
 
 /** Moves that exist only for the owner's API key: no token is ever minted with them. */
-export const OWNER_MOVES = { manageWebhooks: 'webhook:manage', readDeliveries: 'deliveries:read', mintTokens: 'token:mint', decideApprovals: 'approval:decide', manageUpstreams: 'upstream:manage' } as const;
+export const OWNER_MOVES = { manageWebhooks: 'webhook:manage', readDeliveries: 'deliveries:read', mintTokens: 'token:mint', decideApprovals: 'approval:decide', manageUpstreams: 'upstream:manage', publishArticles: 'article:publish' } as const;

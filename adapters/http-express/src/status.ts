@@ -30,6 +30,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   rate_limited: 429,
   approval_expired: 410,
   already_decided: 409,
+  invalid_article: 422,
+  article_exists: 409,
   internal_error: 500,
 };
 

@@ -1,32 +1,7 @@
-// Server-rendered HTML with one escaping rule: every interpolated value is escaped unless it is
-// already markup built by this same template tag. Nothing else writes HTML in the dashboard.
+// The dashboard's page layout, on the shared escaping template (../html.ts).
+import { html, type Html } from '../html.js';
 
-export class Markup {
-  constructor(readonly text: string) {}
-  toString(): string {
-    return this.text;
-  }
-}
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export const escapeHtml = (value: unknown): string => String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-
-const render = (value: unknown): string => {
-  if (value instanceof Markup) return value.text;
-  if (Array.isArray(value)) return value.map(render).join('');
-  if (value === null || value === undefined || value === false) return '';
-  return escapeHtml(value);
-};
-
-/** html`<p>${text}</p>`: values are escaped; arrays and nested html`` fragments are joined as markup. */
-export function html(strings: TemplateStringsArray, ...values: unknown[]): Markup {
-  let out = strings[0]!;
-  values.forEach((v, i) => {
-    out += render(v) + strings[i + 1]!;
-  });
-  return new Markup(out);
-}
+export { html, type Html } from '../html.js';
 
 export interface PageOptions {
   title: string;
@@ -43,7 +18,7 @@ const NAV: Array<[PageOptions['section'], string, string]> = [
   ['ledger', '/dashboard/ledger', 'Ledger'],
 ];
 
-export function page(options: PageOptions, body: Markup): string {
+export function page(options: PageOptions, body: Html): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -66,5 +41,5 @@ ${body}
 </main>
 </body>
 </html>
-`.text;
+`.value;
 }

@@ -9,7 +9,7 @@ import { SwitchyardError, WEBHOOK_ID_PATTERN, type StoredDelivery } from '@switc
 import { baseUrlOf } from '../base-url.js';
 import type { HttpContext } from '../context.js';
 import { presentBody } from '../webhook-presenters.js';
-import { html, page, type Markup, type PageOptions } from './html.js';
+import { html, page, type Html, type PageOptions } from './html.js';
 import { statusFor } from '../status.js';
 import { DashboardSessions, type DashboardSession } from './session.js';
 import { capabilityBody, treeBody } from './pages/capabilities.js';
@@ -55,7 +55,7 @@ export function dashboardRoutes(ctx: HttpContext): Router {
   const router = Router();
   const sessions = new DashboardSessions(ctx.dashboardSessionKey);
 
-  const send = (req: Request, res: Response, options: Omit<PageOptions, 'signedIn' | 'csrf'>, body: Markup, status = 200): void => {
+  const send = (req: Request, res: Response, options: Omit<PageOptions, 'signedIn' | 'csrf'>, body: Html, status = 200): void => {
     const session = sessions.of(req);
     res.status(status).type('html').send(page({ ...options, signedIn: session !== null, ...(session ? { csrf: sessions.csrfToken(session) } : {}) }, body));
   };

@@ -1,9 +1,9 @@
 // The capability tree (with the ask search, server-side: works without script) and one
 // capability's page: its contract and a try-it form that dispatches with a pasted credential.
 import { authRisk, exampleBody, pathText, type AskAnswer, type Capability, type SystemNode } from '@switchyard/core';
-import { html, type Markup } from '../html.js';
+import { html, type Html } from '../html.js';
 
-export function treeBody(systems: SystemNode[], question: string, answer: AskAnswer | null): Markup {
+export function treeBody(systems: SystemNode[], question: string, answer: AskAnswer | null): Html {
   return html`<h1>Capabilities</h1>
 <form method="get" action="/dashboard" class="search" role="search">
   <label for="q">Ask</label>
@@ -29,7 +29,7 @@ ${answer
 </section>`;
 }
 
-export function capabilityBody(c: Capability, baseUrl: string): Markup {
+export function capabilityBody(c: Capability, baseUrl: string): Html {
   return html`<p class="muted">${pathText(c)}</p>
 <h1>${c.key}</h1>
 <p>${c.description}</p>

@@ -1,18 +1,18 @@
 // The ledger: invocations by key with their lineage (repairs, replays), and one invocation with
 // its whole lineage and a proof the browser verifies against the published verifier key.
 import type { StoredInvocation, SystemNode } from '@switchyard/core';
-import { html, type Markup } from '../html.js';
+import { html, type Html } from '../html.js';
 
 const statusCell = (i: StoredInvocation) => html`<td class="${i.ok ? 'on' : 'off'}">${i.status}${i.error ? html` <span class="muted">${i.error.code}</span>` : ''}</td>`;
 const invLink = (id: string | null) => (id ? html`<a href="/dashboard/invocations/${id}">${id}</a>` : '—');
 
-export function ledgerIndexBody(systems: SystemNode[]): Markup {
+export function ledgerIndexBody(systems: SystemNode[]): Html {
   return html`<h1>Ledger</h1>
 <p>Invocations are appended, never changed. Choose a capability:</p>
 <ul>${systems.flatMap((s) => s.capabilities).map((c) => html`<li><a href="/dashboard/ledger?key=${encodeURIComponent(c.key)}">${c.key}</a></li>`)}</ul>`;
 }
 
-export function invocationsBody(key: string, items: StoredInvocation[], next: string | null): Markup {
+export function invocationsBody(key: string, items: StoredInvocation[], next: string | null): Html {
   return html`<p><a href="/dashboard/ledger">Ledger</a> · <a href="/dashboard/capabilities/${key}">${key}</a></p>
 <h1>Invocations of ${key}</h1>
 <table>
@@ -26,7 +26,7 @@ ${next ? html`<p><a href="/dashboard/ledger?key=${encodeURIComponent(key)}&after
 }
 
 /** `chain` is the invocation's ancestors by repairs, oldest first, ending with the invocation itself. */
-export function invocationBody(inv: StoredInvocation, chain: StoredInvocation[], baseUrl: string): Markup {
+export function invocationBody(inv: StoredInvocation, chain: StoredInvocation[], baseUrl: string): Html {
   return html`<p><a href="/dashboard/ledger?key=${encodeURIComponent(inv.key)}">Invocations of ${inv.key}</a></p>
 <h1>${inv.id}</h1>
 <dl class="contract">

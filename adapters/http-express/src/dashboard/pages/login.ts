@@ -1,7 +1,7 @@
 // Sign-in: the owner's API key, exchanged for a dashboard session cookie.
-import { html, type Markup } from '../html.js';
+import { html, type Html } from '../html.js';
 
-export function loginBody(next: string, failed: boolean): Markup {
+export function loginBody(next: string, failed: boolean): Html {
   return html`<h1>Sign in</h1>
 <p>Webhooks and the ledger are the owner's. Paste the API key (it stays in this form; the dashboard keeps only a signed session cookie).</p>
 ${failed ? html`<p class="off" role="alert">That is not a valid API key.</p>` : ''}

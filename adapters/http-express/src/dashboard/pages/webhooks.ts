@@ -1,12 +1,12 @@
 // Webhooks: the list with on/off switches, one webhook's deliveries (new ones arrive live over
 // server-sent events) and one delivery whole: every header as received and the body.
 import type { StoredDelivery, Webhook } from '@switchyard/core';
-import { html, type Markup } from '../html.js';
+import { html, type Html } from '../html.js';
 
 const deliveryRow = (d: StoredDelivery) =>
   html`<tr data-entry="${d.id}"><td><a href="/dashboard/deliveries/${d.id}">${d.id}</a></td><td>${d.received_at}</td><td>${d.method}</td><td>${d.delivery_id ?? '—'}</td><td>${d.outcome}${d.duplicate ? ' · duplicate' : ''}</td><td>${d.body_size}</td></tr>`;
 
-export function webhooksBody(hooks: Webhook[], baseUrl: string, csrf: string): Markup {
+export function webhooksBody(hooks: Webhook[], baseUrl: string, csrf: string): Html {
   return html`<h1>Webhooks</h1>
 ${hooks.length === 0 ? html`<p>No webhooks yet. Create one with <code>switchyard hook create NAME</code> or <code>POST /api/objects/webhook</code>.</p>` : ''}
 <table>
@@ -22,7 +22,7 @@ ${hooks.length === 0 ? html`<p>No webhooks yet. Create one with <code>switchyard
 </table>`;
 }
 
-export function deliveriesBody(hook: Webhook, deliveries: StoredDelivery[], baseUrl: string): Markup {
+export function deliveriesBody(hook: Webhook, deliveries: StoredDelivery[], baseUrl: string): Html {
   const newest = deliveries[0]?.seq ?? 0;
   return html`<p><a href="/dashboard/webhooks">Webhooks</a></p>
 <h1>${hook.name}</h1>
@@ -34,7 +34,7 @@ export function deliveriesBody(hook: Webhook, deliveries: StoredDelivery[], base
 </table>`;
 }
 
-export function deliveryBody(d: StoredDelivery, body: { body: string | null; body_encoding: string | null }): Markup {
+export function deliveryBody(d: StoredDelivery, body: { body: string | null; body_encoding: string | null }): Html {
   return html`<p><a href="/dashboard/webhooks/${d.hook_id}">Deliveries</a></p>
 <h1>${d.id}</h1>
 <dl class="contract">
