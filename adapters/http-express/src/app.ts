@@ -11,6 +11,7 @@ import { provenWorkRoutes } from './routes/proven-work.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { approvalRoutes } from './routes/approvals.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { mcpRoutes } from './routes/mcp.js';
 
 export function createHttpApp(ctx: HttpContext): Express {
   const app = express();
@@ -26,6 +27,7 @@ export function createHttpApp(ctx: HttpContext): Express {
   app.use(provenWorkRoutes(ctx));
   app.use(tokenRoutes(ctx));
   app.use(approvalRoutes(ctx));
+  app.use(mcpRoutes(ctx));
   app.use(notFoundHandler);
   app.use(errorMiddleware(ctx.logger));
   return app;
