@@ -24,10 +24,16 @@ function callerTools(req: Request, ctx: HttpContext, cred: Exclude<Credential, {
       return all.filter((c) => scopeAllows(cred.scope, `invoke:${c.key}`) && (c.auth !== 'required' || mayRunAuthRequired));
     },
     async call(key, args) {
-      // registry.require throws unknown_capability with did_you_mean before any token use.
-      ctx.registry.require(key);
-      const allowed = await authorize(req, ctx, `invoke:${key}`);
-      return ctx.dispatch.dispatch({ key, body: args, source: 'mcp' }, callerOf(allowed));
+      try {
+        // registry.require throws unknown_capability with did_you_mean before any token use.
+        ctx.registry.require(key);
+        const allowed = await authorize(req, ctx, `invoke:${key}`);
+        return await ctx.dispatch.dispatch({ key, body: args, source: 'mcp' }, callerOf(allowed));
+      } catch (err) {
+        // The client only sees "internal error" for these; the log keeps the cause, as the error middleware does.
+        if (!SwitchyardError.is(err)) ctx.logger.error('unhandled error', { path: req.path, tool: key, error: (err as Error)?.stack ?? String(err) });
+        throw err;
+      }
     },
   };
 }
