@@ -186,20 +186,21 @@ for (const engine of engines()) {
         { name: 'publish article', go: (h) => h.post('/api/articles').send({ slug: 'matrix-article', title: 'Matrix', tags: ['matrix'], date: '2026-11-23', summary: 'From the scope matrix.', body: 'Hello.' }) },
         // Pages are public reads that resolve no credential: the same page for every reader.
         { name: 'tag page', go: (h) => h.get('/tags/getting-started') },
+        { name: 'mcp tools/list', go: (h) => h.post('/mcp').set('accept', 'application/json, text/event-stream').send({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) },
       ];
       // [status, code] per credential, in the order of `routes`. 0 means "any 2xx".
       const T = (s: number, code?: string) => [s, code] as const;
       const ok = T(200);
       const expected: Record<string, ReadonlyArray<readonly [number, string | undefined]>> = {
-        none: [ok, ok, T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), ok, ok, ok, ok, T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), ok],
-        start: [ok, ok, T(404, 'invocation_not_found'), ok, ok, T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), ok, ok, ok, ok, T(403, 'scope_denied'), ok, T(403, 'scope_denied'), ok],
-        'self-scoped other keys': [ok, ok, T(404, 'invocation_not_found'), ok, T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), ok, ok, ok, ok, T(403, 'scope_denied'), T(200, 'scope_denied'), T(403, 'scope_denied'), ok],
-        narrowed: [T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), ok, T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), ok, T(403, 'scope_denied'), ok],
+        none: [ok, ok, T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), ok, ok, ok, ok, T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), ok, T(401, 'credential_required')],
+        start: [ok, ok, T(404, 'invocation_not_found'), ok, ok, T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), ok, ok, ok, ok, T(403, 'scope_denied'), ok, T(403, 'scope_denied'), ok, ok],
+        'self-scoped other keys': [ok, ok, T(404, 'invocation_not_found'), ok, T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), ok, ok, ok, ok, T(403, 'scope_denied'), T(200, 'scope_denied'), T(403, 'scope_denied'), ok, ok],
+        narrowed: [T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), ok, T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), ok, T(403, 'scope_denied'), ok, ok],
         expired: routes.map((r) => (r.name === 'tag page' ? ok : T(401, 'token_expired'))),
         corrupted: routes.map((r) => (r.name === 'tag page' ? ok : T(401, 'token_corrupted'))),
-        observer: [ok, ok, T(403, 'scope_denied'), ok, T(403, 'scope_denied'), T(403, 'scope_denied'), ok, T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), ok, ok, ok, ok, T(403, 'scope_denied'), T(200, 'scope_denied'), T(403, 'scope_denied'), ok],
+        observer: [ok, ok, T(403, 'scope_denied'), ok, T(403, 'scope_denied'), T(403, 'scope_denied'), ok, T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), ok, ok, ok, ok, T(403, 'scope_denied'), T(200, 'scope_denied'), T(403, 'scope_denied'), ok, ok],
         // PAYMENTS needs approval: the owner's run waits for it (202, awaiting_approval).
-        'API key': [ok, ok, ok, ok, ok, T(202, 'approval_required'), ok, ok, ok, T(201), ok, ok, ok, ok, ok, ok, T(201), ok],
+        'API key': [ok, ok, ok, ok, ok, T(202, 'approval_required'), ok, ok, ok, T(201), ok, ok, ok, ok, ok, ok, T(201), ok, ok],
       };
 
       for (const [credName, outcomes] of Object.entries(expected)) {

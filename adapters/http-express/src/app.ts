@@ -16,6 +16,7 @@ import { dashboardRoutes } from './dashboard/routes.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { upstreamRoutes } from './routes/upstreams.js';
 import { contentRoutes } from './routes/content.js';
+import { mcpRoutes } from './routes/mcp.js';
 
 export function createHttpApp(ctx: HttpContext): Express {
   const app = express();
@@ -32,6 +33,7 @@ export function createHttpApp(ctx: HttpContext): Express {
   app.use(tokenRoutes(ctx));
   app.use(approvalRoutes(ctx));
   app.use(upstreamRoutes(ctx));
+  app.use(mcpRoutes(ctx));
   app.use(routerRoutes(ctx));
   app.use(workspaceRoutes(ctx));
   app.use(dashboardRoutes(ctx));

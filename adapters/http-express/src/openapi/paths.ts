@@ -101,6 +101,17 @@ const anyBody = { required: false, content: { '*/*': { schema: { type: 'string',
 export const paths = {
   '/api/dispatch': { get: dispatchGet, post: dispatchPost },
   '/api/route': { post: route },
+  '/mcp': {
+    post: {
+      operationId: 'mcp', tags: ['mcp'], summary: 'Switchyard as an MCP server (streamable HTTP, stateless): tools/list and tools/call over JSON-RPC',
+      description: 'tools/list shows the capabilities the credential may invoke (key = tool name, inputs = inputSchema); tools/call runs exactly as POST /api/dispatch and returns content plus structuredContent with the invocation id. An unknown tool is JSON-RPC error -32602 with did_you_mean.',
+      security: tokenOrKey,
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { jsonrpc: { const: '2.0' }, id: {}, method: { type: 'string' }, params: { type: 'object' } }, required: ['jsonrpc', 'method'] } } } },
+      responses: { '200': json('The JSON-RPC response'), '202': { description: 'A notification was accepted' }, ...credentialErrors },
+    },
+    get: { operationId: 'mcpStream', tags: ['mcp'], summary: 'No stream to open: the server is stateless (405, a JSON-RPC error)', security: tokenOrKey, responses: { '405': json('Method not allowed') } },
+    delete: { operationId: 'mcpEndSession', tags: ['mcp'], summary: 'No session to end: the server is stateless (405, a JSON-RPC error)', security: tokenOrKey, responses: { '405': json('Method not allowed') } },
+  },
   '/api/invocations': {
     get: {
       operationId: 'listInvocations', tags: ['ledger'], summary: 'Invocations of one key, in append order',

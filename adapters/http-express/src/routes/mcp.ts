@@ -1,0 +1,77 @@
+// /mcp: Switchyard as an MCP server over streamable HTTP, stateless. Each POST gets a fresh SDK
+// server and transport bound to the request's credential, so any service process can answer any
+// request (no session to pin). Tools are the capabilities the credential may invoke; a call goes
+// through the same authorize + dispatch as POST /api/dispatch, so ledger, lineage and approvals match.
+import { Router, json, type Request, type RequestHandler } from 'express';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { createSwitchyardMcpServer, type CallerTools } from '@switchyard/mcp';
+import { SwitchyardError, isOwnerIssued, scopeAllows } from '@switchyard/core';
+import { authorize, callerOf, credentialOf, type Credential } from '../credentials.js';
+import { baseUrlOf } from '../base-url.js';
+import type { HttpContext } from '../context.js';
+
+const VERSION = '0.1.0';
+
+/** The tools of one request's credential (owner or token; the public credential never gets here). */
+function callerTools(req: Request, ctx: HttpContext, cred: Exclude<Credential, { kind: 'public' }>): CallerTools {
+  return {
+    list() {
+      const all = ctx.registry.list();
+      if (cred.kind === 'owner') return all;
+      // Listing is not a use of the token (nothing runs), so no token use is recorded per key.
+      // Keyless tokens would only ever be refused an auth-required run: not offered as tools.
+      const mayRunAuthRequired = isOwnerIssued(cred.scope);
+      return all.filter((c) => scopeAllows(cred.scope, `invoke:${c.key}`) && (c.auth !== 'required' || mayRunAuthRequired));
+    },
+    async call(key, args) {
+      try {
+        // registry.require throws unknown_capability with did_you_mean before any token use.
+        ctx.registry.require(key);
+        const allowed = await authorize(req, ctx, `invoke:${key}`);
+        return await ctx.dispatch.dispatch({ key, body: args, source: 'mcp' }, callerOf(allowed));
+      } catch (err) {
+        // The client only sees "internal error" for these; the log keeps the cause, as the error middleware does.
+        if (!SwitchyardError.is(err)) ctx.logger.error('unhandled error', { path: req.path, tool: key, error: (err as Error)?.stack ?? String(err) });
+        throw err;
+      }
+    },
+  };
+}
+
+/** Stateless mode has no stream to open (GET) or session to end (DELETE): 405, as the SDK's examples answer. */
+const methodNotAllowed: RequestHandler = (_req, res) => {
+  res.status(405).set('allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send JSON-RPC by POST' }, id: null });
+};
+
+export function mcpRoutes(ctx: HttpContext): Router {
+  const router = Router();
+
+  // The credential is decided before the body is read or any MCP processing: a bad key or token is
+  // our coded 401, and so is no credential at all (tools are for callers who may invoke).
+  const credential: RequestHandler = async (req, res, next) => {
+    const cred = await credentialOf(req, ctx);
+    if (cred.kind === 'public') {
+      throw new SwitchyardError('credential_required', 'the MCP server needs a credential: Authorization: Bearer <share token> or the API key in x-sheets-key; GET /start mints a keyless token', {
+        start: `${baseUrlOf(req, ctx.publicBaseUrl)}/start`,
+      });
+    }
+    res.locals['credential'] = cred;
+    next();
+  };
+
+  router.post('/mcp', credential, json({ limit: ctx.bodyLimitBytes }), async (req, res) => {
+    const cred = res.locals['credential'] as Exclude<Credential, { kind: 'public' }>;
+    const server = createSwitchyardMcpServer({ tools: callerTools(req, ctx, cred), baseUrl: baseUrlOf(req, ctx.publicBaseUrl), version: VERSION });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  });
+  router.get('/mcp', methodNotAllowed);
+  router.delete('/mcp', methodNotAllowed);
+
+  return router;
+}
