@@ -1,18 +1,30 @@
 // npm run bench:ask — the ask query's latency, with the built-in registry and with 10,000 synthetic
 // capabilities (target: p99 ≤ 5 ms at 10,000), each against reading one contract
 // (GET /api/dispatch?key=…, same route and credential, no search) in the same run; plus the index
-// alone (registry.ask in-process, no HTTP) and the time to build the index.
-// Env: ASK_REQUESTS per phase (2000), SYNTHETIC (10000).
+// alone (registry.ask in-process, no HTTP) and the time to build the index. Then an MCP tools/call
+// round trip through Switchyard's /mcp against calling the same upstream directly with the SDK
+// client (service and simulator in their own processes), latency and throughput, as ratios.
+// Env: ASK_REQUESTS per phase (2000), SYNTHETIC (10000), MCP_SECONDS per phase (8), MCP_CONCURRENCY (8).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createLogger, createSwitchyard, loadConfig } from '@switchyard/app';
 import type { CapabilityDefinition } from '@switchyard/core';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { writeFileSync } from 'node:fs';
 import { writeReport } from './support/report.js';
-import { figures, type Figures } from './support/stats.js';
+import { closedLoop, figures, type Figures } from './support/stats.js';
+import { withCpu } from './support/cpu.js';
+import { listeningUrl, spawnTs } from '../support/processes.js';
 
 const REQUESTS = Number(process.env['ASK_REQUESTS'] ?? 2000);
+const MCP_SECONDS = Number(process.env['MCP_SECONDS'] ?? 8);
+const MCP_CONCURRENCY = Number(process.env['MCP_CONCURRENCY'] ?? 8);
+const API_KEY = 'sy_bench_key_0123456789abcdefghijklmnopqrstuvwxyz';
+const EDGE = 'EDGE_BUILDS_WORKERS_BUILDS_SET_ACTIVE_WORKER';
 const SYNTHETIC = Number(process.env['SYNTHETIC'] ?? 10_000);
 
 // Questions an agent asks: plain language, exact keys, and key-shaped misses (did_you_mean).
@@ -105,10 +117,50 @@ async function phase(label: string) {
   };
 }
 
+/** tools/call of the EDGE tool: through /mcp (the service proxies it to the simulator) and direct. */
+async function mcpRoundTrip() {
+  const sim = await spawnTs('test/bench/support/simulator-main.ts', ['edge'], {}, (line) => {
+    try {
+      return (JSON.parse(line) as { url?: string }).url;
+    } catch {
+      return undefined;
+    }
+  });
+  const configFile = join(dir, 'mcp-config.json');
+  writeFileSync(configFile, JSON.stringify({ plugins: { edge: { upstream: { url: sim.value, transport: 'sse' } } } }));
+  const service = await spawnTs('adapters/app/src/main.ts', [], { PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'mcp.db')}`, SWITCHYARD_API_KEY: API_KEY, SWITCHYARD_CONFIG: configFile, LOG_LEVEL: 'info' }, listeningUrl);
+  try {
+    const direct = new Client({ name: 'bench-direct', version: '1' });
+    await direct.connect(new SSEClientTransport(new URL(sim.value)));
+    const viaMcp = new Client({ name: 'bench-mcp', version: '1' });
+    await viaMcp.connect(new StreamableHTTPClientTransport(new URL(`${service.value}/mcp`), { requestInit: { headers: { 'x-sheets-key': API_KEY } } }));
+    let i = 0;
+    const worker = () => ({ workerId: ((i++).toString(16) + '0'.repeat(32)).slice(0, 32) });
+    const directCall = async () => (await direct.callTool({ name: 'workers_builds_set_active_worker', arguments: worker() })).isError !== true;
+    const mcpCall = async () => (await viaMcp.callTool({ name: EDGE, arguments: worker() })).isError !== true;
+    const pids = { client: undefined, service: service.child.process.pid, upstream: sim.child.process.pid };
+    const options = (concurrency: number) => ({ concurrency, seconds: MCP_SECONDS, warmupSeconds: 1 });
+    const latency = { direct: await closedLoop(directCall, options(1)), via_mcp: await closedLoop(mcpCall, options(1)) };
+    const load = { direct: await withCpu(pids, () => closedLoop(directCall, options(MCP_CONCURRENCY))), via_mcp: await withCpu(pids, () => closedLoop(mcpCall, options(MCP_CONCURRENCY))) };
+    await direct.close();
+    await viaMcp.close();
+    const round = (n: number) => Math.round(n * 1000) / 1000;
+    return {
+      latency: { concurrency: 1, ...latency, p50_overhead_ms: round(latency.via_mcp.p50_ms - latency.direct.p50_ms), p50_ratio: round(latency.direct.p50_ms / latency.via_mcp.p50_ms) },
+      throughput: { concurrency: MCP_CONCURRENCY, ...load, ratio: round(load.via_mcp.per_second / load.direct.per_second) },
+    };
+  } finally {
+    await service.child.stop();
+    await sim.child.stop();
+  }
+}
+
 try {
   const builtIn = await phase('built-in registry');
   for (const def of synthetic(SYNTHETIC)) switchyard.registry.register(def);
   const large = await phase(`built-in + ${SYNTHETIC} synthetic`);
+  await switchyard.close();
+  const mcp = await mcpRoundTrip();
   const report = {
     engine: 'sqlite',
     cpus: availableParallelism(),
@@ -116,9 +168,10 @@ try {
     questions: QUESTIONS,
     phases: [builtIn, large],
     target: { p99_ms_at_10000: 5, met_over_http: large.ask_over_http.p99_ms <= 5, met_in_process: large.ask_in_process.p99_ms <= 5 },
+    mcp_tools_call: mcp,
   };
   writeReport('ask', report);
 } finally {
-  await switchyard.close();
+  await switchyard.close().catch(() => {});
   rmSync(dir, { recursive: true, force: true });
 }

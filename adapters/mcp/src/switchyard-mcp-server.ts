@@ -3,6 +3,7 @@
 // get in the way). It knows nothing of HTTP: whoever hosts it decides the caller and the transport.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { SwitchyardError, authRisk, type Capability, type DispatchOutcome, type ErrorCode as SwitchyardErrorCode } from '@switchyard/core';
 
 /** The port: the tools one caller may see, and running one of them as that caller. */
@@ -80,9 +81,13 @@ export function toolResultOf(outcome: DispatchOutcome, baseUrl: string): CallToo
   return { content: [{ type: 'text', text }], structuredContent: structured, isError: !inv.ok && !waiting };
 }
 
+// The SDK builds a new Ajv (with its formats) for every Server unless given one; a server per
+// request made that most of /mcp's CPU. It only checks elicitation schemas, which we never send.
+const sharedValidator = new AjvJsonSchemaValidator();
+
 /** A fresh server for one caller; cheap enough to build per HTTP request (stateless transport). */
 export function createSwitchyardMcpServer(options: SwitchyardMcpServerOptions): Server {
-  const server = new Server({ name: 'switchyard', version: options.version }, { capabilities: { tools: { listChanged: false } } });
+  const server = new Server({ name: 'switchyard', version: options.version }, { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: sharedValidator });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: options.tools.list().map(toolOf) }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args } = request.params;
