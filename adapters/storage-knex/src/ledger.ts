@@ -63,6 +63,18 @@ interface LeafRow {
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const fromHex = (h: string) => new Uint8Array(Buffer.from(h, 'hex'));
 const toLeaf = (r: LeafRow): LedgerLeafRecord => ({ index: Number(r.idx), kind: r.kind as LedgerEntryKind, entry_id: r.entry_id, leaf: r.leaf, leaf_hash: r.leaf_hash, integrated_at: r.integrated_at });
+/**
+ * A multi-row INSERT written as one VALUES list. knex writes SQLite's as a compound SELECT
+ * (`select ? as a … union all select …`), which SQLite parses and plans much more slowly.
+ */
+async function insertValues(trx: Knex, table: string, rows: Array<Record<string, unknown>>): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = Object.keys(rows[0]!);
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
+  const bindings = rows.flatMap((row) => columns.map((c) => row[c] as Knex.Value));
+  await trx.raw(`INSERT INTO ${table} (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`, bindings);
+}
+
 const chunks = <T>(items: T[], size = CHUNK): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 export class KnexLedger implements VerifiableLedger {
@@ -152,8 +164,8 @@ export class KnexLedger implements VerifiableLedger {
       const root = rootHash(newSize, (n) => known.get(`${n.level}:${n.index}`)!);
       const note = signNote(checkpointText({ origin: this.origin, size: newSize, root }), this.signer);
 
-      for (const part of chunks(leaves.map(({ hash: _h, ...row }) => row))) await trx('ledger_leaves').insert(part);
-      for (const part of chunks(added)) await trx('ledger_nodes').insert(part);
+      for (const part of chunks(leaves.map(({ hash: _h, ...row }) => row))) await insertValues(trx, 'ledger_leaves', part);
+      for (const part of chunks(added)) await insertValues(trx, 'ledger_nodes', part);
       await trx('ledger_checkpoints').insert({ size: newSize, root: hex(root), note, created_at: at });
       for (const part of chunks(batch.map((q) => q.seq))) await trx('ledger_queue').whereIn('seq', part).delete();
       return { integrated: leaves.length, size: newSize };
