@@ -16,6 +16,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { writeFileSync } from 'node:fs';
 import { writeReport } from './support/report.js';
+import { spawnSimulator } from './support/simulator.js';
 import { closedLoop, figures, type Figures } from './support/stats.js';
 import { withCpu } from './support/cpu.js';
 import { listeningUrl, spawnTs } from '../support/processes.js';
@@ -119,13 +120,7 @@ async function phase(label: string) {
 
 /** tools/call of the EDGE tool: through /mcp (the service proxies it to the simulator) and direct. */
 async function mcpRoundTrip() {
-  const sim = await spawnTs('test/bench/support/simulator-main.ts', ['edge'], {}, (line) => {
-    try {
-      return (JSON.parse(line) as { url?: string }).url;
-    } catch {
-      return undefined;
-    }
-  });
+  const sim = await spawnSimulator('edge');
   const configFile = join(dir, 'mcp-config.json');
   writeFileSync(configFile, JSON.stringify({ plugins: { edge: { upstream: { url: sim.value, transport: 'sse' } } } }));
   const service = await spawnTs('adapters/app/src/main.ts', [], { PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'mcp.db')}`, SWITCHYARD_API_KEY: API_KEY, SWITCHYARD_CONFIG: configFile, LOG_LEVEL: 'info' }, listeningUrl);

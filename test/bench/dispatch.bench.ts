@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { writeReport } from './support/report.js';
+import { spawnSimulator } from './support/simulator.js';
 import { closedLoop, type Figures } from './support/stats.js';
 import { withCpu } from './support/cpu.js';
 import { listeningUrl, spawnTs } from '../support/processes.js';
@@ -30,13 +31,7 @@ const API_KEY = 'sy_bench_key_0123456789abcdefghijklmnopqrstuvwxyz';
 const hex32 = (i: number): string => (i.toString(16) + '0'.repeat(32)).slice(0, 32);
 
 const dir = mkdtempSync(join(tmpdir(), 'switchyard-bench-'));
-const sim = await spawnTs('test/bench/support/simulator-main.ts', ['edge'], {}, (line) => {
-  try {
-    return (JSON.parse(line) as { url?: string }).url;
-  } catch {
-    return undefined;
-  }
-});
+const sim = await spawnSimulator('edge');
 const configFile = join(dir, 'config.json');
 writeFileSync(configFile, JSON.stringify({ plugins: { edge: { upstream: { url: sim.value, transport: 'sse' } } } }));
 const databaseUrl = process.env['DATABASE_URL'] ?? `sqlite:${join(dir, 'bench.db')}`;

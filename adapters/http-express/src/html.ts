@@ -27,3 +27,22 @@ const render = (part: Part): string =>
 /** Tagged template: html`<h1>${title}</h1>` escapes `title`; nested html`` and arrays pass through. */
 export const html = (strings: TemplateStringsArray, ...values: Part[]): Html =>
   new Html(strings.reduce((out, s, i) => out + s + (i < values.length ? render(values[i]!) : ''), ''));
+
+/** The document every page shares: its title, what else goes in <head>, the header and the body. */
+export const htmlDocument = (parts: { title: string; head: Html; header: Html; body: Html }): string =>
+  html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${parts.title} · Switchyard</title>
+${parts.head}
+</head>
+<body>
+<header>${parts.header}</header>
+<main>
+${parts.body}
+</main>
+</body>
+</html>
+`.value;

@@ -1,5 +1,5 @@
 // The dashboard's page layout, on the shared escaping template (../html.ts).
-import { html, type Html } from '../html.js';
+import { html, htmlDocument, type Html } from '../html.js';
 
 export { html, type Html } from '../html.js';
 
@@ -19,27 +19,17 @@ const NAV: Array<[PageOptions['section'], string, string]> = [
 ];
 
 export function page(options: PageOptions, body: Html): string {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${options.title} · Switchyard</title>
-<link rel="stylesheet" href="/dashboard/assets/dashboard.css">
-${(options.scripts ?? []).map((s) => html`<script src="/dashboard/assets/${s}" defer></script>`)}
-</head>
-<body>
-<header>
+  return htmlDocument({
+    title: options.title,
+    head: html`<link rel="stylesheet" href="/dashboard/assets/dashboard.css">
+${(options.scripts ?? []).map((s) => html`<script src="/dashboard/assets/${s}" defer></script>`)}`,
+    header: html`
   <a class="brand" href="/dashboard">Switchyard</a>
   <nav>${NAV.map(([id, href, label]) => html`<a href="${href}"${id === options.section ? html` aria-current="page"` : ''}>${label}</a>`)}</nav>
   ${options.signedIn
     ? html`<form method="post" action="/dashboard/logout" class="inline"><input type="hidden" name="csrf" value="${options.csrf ?? ''}"><button type="submit">Sign out</button></form>`
     : html`<a href="/dashboard/login">Sign in</a>`}
-</header>
-<main>
-${body}
-</main>
-</body>
-</html>
-`.value;
+`,
+    body,
+  });
 }
