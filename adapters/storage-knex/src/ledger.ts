@@ -39,7 +39,7 @@ import { KnexSettings } from './settings.js';
 
 /** Any fixed 64-bit number naming "the Switchyard integrator" among advisory locks. */
 const INTEGRATOR_LOCK = 0x5377_6c65_6467; // "Swledg"
-// Rows per INSERT: knex writes a SQLite multi-row insert as a compound SELECT, limited to 500 terms.
+// Rows per INSERT and ids per IN list: well inside SQLite's limit on bound parameters.
 const CHUNK = 500;
 
 export interface LedgerOptions {
