@@ -203,7 +203,7 @@ export function dashboardRoutes(ctx: HttpContext): Router {
       chain.unshift(parent);
       at = parent;
     }
-    send(req, res, { title: inv.id, section: 'ledger', scripts: ['verify-proof.js'] }, invocationBody(inv, chain, ''));
+    send(req, res, { title: inv.id, section: 'ledger', scripts: ['verify-proof.js'] }, invocationBody(inv, chain));
   });
 
   // Failures on dashboard pages answer as pages, with the same codes the API uses.

@@ -25,8 +25,9 @@ export function invocationsBody(key: string, items: StoredInvocation[], next: st
 ${next ? html`<p><a href="/dashboard/ledger?key=${encodeURIComponent(key)}&after=${next}">Older runs follow →</a></p>` : ''}`;
 }
 
-/** `chain` is the invocation's ancestors by repairs, oldest first, ending with the invocation itself. */
-export function invocationBody(inv: StoredInvocation, chain: StoredInvocation[], baseUrl: string): Html {
+/** The proof links are same-origin paths: the page's CSP allows fetching from its own origin only.
+ * `chain` is the invocation's ancestors by repairs, oldest first, ending with the invocation itself. */
+export function invocationBody(inv: StoredInvocation, chain: StoredInvocation[]): Html {
   return html`<p><a href="/dashboard/ledger?key=${encodeURIComponent(inv.key)}">Invocations of ${inv.key}</a></p>
 <h1>${inv.id}</h1>
 <dl class="contract">
@@ -47,7 +48,7 @@ ${inv.repaired_by.length ? html`<p>Repaired by ${inv.repaired_by.map((r, n) => h
 <p>The ledger's public proof for this invocation, checked here in your browser: the leaf hash, the
 inclusion proof up to the checkpoint's root, and the checkpoint's Ed25519 signature under the
 published verifier key.</p>
-<button type="button" id="verify-proof" data-confirm="${baseUrl}/api/dispatch?confirm=${inv.id}" data-key="${baseUrl}/api/proven-work/key">Verify proof</button>
+<button type="button" id="verify-proof" data-confirm="/api/dispatch?confirm=${inv.id}" data-key="/api/proven-work/key">Verify proof</button>
 <p id="proof-status" class="proof" role="status">Not checked yet.</p>
 <ul id="proof-steps"></ul>`;
 }
