@@ -98,11 +98,9 @@ export interface Leaf {
   hash: Uint8Array;
 }
 
-const utf8 = new TextEncoder();
-
 export function buildLeaf(parts: LeafParts, salt: string): Leaf {
   const text = canonicalJson({ v: 1, kind: parts.kind, id: parts.id, ...parts.public, commitment: commitment(salt, parts.private) });
-  return { text, hash: hashLeaf(utf8.encode(text)) };
+  return { text, hash: hashLeaf(text) };
 }
 
 /** True when the opening (salt and private fields) matches the leaf's commitment. */

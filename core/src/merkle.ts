@@ -9,9 +9,9 @@ import { createHash } from 'node:crypto';
 
 export const HASH_SIZE = 32;
 
-const sha256 = (...parts: Uint8Array[]): Uint8Array => {
+const sha256 = (...parts: Array<Uint8Array | string>): Uint8Array => {
   const h = createHash('sha256');
-  for (const p of parts) h.update(p);
+  for (const p of parts) h.update(p); // a string is hashed as its UTF-8 bytes
   return new Uint8Array(h.digest());
 };
 
@@ -20,8 +20,8 @@ const NODE_PREFIX = Uint8Array.of(1);
 
 /** The hash of the empty tree: SHA-256 of nothing. */
 export const emptyRoot = (): Uint8Array => sha256();
-/** RFC 6962 §2.1: leaf = SHA-256(0x00 ‖ data). */
-export const hashLeaf = (data: Uint8Array): Uint8Array => sha256(LEAF_PREFIX, data);
+/** RFC 6962 §2.1: leaf = SHA-256(0x00 ‖ data); a string is its UTF-8 bytes. */
+export const hashLeaf = (data: Uint8Array | string): Uint8Array => sha256(LEAF_PREFIX, data);
 /** RFC 6962 §2.1: node = SHA-256(0x01 ‖ left ‖ right). */
 export const hashChildren = (left: Uint8Array, right: Uint8Array): Uint8Array => sha256(NODE_PREFIX, left, right);
 

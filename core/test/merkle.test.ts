@@ -51,6 +51,9 @@ describe('core: RFC 6962 Merkle tree', () => {
     expect(hex(emptyRoot())).to.equal('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
     expect(hex(hashLeaf(new Uint8Array()))).to.equal('6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d');
     expect(hex(hashLeaf(new TextEncoder().encode('L123456')))).to.equal('395aa064aa4c29f7010acfe3f25db9485bbd4b91897b6ad7ad547639252b4d56');
+    // A string is hashed as its UTF-8 bytes, non-ASCII included.
+    expect(hex(hashLeaf('L123456'))).to.equal('395aa064aa4c29f7010acfe3f25db9485bbd4b91897b6ad7ad547639252b4d56');
+    expect(hex(hashLeaf('Zürich ✓'))).to.equal(hex(hashLeaf(new TextEncoder().encode('Zürich ✓'))));
     expect(hex(hashChildren(new TextEncoder().encode('N123'), new TextEncoder().encode('N456')))).to.equal('aa217fe888e47007fa15edab33c2b492a722cb106c64667fc2b044444de66bbb');
   });
 

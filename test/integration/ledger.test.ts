@@ -14,7 +14,7 @@ import {
   verifyConsistency,
   verifyInclusion,
 } from '@switchyard/core';
-import { KnexDeliveryStore, KnexInvocationStore, KnexLedger, openDatabase } from '@switchyard/storage-knex';
+import { KnexDeliveryStore, KnexInvocationStore, KnexLedger, inThreadLeafReader, openDatabase } from '@switchyard/storage-knex';
 import { delivery, record } from '../contract/store.contract.js';
 import { engines, freshDatabase } from '../support/app.js';
 
@@ -98,6 +98,45 @@ for (const engine of engines()) {
           verifyConsistency(a, b, await ledger.consistencyProof(a, b), roots.get(a)!, roots.get(b)!);
         }
         expect((await ledger.leaves(28, 10)).map((l) => l.index)).to.deep.equal([28, 29]);
+      } finally {
+        await database.close();
+      }
+    });
+
+    it('builds in its worker thread exactly the leaves the integrating thread would, and integrates them', async function () {
+      const database = await openDatabase(db.url);
+      try {
+        const invocations = new KnexInvocationStore(database.knex);
+        const deliveries = new KnexDeliveryStore(database.knex);
+        for (let i = 0; i < 5; i++) await invocations.append(record());
+        await deliveries.append(delivery(newWebhookId(), { delivery_id: 'evt_worker' }));
+        const key = new Uint8Array(32).fill(9);
+        const inWorker = await database.leafReader.read(100, key);
+        expect(inWorker).to.have.length(6);
+        expect(inWorker).to.deep.equal(await inThreadLeafReader(database.knex).read(100, key));
+        expect(await database.leafReader.read(2, key)).to.deep.equal(inWorker.slice(0, 2)); // queue order, bounded
+
+        const ledger = await KnexLedger.open(database.knex, { origin: ORIGIN }, undefined, { readKnex: database.readKnex, leafReader: database.leafReader });
+        expect(await ledger.integrate()).to.deep.equal({ integrated: 6, size: 6 });
+        expect(await database.leafReader.read(100, key)).to.deep.equal([]);
+        const leaf = (await ledger.leafFor('delivery', inWorker[5]!.entry_id))!;
+        expect(leaf.index).to.equal(5);
+        expect(Buffer.from(hashLeaf(leaf.leaf)).toString('hex')).to.equal(leaf.leaf_hash);
+      } finally {
+        await database.close();
+      }
+    });
+
+    it('reports a failed read in the worker as an error and goes on serving reads', async function () {
+      const database = await openDatabase(db.url);
+      try {
+        await database.knex.schema.renameTable('ledger_queue', 'ledger_queue_away');
+        let error: Error | undefined;
+        await database.leafReader.read(10, new Uint8Array(32)).catch((e: Error) => (error = e));
+        expect(error?.message).to.match(/ledger_queue/);
+        await database.knex.schema.renameTable('ledger_queue_away', 'ledger_queue');
+        await new KnexInvocationStore(database.knex).append(record());
+        expect(await database.leafReader.read(10, new Uint8Array(32))).to.have.length(1);
       } finally {
         await database.close();
       }

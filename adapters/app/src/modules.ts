@@ -88,7 +88,7 @@ export const storageModule = new ContainerModule(({ bind }) => {
         db.knex,
         { origin: ledger.origin, signingSeed: ledger.signingKey ?? null, commitmentKey: ledger.commitmentKey ?? null },
         await ctx.getAsync<SharedSettings>(SharedSettings),
-        db.readKnex,
+        { readKnex: db.readKnex, leafReader: db.leafReader },
       );
     })
     .inSingletonScope();

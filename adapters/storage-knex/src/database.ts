@@ -3,7 +3,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { dialectFor, type Dialect } from './dialect.js';
+import { WorkerLeafReader } from './leaf-worker.js';
 import { migrationSource } from './migrations.js';
+import { inThreadLeafReader, type QueuedLeafReader } from './queued-leaves.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 
 export interface Database {
@@ -13,6 +15,11 @@ export interface Database {
    * connection: in WAL mode it reads without holding up the one writer. Elsewhere, `knex` itself.
    */
   readKnex: Knex;
+  /**
+   * Builds the ledger's leaves for the integrator: in a worker thread with its own read connection,
+   * except for an in-memory SQLite database, which no other connection can see.
+   */
+  leafReader: QueuedLeafReader;
   dialect: Dialect;
   close(): Promise<void>;
 }
@@ -64,6 +71,18 @@ export function knexConfig(url: string): Knex.Config {
   };
 }
 
+/** A read-only connection for background reads: a second SQLite connection, or a small PostgreSQL pool. */
+export function readerConfig(url: string): Knex.Config {
+  const parsed = parseDatabaseUrl(url);
+  if (parsed.client === 'pg') return { client: 'pg', connection: parsed.connection, pool: { min: 0, max: 2 } };
+  return {
+    client: 'sqlite3',
+    connection: { filename: parsed.connection },
+    useNullAsDefault: true,
+    pool: { min: 1, max: 1, afterCreate: (conn: { run(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) => conn.run('PRAGMA query_only = 1', (err) => done(err, conn)) },
+  };
+}
+
 export async function openDatabase(url: string): Promise<Database> {
   const parsed = parseDatabaseUrl(url);
   if (parsed.client === 'sqlite3' && parsed.connection !== ':memory:') mkdirSync(dirname(parsed.connection), { recursive: true });
@@ -77,19 +96,15 @@ export async function openDatabase(url: string): Promise<Database> {
   // A file database checkpoints its WAL from a second connection; :memory: has no WAL.
   const file = parsed.client === 'sqlite3' && parsed.connection !== ':memory:';
   const checkpointer = file ? await startCheckpointer(parsed.connection) : null;
-  const readKnex = file
-    ? knexFactory({
-        client: 'sqlite3',
-        connection: { filename: parsed.connection },
-        useNullAsDefault: true,
-        pool: { min: 1, max: 1, afterCreate: (conn: { run(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) => conn.run('PRAGMA query_only = 1', (err) => done(err, conn)) },
-      })
-    : knex;
+  const readKnex = file ? knexFactory(readerConfig(url)) : knex;
+  const leafReader = parsed.connection === ':memory:' ? inThreadLeafReader(knex) : new WorkerLeafReader(url);
   return {
     knex,
     readKnex,
+    leafReader,
     dialect: dialectFor(knex),
     close: async () => {
+      await leafReader.close();
       if (readKnex !== knex) await readKnex.destroy();
       await knex.destroy();
       await checkpointer?.close();

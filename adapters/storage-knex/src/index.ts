@@ -10,3 +10,4 @@ export * from './ledger.js';
 export * from './settings.js';
 export * from './token-use-store.js';
 export * from './approval-store.js';
+export * from './queued-leaves.js';

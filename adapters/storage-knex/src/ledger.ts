@@ -1,40 +1,34 @@
 // The verifiable ledger on knex. Triggers queue every new ledger row (ledger_queue); `integrate`
-// takes a batch off the queue, makes each entry a leaf (core: public fields + salted commitment),
-// appends the leaves to the RFC 6962 tree by storing every complete subtree it completes, signs a
-// checkpoint, and deletes the batch from the queue — all in one transaction. One integrator at a
-// time: an in-process lock (SQLite has one connection per process anyway) and, on PostgreSQL, a
-// transaction-scoped advisory lock, so any number of service processes build one consistent tree.
+// takes a batch off the queue with each entry made a leaf (core: public fields + salted commitment;
+// built by a QueuedLeafReader, in a worker thread when it can), then, in one transaction, appends
+// the leaves to the RFC 6962 tree by storing every complete subtree they complete, signs a
+// checkpoint and deletes the batch from the queue. One integrator at a time: an in-process lock
+// (SQLite has one writing connection per process) and, on PostgreSQL, a transaction-scoped
+// advisory lock, so any number of service processes build one consistent tree.
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import {
-  LEDGER_ENTRY_KINDS,
-  buildLeaf,
   checkpointText,
   commitmentSalt,
   consistencyProof,
   generateSignerSeed,
   hashChildren,
   inclusionProof,
-  leafParts,
   nodesRead,
   noteSigner,
   rangeNodes,
   rootHash,
   signNote,
-  type InvocationRecord,
   type LedgerCheckpoint,
-  type LedgerEntry,
   type LedgerEntryKind,
   type LedgerLeafRecord,
   type NodeLookup,
   type NodeRef,
   type NoteSigner,
   type SharedSettings,
-  type ApprovalRecord,
-  type TokenUse,
   type VerifiableLedger,
 } from '@switchyard/core';
-import { toAction, toDelivery, type ActionRow, type DeliveryRow } from './delivery-store.js';
+import { inThreadLeafReader, type QueuedLeafReader } from './queued-leaves.js';
 import { KnexSettings } from './settings.js';
 
 /** Any fixed 64-bit number naming "the Switchyard integrator" among advisory locks. */
@@ -82,17 +76,24 @@ export class KnexLedger implements VerifiableLedger {
 
   private constructor(
     private readonly knex: Knex,
-    /** Where the integrator reads queued entries from (a separate read connection on SQLite). */
+    /** For reads off the writer's path (a separate read connection on SQLite). */
     private readonly readKnex: Knex,
+    /** Integration's first phase: queued entries with their leaves built. */
+    private readonly leafReader: QueuedLeafReader,
     readonly origin: string,
     private readonly signer: NoteSigner,
     private readonly commitmentKey: Uint8Array,
   ) {}
 
-  static async open(knex: Knex, options: LedgerOptions, settings: SharedSettings = new KnexSettings(knex), readKnex: Knex = knex): Promise<KnexLedger> {
+  static async open(
+    knex: Knex,
+    options: LedgerOptions,
+    settings: SharedSettings = new KnexSettings(knex),
+    { readKnex = knex, leafReader = inThreadLeafReader(readKnex) }: { readKnex?: Knex; leafReader?: QueuedLeafReader } = {},
+  ): Promise<KnexLedger> {
     const seed = options.signingSeed ?? (await settings.once('signing_seed', () => Buffer.from(generateSignerSeed()).toString('base64')));
     const commitmentKey = options.commitmentKey ?? (await settings.once('commitment_key', () => randomBytes(32).toString('base64')));
-    return new KnexLedger(knex, readKnex, options.origin, noteSigner(options.origin, new Uint8Array(Buffer.from(seed, 'base64'))), new Uint8Array(Buffer.from(commitmentKey, 'base64')));
+    return new KnexLedger(knex, readKnex, leafReader, options.origin, noteSigner(options.origin, new Uint8Array(Buffer.from(seed, 'base64'))), new Uint8Array(Buffer.from(commitmentKey, 'base64')));
   }
 
   get verifierKey(): string {
@@ -111,49 +112,36 @@ export class KnexLedger implements VerifiableLedger {
 
   /**
    * Two phases, so the writer is held only for the short second one. First, outside any lock: read
-   * a batch off the queue and build its leaves (reads of immutable rows and CPU work). Then, in one
-   * transaction under the integrator lock: keep those still queued (another process may have taken
-   * some), append them, sign the checkpoint and dequeue. A leaf does not depend on its index, so the
-   * leaves built in the first phase stay valid whichever of them the second phase appends.
+   * a batch off the queue and build its leaves (the leaf reader: reads of immutable rows and CPU
+   * work, in a worker thread when the database allows). Then, in one transaction under the
+   * integrator lock: keep those still queued (another process may have taken some), append them,
+   * sign the checkpoint and dequeue. A leaf does not depend on its index, so the leaves built in the
+   * first phase stay valid whichever of them the second phase appends.
    */
   private async integrateBatch(max: number): Promise<{ integrated: number; size: number }> {
-    const queued = (await this.readKnex('ledger_queue').select('seq', 'kind', 'entry_id').orderBy('seq').limit(max)) as Array<{ seq: number | string; kind: LedgerEntryKind; entry_id: string }>;
-    const built = new Map<string, { leaf: string; hash: Uint8Array }>();
-    if (queued.length > 0) {
-      const entries = await this.loadEntries(this.readKnex, queued);
-      for (const q of queued) {
-        const entry = entries.get(`${q.kind}:${q.entry_id}`);
-        if (!entry) throw new Error(`queued ${q.kind} ${q.entry_id} is not in the ledger`);
-        const leaf = buildLeaf(leafParts(entry), this.commitmentSalt(q.kind, q.entry_id));
-        built.set(String(q.seq), { leaf: leaf.text, hash: leaf.hash });
-      }
-    }
-
+    const prepared = await this.leafReader.read(max, this.commitmentKey);
     // Nothing queued: answer the size from a read, without taking the writer.
-    if (queued.length === 0) return { integrated: 0, size: await this.size(this.readKnex) };
+    if (prepared.length === 0) return { integrated: 0, size: await this.size(this.readKnex) };
 
     return this.knex.transaction(async (trx) => {
       if (trx.client.config.client === 'pg') await trx.raw('SELECT pg_advisory_xact_lock(?)', [INTEGRATOR_LOCK]);
       const size = await this.size(trx);
       const stillQueued = new Set<string>();
-      for (const part of chunks(queued.map((q) => q.seq))) {
+      for (const part of chunks(prepared.map((p) => p.seq))) {
         for (const r of (await trx('ledger_queue').select('seq').whereIn('seq', part)) as Array<{ seq: number | string }>) stillQueued.add(String(r.seq));
       }
-      const batch = queued.filter((q) => stillQueued.has(String(q.seq)));
+      const batch = prepared.filter((p) => stillQueued.has(p.seq));
       if (batch.length === 0) return { integrated: 0, size };
 
       const at = new Date().toISOString();
-      const leaves = batch.map((q, i) => {
-        const { leaf, hash } = built.get(String(q.seq))!;
-        return { idx: size + i, kind: q.kind, entry_id: q.entry_id, leaf, leaf_hash: hex(hash), integrated_at: at, hash };
-      });
+      const leaves = batch.map((p, i) => ({ idx: size + i, kind: p.kind, entry_id: p.entry_id, leaf: p.leaf, leaf_hash: p.leaf_hash, integrated_at: at }));
 
       // The right edge of the tree so far, then every subtree the new leaves complete.
       const known = new Map<string, Uint8Array>();
       for (const n of await this.readNodes(trx, rangeNodes(0, size))) known.set(`${n.level}:${n.index}`, n.hash);
       const added: Array<{ level: number; idx: number; hash: string }> = [];
       for (const leaf of leaves) {
-        known.set(`0:${leaf.idx}`, leaf.hash); // level 0 is the leaf hash, stored with the leaf
+        known.set(`0:${leaf.idx}`, fromHex(leaf.leaf_hash)); // level 0 is the leaf hash, stored with the leaf
         for (let level = 0, index = leaf.idx; index % 2 === 1; level++, index = (index - 1) / 2) {
           const parent = hashChildren(known.get(`${level}:${index - 1}`)!, known.get(`${level}:${index}`)!);
           known.set(`${level + 1}:${(index - 1) / 2}`, parent);
@@ -164,10 +152,10 @@ export class KnexLedger implements VerifiableLedger {
       const root = rootHash(newSize, (n) => known.get(`${n.level}:${n.index}`)!);
       const note = signNote(checkpointText({ origin: this.origin, size: newSize, root }), this.signer);
 
-      for (const part of chunks(leaves.map(({ hash: _h, ...row }) => row))) await insertValues(trx, 'ledger_leaves', part);
+      for (const part of chunks(leaves)) await insertValues(trx, 'ledger_leaves', part);
       for (const part of chunks(added)) await insertValues(trx, 'ledger_nodes', part);
       await trx('ledger_checkpoints').insert({ size: newSize, root: hex(root), note, created_at: at });
-      for (const part of chunks(batch.map((q) => q.seq))) await trx('ledger_queue').whereIn('seq', part).delete();
+      for (const part of chunks(batch.map((p) => p.seq))) await trx('ledger_queue').whereIn('seq', part).delete();
       return { integrated: leaves.length, size: newSize };
     });
   }
@@ -175,30 +163,6 @@ export class KnexLedger implements VerifiableLedger {
   private async size(db: Knex): Promise<number> {
     const row = (await db('ledger_leaves').max({ m: 'idx' }).first()) as { m: number | string | null } | undefined;
     return row?.m == null ? 0 : Number(row.m) + 1;
-  }
-
-  /** The queued entries, read in bulk per kind and keyed "kind:id". */
-  private async loadEntries(trx: Knex, queued: Array<{ kind: LedgerEntryKind; entry_id: string }>): Promise<Map<string, LedgerEntry>> {
-    const out = new Map<string, LedgerEntry>();
-    for (const kind of LEDGER_ENTRY_KINDS) {
-      const ids = queued.filter((q) => q.kind === kind).map((q) => q.entry_id);
-      for (const part of chunks(ids, 900)) {
-        if (kind === 'invocation') {
-          for (const r of (await trx('invocations').select('id', 'seq', 'record').whereIn('id', part)) as Array<{ id: string; seq: number | string; record: string }>) {
-            out.set(`invocation:${r.id}`, { kind, entry: { ...(JSON.parse(r.record) as InvocationRecord), seq: Number(r.seq), repaired_by: [] } });
-          }
-        } else if (kind === 'delivery') {
-          for (const r of (await trx('deliveries').whereIn('id', part)) as DeliveryRow[]) out.set(`delivery:${r.id}`, { kind, entry: toDelivery(r, null) });
-        } else if (kind === 'action') {
-          for (const r of (await trx('webhook_actions').whereIn('delivery', part)) as ActionRow[]) out.set(`action:${r.delivery}`, { kind, entry: toAction(r) });
-        } else if (kind === 'token_use') {
-          for (const r of (await trx('token_uses').whereIn('id', part)) as TokenUse[]) out.set(`token_use:${r.id}`, { kind, entry: r });
-        } else {
-          for (const r of (await trx('approvals').whereIn('id', part)) as ApprovalRecord[]) out.set(`approval:${r.id}`, { kind, entry: r });
-        }
-      }
-    }
-    return out;
   }
 
   /** Complete subtrees by reference: level 0 from the leaves, the levels above from ledger_nodes. */
