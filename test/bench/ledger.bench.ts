@@ -1,6 +1,9 @@
 // npm run bench:ledger — the verifiable ledger's costs, each against a baseline in the same run:
 // 1. appends: entries/s appended and integrated (queued by trigger, leaf + subtrees + signed
-//    checkpoint per batch) against plain inserts of the same rows into a table with no log;
+//    checkpoint per batch) against plain inserts of the same rows into a table with no log. Two
+//    ways: appending while the service's own integrator runs (startIntegrator, leaves built in its
+//    worker thread), timed until the last entry is in the tree; and the two phases one after the
+//    other, to show what each costs;
 // 2. a log of LEDGER_SIZE (10^6) entries, seeded with a bulk loader and integrated;
 // 3. confirm p50/p99 over HTTP on that log, against GET /healthz on the same service;
 // 4. proof size, and restart time (spawn to listening) at that size against an empty database.
@@ -10,7 +13,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { computeYield, newInvocationId, type InvocationRecord } from '@switchyard/core';
-import { KnexLedger, openDatabase } from '@switchyard/storage-knex';
+import { KnexLedger, openDatabase, startIntegrator } from '@switchyard/storage-knex';
 import { writeReport } from './support/report.js';
 import { startServiceProcess } from '../support/processes.js';
 import { figures } from './support/stats.js';
@@ -35,20 +38,27 @@ const row = (r: InvocationRecord) => ({ id: r.id, key: r.key, actor: r.actor, fi
 
 const database = await openDatabase(databaseUrl);
 const knex = database.knex;
-const ledger = await KnexLedger.open(knex, { origin: ORIGIN });
+// Opened as the service opens it: reads off the writer's connection, leaves built in the worker.
+const ledger = await KnexLedger.open(knex, { origin: ORIGIN }, undefined, { readKnex: database.readKnex, leafReader: database.leafReader });
 
-/** Bulk-inserts `n` rows into `table`, 500 per statement, 10 statements per transaction. */
+/**
+ * Bulk-inserts `n` rows into `table`, 500 per statement (one VALUES list, as the service's own
+ * batched writes are), 10 statements per transaction.
+ */
 async function bulkInsert(table: string, n: number): Promise<void> {
+  const columns = Object.keys(row(record()));
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
   for (let done = 0; done < n; ) {
     await knex.transaction(async (trx) => {
       for (let s = 0; s < 10 && done < n; s++) {
-        const count = Math.min(500, n - done);
-        await trx(table).insert(Array.from({ length: count }, () => row(record())));
-        done += count;
+        const rows = Array.from({ length: Math.min(500, n - done) }, () => row(record()) as Record<string, unknown>);
+        await trx.raw(`INSERT INTO ${table} (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`, rows.flatMap((r) => columns.map((c) => r[c] as never)));
+        done += rows.length;
       }
     });
   }
 }
+const queued = async () => Number(((await knex('ledger_queue').count({ n: '*' }).first()) as { n: number | string }).n);
 async function integrateAll(): Promise<void> {
   while ((await ledger.integrate(10_000)).integrated > 0);
 }
@@ -68,6 +78,15 @@ await knex.schema.createTable('bench_plain', (t) => {
 let t0 = performance.now();
 await bulkInsert('bench_plain', APPEND_ROWS);
 const plainSeconds = (performance.now() - t0) / 1000;
+// Appending while the service's integrator runs, until the last entry is in the tree.
+t0 = performance.now();
+const integrator = startIntegrator(ledger, 200, (e) => console.error('integration failed', e));
+await bulkInsert('invocations', APPEND_ROWS);
+const appendedAt = (performance.now() - t0) / 1000;
+while ((await queued()) > 0) await new Promise((r) => setTimeout(r, 20));
+const withIntegratorSeconds = (performance.now() - t0) / 1000;
+await integrator.stop();
+// The same again with the phases one after the other.
 t0 = performance.now();
 await bulkInsert('invocations', APPEND_ROWS);
 const appendOnlySeconds = (performance.now() - t0) / 1000;
@@ -77,16 +96,21 @@ const integrateSeconds = (performance.now() - t0) / 1000;
 const appends = {
   rows: APPEND_ROWS,
   plain_inserts_per_second: Math.round(APPEND_ROWS / plainSeconds),
-  ledger_inserts_per_second: Math.round(APPEND_ROWS / appendOnlySeconds),
-  integrated_per_second: Math.round(APPEND_ROWS / integrateSeconds),
-  appended_and_integrated_per_second: Math.round(APPEND_ROWS / (appendOnlySeconds + integrateSeconds)),
+  appended_and_integrated_per_second: Math.round(APPEND_ROWS / withIntegratorSeconds),
+  appends_done_seconds: Math.round(appendedAt * 100) / 100,
+  integrated_seconds: Math.round(withIntegratorSeconds * 100) / 100,
+  one_after_the_other: {
+    ledger_inserts_per_second: Math.round(APPEND_ROWS / appendOnlySeconds),
+    integrated_per_second: Math.round(APPEND_ROWS / integrateSeconds),
+    appended_then_integrated_per_second: Math.round(APPEND_ROWS / (appendOnlySeconds + integrateSeconds)),
+  },
 };
 const appendRatio = Math.round((appends.appended_and_integrated_per_second / appends.plain_inserts_per_second) * 1000) / 1000;
 await knex.schema.dropTable('bench_plain');
 
 // 2. Seed up to LEDGER_SIZE.
 t0 = performance.now();
-await bulkInsert('invocations', Math.max(0, LEDGER_SIZE - APPEND_ROWS));
+await bulkInsert('invocations', Math.max(0, LEDGER_SIZE - 2 * APPEND_ROWS));
 await integrateAll();
 const seedSeconds = (performance.now() - t0) / 1000;
 const sample = (await knex('ledger_leaves').select('entry_id').orderByRaw('random()').limit(CONFIRMS)) as Array<{ entry_id: string }>;

@@ -14,7 +14,7 @@ import {
   verifyConsistency,
   verifyInclusion,
 } from '@switchyard/core';
-import { KnexDeliveryStore, KnexInvocationStore, KnexLedger, inThreadLeafReader, openDatabase } from '@switchyard/storage-knex';
+import { KnexDeliveryStore, KnexInvocationStore, KnexLedger, WorkerLeafReader, inThreadLeafReader, openDatabase } from '@switchyard/storage-knex';
 import { delivery, record } from '../contract/store.contract.js';
 import { engines, freshDatabase } from '../support/app.js';
 
@@ -111,6 +111,7 @@ for (const engine of engines()) {
         for (let i = 0; i < 5; i++) await invocations.append(record());
         await deliveries.append(delivery(newWebhookId(), { delivery_id: 'evt_worker' }));
         const key = new Uint8Array(32).fill(9);
+        expect(database.leafReader).to.be.instanceOf(WorkerLeafReader);
         const inWorker = await database.leafReader.read(100, key);
         expect(inWorker).to.have.length(6);
         expect(inWorker).to.deep.equal(await inThreadLeafReader(database.knex).read(100, key));
@@ -122,6 +123,43 @@ for (const engine of engines()) {
         const leaf = (await ledger.leafFor('delivery', inWorker[5]!.entry_id))!;
         expect(leaf.index).to.equal(5);
         expect(Buffer.from(hashLeaf(leaf.leaf)).toString('hex')).to.equal(leaf.leaf_hash);
+      } finally {
+        await database.close();
+      }
+    });
+
+    it('reads the next batch ahead while writing one, keeping queue order, and after a failed write retries that batch first', async function () {
+      const database = await openDatabase(db.url);
+      try {
+        const invocations = new KnexInvocationStore(database.knex);
+        const ids: string[] = [];
+        for (let i = 0; i < 10; i++) ids.push((await invocations.append(record())).id);
+        const ledger = await KnexLedger.open(database.knex, { origin: ORIGIN }, undefined, { readKnex: database.readKnex, leafReader: database.leafReader });
+        expect(await ledger.integrate(3)).to.deep.equal({ integrated: 3, size: 3 }); // full: the next 3 are read ahead
+        // The write of the next batch fails; nothing of it is kept, and it is the next batch again.
+        await database.knex.schema.renameTable('ledger_checkpoints', 'ledger_checkpoints_away');
+        let failed = false;
+        await ledger.integrate(3).catch(() => (failed = true));
+        expect(failed).to.equal(true);
+        await database.knex.schema.renameTable('ledger_checkpoints_away', 'ledger_checkpoints');
+        expect(await ledger.integrate(3)).to.deep.equal({ integrated: 3, size: 6 });
+        expect(await ledger.integrate(3)).to.deep.equal({ integrated: 3, size: 9 });
+        expect(await ledger.integrate(3)).to.deep.equal({ integrated: 1, size: 10 });
+        expect(await ledger.integrate(3)).to.deep.equal({ integrated: 0, size: 10 });
+        const leaves = await ledger.leaves(0, 10);
+        expect(leaves.map((l) => l.entry_id)).to.deep.equal(ids);
+      } finally {
+        await database.close();
+      }
+    });
+
+    it('builds leaves in the integrating thread when the worker is turned off', async function () {
+      const database = await openDatabase(db.url, { leafWorker: false });
+      try {
+        expect(database.leafReader).to.not.be.instanceOf(WorkerLeafReader);
+        await new KnexInvocationStore(database.knex).append(record());
+        const ledger = await KnexLedger.open(database.knex, { origin: ORIGIN }, undefined, { readKnex: database.readKnex, leafReader: database.leafReader });
+        expect(await ledger.integrate()).to.deep.equal({ integrated: 1, size: 1 });
       } finally {
         await database.close();
       }

@@ -53,7 +53,10 @@ export const configModule = (config: Config, logger: Logger): ContainerModule =>
 
 export const storageModule = new ContainerModule(({ bind }) => {
   bind<Database>(DatabaseToken)
-    .toDynamicValue(async (ctx) => openDatabase(ctx.get<Config>(ConfigToken).database.url))
+    .toDynamicValue(async (ctx) => {
+      const config = ctx.get<Config>(ConfigToken);
+      return openDatabase(config.database.url, { leafWorker: config.ledger.leafWorker });
+    })
     .inSingletonScope();
   bind<InvocationStore>(InvocationStore)
     .toDynamicValue(async (ctx) => new KnexInvocationStore((await ctx.getAsync<Database>(DatabaseToken)).knex))

@@ -16,8 +16,8 @@ export interface Database {
    */
   readKnex: Knex;
   /**
-   * Builds the ledger's leaves for the integrator: in a worker thread with its own read connection,
-   * except for an in-memory SQLite database, which no other connection can see.
+   * Builds the ledger's leaves for the integrator: in a worker thread with its own read connection
+   * unless turned off, and never for an in-memory SQLite database, which no other connection sees.
    */
   leafReader: QueuedLeafReader;
   dialect: Dialect;
@@ -83,7 +83,12 @@ export function readerConfig(url: string): Knex.Config {
   };
 }
 
-export async function openDatabase(url: string): Promise<Database> {
+export interface OpenOptions {
+  /** Build ledger leaves in a worker thread (default true; never for an in-memory database). */
+  leafWorker?: boolean;
+}
+
+export async function openDatabase(url: string, { leafWorker = true }: OpenOptions = {}): Promise<Database> {
   const parsed = parseDatabaseUrl(url);
   if (parsed.client === 'sqlite3' && parsed.connection !== ':memory:') mkdirSync(dirname(parsed.connection), { recursive: true });
   const knex = knexFactory(knexConfig(url));
@@ -97,7 +102,7 @@ export async function openDatabase(url: string): Promise<Database> {
   const file = parsed.client === 'sqlite3' && parsed.connection !== ':memory:';
   const checkpointer = file ? await startCheckpointer(parsed.connection) : null;
   const readKnex = file ? knexFactory(readerConfig(url)) : knex;
-  const leafReader = parsed.connection === ':memory:' ? inThreadLeafReader(knex) : new WorkerLeafReader(url);
+  const leafReader = leafWorker && parsed.connection !== ':memory:' ? new WorkerLeafReader(url) : inThreadLeafReader(readKnex);
   return {
     knex,
     readKnex,

@@ -11,3 +11,4 @@ export * from './settings.js';
 export * from './token-use-store.js';
 export * from './approval-store.js';
 export * from './queued-leaves.js';
+export * from './leaf-worker.js';

@@ -13,7 +13,7 @@ port.on('message', (request: LeafWorkerRequest) => {
     void db.destroy().finally(() => port.close());
     return;
   }
-  readQueuedLeaves(db, request.max, new Uint8Array(Buffer.from(request.commitmentKey, 'base64'))).then(
+  readQueuedLeaves(db, request.max, new Uint8Array(Buffer.from(request.commitmentKey, 'base64')), request.skip).then(
     (leaves) => port.postMessage({ id: request.id, leaves } satisfies LeafWorkerAnswer),
     (error: unknown) => port.postMessage({ id: request.id, error: (error as Error).message } satisfies LeafWorkerAnswer),
   );

@@ -5,9 +5,9 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { PreparedLeaf, QueuedLeafReader } from './queued-leaves.js';
+import type { PreparedLeaf, QueuedLeafReader, SeqRange } from './queued-leaves.js';
 
-export type LeafWorkerRequest = { type: 'read'; id: number; max: number; commitmentKey: string } | { type: 'close' };
+export type LeafWorkerRequest = { type: 'read'; id: number; max: number; commitmentKey: string; skip?: SeqRange } | { type: 'close' };
 export type LeafWorkerAnswer = { id: number; leaves: PreparedLeaf[] } | { id: number; error: string };
 
 // The thread's entry sits beside this file: .js when running from dist, .ts when running from
@@ -27,12 +27,12 @@ export class WorkerLeafReader implements QueuedLeafReader {
 
   constructor(private readonly databaseUrl: string) {}
 
-  read(max: number, commitmentKey: Uint8Array): Promise<PreparedLeaf[]> {
+  read(max: number, commitmentKey: Uint8Array, skip?: SeqRange): Promise<PreparedLeaf[]> {
     const worker = (this.worker ??= this.spawn());
     const id = this.nextId++;
     return new Promise<PreparedLeaf[]>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      worker.postMessage({ type: 'read', id, max, commitmentKey: Buffer.from(commitmentKey).toString('base64') } satisfies LeafWorkerRequest);
+      worker.postMessage({ type: 'read', id, max, commitmentKey: Buffer.from(commitmentKey).toString('base64'), skip } satisfies LeafWorkerRequest);
     });
   }
 

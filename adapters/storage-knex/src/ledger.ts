@@ -28,7 +28,7 @@ import {
   type SharedSettings,
   type VerifiableLedger,
 } from '@switchyard/core';
-import { inThreadLeafReader, type QueuedLeafReader } from './queued-leaves.js';
+import { inThreadLeafReader, type PreparedLeaf, type QueuedLeafReader } from './queued-leaves.js';
 import { KnexSettings } from './settings.js';
 
 /** Any fixed 64-bit number naming "the Switchyard integrator" among advisory locks. */
@@ -73,6 +73,8 @@ const chunks = <T>(items: T[], size = CHUNK): T[][] => Array.from({ length: Math
 
 export class KnexLedger implements VerifiableLedger {
   private integrating: Promise<unknown> = Promise.resolve();
+  /** The next batch, read and built while the one before it is being written (a backlog only). */
+  private readAhead: { max: number; leaves: Promise<PreparedLeaf[]> } | null = null;
 
   private constructor(
     private readonly knex: Knex,
@@ -117,12 +119,30 @@ export class KnexLedger implements VerifiableLedger {
    * integrator lock: keep those still queued (another process may have taken some), append them,
    * sign the checkpoint and dequeue. A leaf does not depend on its index, so the leaves built in the
    * first phase stay valid whichever of them the second phase appends.
+   *
+   * When a batch comes back full there is a backlog, so the first phase of the next batch starts at
+   * once, leaving out this batch's queue positions, and runs while this one is written.
    */
   private async integrateBatch(max: number): Promise<{ integrated: number; size: number }> {
-    const prepared = await this.leafReader.read(max, this.commitmentKey);
+    const ahead = this.readAhead?.max === max ? this.readAhead.leaves : null;
+    this.readAhead = null;
+    const prepared = (await ahead) ?? (await this.leafReader.read(max, this.commitmentKey));
     // Nothing queued: answer the size from a read, without taking the writer.
     if (prepared.length === 0) return { integrated: 0, size: await this.size(this.readKnex) };
+    if (prepared.length === max) {
+      const leaves = this.leafReader.read(max, this.commitmentKey, { from: prepared[0]!.seq, to: prepared.at(-1)!.seq });
+      leaves.catch(() => undefined); // a failed read-ahead fails the batch that awaits it, not the process
+      this.readAhead = { max, leaves };
+    }
 
+    return this.writeBatch(prepared).catch((error: unknown) => {
+      this.readAhead = null; // the failed batch stays queued and goes first again
+      throw error;
+    });
+  }
+
+  /** The second phase: append those of `prepared` still queued, sign the checkpoint, dequeue. */
+  private writeBatch(prepared: PreparedLeaf[]): Promise<{ integrated: number; size: number }> {
     return this.knex.transaction(async (trx) => {
       if (trx.client.config.client === 'pg') await trx.raw('SELECT pg_advisory_xact_lock(?)', [INTEGRATOR_LOCK]);
       const size = await this.size(trx);

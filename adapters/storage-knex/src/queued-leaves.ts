@@ -28,24 +28,32 @@ export interface PreparedLeaf {
   leaf_hash: string;
 }
 
+/** Queue positions a read leaves out: those of a batch being written while the next one is read. */
+export interface SeqRange {
+  from: string;
+  to: string;
+}
+
 /** Where the integrator gets its next batch of built leaves from. */
 export interface QueuedLeafReader {
   /** Up to `max` entries from the head of the queue, in queue order, each with its leaf built. */
-  read(max: number, commitmentKey: Uint8Array): Promise<PreparedLeaf[]>;
+  read(max: number, commitmentKey: Uint8Array, skip?: SeqRange): Promise<PreparedLeaf[]>;
   close(): Promise<void>;
 }
 
 /** Reads and builds in the calling thread, on the given connection. */
 export const inThreadLeafReader = (db: Knex): QueuedLeafReader => ({
-  read: (max, commitmentKey) => readQueuedLeaves(db, max, commitmentKey),
+  read: (max, commitmentKey, skip) => readQueuedLeaves(db, max, commitmentKey, skip),
   close: async () => undefined,
 });
 
 // Ids per IN list: well inside SQLite's limit on bound parameters.
 const IDS_PER_QUERY = 900;
 
-export async function readQueuedLeaves(db: Knex, max: number, commitmentKey: Uint8Array): Promise<PreparedLeaf[]> {
-  const queued = (await db('ledger_queue').select('seq', 'kind', 'entry_id').orderBy('seq').limit(max)) as Array<{ seq: number | string; kind: LedgerEntryKind; entry_id: string }>;
+export async function readQueuedLeaves(db: Knex, max: number, commitmentKey: Uint8Array, skip?: SeqRange): Promise<PreparedLeaf[]> {
+  const head = db('ledger_queue').select('seq', 'kind', 'entry_id').orderBy('seq').limit(max);
+  if (skip) head.whereNotBetween('seq', [skip.from, skip.to]);
+  const queued = (await head) as Array<{ seq: number | string; kind: LedgerEntryKind; entry_id: string }>;
   if (queued.length === 0) return [];
   const entries = await loadEntries(db, queued);
   return queued.map((q) => {
