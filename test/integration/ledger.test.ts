@@ -14,7 +14,7 @@ import {
   verifyConsistency,
   verifyInclusion,
 } from '@switchyard/core';
-import { KnexDeliveryStore, KnexInvocationStore, KnexLedger, WorkerLeafReader, inThreadLeafReader, openDatabase } from '@switchyard/storage-knex';
+import { KnexDeliveryStore, KnexInvocationStore, KnexLedger, WorkerLeafReader, inThreadLeafReader, openDatabase, type QueuedLeafReader, type SeqRange } from '@switchyard/storage-knex';
 import { delivery, record } from '../contract/store.contract.js';
 import { engines, freshDatabase } from '../support/app.js';
 
@@ -133,9 +133,18 @@ for (const engine of engines()) {
       try {
         const invocations = new KnexInvocationStore(database.knex);
         const ids: string[] = [];
-        for (let i = 0; i < 10; i++) ids.push((await invocations.append(record())).id);
-        const ledger = await KnexLedger.open(database.knex, { origin: ORIGIN }, undefined, { readKnex: database.readKnex, leafReader: database.leafReader });
-        expect(await ledger.integrate(3)).to.deep.equal({ integrated: 3, size: 3 }); // full: the next 3 are read ahead
+        for (let i = 0; i < 12; i++) ids.push((await invocations.append(record())).id);
+        // The reader as the ledger sees it, noting which reads left out a batch in flight.
+        const skips: Array<SeqRange | undefined> = [];
+        const reader: QueuedLeafReader = {
+          read: (max, key, skip) => (skips.push(skip), database.leafReader.read(max, key, skip)),
+          close: async () => undefined,
+        };
+        const ledger = await KnexLedger.open(database.knex, { origin: ORIGIN }, undefined, { readKnex: database.readKnex, leafReader: reader });
+        expect(await ledger.integrate(3)).to.deep.equal({ integrated: 3, size: 3 });
+        expect(skips, 'a full batch reads the next one ahead, past its own positions').to.have.length(2);
+        expect(skips[0]).to.equal(undefined);
+        expect(skips[1]).to.deep.equal({ from: '1', to: '3' });
         // The write of the next batch fails; nothing of it is kept, and it is the next batch again.
         await database.knex.schema.renameTable('ledger_checkpoints', 'ledger_checkpoints_away');
         let failed = false;
@@ -144,13 +153,24 @@ for (const engine of engines()) {
         await database.knex.schema.renameTable('ledger_checkpoints_away', 'ledger_checkpoints');
         expect(await ledger.integrate(3)).to.deep.equal({ integrated: 3, size: 6 });
         expect(await ledger.integrate(3)).to.deep.equal({ integrated: 3, size: 9 });
-        expect(await ledger.integrate(3)).to.deep.equal({ integrated: 1, size: 10 });
-        expect(await ledger.integrate(3)).to.deep.equal({ integrated: 0, size: 10 });
-        const leaves = await ledger.leaves(0, 10);
+        // Positions 7..9 were in flight: the read ahead of them starts at 10, compared as numbers.
+        expect(skips.at(-1)).to.deep.equal({ from: '7', to: '9' });
+        expect(await ledger.integrate(3)).to.deep.equal({ integrated: 3, size: 12 });
+        expect(await ledger.integrate(3)).to.deep.equal({ integrated: 0, size: 12 });
+        const leaves = await ledger.leaves(0, 12);
         expect(leaves.map((l) => l.entry_id)).to.deep.equal(ids);
       } finally {
         await database.close();
       }
+    });
+
+    it('refuses reads once its leaf reader is closed', async function () {
+      const database = await openDatabase(db.url);
+      await database.leafReader.read(1, new Uint8Array(32));
+      await database.close();
+      let error: Error | undefined;
+      await database.leafReader.read(1, new Uint8Array(32)).catch((e: Error) => (error = e));
+      expect(error?.message).to.equal('the leaf reader is closed');
     });
 
     it('builds leaves in the integrating thread when the worker is turned off', async function () {
@@ -204,7 +224,9 @@ for (const engine of engines()) {
         const a = await openDatabase(db.url);
         const b = await openDatabase(db.url);
         try {
-          const [la, lb] = [await KnexLedger.open(a.knex, { origin: ORIGIN }), await KnexLedger.open(b.knex, { origin: ORIGIN })];
+          // As two service processes: each reads and builds in its own worker, and reads ahead.
+          const opened = (d: typeof a) => KnexLedger.open(d.knex, { origin: ORIGIN }, undefined, { readKnex: d.readKnex, leafReader: d.leafReader });
+          const [la, lb] = [await opened(a), await opened(b)];
           expect(la.verifierKey, 'both processes sign with the one stored key').to.equal(lb.verifierKey);
           const [ia, ib] = [new KnexInvocationStore(a.knex), new KnexInvocationStore(b.knex)];
           for (let round = 0; round < 5; round++) {

@@ -71,7 +71,7 @@ export function knexConfig(url: string): Knex.Config {
   };
 }
 
-/** A read-only connection for background reads: a second SQLite connection, or a small PostgreSQL pool. */
+/** A connection for background reads: a second, read-only SQLite connection, or a small PostgreSQL pool. */
 export function readerConfig(url: string): Knex.Config {
   const parsed = parseDatabaseUrl(url);
   if (parsed.client === 'pg') return { client: 'pg', connection: parsed.connection, pool: { min: 0, max: 2 } };

@@ -1,4 +1,5 @@
-// The leaf-building worker thread (see leaf-worker.ts): one read connection, one batch at a time.
+// The leaf-building worker thread (see leaf-worker.ts): its own read connection; it answers each
+// read as it comes (the integrator asks for one batch, and at most one more read ahead).
 import { parentPort, workerData } from 'node:worker_threads';
 import knexFactory from 'knex';
 import { readerConfig } from './database.js';

@@ -12,7 +12,8 @@ export type LeafWorkerAnswer = { id: number; leaves: PreparedLeaf[] } | { id: nu
 
 // The thread's entry sits beside this file: .js when running from dist, .ts when running from
 // source. Node 20 does not carry the main thread's module hooks into workers, so from source the
-// worker registers tsx itself before it imports the entry.
+// worker registers tsx before it imports the entry. An eval'd worker resolves 'tsx' from the working
+// directory: the project root, where every npm script that runs from source starts.
 const fromSource = extname(fileURLToPath(import.meta.url)) === '.ts';
 const entry = new URL(`./leaf-worker-thread${fromSource ? '.ts' : '.js'}`, import.meta.url);
 const startWorker = (workerData: unknown): Worker =>
@@ -20,27 +21,31 @@ const startWorker = (workerData: unknown): Worker =>
     ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`, { eval: true, workerData })
     : new Worker(entry, { workerData });
 
+type Waiter = { resolve(leaves: PreparedLeaf[]): void; reject(e: Error): void };
+
 export class WorkerLeafReader implements QueuedLeafReader {
-  private worker: Worker | undefined;
+  private current: { worker: Worker; waiting: Map<number, Waiter> } | undefined;
   private nextId = 0;
-  private readonly waiting = new Map<number, { resolve(leaves: PreparedLeaf[]): void; reject(e: Error): void }>();
+  private closed = false;
 
   constructor(private readonly databaseUrl: string) {}
 
   read(max: number, commitmentKey: Uint8Array, skip?: SeqRange): Promise<PreparedLeaf[]> {
-    const worker = (this.worker ??= this.spawn());
+    if (this.closed) return Promise.reject(new Error('the leaf reader is closed'));
+    const { worker, waiting } = (this.current ??= this.spawn());
     const id = this.nextId++;
     return new Promise<PreparedLeaf[]>((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
+      waiting.set(id, { resolve, reject });
       worker.postMessage({ type: 'read', id, max, commitmentKey: Buffer.from(commitmentKey).toString('base64'), skip } satisfies LeafWorkerRequest);
     });
   }
 
   /** Lets the worker close its connection and exit; terminates it if it does not within a second. */
   async close(): Promise<void> {
-    const worker = this.worker;
+    this.closed = true;
+    const worker = this.current?.worker;
     if (!worker) return;
-    this.worker = undefined;
+    this.current = undefined;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     worker.postMessage({ type: 'close' } satisfies LeafWorkerRequest);
     const timer = setTimeout(() => void worker.terminate(), 1000);
@@ -48,22 +53,25 @@ export class WorkerLeafReader implements QueuedLeafReader {
     clearTimeout(timer);
   }
 
-  private spawn(): Worker {
+  /** A worker and the reads it owes: when it fails or exits, only those are refused. */
+  private spawn(): { worker: Worker; waiting: Map<number, Waiter> } {
     const worker = startWorker({ databaseUrl: this.databaseUrl });
+    const waiting = new Map<number, Waiter>();
+    const spawned = { worker, waiting };
     worker.unref(); // background work: never what keeps the process alive
     worker.on('message', (answer: LeafWorkerAnswer) => {
-      const waiter = this.waiting.get(answer.id);
-      this.waiting.delete(answer.id);
+      const waiter = waiting.get(answer.id);
+      waiting.delete(answer.id);
       if ('error' in answer) waiter?.reject(new Error(answer.error));
       else waiter?.resolve(answer.leaves);
     });
     const fail = (error: Error) => {
-      if (this.worker === worker) this.worker = undefined; // the next read starts a fresh worker
-      for (const waiter of this.waiting.values()) waiter.reject(error);
-      this.waiting.clear();
+      if (this.current === spawned) this.current = undefined; // the next read starts a fresh worker
+      for (const waiter of waiting.values()) waiter.reject(error);
+      waiting.clear();
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`the leaf-building worker exited (code ${code})`)));
-    return worker;
+    return spawned;
   }
 }

@@ -135,10 +135,13 @@ export class KnexLedger implements VerifiableLedger {
       this.readAhead = { max, leaves };
     }
 
-    return this.writeBatch(prepared).catch((error: unknown) => {
+    const written = await this.writeBatch(prepared).catch((error: unknown) => {
       this.readAhead = null; // the failed batch stays queued and goes first again
       throw error;
     });
+    // Another process took some of this batch: what was read ahead is out of date too.
+    if (written.integrated < prepared.length) this.readAhead = null;
+    return written;
   }
 
   /** The second phase: append those of `prepared` still queued, sign the checkpoint, dequeue. */

@@ -36,7 +36,10 @@ export interface SeqRange {
 
 /** Where the integrator gets its next batch of built leaves from. */
 export interface QueuedLeafReader {
-  /** Up to `max` entries from the head of the queue, in queue order, each with its leaf built. */
+  /**
+   * Up to `max` entries from the head of the queue, in queue order, each with its leaf built;
+   * with `skip`, the head past the positions of the batch in flight.
+   */
   read(max: number, commitmentKey: Uint8Array, skip?: SeqRange): Promise<PreparedLeaf[]>;
   close(): Promise<void>;
 }
