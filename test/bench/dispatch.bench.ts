@@ -1,8 +1,10 @@
 // npm run bench:dispatch — POST /api/dispatch for the EDGE capability against calling the same
 // simulator directly with the MCP SDK client, in one run. Both paths use the same concurrency and
 // duration; the service and the simulator each run in their own process.
-// Env: BENCH_SECONDS per phase (10), BENCH_CONCURRENCY (16), DATABASE_URL (default: a temp SQLite
-// file), BENCH_NODE_ARGS (extra flags for the child processes, e.g. --cpu-prof).
+// The machine's speed drifts during a run, so the throughput phases alternate for BENCH_ROUNDS
+// rounds and the ratio is that of the median rounds (as bench:ingest does).
+// Env: BENCH_SECONDS per phase (10), BENCH_ROUNDS (3), BENCH_CONCURRENCY (16), DATABASE_URL (default:
+// a temp SQLite file), BENCH_NODE_ARGS (extra flags for the child processes, e.g. --cpu-prof).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { setMaxListeners } from 'node:events';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -25,6 +27,7 @@ process.on('warning', (w) => {
 });
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const CONCURRENCY = Number(process.env['BENCH_CONCURRENCY'] ?? 16);
 const KEY = 'EDGE_BUILDS_WORKERS_BUILDS_SET_ACTIVE_WORKER';
 const API_KEY = 'sy_bench_key_0123456789abcdefghijklmnopqrstuvwxyz';
@@ -67,7 +70,14 @@ try {
   // CPU per request of each process (warm-up included in the phase, so slightly high for all).
   const pids = { client: undefined, service: service.child.process.pid, upstream: sim.child.process.pid };
   const latency = { direct: await direct(1), dispatch: await dispatch(1) };
-  const load = { direct: await withCpu(pids, () => direct(CONCURRENCY)), dispatch: await withCpu(pids, () => dispatch(CONCURRENCY)) };
+  const rounds: Array<{ direct: Awaited<ReturnType<typeof measured>>; dispatch: Awaited<ReturnType<typeof measured>> }> = [];
+  function measured(path: typeof direct) {
+    return withCpu(pids, () => path(CONCURRENCY));
+  }
+  for (let r = 0; r < ROUNDS; r++) rounds.push({ direct: await measured(direct), dispatch: await measured(dispatch) });
+  /** The round with the median throughput of one path (its latencies and CPU come with it). */
+  const median = (path: 'direct' | 'dispatch') => rounds.map((r) => r[path]).sort((a, b) => a.per_second - b.per_second)[Math.floor(rounds.length / 2)]!;
+  const load = { direct: median('direct'), dispatch: median('dispatch') };
   await client.close();
 
   const round = (n: number): number => Math.round(n * 1000) / 1000;
@@ -85,6 +95,7 @@ try {
       concurrency: CONCURRENCY,
       ...load,
       ratio: round(load.dispatch.per_second / load.direct.per_second),
+      rounds: rounds.map((r) => ({ direct: round(r.direct.per_second), dispatch: round(r.dispatch.per_second), ratio: round(r.dispatch.per_second / r.direct.per_second) })),
     },
     targets: { 'throughput.ratio': '>= 0.5', 'latency.p50_overhead_ms': '<= 3' },
     cpus: availableParallelism(),
