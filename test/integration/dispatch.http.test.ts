@@ -1,5 +1,7 @@
 // POST /api/dispatch and the public reads, through HTTP against the real app, real storage and
 // real MCP simulators, on SQLite and (in CI) PostgreSQL.
+import { once } from 'node:events';
+import { connect, type AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import request from 'supertest';
 import { TEST_API_KEY, engines, startTestService, type TestService } from '../support/app.js';
@@ -186,9 +188,25 @@ for (const engine of engines()) {
         expect(wrong.body.error.code).to.equal('invalid_api_key');
       });
 
-      it('refuses non-JSON (415), malformed JSON (400), a non-object (400), unknown fields (400) and an unknown key (404) without ledgering', async () => {
+      it('refuses non-JSON (415), no body (400), malformed JSON (400), a non-object (400), unknown fields (400) and an unknown key (404) without ledgering', async () => {
         const before = await count(KEYS[0]);
         await http.post('/api/dispatch').set('x-sheets-key', TEST_API_KEY).set('content-type', 'text/plain').send('hello').expect(415);
+        const empty = await http.post('/api/dispatch').set('x-sheets-key', TEST_API_KEY).set('content-type', 'application/json').expect(400);
+        expect(empty.body.error).to.include({ code: 'invalid_request' });
+        expect(empty.body.error.message).to.match(/no body/);
+        // Also when nothing announces a body at all (curl -X POST with no data sends no length).
+        const server = svc.switchyard.app.listen(0, '127.0.0.1');
+        await once(server, 'listening');
+        try {
+          const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+          socket.end(`POST /api/dispatch HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nx-sheets-key: ${TEST_API_KEY}\r\nConnection: close\r\n\r\n`);
+          let answer = '';
+          for await (const chunk of socket) answer += String(chunk);
+          expect(answer).to.match(/^HTTP\/1\.1 400 /);
+          expect(answer).to.include('"code":"invalid_request"');
+        } finally {
+          server.close();
+        }
         const malformed = await http.post('/api/dispatch').set('x-sheets-key', TEST_API_KEY).set('content-type', 'application/json').send('{"key":').expect(400);
         expect(malformed.body.error.code).to.equal('invalid_request');
         await run([1, 2]).expect(400);

@@ -50,7 +50,10 @@ export function dispatchRoutes(ctx: HttpContext): Router {
 
   // Content type and credential are checked before the body is read.
   const jsonOnly: RequestHandler = (req, _res, next) => {
-    if (!req.is('application/json')) throw new SwitchyardError('unsupported_media_type', 'send the dispatch request as application/json');
+    const type = req.is('application/json');
+    // type-is answers null for a request that announces no body, whatever its content type says.
+    if (type === null || req.headers['content-length'] === '0') throw new SwitchyardError('invalid_request', 'the request has no body: send {"key": …, "body": …} as application/json');
+    if (!type) throw new SwitchyardError('unsupported_media_type', 'send the dispatch request as application/json');
     next();
   };
   // A bad API key or token is refused before the body is read.
