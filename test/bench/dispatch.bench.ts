@@ -70,10 +70,8 @@ try {
   // CPU per request of each process (warm-up included in the phase, so slightly high for all).
   const pids = { client: undefined, service: service.child.process.pid, upstream: sim.child.process.pid };
   const latency = { direct: await direct(1), dispatch: await dispatch(1) };
-  const rounds: Array<{ direct: Awaited<ReturnType<typeof measured>>; dispatch: Awaited<ReturnType<typeof measured>> }> = [];
-  function measured(path: typeof direct) {
-    return withCpu(pids, () => path(CONCURRENCY));
-  }
+  const measured = (path: typeof direct) => withCpu(pids, () => path(CONCURRENCY));
+  const rounds: Array<Record<'direct' | 'dispatch', Awaited<ReturnType<typeof measured>>>> = [];
   for (let r = 0; r < ROUNDS; r++) rounds.push({ direct: await measured(direct), dispatch: await measured(dispatch) });
   /** The round with the median throughput of one path (its latencies and CPU come with it). */
   const median = (path: 'direct' | 'dispatch') => rounds.map((r) => r[path]).sort((a, b) => a.per_second - b.per_second)[Math.floor(rounds.length / 2)]!;

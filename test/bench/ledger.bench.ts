@@ -13,7 +13,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { computeYield, newInvocationId, type InvocationRecord } from '@switchyard/core';
-import { KnexLedger, openDatabase, startIntegrator } from '@switchyard/storage-knex';
+import { KnexLedger, insertValues, openDatabase, startIntegrator } from '@switchyard/storage-knex';
 import { writeReport } from './support/report.js';
 import { startServiceProcess } from '../support/processes.js';
 import { figures } from './support/stats.js';
@@ -46,13 +46,11 @@ const ledger = await KnexLedger.open(knex, { origin: ORIGIN }, undefined, { read
  * batched writes are), 10 statements per transaction.
  */
 async function bulkInsert(table: string, n: number): Promise<void> {
-  const columns = Object.keys(row(record()));
-  const tuple = `(${columns.map(() => '?').join(', ')})`;
   for (let done = 0; done < n; ) {
     await knex.transaction(async (trx) => {
       for (let s = 0; s < 10 && done < n; s++) {
-        const rows = Array.from({ length: Math.min(500, n - done) }, () => row(record()) as Record<string, unknown>);
-        await trx.raw(`INSERT INTO ${table} (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`, rows.flatMap((r) => columns.map((c) => r[c] as never)));
+        const rows = Array.from({ length: Math.min(500, n - done) }, () => row(record()));
+        await insertValues(trx, table, rows);
         done += rows.length;
       }
     });

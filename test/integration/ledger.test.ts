@@ -14,11 +14,15 @@ import {
   verifyConsistency,
   verifyInclusion,
 } from '@switchyard/core';
-import { KnexDeliveryStore, KnexInvocationStore, KnexLedger, WorkerLeafReader, inThreadLeafReader, openDatabase, type QueuedLeafReader, type SeqRange } from '@switchyard/storage-knex';
+import { KnexDeliveryStore, KnexInvocationStore, KnexLedger, WorkerLeafReader, inThreadLeafReader, openDatabase, type Database, type QueuedLeafReader, type SeqRange } from '@switchyard/storage-knex';
 import { delivery, record } from '../contract/store.contract.js';
 import { engines, freshDatabase } from '../support/app.js';
 
 const ORIGIN = 'ledger.switchyard.test';
+
+/** A ledger opened as the service opens it: reads off the writer, leaves from the database's reader. */
+const openAsService = (database: Database, leafReader: QueuedLeafReader = database.leafReader) =>
+  KnexLedger.open(database.knex, { origin: ORIGIN }, undefined, { readKnex: database.readKnex, leafReader });
 
 for (const engine of engines()) {
   describe(`verifiable ledger: ${engine}`, function () {
@@ -117,7 +121,7 @@ for (const engine of engines()) {
         expect(inWorker).to.deep.equal(await inThreadLeafReader(database.knex).read(100, key));
         expect(await database.leafReader.read(2, key)).to.deep.equal(inWorker.slice(0, 2)); // queue order, bounded
 
-        const ledger = await KnexLedger.open(database.knex, { origin: ORIGIN }, undefined, { readKnex: database.readKnex, leafReader: database.leafReader });
+        const ledger = await openAsService(database);
         expect(await ledger.integrate()).to.deep.equal({ integrated: 6, size: 6 });
         expect(await database.leafReader.read(100, key)).to.deep.equal([]);
         const leaf = (await ledger.leafFor('delivery', inWorker[5]!.entry_id))!;
@@ -140,7 +144,7 @@ for (const engine of engines()) {
           read: (max, key, skip) => (skips.push(skip), database.leafReader.read(max, key, skip)),
           close: async () => undefined,
         };
-        const ledger = await KnexLedger.open(database.knex, { origin: ORIGIN }, undefined, { readKnex: database.readKnex, leafReader: reader });
+        const ledger = await openAsService(database, reader);
         expect(await ledger.integrate(3)).to.deep.equal({ integrated: 3, size: 3 });
         expect(skips, 'a full batch reads the next one ahead, past its own positions').to.have.length(2);
         expect(skips[0]).to.equal(undefined);
@@ -178,7 +182,7 @@ for (const engine of engines()) {
       try {
         expect(database.leafReader).to.not.be.instanceOf(WorkerLeafReader);
         await new KnexInvocationStore(database.knex).append(record());
-        const ledger = await KnexLedger.open(database.knex, { origin: ORIGIN }, undefined, { readKnex: database.readKnex, leafReader: database.leafReader });
+        const ledger = await openAsService(database);
         expect(await ledger.integrate()).to.deep.equal({ integrated: 1, size: 1 });
       } finally {
         await database.close();
@@ -225,8 +229,7 @@ for (const engine of engines()) {
         const b = await openDatabase(db.url);
         try {
           // As two service processes: each reads and builds in its own worker, and reads ahead.
-          const opened = (d: typeof a) => KnexLedger.open(d.knex, { origin: ORIGIN }, undefined, { readKnex: d.readKnex, leafReader: d.leafReader });
-          const [la, lb] = [await opened(a), await opened(b)];
+          const [la, lb] = [await openAsService(a), await openAsService(b)];
           expect(la.verifierKey, 'both processes sign with the one stored key').to.equal(lb.verifierKey);
           const [ia, ib] = [new KnexInvocationStore(a.knex), new KnexInvocationStore(b.knex)];
           for (let round = 0; round < 5; round++) {

@@ -12,3 +12,4 @@ export * from './token-use-store.js';
 export * from './approval-store.js';
 export * from './queued-leaves.js';
 export * from './leaf-worker.js';
+export * from './sql-batches.js';

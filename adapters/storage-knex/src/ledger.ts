@@ -29,13 +29,11 @@ import {
   type VerifiableLedger,
 } from '@switchyard/core';
 import { inThreadLeafReader, type PreparedLeaf, type QueuedLeafReader } from './queued-leaves.js';
+import { chunks, insertValues } from './sql-batches.js';
 import { KnexSettings } from './settings.js';
 
 /** Any fixed 64-bit number naming "the Switchyard integrator" among advisory locks. */
 const INTEGRATOR_LOCK = 0x5377_6c65_6467; // "Swledg"
-// Rows per INSERT and ids per IN list: well inside SQLite's limit on bound parameters.
-const CHUNK = 500;
-
 export interface LedgerOptions {
   /** The log's origin line in checkpoints, e.g. "ledger.example.com". */
   origin: string;
@@ -57,20 +55,6 @@ interface LeafRow {
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const fromHex = (h: string) => new Uint8Array(Buffer.from(h, 'hex'));
 const toLeaf = (r: LeafRow): LedgerLeafRecord => ({ index: Number(r.idx), kind: r.kind as LedgerEntryKind, entry_id: r.entry_id, leaf: r.leaf, leaf_hash: r.leaf_hash, integrated_at: r.integrated_at });
-/**
- * A multi-row INSERT written as one VALUES list. knex writes SQLite's as a compound SELECT
- * (`select ? as a … union all select …`), which SQLite parses and plans much more slowly.
- */
-async function insertValues(trx: Knex, table: string, rows: Array<Record<string, unknown>>): Promise<void> {
-  if (rows.length === 0) return;
-  const columns = Object.keys(rows[0]!);
-  const tuple = `(${columns.map(() => '?').join(', ')})`;
-  const bindings = rows.flatMap((row) => columns.map((c) => row[c] as Knex.Value));
-  await trx.raw(`INSERT INTO ${table} (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`, bindings);
-}
-
-const chunks = <T>(items: T[], size = CHUNK): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
-
 export class KnexLedger implements VerifiableLedger {
   private integrating: Promise<unknown> = Promise.resolve();
   /** The next batch, read and built while the one before it is being written (a backlog only). */

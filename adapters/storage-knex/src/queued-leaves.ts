@@ -16,6 +16,7 @@ import {
   type TokenUse,
 } from '@switchyard/core';
 import { toAction, toDelivery, type ActionRow, type DeliveryRow } from './delivery-store.js';
+import { chunks } from './sql-batches.js';
 
 /** A queued entry with its leaf built; the leaf does not depend on where in the tree it lands. */
 export interface PreparedLeaf {
@@ -50,9 +51,6 @@ export const inThreadLeafReader = (db: Knex): QueuedLeafReader => ({
   close: async () => undefined,
 });
 
-// Ids per IN list: well inside SQLite's limit on bound parameters.
-const IDS_PER_QUERY = 900;
-
 export async function readQueuedLeaves(db: Knex, max: number, commitmentKey: Uint8Array, skip?: SeqRange): Promise<PreparedLeaf[]> {
   const head = db('ledger_queue').select('seq', 'kind', 'entry_id').orderBy('seq').limit(max);
   if (skip) head.whereNotBetween('seq', [skip.from, skip.to]);
@@ -72,8 +70,7 @@ async function loadEntries(db: Knex, queued: Array<{ kind: LedgerEntryKind; entr
   const out = new Map<string, LedgerEntry>();
   for (const kind of LEDGER_ENTRY_KINDS) {
     const ids = queued.filter((q) => q.kind === kind).map((q) => q.entry_id);
-    for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
-      const part = ids.slice(i, i + IDS_PER_QUERY);
+    for (const part of chunks(ids)) {
       if (kind === 'invocation') {
         for (const r of (await db('invocations').select('id', 'seq', 'record').whereIn('id', part)) as Array<{ id: string; seq: number | string; record: string }>) {
           // Filled in place rather than spread into a copy: this runs for every invocation leaf.
