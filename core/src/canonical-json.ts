@@ -3,6 +3,18 @@
 // the RFC specifies). Used wherever a hash must not depend on how a JSON value was written.
 // Written as one pass of string building: it runs for every ledger leaf, so it is on the
 // integrator's hot path.
+// Member names repeat from one record to the next; their quoted forms are kept (a bounded cache) so
+// each is escaped once rather than once per record.
+const quotedNames = new Map<string, string>();
+const quoted = (name: string): string => {
+  let q = quotedNames.get(name);
+  if (q === undefined) {
+    q = JSON.stringify(name);
+    if (quotedNames.size < 4096) quotedNames.set(name, q);
+  }
+  return q;
+};
+
 export function canonicalJson(value: unknown): string {
   switch (typeof value) {
     case 'string':
@@ -30,7 +42,7 @@ export function canonicalJson(value: unknown): string {
       for (const key of keys) {
         const member = record[key];
         if (member === undefined) continue;
-        out += `${first ? '' : ','}${JSON.stringify(key)}:${canonicalJson(member)}`;
+        out += `${first ? '' : ','}${quoted(key)}:${canonicalJson(member)}`;
         first = false;
       }
       return `${out}}`;

@@ -3,7 +3,7 @@
 // reveal a secret such as a webhook's address). The salt comes from a server-held key and the entry
 // id, so nothing extra is stored; a receipt hands out the salt and the private fields, and anyone can
 // then check them against the leaf. The leaf bytes are its RFC 8785 canonical JSON.
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac, hash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
 import type { StoredInvocation } from './invocation.js';
 import { hashLeaf } from './merkle.js';
@@ -27,7 +27,7 @@ export interface LeafParts {
   private: Record<string, unknown>;
 }
 
-const sha256Hex = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
+const sha256Hex = (data: string | Uint8Array) => hash('sha256', data, 'hex');
 
 /** Splits an entry into what anyone may see and what only a receipt reveals. */
 export function leafParts(e: LedgerEntry): LeafParts {

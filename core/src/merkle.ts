@@ -5,25 +5,26 @@
 // Verification follows transparency-dev/merkle (proof/verify.go) and is checked against its test
 // vectors. One decision of ours: a consistency proof from size 0 is always refused. An empty tree
 // commits to nothing, so such a "proof" proves nothing; an auditor starts from a non-empty checkpoint.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export const HASH_SIZE = 32;
 
-const sha256 = (...parts: Array<Uint8Array | string>): Uint8Array => {
-  const h = createHash('sha256');
-  for (const p of parts) h.update(p); // a string is hashed as its UTF-8 bytes
-  return new Uint8Array(h.digest());
-};
+// One-shot hashing (crypto.hash): these run for every leaf and every subtree the integrator adds,
+// and the one-shot call costs about a third less than a Hash object.
+const sha256 = (data: Uint8Array | string): Uint8Array => new Uint8Array(hash('sha256', data, 'buffer'));
 
 const LEAF_PREFIX = Uint8Array.of(0);
 const NODE_PREFIX = Uint8Array.of(1);
 
 /** The hash of the empty tree: SHA-256 of nothing. */
-export const emptyRoot = (): Uint8Array => sha256();
-/** RFC 6962 §2.1: leaf = SHA-256(0x00 ‖ data); a string is its UTF-8 bytes. */
-export const hashLeaf = (data: Uint8Array | string): Uint8Array => sha256(LEAF_PREFIX, data);
+export const emptyRoot = (): Uint8Array => sha256(new Uint8Array(0));
+/**
+ * RFC 6962 §2.1: leaf = SHA-256(0x00 ‖ data); a string is its UTF-8 bytes ("\0" is the one byte
+ * 0x00 in UTF-8, so a string leaf is prefixed without copying it into a buffer first).
+ */
+export const hashLeaf = (data: Uint8Array | string): Uint8Array => sha256(typeof data === 'string' ? `\0${data}` : Buffer.concat([LEAF_PREFIX, data]));
 /** RFC 6962 §2.1: node = SHA-256(0x01 ‖ left ‖ right). */
-export const hashChildren = (left: Uint8Array, right: Uint8Array): Uint8Array => sha256(NODE_PREFIX, left, right);
+export const hashChildren = (left: Uint8Array, right: Uint8Array): Uint8Array => sha256(Buffer.concat([NODE_PREFIX, left, right]));
 
 /** A complete subtree: the 2^level leaves starting at index · 2^level. Level 0 is a leaf hash. */
 export interface NodeRef {
