@@ -159,8 +159,12 @@ export interface VerifiableLedger {
   readonly origin: string;
   /** The published verifier key of the checkpoint signer (c2sp.org/signed-note form). */
   readonly verifierKey: string;
-  /** Moves queued entries into the tree (one integrator at a time) and signs a checkpoint. */
-  integrate(max?: number): Promise<{ integrated: number; size: number }>;
+  /**
+   * Moves up to `max` queued entries into the tree (one integrator at a time) and signs a
+   * checkpoint. When the batch comes back full, the next `readAhead` entries (default `max`) may be
+   * prepared while it is written, for the caller's next call with that size.
+   */
+  integrate(max?: number, readAhead?: number): Promise<{ integrated: number; size: number }>;
   leafFor(kind: LedgerEntryKind, entryId: string): Promise<LedgerLeafRecord | undefined>;
   /** True while an entry is queued and not yet in the tree. */
   isPending(kind: LedgerEntryKind, entryId: string): Promise<boolean>;

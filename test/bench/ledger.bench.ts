@@ -13,7 +13,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { computeYield, newInvocationId, type InvocationRecord } from '@switchyard/core';
-import { KnexLedger, insertValues, openDatabase, startIntegrator } from '@switchyard/storage-knex';
+import { KnexLedger, SqliteStatements, insertValues, openDatabase, startIntegrator } from '@switchyard/storage-knex';
 import { writeReport } from './support/report.js';
 import { startServiceProcess } from '../support/processes.js';
 import { figures } from './support/stats.js';
@@ -40,17 +40,19 @@ const database = await openDatabase(databaseUrl);
 const knex = database.knex;
 // Opened as the service opens it: reads off the writer's connection, leaves built in the worker.
 const ledger = await KnexLedger.open(knex, { origin: ORIGIN }, undefined, { readKnex: database.readKnex, leafReader: database.leafReader });
+// On SQLite the service runs its batch INSERTs as statements prepared once per size; so do the appends here.
+const statements = database.dialect.name === 'sqlite' ? new SqliteStatements(knex) : null;
 
 /**
- * Bulk-inserts `n` rows into `table`, 500 per statement (one VALUES list, as the service's own
- * batched writes are), 10 statements per transaction.
+ * Bulk-inserts `n` rows into `table`, 500 per statement (one VALUES list, prepared once, as the
+ * service's own batched writes are), 10 statements per transaction.
  */
 async function bulkInsert(table: string, n: number): Promise<void> {
   for (let done = 0; done < n; ) {
     await knex.transaction(async (trx) => {
       for (let s = 0; s < 10 && done < n; s++) {
         const rows = Array.from({ length: Math.min(500, n - done) }, () => row(record()));
-        await insertValues(trx, table, rows);
+        await insertValues(trx, table, rows, statements);
         done += rows.length;
       }
     });

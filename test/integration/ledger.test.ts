@@ -2,7 +2,11 @@
 // checkpoints verify with the core verifiers, a reopened database continues the same tree, and on
 // PostgreSQL integrators in separate connections pools (as in separate processes) build one tree.
 import { expect } from 'chai';
+import knexFactory from 'knex';
 import {
+  buildLeaf,
+  commitmentSalt,
+  hashChildren,
   hashLeaf,
   newDeliveryEntryId,
   newWebhookId,
@@ -14,7 +18,7 @@ import {
   verifyConsistency,
   verifyInclusion,
 } from '@switchyard/core';
-import { KnexDeliveryStore, KnexInvocationStore, KnexLedger, WorkerLeafReader, inThreadLeafReader, openDatabase, type Database, type QueuedLeafReader, type SeqRange } from '@switchyard/storage-knex';
+import { KnexDeliveryStore, KnexInvocationStore, KnexLedger, WorkerLeafReader, inThreadLeafReader, knexConfig, migrationSource, openDatabase, type Database, type QueuedLeafReader, type SeqRange } from '@switchyard/storage-knex';
 import { delivery, record } from '../contract/store.contract.js';
 import { engines, freshDatabase } from '../support/app.js';
 
@@ -102,6 +106,84 @@ for (const engine of engines()) {
           verifyConsistency(a, b, await ledger.consistencyProof(a, b), roots.get(a)!, roots.get(b)!);
         }
         expect((await ledger.leaves(28, 10)).map((l) => l.index)).to.deep.equal([28, 29]);
+      } finally {
+        await database.close();
+      }
+    });
+
+    it('stores subtrees at even levels only, and every inclusion and consistency proof verifies at every size', async function () {
+      const database = await openDatabase(db.url);
+      try {
+        const ledger = await openAsService(database);
+        const store = new KnexInvocationStore(database.knex);
+        const roots = new Map<number, Uint8Array>();
+        // Batches of uneven sizes, so batch edges fall at every level.
+        for (const n of [1, 2, 5, 3, 8, 13, 21, 17]) {
+          for (let i = 0; i < n; i++) await store.append(record());
+          await ledger.integrate(n);
+          const c = parseCheckpoint(openNote((await ledger.latestCheckpoint())!.note, [noteVerifier(ledger.verifierKey)]).text);
+          roots.set(c.size, c.root);
+        }
+        const levels = (await database.knex('ledger_nodes').distinct('level').orderBy('level')) as Array<{ level: number }>;
+        expect(levels.map((l) => Number(l.level))).to.deep.equal([2, 4, 6]);
+        const leaves = await ledger.leaves(0, 100);
+        expect(leaves).to.have.length(70);
+        for (const [size, root] of roots) {
+          for (const leaf of leaves.filter((l) => l.index < size)) {
+            verifyInclusion(leaf.index, size, Buffer.from(leaf.leaf_hash, 'hex'), await ledger.inclusionProof(leaf.index, size), root);
+          }
+          for (const [later, laterRoot] of roots) if (later > size) verifyConsistency(size, later, await ledger.consistencyProof(size, later), root, laterRoot);
+        }
+      } finally {
+        await database.close();
+      }
+    });
+
+    it('upgrades a log written before entry positions and even-level subtrees, and goes on growing it', async function () {
+      // A database as the service left it at migration 007: leaves keyed by entry id, subtrees at
+      // every level, queued entries without their seq. The old integrator's writes are made here.
+      const knex = knexFactory(knexConfig(db.url));
+      try {
+        for (let i = 0; i < 7; i++) await knex.migrate.up({ migrationSource });
+        const commitmentKey = new Uint8Array(32).fill(7);
+        await knex('ledger_settings').insert({ name: 'commitment_key', value: Buffer.from(commitmentKey).toString('base64'), created_at: new Date().toISOString() });
+        const store = new KnexInvocationStore(knex);
+        const appended = [];
+        for (let i = 0; i < 6; i++) appended.push(await store.append(record()));
+        const old = appended.slice(0, 4).map((inv, idx) => {
+          const leaf = buildLeaf(leafParts({ kind: 'invocation', entry: inv }), commitmentSalt(commitmentKey, 'invocation', inv.id));
+          return { idx, kind: 'invocation', entry_id: inv.id, leaf: leaf.text, leaf_hash: Buffer.from(leaf.hash).toString('hex'), integrated_at: new Date().toISOString() };
+        });
+        await knex('ledger_leaves').insert(old);
+        const h = (i: number) => Buffer.from(old[i]!.leaf_hash, 'hex');
+        const [n10, n11] = [hashChildren(h(0), h(1)), hashChildren(h(2), h(3))];
+        await knex('ledger_nodes').insert([
+          { level: 1, idx: 0, hash: Buffer.from(n10).toString('hex') },
+          { level: 1, idx: 1, hash: Buffer.from(n11).toString('hex') },
+          { level: 2, idx: 0, hash: Buffer.from(hashChildren(n10, n11)).toString('hex') },
+        ]);
+        await knex('ledger_queue').whereIn('entry_id', old.map((l) => l.entry_id)).delete();
+        expect((await knex('ledger_queue').select('entry_id')).map((q: { entry_id: string }) => q.entry_id)).to.deep.equal(appended.slice(4).map((i) => i.id));
+      } finally {
+        await knex.destroy();
+      }
+
+      const database = await openDatabase(db.url);
+      try {
+        const positions = (await database.knex('ledger_leaves').select('entry_id', 'entry_seq').orderBy('idx')) as Array<{ entry_id: string; entry_seq: number | string }>;
+        const seqOf = new Map(((await database.knex('invocations').select('id', 'seq')) as Array<{ id: string; seq: number | string }>).map((r) => [r.id, Number(r.seq)]));
+        expect(positions.map((p) => Number(p.entry_seq)), 'leaves carry their entry seq').to.deep.equal(positions.map((p) => seqOf.get(p.entry_id)));
+        const queued = (await database.knex('ledger_queue').select('entry_id', 'entry_seq')) as Array<{ entry_id: string; entry_seq: number | string }>;
+        expect(queued.map((q) => Number(q.entry_seq)), 'queued entries carry their seq').to.deep.equal(queued.map((q) => seqOf.get(q.entry_id)));
+
+        const ledger = await openAsService(database);
+        await new KnexInvocationStore(database.knex).append(record()); // queued by the new trigger
+        expect(await ledger.integrate()).to.deep.equal({ integrated: 3, size: 7 });
+        const tree = parseCheckpoint(openNote((await ledger.latestCheckpoint())!.note, [noteVerifier(ledger.verifierKey)]).text);
+        for (const leaf of await ledger.leaves(0, 10)) {
+          expect((await ledger.leafFor('invocation', leaf.entry_id))?.index, 'found by id').to.equal(leaf.index);
+          verifyInclusion(leaf.index, 7, Buffer.from(leaf.leaf_hash, 'hex'), await ledger.inclusionProof(leaf.index, 7), tree.root);
+        }
       } finally {
         await database.close();
       }

@@ -9,8 +9,13 @@ export interface Dialect {
   /** SQL that makes `table` append-only: UPDATE and DELETE (and TRUNCATE where it exists) fail. */
   appendOnly(table: string): string[];
   dropAppendOnly(table: string): string[];
-  /** SQL that queues every row inserted into `table` for the Merkle log, in the same transaction. */
+  /**
+   * SQL that queues every row inserted into `table` for the Merkle log, in the same transaction, by
+   * kind and id (migrations 005–007; kept as they shipped).
+   */
   enqueueForLog(table: string, kind: string, idColumn: string): string[];
+  /** The same trigger, replaced by one that also queues the row's `seq` (migration 008 on). */
+  enqueueWithSeqForLog(table: string, kind: string, idColumn: string): string[];
 }
 
 const refusal = (table: string, op: string) => `ledger is append-only: ${op} on ${table} is not allowed`;
@@ -24,6 +29,10 @@ export const sqliteDialect: Dialect = {
   dropAppendOnly: (table) => ['update', 'delete'].map((op) => `DROP TRIGGER IF EXISTS ${table}_no_${op}`),
   enqueueForLog: (table, kind, idColumn) => [
     `CREATE TRIGGER ${table}_log_enqueue AFTER INSERT ON ${table} BEGIN INSERT INTO ledger_queue (kind, entry_id) VALUES ('${kind}', NEW.${idColumn}); END`,
+  ],
+  enqueueWithSeqForLog: (table, kind, idColumn) => [
+    `DROP TRIGGER IF EXISTS ${table}_log_enqueue`,
+    `CREATE TRIGGER ${table}_log_enqueue AFTER INSERT ON ${table} BEGIN INSERT INTO ledger_queue (kind, entry_id, entry_seq) VALUES ('${kind}', NEW.${idColumn}, NEW.seq); END`,
   ],
 };
 
@@ -46,6 +55,16 @@ export const postgresDialect: Dialect = {
        RETURN NULL;
      END $$`,
     `CREATE TRIGGER ${table}_log_enqueue AFTER INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION switchyard_log_enqueue('${kind}', '${idColumn}')`,
+  ],
+  enqueueWithSeqForLog: (table, kind, idColumn) => [
+    `DROP TRIGGER IF EXISTS ${table}_log_enqueue ON ${table}`,
+    `CREATE OR REPLACE FUNCTION switchyard_log_enqueue_seq() RETURNS trigger LANGUAGE plpgsql AS $$
+     DECLARE row jsonb := to_jsonb(NEW);
+     BEGIN
+       INSERT INTO ledger_queue (kind, entry_id, entry_seq) VALUES (TG_ARGV[0], row ->> TG_ARGV[1], (row ->> 'seq')::bigint);
+       RETURN NULL;
+     END $$`,
+    `CREATE TRIGGER ${table}_log_enqueue AFTER INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION switchyard_log_enqueue_seq('${kind}', '${idColumn}')`,
   ],
 };
 

@@ -28,8 +28,10 @@ import {
   type SharedSettings,
   type VerifiableLedger,
 } from '@switchyard/core';
+import { LEDGER_SOURCES } from './ledger-sources.js';
 import { inThreadLeafReader, type PreparedLeaf, type QueuedLeafReader } from './queued-leaves.js';
 import { chunks, insertValues } from './sql-batches.js';
+import { SqliteStatements } from './sqlite-statements.js';
 import { KnexSettings } from './settings.js';
 
 /** Any fixed 64-bit number naming "the Switchyard integrator" among advisory locks. */
@@ -52,6 +54,17 @@ interface LeafRow {
   integrated_at: string;
 }
 
+/**
+ * Which complete subtrees ledger_nodes keeps: those at even levels. That is a third as many rows as
+ * every level (n/3 instead of n), and a proof still reads O(log n) rows: a subtree at an odd level
+ * is hashed from its two children at the even level below (leaf hashes for level 1).
+ * (Logs written before this kept every level; the odd-level rows are simply never read.)
+ */
+const isStoredLevel = (level: number) => level % 2 === 0;
+/** The stored subtrees a subtree is read from: itself, or its two children. */
+const storedParts = (ref: NodeRef): NodeRef[] =>
+  isStoredLevel(ref.level) ? [ref] : [{ level: ref.level - 1, index: 2 * ref.index }, { level: ref.level - 1, index: 2 * ref.index + 1 }];
+
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const fromHex = (h: string) => new Uint8Array(Buffer.from(h, 'hex'));
 const toLeaf = (r: LeafRow): LedgerLeafRecord => ({ index: Number(r.idx), kind: r.kind as LedgerEntryKind, entry_id: r.entry_id, leaf: r.leaf, leaf_hash: r.leaf_hash, integrated_at: r.integrated_at });
@@ -59,6 +72,8 @@ export class KnexLedger implements VerifiableLedger {
   private integrating: Promise<unknown> = Promise.resolve();
   /** The next batch, read and built while the one before it is being written (a backlog only). */
   private readAhead: { max: number; leaves: Promise<PreparedLeaf[]> } | null = null;
+  /** On SQLite, the batch INSERTs are prepared once per size (sqlite-statements.ts). */
+  private readonly statements: SqliteStatements | null;
 
   private constructor(
     private readonly knex: Knex,
@@ -69,7 +84,9 @@ export class KnexLedger implements VerifiableLedger {
     readonly origin: string,
     private readonly signer: NoteSigner,
     private readonly commitmentKey: Uint8Array,
-  ) {}
+  ) {
+    this.statements = knex.client.config.client === 'pg' ? null : new SqliteStatements(knex);
+  }
 
   static async open(
     knex: Knex,
@@ -90,8 +107,8 @@ export class KnexLedger implements VerifiableLedger {
     return commitmentSalt(this.commitmentKey, kind, entryId);
   }
 
-  integrate(max = 2000): Promise<{ integrated: number; size: number }> {
-    const run = this.integrating.then(() => this.integrateBatch(max));
+  integrate(max = 2000, readAhead = max): Promise<{ integrated: number; size: number }> {
+    const run = this.integrating.then(() => this.integrateBatch(max, readAhead));
     this.integrating = run.catch(() => undefined);
     return run;
   }
@@ -107,16 +124,16 @@ export class KnexLedger implements VerifiableLedger {
    * When a batch comes back full there is a backlog, so the first phase of the next batch starts at
    * once, leaving out this batch's queue positions, and runs while this one is written.
    */
-  private async integrateBatch(max: number): Promise<{ integrated: number; size: number }> {
+  private async integrateBatch(max: number, readAhead: number): Promise<{ integrated: number; size: number }> {
     const ahead = this.readAhead?.max === max ? this.readAhead.leaves : null;
     this.readAhead = null;
     const prepared = (await ahead) ?? (await this.leafReader.read(max, this.commitmentKey));
     // Nothing queued: answer the size from a read, without taking the writer.
     if (prepared.length === 0) return { integrated: 0, size: await this.size(this.readKnex) };
     if (prepared.length === max) {
-      const leaves = this.leafReader.read(max, this.commitmentKey, { from: prepared[0]!.seq, to: prepared.at(-1)!.seq });
+      const leaves = this.leafReader.read(readAhead, this.commitmentKey, { from: prepared[0]!.seq, to: prepared.at(-1)!.seq });
       leaves.catch(() => undefined); // a failed read-ahead fails the batch that awaits it, not the process
-      this.readAhead = { max, leaves };
+      this.readAhead = { max: readAhead, leaves };
     }
 
     const written = await this.writeBatch(prepared).catch((error: unknown) => {
@@ -141,7 +158,7 @@ export class KnexLedger implements VerifiableLedger {
       if (batch.length === 0) return { integrated: 0, size };
 
       const at = new Date().toISOString();
-      const leaves = batch.map((p, i) => ({ idx: size + i, kind: p.kind, entry_id: p.entry_id, leaf: p.leaf, leaf_hash: p.leaf_hash, integrated_at: at }));
+      const leaves = batch.map((p, i) => ({ idx: size + i, kind: p.kind, entry_id: p.entry_id, entry_seq: p.entry_seq, leaf: p.leaf, leaf_hash: p.leaf_hash, integrated_at: at }));
 
       // The right edge of the tree so far, then every subtree the new leaves complete.
       const known = new Map<string, Uint8Array>();
@@ -152,15 +169,15 @@ export class KnexLedger implements VerifiableLedger {
         for (let level = 0, index = leaf.idx; index % 2 === 1; level++, index = (index - 1) / 2) {
           const parent = hashChildren(known.get(`${level}:${index - 1}`)!, known.get(`${level}:${index}`)!);
           known.set(`${level + 1}:${(index - 1) / 2}`, parent);
-          added.push({ level: level + 1, idx: (index - 1) / 2, hash: hex(parent) });
+          if (isStoredLevel(level + 1)) added.push({ level: level + 1, idx: (index - 1) / 2, hash: hex(parent) });
         }
       }
       const newSize = size + leaves.length;
       const root = rootHash(newSize, (n) => known.get(`${n.level}:${n.index}`)!);
       const note = signNote(checkpointText({ origin: this.origin, size: newSize, root }), this.signer);
 
-      for (const part of chunks(leaves)) await insertValues(trx, 'ledger_leaves', part);
-      for (const part of chunks(added)) await insertValues(trx, 'ledger_nodes', part);
+      for (const part of chunks(leaves)) await insertValues(trx, 'ledger_leaves', part, this.statements);
+      for (const part of chunks(added)) await insertValues(trx, 'ledger_nodes', part, this.statements);
       await trx('ledger_checkpoints').insert({ size: newSize, root: hex(root), note, created_at: at });
       for (const part of chunks(batch.map((p) => p.seq))) await trx('ledger_queue').whereIn('seq', part).delete();
       return { integrated: leaves.length, size: newSize };
@@ -172,20 +189,32 @@ export class KnexLedger implements VerifiableLedger {
     return row?.m == null ? 0 : Number(row.m) + 1;
   }
 
-  /** Complete subtrees by reference: level 0 from the leaves, the levels above from ledger_nodes. */
+  /**
+   * Complete subtrees by reference. Stored are the leaf hashes (level 0, in ledger_leaves) and the
+   * subtrees at even levels (ledger_nodes); one at an odd level is hashed from its two children.
+   */
   private async readNodes(db: Knex, refs: NodeRef[]): Promise<Array<NodeRef & { hash: Uint8Array }>> {
-    const leafRefs = refs.filter((r) => r.level === 0);
-    const upper = refs.filter((r) => r.level > 0);
-    const rows: Array<{ level: number; idx: number | string; hash: string }> = [];
+    const stored = new Map<string, NodeRef>();
+    for (const ref of refs) for (const part of storedParts(ref)) stored.set(`${part.level}:${part.index}`, part);
+    const leafRefs = [...stored.values()].filter((r) => r.level === 0);
+    const upper = [...stored.values()].filter((r) => r.level > 0);
+    const found = new Map<string, Uint8Array>();
     if (leafRefs.length > 0) {
-      const found = (await db('ledger_leaves').select('idx', 'leaf_hash').whereIn('idx', leafRefs.map((r) => r.index))) as Array<{ idx: number | string; leaf_hash: string }>;
-      rows.push(...found.map((r) => ({ level: 0, idx: r.idx, hash: r.leaf_hash })));
+      for (const r of (await db('ledger_leaves').select('idx', 'leaf_hash').whereIn('idx', leafRefs.map((l) => l.index))) as Array<{ idx: number | string; leaf_hash: string }>) {
+        found.set(`0:${r.idx}`, fromHex(r.leaf_hash));
+      }
     }
     if (upper.length > 0) {
-      rows.push(...((await db('ledger_nodes').select('level', 'idx', 'hash').whereIn(['level', 'idx'], upper.map((r) => [r.level, r.index]))) as typeof rows));
+      for (const r of (await db('ledger_nodes').select('level', 'idx', 'hash').whereIn(['level', 'idx'], upper.map((u) => [u.level, u.index]))) as Array<{ level: number; idx: number | string; hash: string }>) {
+        found.set(`${r.level}:${r.idx}`, fromHex(r.hash));
+      }
     }
-    if (rows.length !== new Set(refs.map((r) => `${r.level}:${r.index}`)).size) throw new Error('the tree is missing complete subtrees it should hold');
-    return rows.map((r) => ({ level: Number(r.level), index: Number(r.idx), hash: fromHex(r.hash) }));
+    if (found.size !== stored.size) throw new Error('the tree is missing complete subtrees it should hold');
+    const at = (r: NodeRef) => found.get(`${r.level}:${r.index}`)!;
+    return refs.map((ref) => {
+      const parts = storedParts(ref);
+      return { ...ref, hash: parts.length === 1 ? at(parts[0]!) : hashChildren(at(parts[0]!), at(parts[1]!)) };
+    });
   }
 
   /** Runs a proof computation against the few stored subtrees it reads. */
@@ -204,7 +233,12 @@ export class KnexLedger implements VerifiableLedger {
   }
 
   async leafFor(kind: LedgerEntryKind, entryId: string): Promise<LedgerLeafRecord | undefined> {
-    const row = (await this.knex('ledger_leaves').where({ kind, entry_id: entryId }).first()) as LeafRow | undefined;
+    // By the entry's seq, looked up by its id: leaves are indexed by (kind, entry_seq) (ledger-sources.ts).
+    const { table, idColumn } = LEDGER_SOURCES[kind];
+    const row = (await this.knex('ledger_leaves')
+      .where({ kind })
+      .andWhere('entry_seq', this.knex(table).select('seq').where(idColumn, entryId))
+      .first()) as LeafRow | undefined;
     return row ? toLeaf(row) : undefined;
   }
 
@@ -227,21 +261,32 @@ export class KnexLedger implements VerifiableLedger {
   }
 }
 
-/** Entries per integration batch. */
+/** Entries in an integration batch when the queue is short, and the most a batch grows to in a backlog. */
 const INTEGRATOR_BATCH = 1000;
+const INTEGRATOR_BATCH_MAX = 8000;
 
 /**
  * Integrates on a timer until stopped; a failed batch is logged and retried on the next tick. A
  * tick takes what is queued; it goes on at once only while batches come back full (a backlog).
  * Looping until the queue is empty would, under steady traffic, integrate one or two entries per
  * transaction back to back, holding SQLite's writer half the time and signing a checkpoint per run.
+ *
+ * In a backlog each batch is twice the last, up to INTEGRATOR_BATCH_MAX: the writer is shared with
+ * the appends, and bulk appends take it a whole transaction at a time, so a batch per turn of the
+ * writer must grow to keep up. A tick that finds the queue short starts again at INTEGRATOR_BATCH,
+ * which keeps the writer's hold short under steady traffic.
  */
 export function startIntegrator(ledger: VerifiableLedger, intervalMs: number, onError: (e: unknown) => void): { stop(): Promise<void> } {
   let stopped = false;
   let current: Promise<unknown> = Promise.resolve();
   const tick = async () => {
     try {
-      while (!stopped && (await ledger.integrate(INTEGRATOR_BATCH)).integrated === INTEGRATOR_BATCH) await new Promise((r) => setImmediate(r)); // yield to requests between batches
+      for (let size = INTEGRATOR_BATCH; !stopped; ) {
+        const next = Math.min(2 * size, INTEGRATOR_BATCH_MAX);
+        if ((await ledger.integrate(size, next)).integrated < size) break;
+        size = next;
+        await new Promise((r) => setImmediate(r)); // yield to requests between batches
+      }
     } catch (e) {
       onError(e);
     }

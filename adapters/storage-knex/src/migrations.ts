@@ -3,7 +3,10 @@
 import type { Knex } from 'knex';
 import { dialectFor } from './dialect.js';
 
-/** The ledger tables whose every row becomes a leaf of the Merkle log: table, leaf kind, id column. */
+/**
+ * The ledger tables migration 005 put on the Merkle log: table, leaf kind, id column. Later
+ * migrations log token_uses and approvals too; the live list of all of them is LEDGER_SOURCES.
+ */
 export const LOGGED_TABLES = [
   ['invocations', 'invocation', 'id'],
   ['deliveries', 'delivery', 'id'],
@@ -12,6 +15,12 @@ export const LOGGED_TABLES = [
 
 /** The rows that can be first for their (webhook, delivery id): accepted, not duplicates, with an id. */
 export const FIRST_DELIVERY = "delivery_id IS NOT NULL AND duplicate_of IS NULL AND outcome = 'accepted'";
+
+/**
+ * Every table whose rows are ledger entries, as it stood at migration 008: kind, table, id column.
+ * (The live list is LEDGER_SOURCES; a migration keeps the one it was written against.)
+ */
+const SOURCES_AT_008 = [...LOGGED_TABLES.map(([table, kind, column]) => [kind, table, column] as const), ['token_use', 'token_uses', 'id'] as const, ['approval', 'approvals', 'id'] as const];
 
 interface Migration {
   name: string;
@@ -284,6 +293,47 @@ const migrations: Migration[] = [
       for (const sql of dialect.dropAppendOnly('approvals')) await knex.raw(sql);
       await knex.schema.alterTable('invocations', (t) => t.dropIndex(['status', 'seq']));
       await knex.schema.dropTable('approvals');
+    },
+  },
+  {
+    // Queued entries and leaves refer to their entry by (kind, seq) as well as by id. Entry ids are
+    // random by design, so a unique index on (kind, entry_id) took each new leaf to a random page:
+    // on SQLite that rewrote about one index page per leaf and made the leaf insert most of an
+    // integration's cost, growing with the log. seq only grows, so the (kind, seq) index is
+    // appended to at its end; the leaf builder reads entries by seq, the row's own key.
+    name: '008_ledger_entry_positions',
+    async up(knex) {
+      const dialect = dialectFor(knex);
+      await knex.schema.alterTable('ledger_queue', (t) => t.bigInteger('entry_seq').nullable());
+      await knex.schema.alterTable('ledger_leaves', (t) => t.bigInteger('entry_seq').nullable());
+      for (const [kind, table, column] of SOURCES_AT_008) {
+        await knex.raw(`UPDATE ledger_queue SET entry_seq = (SELECT seq FROM ${table} WHERE ${column} = ledger_queue.entry_id) WHERE kind = ?`, [kind]);
+        for (const sql of dialect.enqueueWithSeqForLog(table, kind, column)) await knex.raw(sql);
+      }
+      // Filling in the new column is the one change ever made to existing leaves; the append-only
+      // triggers step aside for it inside this migration's transaction.
+      for (const sql of dialect.dropAppendOnly('ledger_leaves')) await knex.raw(sql);
+      for (const [kind, table, column] of SOURCES_AT_008) {
+        await knex.raw(`UPDATE ledger_leaves SET entry_seq = (SELECT seq FROM ${table} WHERE ${column} = ledger_leaves.entry_id) WHERE kind = ?`, [kind]);
+      }
+      for (const sql of dialect.appendOnly('ledger_leaves')) await knex.raw(sql);
+      await knex.schema.alterTable('ledger_leaves', (t) => {
+        t.unique(['kind', 'entry_seq'], { indexName: 'ledger_leaves_kind_entry_seq_unique' });
+        t.dropUnique(['kind', 'entry_id']);
+      });
+    },
+    async down(knex) {
+      const dialect = dialectFor(knex);
+      await knex.schema.alterTable('ledger_leaves', (t) => {
+        t.unique(['kind', 'entry_id']);
+        t.dropUnique(['kind', 'entry_seq'], 'ledger_leaves_kind_entry_seq_unique');
+      });
+      for (const [kind, table, column] of SOURCES_AT_008) {
+        await knex.raw(dialect.name === 'postgresql' ? `DROP TRIGGER IF EXISTS ${table}_log_enqueue ON ${table}` : `DROP TRIGGER IF EXISTS ${table}_log_enqueue`);
+        for (const sql of dialect.enqueueForLog(table, kind, column)) await knex.raw(sql);
+      }
+      await knex.raw('ALTER TABLE ledger_leaves DROP COLUMN entry_seq');
+      await knex.raw('ALTER TABLE ledger_queue DROP COLUMN entry_seq');
     },
   },
 ];

@@ -16,6 +16,7 @@ import {
   type TokenUse,
 } from '@switchyard/core';
 import { toAction, toDelivery, type ActionRow, type DeliveryRow } from './delivery-store.js';
+import { LEDGER_SOURCES } from './ledger-sources.js';
 import { chunks } from './sql-batches.js';
 
 /** A queued entry with its leaf built; the leaf does not depend on where in the tree it lands. */
@@ -23,6 +24,8 @@ export interface PreparedLeaf {
   seq: string;
   kind: LedgerEntryKind;
   entry_id: string;
+  /** The entry's position in its own table. */
+  entry_seq: string;
   /** The leaf's canonical JSON text. */
   leaf: string;
   /** Its RFC 6962 leaf hash, hex. */
@@ -52,41 +55,49 @@ export const inThreadLeafReader = (db: Knex): QueuedLeafReader => ({
 });
 
 export async function readQueuedLeaves(db: Knex, max: number, commitmentKey: Uint8Array, skip?: SeqRange): Promise<PreparedLeaf[]> {
-  const head = db('ledger_queue').select('seq', 'kind', 'entry_id').orderBy('seq').limit(max);
+  const head = db('ledger_queue').select('seq', 'kind', 'entry_id', 'entry_seq').orderBy('seq').limit(max);
   if (skip) head.whereNotBetween('seq', [skip.from, skip.to]);
-  const queued = (await head) as Array<{ seq: number | string; kind: LedgerEntryKind; entry_id: string }>;
+  const queued = ((await head) as Array<{ seq: number | string; kind: LedgerEntryKind; entry_id: string; entry_seq: number | string | null }>).map((q) => ({
+    seq: String(q.seq),
+    kind: q.kind,
+    entry_id: q.entry_id,
+    entry_seq: q.entry_seq == null ? '' : String(q.entry_seq),
+  }));
   if (queued.length === 0) return [];
   const entries = await loadEntries(db, queued);
   return queued.map((q) => {
-    const entry = entries.get(`${q.kind}:${q.entry_id}`);
-    if (!entry) throw new Error(`queued ${q.kind} ${q.entry_id} is not in the ledger`);
+    const entry = entries.get(`${q.kind}:${q.entry_seq}`);
+    if (!entry || entryId(entry) !== q.entry_id) throw new Error(`queued ${q.kind} ${q.entry_id} is not in the ledger`);
     const leaf = buildLeaf(leafParts(entry), commitmentSalt(commitmentKey, q.kind, q.entry_id));
-    return { seq: String(q.seq), kind: q.kind, entry_id: q.entry_id, leaf: leaf.text, leaf_hash: Buffer.from(leaf.hash).toString('hex') };
+    return { ...q, leaf: leaf.text, leaf_hash: Buffer.from(leaf.hash).toString('hex') };
   });
 }
 
-/** The queued entries, read in bulk per kind and keyed "kind:id". */
-async function loadEntries(db: Knex, queued: Array<{ kind: LedgerEntryKind; entry_id: string }>): Promise<Map<string, LedgerEntry>> {
+const entryId = (e: LedgerEntry): string => (e.kind === 'action' ? e.entry.delivery : e.entry.id);
+
+/** The queued entries, read in bulk per kind by their seq (each table's own key), keyed "kind:seq". */
+async function loadEntries(db: Knex, queued: Array<{ kind: LedgerEntryKind; entry_seq: string }>): Promise<Map<string, LedgerEntry>> {
   const out = new Map<string, LedgerEntry>();
   for (const kind of LEDGER_ENTRY_KINDS) {
-    const ids = queued.filter((q) => q.kind === kind).map((q) => q.entry_id);
-    for (const part of chunks(ids)) {
+    const seqs = queued.filter((q) => q.kind === kind && q.entry_seq !== '').map((q) => q.entry_seq);
+    const { table } = LEDGER_SOURCES[kind];
+    for (const part of chunks(seqs)) {
       if (kind === 'invocation') {
-        for (const r of (await db('invocations').select('id', 'seq', 'record').whereIn('id', part)) as Array<{ id: string; seq: number | string; record: string }>) {
+        for (const r of (await db(table).select('seq', 'record').whereIn('seq', part)) as Array<{ seq: number | string; record: string }>) {
           // Filled in place rather than spread into a copy: this runs for every invocation leaf.
           const entry = JSON.parse(r.record) as InvocationRecord as StoredInvocation;
           entry.seq = Number(r.seq);
           entry.repaired_by = [];
-          out.set(`invocation:${r.id}`, { kind, entry });
+          out.set(`invocation:${r.seq}`, { kind, entry });
         }
       } else if (kind === 'delivery') {
-        for (const r of (await db('deliveries').whereIn('id', part)) as DeliveryRow[]) out.set(`delivery:${r.id}`, { kind, entry: toDelivery(r, null) });
+        for (const r of (await db(table).whereIn('seq', part)) as DeliveryRow[]) out.set(`delivery:${r.seq}`, { kind, entry: toDelivery(r, null) });
       } else if (kind === 'action') {
-        for (const r of (await db('webhook_actions').whereIn('delivery', part)) as ActionRow[]) out.set(`action:${r.delivery}`, { kind, entry: toAction(r) });
+        for (const r of (await db(table).whereIn('seq', part)) as Array<ActionRow & { seq: number | string }>) out.set(`action:${r.seq}`, { kind, entry: toAction(r) });
       } else if (kind === 'token_use') {
-        for (const r of (await db('token_uses').whereIn('id', part)) as TokenUse[]) out.set(`token_use:${r.id}`, { kind, entry: r });
+        for (const r of (await db(table).whereIn('seq', part)) as Array<TokenUse & { seq: number | string }>) out.set(`token_use:${r.seq}`, { kind, entry: r });
       } else {
-        for (const r of (await db('approvals').whereIn('id', part)) as ApprovalRecord[]) out.set(`approval:${r.id}`, { kind, entry: r });
+        for (const r of (await db(table).whereIn('seq', part)) as Array<ApprovalRecord & { seq: number | string }>) out.set(`approval:${r.seq}`, { kind, entry: r });
       }
     }
   }

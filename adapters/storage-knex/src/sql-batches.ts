@@ -1,5 +1,6 @@
 // Writing and reading many rows per statement, on both engines.
 import type { Knex } from 'knex';
+import type { SqliteStatements } from './sqlite-statements.js';
 
 /** Rows per INSERT and ids per IN list: well inside SQLite's limit on bound parameters. */
 export const ROWS_PER_STATEMENT = 500;
@@ -11,10 +12,13 @@ export const chunks = <T>(items: T[], size = ROWS_PER_STATEMENT): T[][] =>
  * A multi-row INSERT written as one VALUES list. knex writes SQLite's as a compound SELECT
  * (`select ? as a … union all select …`), which SQLite parses and plans much more slowly.
  */
-export async function insertValues(db: Knex, table: string, rows: Array<Record<string, unknown>>): Promise<void> {
+export async function insertValues(db: Knex, table: string, rows: Array<Record<string, unknown>>, statements: SqliteStatements | null = null): Promise<void> {
   if (rows.length === 0) return;
   const columns = Object.keys(rows[0]!);
   const tuple = `(${columns.map(() => '?').join(', ')})`;
   const bindings = rows.flatMap((row) => columns.map((c) => row[c] as Knex.Value));
-  await db.raw(`INSERT INTO ${table} (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`, bindings);
+  const sql = `INSERT INTO ${table} (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`;
+  // With SQLite's statement cache, a statement of a size seen before is not parsed again.
+  if (statements) await statements.all(sql, bindings, db);
+  else await db.raw(sql, bindings);
 }

@@ -12,9 +12,12 @@ export class SqliteStatements {
     private readonly capacity = 32,
   ) {}
 
-  /** Runs `sql` with `bindings` and answers its rows (RETURNING included). */
-  async all<T>(sql: string, bindings: unknown[]): Promise<T[]> {
-    const client = this.knex.client as { acquireConnection(): Promise<sqlite3.Database>; releaseConnection(c: sqlite3.Database): Promise<void> };
+  /**
+   * Runs `sql` with `bindings` and answers its rows (RETURNING included). Given a transaction as
+   * `db`, it runs on the transaction's connection (the same one, on SQLite's single writer).
+   */
+  async all<T>(sql: string, bindings: unknown[], db: Knex = this.knex): Promise<T[]> {
+    const client = db.client as { acquireConnection(): Promise<sqlite3.Database>; releaseConnection(c: sqlite3.Database): Promise<void> };
     const connection = await client.acquireConnection();
     try {
       const statement = this.statement(connection, sql);

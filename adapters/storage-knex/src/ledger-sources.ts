@@ -1,0 +1,18 @@
+// Where each kind of ledger entry is stored: its table, and the column holding its public id. Every
+// such table has `seq`, the row's position in its table; the Merkle log's queue and leaves refer to
+// an entry by (kind, seq), which grows with every insert, so their indexes are appended to at the
+// end instead of written at a random place (entry ids are random by design).
+import type { LedgerEntryKind } from '@switchyard/core';
+
+export interface LedgerSource {
+  table: string;
+  idColumn: string;
+}
+
+export const LEDGER_SOURCES: Readonly<Record<LedgerEntryKind, LedgerSource>> = {
+  invocation: { table: 'invocations', idColumn: 'id' },
+  delivery: { table: 'deliveries', idColumn: 'id' },
+  action: { table: 'webhook_actions', idColumn: 'delivery' },
+  token_use: { table: 'token_uses', idColumn: 'id' },
+  approval: { table: 'approvals', idColumn: 'id' },
+};
