@@ -30,7 +30,7 @@ import {
 } from '@switchyard/core';
 import { LEDGER_SOURCES } from './ledger-sources.js';
 import { inThreadLeafReader, type PreparedLeaf, type QueuedLeafReader } from './queued-leaves.js';
-import { chunks, insertValues } from './sql-batches.js';
+import { deleteSeqs, insertRows } from './sql-batches.js';
 import { SqliteStatements } from './sqlite-statements.js';
 import { KnexSettings } from './settings.js';
 
@@ -64,6 +64,15 @@ const isStoredLevel = (level: number) => level % 2 === 0;
 /** The stored subtrees a subtree is read from: itself, or its two children. */
 const storedParts = (ref: NodeRef): NodeRef[] =>
   isStoredLevel(ref.level) ? [ref] : [{ level: ref.level - 1, index: 2 * ref.index }, { level: ref.level - 1, index: 2 * ref.index + 1 }];
+
+/** What appending a batch writes, computed before the writer is taken. */
+interface BatchPlan {
+  /** The tree size the plan starts from. */
+  size: number;
+  leaves: Array<{ idx: number; kind: string; entry_id: string; entry_seq: string; leaf: string; leaf_hash: string; integrated_at: string }>;
+  nodes: Array<{ level: number; idx: number; hash: string }>;
+  checkpoint: { size: number; root: string; note: string; created_at: string };
+}
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const fromHex = (h: string) => new Uint8Array(Buffer.from(h, 'hex'));
@@ -136,7 +145,9 @@ export class KnexLedger implements VerifiableLedger {
       this.readAhead = { max: readAhead, leaves };
     }
 
-    const written = await this.writeBatch(prepared).catch((error: unknown) => {
+    // Planned against the tree as a read shows it now, so the writer is held only for the writes.
+    const plan = await this.plan(this.readKnex, await this.size(this.readKnex), prepared);
+    const written = await this.writeBatch(prepared, plan).catch((error: unknown) => {
       this.readAhead = null; // the failed batch stays queued and goes first again
       throw error;
     });
@@ -145,42 +156,56 @@ export class KnexLedger implements VerifiableLedger {
     return written;
   }
 
-  /** The second phase: append those of `prepared` still queued, sign the checkpoint, dequeue. */
-  private writeBatch(prepared: PreparedLeaf[]): Promise<{ integrated: number; size: number }> {
+  /**
+   * The rows that append `batch` to a tree of `size` leaves: the leaves, every even-level subtree
+   * they complete (from the tree's right edge, read from `db`), and the signed checkpoint.
+   */
+  private async plan(db: Knex, size: number, batch: PreparedLeaf[]): Promise<BatchPlan> {
+    const at = new Date().toISOString();
+    const leaves = batch.map((p, i) => ({ idx: size + i, kind: p.kind, entry_id: p.entry_id, entry_seq: p.entry_seq, leaf: p.leaf, leaf_hash: p.leaf_hash, integrated_at: at }));
+    const known = new Map<string, Uint8Array>();
+    for (const n of await this.readNodes(db, rangeNodes(0, size))) known.set(`${n.level}:${n.index}`, n.hash);
+    const nodes: BatchPlan['nodes'] = [];
+    for (const leaf of leaves) {
+      known.set(`0:${leaf.idx}`, fromHex(leaf.leaf_hash)); // level 0 is the leaf hash, stored with the leaf
+      for (let level = 0, index = leaf.idx; index % 2 === 1; level++, index = (index - 1) / 2) {
+        const parent = hashChildren(known.get(`${level}:${index - 1}`)!, known.get(`${level}:${index}`)!);
+        known.set(`${level + 1}:${(index - 1) / 2}`, parent);
+        if (isStoredLevel(level + 1)) nodes.push({ level: level + 1, idx: (index - 1) / 2, hash: hex(parent) });
+      }
+    }
+    const newSize = size + leaves.length;
+    const root = rootHash(newSize, (n) => known.get(`${n.level}:${n.index}`)!);
+    const note = signNote(checkpointText({ origin: this.origin, size: newSize, root }), this.signer);
+    return { size, leaves, nodes, checkpoint: { size: newSize, root: hex(root), note, created_at: at } };
+  }
+
+  /**
+   * The second phase, under the integrator lock: one read finds the tree's size and which of the
+   * batch are still queued. When that is the tree and batch the plan was made for (always, with one
+   * integrating process) the planned rows are written as they are; otherwise the plan is made again
+   * inside the transaction for those still queued.
+   */
+  private writeBatch(prepared: PreparedLeaf[], planned: BatchPlan): Promise<{ integrated: number; size: number }> {
     return this.knex.transaction(async (trx) => {
       if (trx.client.config.client === 'pg') await trx.raw('SELECT pg_advisory_xact_lock(?)', [INTEGRATOR_LOCK]);
-      const size = await this.size(trx);
-      // One range read over the batch's positions (a batch is in queue order); positions in between
-      // that are not in the batch are left out by the filter below.
-      const range = (await trx('ledger_queue').select('seq').whereBetween('seq', [prepared[0]!.seq, prepared.at(-1)!.seq])) as Array<{ seq: number | string }>;
+      // One range read over the batch's positions (a batch is in queue order), each row with the
+      // tree's size; positions in between that are not in the batch are left out by the filter.
+      const range = (await trx('ledger_queue')
+        .select('seq', trx('ledger_leaves').max('idx').as('m'))
+        .whereBetween('seq', [prepared[0]!.seq, prepared.at(-1)!.seq])) as Array<{ seq: number | string; m: number | string | null }>;
+      if (range.length === 0) return { integrated: 0, size: await this.size(trx) };
+      const size = range[0]!.m == null ? 0 : Number(range[0]!.m) + 1;
       const stillQueued = new Set(range.map((r) => String(r.seq)));
       const batch = prepared.filter((p) => stillQueued.has(p.seq));
       if (batch.length === 0) return { integrated: 0, size };
+      const plan = planned.size === size && batch.length === prepared.length ? planned : await this.plan(trx, size, batch);
 
-      const at = new Date().toISOString();
-      const leaves = batch.map((p, i) => ({ idx: size + i, kind: p.kind, entry_id: p.entry_id, entry_seq: p.entry_seq, leaf: p.leaf, leaf_hash: p.leaf_hash, integrated_at: at }));
-
-      // The right edge of the tree so far, then every subtree the new leaves complete.
-      const known = new Map<string, Uint8Array>();
-      for (const n of await this.readNodes(trx, rangeNodes(0, size))) known.set(`${n.level}:${n.index}`, n.hash);
-      const added: Array<{ level: number; idx: number; hash: string }> = [];
-      for (const leaf of leaves) {
-        known.set(`0:${leaf.idx}`, fromHex(leaf.leaf_hash)); // level 0 is the leaf hash, stored with the leaf
-        for (let level = 0, index = leaf.idx; index % 2 === 1; level++, index = (index - 1) / 2) {
-          const parent = hashChildren(known.get(`${level}:${index - 1}`)!, known.get(`${level}:${index}`)!);
-          known.set(`${level + 1}:${(index - 1) / 2}`, parent);
-          if (isStoredLevel(level + 1)) added.push({ level: level + 1, idx: (index - 1) / 2, hash: hex(parent) });
-        }
-      }
-      const newSize = size + leaves.length;
-      const root = rootHash(newSize, (n) => known.get(`${n.level}:${n.index}`)!);
-      const note = signNote(checkpointText({ origin: this.origin, size: newSize, root }), this.signer);
-
-      for (const part of chunks(leaves)) await insertValues(trx, 'ledger_leaves', part, this.statements);
-      for (const part of chunks(added)) await insertValues(trx, 'ledger_nodes', part, this.statements);
-      await trx('ledger_checkpoints').insert({ size: newSize, root: hex(root), note, created_at: at });
-      for (const part of chunks(batch.map((p) => p.seq))) await trx('ledger_queue').whereIn('seq', part).delete();
-      return { integrated: leaves.length, size: newSize };
+      await insertRows(trx, 'ledger_leaves', plan.leaves, this.statements);
+      await insertRows(trx, 'ledger_nodes', plan.nodes, this.statements);
+      await trx('ledger_checkpoints').insert(plan.checkpoint);
+      await deleteSeqs(trx, 'ledger_queue', batch.map((p) => p.seq), this.statements);
+      return { integrated: plan.leaves.length, size: plan.checkpoint.size };
     });
   }
 
