@@ -3,14 +3,17 @@
 // the RFC specifies). Used wherever a hash must not depend on how a JSON value was written.
 // Written as one pass of string building: it runs for every ledger leaf, so it is on the
 // integrator's hot path.
-// Member names repeat from one record to the next; their quoted forms are kept (a bounded cache) so
-// each is escaped once rather than once per record.
+// Member names repeat from one record to the next; the quoted forms of short ones are kept (a
+// bounded cache, so names from callers' data cannot grow it) and each is escaped once.
 const quotedNames = new Map<string, string>();
 const quoted = (name: string): string => {
   let q = quotedNames.get(name);
   if (q === undefined) {
     q = JSON.stringify(name);
-    if (quotedNames.size < 4096) quotedNames.set(name, q);
+    if (name.length <= 64) {
+      if (quotedNames.size >= 4096) quotedNames.clear();
+      quotedNames.set(name, q);
+    }
   }
   return q;
 };

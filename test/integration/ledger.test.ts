@@ -189,6 +189,42 @@ for (const engine of engines()) {
       }
     });
 
+    it('undoes migration 008 with every odd-level subtree written back, as the code before it reads them', async function () {
+      const database = await openDatabase(db.url);
+      let root: Uint8Array;
+      try {
+        const ledger = await openAsService(database);
+        const store = new KnexInvocationStore(database.knex);
+        for (let i = 0; i < 11; i++) await store.append(record());
+        await ledger.integrate();
+        root = parseCheckpoint(openNote((await ledger.latestCheckpoint())!.note, [noteVerifier(ledger.verifierKey)]).text).root;
+      } finally {
+        await database.close();
+      }
+      const knex = knexFactory(knexConfig(db.url));
+      try {
+        await knex.migrate.down({ migrationSource });
+        const nodes = (await knex('ledger_nodes').select('level', 'idx', 'hash').orderBy(['level', 'idx'])) as Array<{ level: number; idx: number | string; hash: string }>;
+        // 11 leaves: 5 subtrees at level 1, 2 at level 2, 1 at level 3.
+        expect(nodes.map((n) => `${n.level}:${n.idx}`)).to.deep.equal(['1:0', '1:1', '1:2', '1:3', '1:4', '2:0', '2:1', '3:0']);
+        const leaves = (await knex('ledger_leaves').select('leaf_hash').orderBy('idx')) as Array<{ leaf_hash: string }>;
+        const h = (hexes: string[]) => hashChildren(Buffer.from(hexes[0]!, 'hex'), Buffer.from(hexes[1]!, 'hex'));
+        const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+        const at = (key: string) => nodes.find((n) => `${n.level}:${n.idx}` === key)!.hash;
+        for (let i = 0; i < 5; i++) expect(at(`1:${i}`)).to.equal(hex(h([leaves[2 * i]!.leaf_hash, leaves[2 * i + 1]!.leaf_hash])));
+        expect(at('3:0')).to.equal(hex(h([at('2:0'), at('2:1')])));
+        // The root of 11 leaves from the restored levels: [8 | 2 | 1] as RFC 6962 splits it.
+        const eight = Buffer.from(at('3:0'), 'hex');
+        const rest = hashChildren(Buffer.from(at('1:4'), 'hex'), Buffer.from(leaves[10]!.leaf_hash, 'hex'));
+        expect(hex(hashChildren(eight, rest))).to.equal(hex(root));
+        expect(await knex.schema.hasColumn('ledger_leaves', 'entry_seq')).to.equal(false);
+        await knex.migrate.latest({ migrationSource }); // and up again
+        expect(await knex.schema.hasColumn('ledger_leaves', 'entry_seq')).to.equal(true);
+      } finally {
+        await knex.destroy();
+      }
+    });
+
     it('builds in its worker thread exactly the leaves the integrating thread would, and integrates them', async function () {
       const database = await openDatabase(db.url);
       try {

@@ -1,8 +1,8 @@
 // The verifiable ledger on knex. Triggers queue every new ledger row (ledger_queue); `integrate`
 // takes a batch off the queue with each entry made a leaf (core: public fields + salted commitment;
 // built by a QueuedLeafReader, in a worker thread when it can), then, in one transaction, appends
-// the leaves to the RFC 6962 tree by storing every complete subtree they complete, signs a
-// checkpoint and deletes the batch from the queue. One integrator at a time: an in-process lock
+// the leaves to the RFC 6962 tree by storing the complete subtrees they complete at even levels,
+// stores a signed checkpoint and deletes the batch from the queue. One integrator at a time: an in-process lock
 // (SQLite has one writing connection per process) and, on PostgreSQL, a transaction-scoped
 // advisory lock, so any number of service processes build one consistent tree.
 import { randomBytes } from 'node:crypto';
@@ -69,7 +69,7 @@ const storedParts = (ref: NodeRef): NodeRef[] =>
 interface BatchPlan {
   /** The tree size the plan starts from. */
   size: number;
-  leaves: Array<{ idx: number; kind: string; entry_id: string; entry_seq: string; leaf: string; leaf_hash: string; integrated_at: string }>;
+  leaves: Array<{ idx: number; kind: string; entry_id: string; entry_seq: number; leaf: string; leaf_hash: string; integrated_at: string }>;
   nodes: Array<{ level: number; idx: number; hash: string }>;
   checkpoint: { size: number; root: string; note: string; created_at: string };
 }
@@ -145,9 +145,7 @@ export class KnexLedger implements VerifiableLedger {
       this.readAhead = { max: readAhead, leaves };
     }
 
-    // Planned against the tree as a read shows it now, so the writer is held only for the writes.
-    const plan = await this.plan(this.readKnex, await this.size(this.readKnex), prepared);
-    const written = await this.writeBatch(prepared, plan).catch((error: unknown) => {
+    const written = await this.planAndWrite(prepared).catch((error: unknown) => {
       this.readAhead = null; // the failed batch stays queued and goes first again
       throw error;
     });
@@ -156,13 +154,19 @@ export class KnexLedger implements VerifiableLedger {
     return written;
   }
 
+  /** Planned against the tree as a read shows it now, so the writer is held only for the writes. */
+  private async planAndWrite(prepared: PreparedLeaf[]): Promise<{ integrated: number; size: number }> {
+    const plan = await this.plan(this.readKnex, await this.size(this.readKnex), prepared);
+    return this.writeBatch(prepared, plan);
+  }
+
   /**
    * The rows that append `batch` to a tree of `size` leaves: the leaves, every even-level subtree
    * they complete (from the tree's right edge, read from `db`), and the signed checkpoint.
    */
   private async plan(db: Knex, size: number, batch: PreparedLeaf[]): Promise<BatchPlan> {
     const at = new Date().toISOString();
-    const leaves = batch.map((p, i) => ({ idx: size + i, kind: p.kind, entry_id: p.entry_id, entry_seq: p.entry_seq, leaf: p.leaf, leaf_hash: p.leaf_hash, integrated_at: at }));
+    const leaves = batch.map((p, i) => ({ idx: size + i, kind: p.kind, entry_id: p.entry_id, entry_seq: Number(p.entry_seq), leaf: p.leaf, leaf_hash: p.leaf_hash, integrated_at: at }));
     const known = new Map<string, Uint8Array>();
     for (const n of await this.readNodes(db, rangeNodes(0, size))) known.set(`${n.level}:${n.index}`, n.hash);
     const nodes: BatchPlan['nodes'] = [];

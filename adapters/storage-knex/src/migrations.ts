@@ -1,7 +1,9 @@
 // The one migration set for both engines, kept in code so a build carries its schema with it.
 // Add a migration at the end; never edit one that has shipped.
 import type { Knex } from 'knex';
+import { hashChildren } from '@switchyard/core';
 import { dialectFor } from './dialect.js';
+import { chunks } from './sql-batches.js';
 
 /**
  * The ledger tables migration 005 put on the Merkle log: table, leaf kind, id column. Later
@@ -20,7 +22,34 @@ export const FIRST_DELIVERY = "delivery_id IS NOT NULL AND duplicate_of IS NULL 
  * Every table whose rows are ledger entries, as it stood at migration 008: kind, table, id column.
  * (The live list is LEDGER_SOURCES; a migration keeps the one it was written against.)
  */
-const SOURCES_AT_008 = [...LOGGED_TABLES.map(([table, kind, column]) => [kind, table, column] as const), ['token_use', 'token_uses', 'id'] as const, ['approval', 'approvals', 'id'] as const];
+const SOURCES_AT_008 = [...LOGGED_TABLES, ['token_uses', 'token_use', 'id'] as const, ['approvals', 'approval', 'id'] as const];
+
+/**
+ * Stores the subtree at every odd level that has both children (leaf hashes for level 1, stored
+ * even-level subtrees above), for logs written while only even levels were kept. Pages of children
+ * start at even indexes, so each page holds whole pairs.
+ */
+async function restoreOddLevels(knex: Knex): Promise<void> {
+  const PAGE = 10_000;
+  for (let level = 1; ; level += 2) {
+    let pairs = 0;
+    for (let from = 0; ; from += PAGE) {
+      const children = (level === 1
+        ? await knex('ledger_leaves').select('idx', { hash: 'leaf_hash' }).where('idx', '>=', from).orderBy('idx').limit(PAGE)
+        : await knex('ledger_nodes').select('idx', 'hash').where({ level: level - 1 }).andWhere('idx', '>=', from).orderBy('idx').limit(PAGE)) as Array<{ idx: number | string; hash: string }>;
+      const parents: Array<{ level: number; idx: number; hash: string }> = [];
+      for (let i = 0; i + 1 < children.length; i += 2) {
+        const [left, right] = [children[i]!, children[i + 1]!];
+        const parent = Number(left.idx) / 2;
+        parents.push({ level, idx: parent, hash: Buffer.from(hashChildren(Buffer.from(left.hash, 'hex'), Buffer.from(right.hash, 'hex'))).toString('hex') });
+      }
+      for (const part of chunks(parents)) await knex('ledger_nodes').insert(part).onConflict(['level', 'idx']).ignore();
+      pairs += parents.length;
+      if (children.length < PAGE) break;
+    }
+    if (pairs === 0) return;
+  }
+}
 
 interface Migration {
   name: string;
@@ -306,14 +335,18 @@ const migrations: Migration[] = [
       const dialect = dialectFor(knex);
       await knex.schema.alterTable('ledger_queue', (t) => t.bigInteger('entry_seq').nullable());
       await knex.schema.alterTable('ledger_leaves', (t) => t.bigInteger('entry_seq').nullable());
-      for (const [kind, table, column] of SOURCES_AT_008) {
+      // The new triggers first: replacing one locks its table until this migration commits, so a
+      // row another process inserts meanwhile waits and is queued with its seq; the backfill below
+      // then covers every row queued before. (Stop the service processes before upgrading anyway:
+      // an older integrator does not write entry_seq and reads subtrees 008 no longer stores.)
+      for (const [table, kind, column] of SOURCES_AT_008) for (const sql of dialect.enqueueWithSeqForLog(table, kind, column)) await knex.raw(sql);
+      for (const [table, kind, column] of SOURCES_AT_008) {
         await knex.raw(`UPDATE ledger_queue SET entry_seq = (SELECT seq FROM ${table} WHERE ${column} = ledger_queue.entry_id) WHERE kind = ?`, [kind]);
-        for (const sql of dialect.enqueueWithSeqForLog(table, kind, column)) await knex.raw(sql);
       }
       // Filling in the new column is the one change ever made to existing leaves; the append-only
       // triggers step aside for it inside this migration's transaction.
       for (const sql of dialect.dropAppendOnly('ledger_leaves')) await knex.raw(sql);
-      for (const [kind, table, column] of SOURCES_AT_008) {
+      for (const [table, kind, column] of SOURCES_AT_008) {
         await knex.raw(`UPDATE ledger_leaves SET entry_seq = (SELECT seq FROM ${table} WHERE ${column} = ledger_leaves.entry_id) WHERE kind = ?`, [kind]);
       }
       for (const sql of dialect.appendOnly('ledger_leaves')) await knex.raw(sql);
@@ -328,12 +361,15 @@ const migrations: Migration[] = [
         t.unique(['kind', 'entry_id']);
         t.dropUnique(['kind', 'entry_seq'], 'ledger_leaves_kind_entry_seq_unique');
       });
-      for (const [kind, table, column] of SOURCES_AT_008) {
+      for (const [table, kind, column] of SOURCES_AT_008) {
         await knex.raw(dialect.name === 'postgresql' ? `DROP TRIGGER IF EXISTS ${table}_log_enqueue ON ${table}` : `DROP TRIGGER IF EXISTS ${table}_log_enqueue`);
         for (const sql of dialect.enqueueForLog(table, kind, column)) await knex.raw(sql);
       }
+      if (dialect.name === 'postgresql') await knex.raw('DROP FUNCTION IF EXISTS switchyard_log_enqueue_seq()');
       await knex.raw('ALTER TABLE ledger_leaves DROP COLUMN entry_seq');
       await knex.raw('ALTER TABLE ledger_queue DROP COLUMN entry_seq');
+      // The code before 008 reads a subtree at every level: write back the odd levels.
+      await restoreOddLevels(knex);
     },
   },
 ];

@@ -61,25 +61,27 @@ export async function readQueuedLeaves(db: Knex, max: number, commitmentKey: Uin
     seq: String(q.seq),
     kind: q.kind,
     entry_id: q.entry_id,
-    entry_seq: q.entry_seq == null ? '' : String(q.entry_seq),
+    entry_seq: q.entry_seq == null ? null : String(q.entry_seq),
   }));
   if (queued.length === 0) return [];
   const entries = await loadEntries(db, queued);
   return queued.map((q) => {
+    // Every row is queued with its seq since migration 008 (its trigger, then its backfill).
+    if (q.entry_seq === null) throw new Error(`queued ${q.kind} ${q.entry_id} has no entry_seq: was it queued by a service older than migration 008?`);
     const entry = entries.get(`${q.kind}:${q.entry_seq}`);
     if (!entry || entryId(entry) !== q.entry_id) throw new Error(`queued ${q.kind} ${q.entry_id} is not in the ledger`);
     const leaf = buildLeaf(leafParts(entry), commitmentSalt(commitmentKey, q.kind, q.entry_id));
-    return { ...q, leaf: leaf.text, leaf_hash: Buffer.from(leaf.hash).toString('hex') };
+    return { ...q, entry_seq: q.entry_seq, leaf: leaf.text, leaf_hash: Buffer.from(leaf.hash).toString('hex') };
   });
 }
 
 const entryId = (e: LedgerEntry): string => (e.kind === 'action' ? e.entry.delivery : e.entry.id);
 
 /** The queued entries, read in bulk per kind by their seq (each table's own key), keyed "kind:seq". */
-async function loadEntries(db: Knex, queued: Array<{ kind: LedgerEntryKind; entry_seq: string }>): Promise<Map<string, LedgerEntry>> {
+async function loadEntries(db: Knex, queued: Array<{ kind: LedgerEntryKind; entry_seq: string | null }>): Promise<Map<string, LedgerEntry>> {
   const out = new Map<string, LedgerEntry>();
   for (const kind of LEDGER_ENTRY_KINDS) {
-    const seqs = queued.filter((q) => q.kind === kind && q.entry_seq !== '').map((q) => q.entry_seq);
+    const seqs = queued.flatMap((q) => (q.kind === kind && q.entry_seq !== null ? [q.entry_seq] : []));
     const { table } = LEDGER_SOURCES[kind];
     for (const part of chunks(seqs)) {
       if (kind === 'invocation') {

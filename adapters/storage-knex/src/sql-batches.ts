@@ -9,8 +9,10 @@ export const chunks = <T>(items: T[], size = ROWS_PER_STATEMENT): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 /**
- * A multi-row INSERT written as one VALUES list. knex writes SQLite's as a compound SELECT
- * (`select ? as a … union all select …`), which SQLite parses and plans much more slowly.
+ * A multi-row INSERT written as one VALUES list (knex writes SQLite's as a compound SELECT,
+ * `select ? as a … union all select …`, which SQLite parses and plans much more slowly). Takes rows
+ * of any value type (a Buffer, a boolean), up to ROWS_PER_STATEMENT. For any number of rows of
+ * strings, numbers and nulls, insertRows is cheaper on SQLite.
  */
 export async function insertValues(db: Knex, table: string, rows: Array<Record<string, unknown>>, statements: SqliteStatements | null = null): Promise<void> {
   if (rows.length === 0) return;
