@@ -28,6 +28,9 @@ const ORIGIN = 'ledger.switchyard.test';
 const openAsService = (database: Database, leafReader: QueuedLeafReader = database.leafReader) =>
   KnexLedger.open(database.knex, { origin: ORIGIN }, undefined, { readKnex: database.readKnex, leafReader });
 
+/** The latest checkpoint, its signature checked against the ledger's verifier key. */
+const signedTree = async (ledger: KnexLedger) => parseCheckpoint(openNote((await ledger.latestCheckpoint())!.note, [noteVerifier(ledger.verifierKey)]).text);
+
 for (const engine of engines()) {
   describe(`verifiable ledger: ${engine}`, function () {
     this.timeout(30_000);
@@ -77,7 +80,7 @@ for (const engine of engines()) {
       const sizes: number[] = [];
       const roots = new Map<number, Uint8Array>();
       const takeCheckpoint = async (ledger: KnexLedger) => {
-        const c = parseCheckpoint(openNote((await ledger.latestCheckpoint())!.note, [noteVerifier(ledger.verifierKey)]).text);
+        const c = await signedTree(ledger);
         sizes.push(c.size);
         roots.set(c.size, c.root);
       };
@@ -121,7 +124,7 @@ for (const engine of engines()) {
         for (const n of [1, 2, 5, 3, 8, 13, 21, 17]) {
           for (let i = 0; i < n; i++) await store.append(record());
           await ledger.integrate(n);
-          const c = parseCheckpoint(openNote((await ledger.latestCheckpoint())!.note, [noteVerifier(ledger.verifierKey)]).text);
+          const c = await signedTree(ledger);
           roots.set(c.size, c.root);
         }
         const levels = (await database.knex('ledger_nodes').distinct('level').orderBy('level')) as Array<{ level: number }>;
@@ -179,7 +182,7 @@ for (const engine of engines()) {
         const ledger = await openAsService(database);
         await new KnexInvocationStore(database.knex).append(record()); // queued by the new trigger
         expect(await ledger.integrate()).to.deep.equal({ integrated: 3, size: 7 });
-        const tree = parseCheckpoint(openNote((await ledger.latestCheckpoint())!.note, [noteVerifier(ledger.verifierKey)]).text);
+        const tree = await signedTree(ledger);
         for (const leaf of await ledger.leaves(0, 10)) {
           expect((await ledger.leafFor('invocation', leaf.entry_id))?.index, 'found by id').to.equal(leaf.index);
           verifyInclusion(leaf.index, 7, Buffer.from(leaf.leaf_hash, 'hex'), await ledger.inclusionProof(leaf.index, 7), tree.root);
@@ -197,7 +200,7 @@ for (const engine of engines()) {
         const store = new KnexInvocationStore(database.knex);
         for (let i = 0; i < 11; i++) await store.append(record());
         await ledger.integrate();
-        root = parseCheckpoint(openNote((await ledger.latestCheckpoint())!.note, [noteVerifier(ledger.verifierKey)]).text).root;
+        root = (await signedTree(ledger)).root;
       } finally {
         await database.close();
       }
@@ -360,7 +363,7 @@ for (const engine of engines()) {
             ]);
           }
           while ((await la.integrate()).integrated > 0);
-          const checkpoint = parseCheckpoint(openNote((await lb.latestCheckpoint())!.note, [noteVerifier(lb.verifierKey)]).text);
+          const checkpoint = await signedTree(lb);
           expect(checkpoint.size).to.equal(100);
           const leaves = await la.leaves(0, 1000);
           expect(leaves.map((l) => l.index)).to.deep.equal(Array.from({ length: 100 }, (_, i) => i));

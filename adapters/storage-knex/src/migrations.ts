@@ -24,6 +24,13 @@ export const FIRST_DELIVERY = "delivery_id IS NOT NULL AND duplicate_of IS NULL 
  */
 const SOURCES_AT_008 = [...LOGGED_TABLES, ['token_uses', 'token_use', 'id'] as const, ['approvals', 'approval', 'id'] as const];
 
+/** 008: sets `entry_seq` on every row of `target` (the queue or the leaves) from its entry's table. */
+async function fillEntrySeq(knex: Knex, target: 'ledger_queue' | 'ledger_leaves'): Promise<void> {
+  for (const [table, kind, column] of SOURCES_AT_008) {
+    await knex.raw(`UPDATE ${target} SET entry_seq = (SELECT seq FROM ${table} WHERE ${column} = ${target}.entry_id) WHERE kind = ?`, [kind]);
+  }
+}
+
 /**
  * Stores the subtree at every odd level that has both children (leaf hashes for level 1, stored
  * even-level subtrees above), for logs written while only even levels were kept. Pages of children
@@ -340,15 +347,11 @@ const migrations: Migration[] = [
       // then covers every row queued before. (Stop the service processes before upgrading anyway:
       // an older integrator does not write entry_seq and reads subtrees 008 no longer stores.)
       for (const [table, kind, column] of SOURCES_AT_008) for (const sql of dialect.enqueueWithSeqForLog(table, kind, column)) await knex.raw(sql);
-      for (const [table, kind, column] of SOURCES_AT_008) {
-        await knex.raw(`UPDATE ledger_queue SET entry_seq = (SELECT seq FROM ${table} WHERE ${column} = ledger_queue.entry_id) WHERE kind = ?`, [kind]);
-      }
+      await fillEntrySeq(knex, 'ledger_queue');
       // Filling in the new column is the one change ever made to existing leaves; the append-only
       // triggers step aside for it inside this migration's transaction.
       for (const sql of dialect.dropAppendOnly('ledger_leaves')) await knex.raw(sql);
-      for (const [table, kind, column] of SOURCES_AT_008) {
-        await knex.raw(`UPDATE ledger_leaves SET entry_seq = (SELECT seq FROM ${table} WHERE ${column} = ledger_leaves.entry_id) WHERE kind = ?`, [kind]);
-      }
+      await fillEntrySeq(knex, 'ledger_leaves');
       for (const sql of dialect.appendOnly('ledger_leaves')) await knex.raw(sql);
       await knex.schema.alterTable('ledger_leaves', (t) => {
         t.unique(['kind', 'entry_seq'], { indexName: 'ledger_leaves_kind_entry_seq_unique' });
