@@ -270,6 +270,27 @@ export function storeContract(engine: string, harness: StoreHarness): void {
       expect(await s.deliveries.get(after.id)).to.include({ delivery_id: 'evt_b2', duplicate: false });
     });
 
+    it('stores every field of a concurrent batch whose rows differ in which fields are empty', async function () {
+      const hook = newWebhookId();
+      // One batch statement: columns empty in every row are written as NULL, the rest bound per row.
+      const batch = [
+        delivery(hook),
+        delivery(hook, { signature: 'verified', delivery_id: 'evt_m1', delivery_id_rule: 'header:webhook-id' }),
+        delivery(hook, { outcome: 'refused', refusal: { code: 'webhook_off', message: 'off' }, action: 'WEB_FETCH' }),
+        delivery(hook, { body: null, body_size: 11 * 1024 * 1024, client_address: null, outcome: 'refused', refusal: { code: 'payload_too_large', message: 'big' } }),
+        delivery(hook, { body: new Uint8Array(), body_size: 0, query: 'a=1&a=2' }),
+        delivery(hook, { delivery_id: 'evt_m1' }),
+      ];
+      const stored = await Promise.all(batch.map((d) => s.deliveries.append(d)));
+      expect(stored[5]).to.include({ duplicate: true, duplicate_of: batch[1]!.id });
+      for (const [i, d] of batch.entries()) {
+        const read = (await s.deliveries.get(d.id))!;
+        const { body, ...fields } = d;
+        expect(read, `row ${i}`).to.deep.include({ ...fields, seq: stored[i]!.seq });
+        expect(read.body === null ? null : Buffer.from(read.body).toString('hex'), `row ${i} body`).to.equal(body === null ? null : Buffer.from(body).toString('hex'));
+      }
+    });
+
     it('answers each delivery of a batch with its own ledger position, in arrival order', async function () {
       const hook = newWebhookId();
       const batch = Array.from({ length: 40 }, (_, i) => delivery(hook, { delivery_id: `evt_o${i % 10}` }));
