@@ -3,11 +3,15 @@
 // autocannon: 1 KiB JSON deliveries with unique ids at 50 connections, and 1 MiB at 10.
 // The machine's speed drifts over a run, so baseline and service alternate for a few rounds and
 // the ratio is taken between their medians.
+// Each measurement also gives the CPU per request of the server and of the load generator, in all
+// and on the server's main thread: steadier than throughput on a shared machine, and it shows where
+// the service spends more than the no-op.
 // Env: BENCH_SECONDS per measurement (10), BENCH_ROUNDS (3), DATABASE_URL (default: a temp SQLite file).
 import autocannon from 'autocannon';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { withCpu } from './support/cpu.js';
 import { writeReport } from './support/report.js';
 import { spawnTs, startServiceProcess } from '../support/processes.js';
 
@@ -31,25 +35,32 @@ interface Phase {
   p99_ms: number;
   non_2xx: number;
   errors: number;
+  requests: number;
+  /** CPU per request of the server measured (service or no-op) and of the load generator (this process). */
+  cpu_ms_per_request: Record<string, number>;
+  main_thread_ms_per_request: Record<string, number>;
 }
 
-async function load(url: string, connections: number, bytes: number): Promise<Phase> {
-  const result = await autocannon({
-    url,
-    connections,
-    duration: SECONDS,
-    requests: [{ method: 'POST', headers: { 'content-type': 'application/json' }, body: deliveryBody(bytes) }],
-    idReplacement: true,
+async function load(url: string, serverPid: number | undefined, connections: number, bytes: number): Promise<Phase> {
+  return withCpu({ server: serverPid, client: undefined }, async () => {
+    const result = await autocannon({
+      url,
+      connections,
+      duration: SECONDS,
+      requests: [{ method: 'POST', headers: { 'content-type': 'application/json' }, body: deliveryBody(bytes) }],
+      idReplacement: true,
+    });
+    return {
+      connections,
+      body_bytes: bytes,
+      per_second: result.requests.average,
+      p50_ms: result.latency.p50,
+      p99_ms: result.latency.p99,
+      non_2xx: result.non2xx,
+      errors: result.errors,
+      requests: result.requests.total,
+    };
   });
-  return {
-    connections,
-    body_bytes: bytes,
-    per_second: result.requests.average,
-    p50_ms: result.latency.p50,
-    p99_ms: result.latency.p99,
-    non_2xx: result.non2xx,
-    errors: result.errors,
-  };
 }
 
 /** The round with the median throughput (its latencies come with it). */
@@ -75,8 +86,8 @@ try {
     const baselines: Phase[] = [];
     const services: Phase[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      baselines.push(await load(`${noop.value}/hook/${hook.id}`, connections, bytes));
-      services.push(await load(`${service.url}/hook/${hook.id}`, connections, bytes));
+      baselines.push(await load(`${noop.value}/hook/${hook.id}`, noop.child.process.pid, connections, bytes));
+      services.push(await load(`${service.url}/hook/${hook.id}`, service.child.process.pid, connections, bytes));
     }
     const baseline = median(baselines);
     const switchyard = median(services);

@@ -1,5 +1,7 @@
 // CPU time spent by processes during a benchmark phase (Linux /proc), so a ratio can be read as
-// "where did the cycles go": the client, the service and the upstream, per request.
+// "where did the cycles go": the client, the service and the upstream, per request, and how much of
+// each process's share was its main thread. CPU per request varies less from run to run than
+// requests per second on a shared machine, so it is the better figure to compare changes by.
 import { readFileSync } from 'node:fs';
 
 /** user + system CPU milliseconds of a process so far (this process when pid is undefined). */
@@ -8,9 +10,19 @@ export function cpuMs(pid?: number): number {
     const u = process.cpuUsage();
     return (u.user + u.system) / 1000;
   }
+  return statCpuMs(`/proc/${pid}/stat`);
+}
+
+/**
+ * The same for the process's main thread alone, the one that runs its JavaScript event loop (the
+ * rest is the database driver's thread pool, V8's garbage collection and compiler threads, workers).
+ */
+export const mainThreadCpuMs = (pid: number = process.pid): number => statCpuMs(`/proc/${pid}/task/${pid}/stat`);
+
+function statCpuMs(path: string): number {
   try {
     // Fields 14 and 15 (utime, stime) in clock ticks of 10 ms; the name field may hold spaces.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(path, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
@@ -18,12 +30,21 @@ export function cpuMs(pid?: number): number {
   }
 }
 
-/** Runs a phase and answers its result with the CPU ms per request each named process spent. */
-export async function withCpu<T extends { requests: number }>(pids: Record<string, number | undefined>, phase: () => Promise<T>): Promise<T & { cpu_ms_per_request: Record<string, number> }> {
-  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
+/**
+ * Runs a phase and answers its result with the CPU ms per request each named process spent, in all
+ * and on its main thread.
+ */
+export async function withCpu<T extends { requests: number }>(
+  pids: Record<string, number | undefined>,
+  phase: () => Promise<T>,
+): Promise<T & { cpu_ms_per_request: Record<string, number>; main_thread_ms_per_request: Record<string, number> }> {
+  const named = Object.entries(pids);
+  const before = named.map(([, pid]) => [cpuMs(pid), mainThreadCpuMs(pid)] as const);
   const result = await phase();
-  const perRequest = Object.fromEntries(
-    Object.entries(pids).map(([name, pid]) => [name, Math.round(((cpuMs(pid) - before[name]!) / Math.max(1, result.requests)) * 1000) / 1000]),
-  );
-  return { ...result, cpu_ms_per_request: perRequest };
+  const perRequest = (ms: number) => Math.round((ms / Math.max(1, result.requests)) * 1000) / 1000;
+  return {
+    ...result,
+    cpu_ms_per_request: Object.fromEntries(named.map(([name, pid], i) => [name, perRequest(cpuMs(pid) - before[i]![0])])),
+    main_thread_ms_per_request: Object.fromEntries(named.map(([name, pid], i) => [name, perRequest(mainThreadCpuMs(pid) - before[i]![1])])),
+  };
 }
