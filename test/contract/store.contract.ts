@@ -78,6 +78,8 @@ export function storeContract(engine: string, harness: StoreHarness): void {
       s = await harness.open();
     });
     after(async () => s.close());
+    /** The knex delivery store's count of batches retried one by one (group-commit.ts). */
+    const batchFallbacks = () => (s.deliveries as DeliveryStore & { batchFallbacks: number }).batchFallbacks;
 
     it('reads back exactly what was appended, with its ledger position', async function () {
       const r = record();
@@ -260,8 +262,10 @@ export function storeContract(engine: string, harness: StoreHarness): void {
     it('fails only the bad delivery of a concurrent batch, and keeps accepting after it', async function () {
       const hook = newWebhookId();
       const taken = await s.deliveries.append(delivery(hook));
+      const fallbacks = batchFallbacks();
       const batch = [delivery(hook, { delivery_id: 'evt_b1' }), delivery(hook, { id: taken.id }), delivery(hook, { delivery_id: 'evt_b1' }), delivery(hook)];
       const settled = await Promise.allSettled(batch.map((d) => s.deliveries.append(d)));
+      expect(batchFallbacks(), 'the failed batch was stored one by one').to.equal(fallbacks + 1);
       expect(settled.map((r) => r.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
       const [first, , again] = settled.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
       expect(first).to.include({ duplicate: false });
@@ -281,7 +285,10 @@ export function storeContract(engine: string, harness: StoreHarness): void {
         delivery(hook, { body: new Uint8Array(), body_size: 0, query: 'a=1&a=2' }),
         delivery(hook, { delivery_id: 'evt_m1' }),
       ];
+      const fallbacks = batchFallbacks();
       const stored = await Promise.all(batch.map((d) => s.deliveries.append(d)));
+      // A failed batch is retried one delivery at a time, which would hide a bad batch statement.
+      expect(batchFallbacks(), 'the batch went in as one statement').to.equal(fallbacks);
       expect(stored[5]).to.include({ duplicate: true, duplicate_of: batch[1]!.id });
       for (const [i, d] of batch.entries()) {
         const read = (await s.deliveries.get(d.id))!;

@@ -120,6 +120,11 @@ export class KnexDeliveryStore implements DeliveryStore {
     );
   }
 
+  /** Batches that failed as one statement and were stored one delivery at a time instead. */
+  get batchFallbacks(): number {
+    return this.commits.fallbacks;
+  }
+
   /** Committed before it resolves; concurrent appends share one statement (group commit). */
   append(record: DeliveryRecord): Promise<StoredDelivery> {
     return this.commits.submit(record);

@@ -5,6 +5,7 @@ export class GroupCommit<T, R> {
   private pending: Array<{ item: T; resolve(r: R): void; reject(e: unknown): void }> = [];
   private inFlight = 0;
   private scheduled = false;
+  private failedBatches = 0;
 
   /**
    * @param commitBatch writes a batch in one transaction and answers one result per item, in order.
@@ -17,6 +18,11 @@ export class GroupCommit<T, R> {
     private readonly maxInFlight = 1,
     private readonly maxBatch = 256,
   ) {}
+
+  /** Batches that failed as a whole and were retried item by item. */
+  get fallbacks(): number {
+    return this.failedBatches;
+  }
 
   submit(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
@@ -44,6 +50,7 @@ export class GroupCommit<T, R> {
       const results = await this.commitBatch(batch.map((b) => b.item));
       batch.forEach((b, i) => b.resolve(results[i]!));
     } catch {
+      this.failedBatches += 1;
       for (const b of batch) await this.commitOne(b.item).then(b.resolve, b.reject);
     } finally {
       this.inFlight -= 1;
