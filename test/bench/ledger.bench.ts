@@ -41,7 +41,7 @@ const knex = database.knex;
 // Opened as the service opens it: reads off the writer's connection, leaves built in the worker.
 const ledger = await KnexLedger.open(knex, { origin: ORIGIN }, undefined, { readKnex: database.readKnex, leafReader: database.leafReader });
 // On SQLite the service runs its batch INSERTs as statements prepared once per size; so do the appends here.
-const statements = database.dialect.name === 'sqlite' ? new SqliteStatements(knex) : null;
+const statements = SqliteStatements.for(knex);
 
 /**
  * Bulk-inserts `n` rows into `table`, 500 per statement (one VALUES list, prepared once, as the

@@ -107,12 +107,12 @@ const idKey = (hookId: string, deliveryId: string) => `${hookId}\0${deliveryId}`
 export class KnexDeliveryStore implements DeliveryStore {
   private readonly commits: GroupCommit<DeliveryRecord, StoredDelivery>;
   private readonly sqlCache = new Map<string, string>();
-  private readonly statements: SqliteStatements;
+  private readonly statements: SqliteStatements | null;
 
   constructor(private readonly knex: Knex) {
     // SQLite has one writer, so one batch in flight; PostgreSQL overlaps a few from its pool.
     const inFlight = knex.client.config.client === 'pg' ? 4 : 1;
-    this.statements = new SqliteStatements(knex);
+    this.statements = SqliteStatements.for(knex);
     this.commits = new GroupCommit<DeliveryRecord, StoredDelivery>(
       (records) => this.insertBatch(records),
       async (record) => (await this.insertBatch([record]))[0]!,
@@ -174,7 +174,7 @@ export class KnexDeliveryStore implements DeliveryStore {
     }
     const bindings: unknown[] = [];
     for (const row of rows) for (let i = 0; i < row.length; i++) if (!(nullColumns & (1 << i))) bindings.push(row[i]);
-    if (this.knex.client.config.client !== 'pg') return this.statements.all(sql, bindings);
+    if (this.statements) return this.statements.all(sql, bindings);
     const result = (await this.knex.raw(sql, bindings as Knex.RawBinding[])) as { rows: Array<{ id: string; seq: number | string }> };
     return result.rows;
   }

@@ -16,6 +16,8 @@ export interface Dialect {
   enqueueForLog(table: string, kind: string, idColumn: string): string[];
   /** The same trigger, replaced by one that also queues the row's `seq` (migration 008 on). */
   enqueueWithSeqForLog(table: string, kind: string, idColumn: string): string[];
+  /** SQL that removes `table`'s enqueue trigger, either version. */
+  dropEnqueueForLog(table: string): string;
 }
 
 const refusal = (table: string, op: string) => `ledger is append-only: ${op} on ${table} is not allowed`;
@@ -31,9 +33,10 @@ export const sqliteDialect: Dialect = {
     `CREATE TRIGGER ${table}_log_enqueue AFTER INSERT ON ${table} BEGIN INSERT INTO ledger_queue (kind, entry_id) VALUES ('${kind}', NEW.${idColumn}); END`,
   ],
   enqueueWithSeqForLog: (table, kind, idColumn) => [
-    `DROP TRIGGER IF EXISTS ${table}_log_enqueue`,
+    sqliteDialect.dropEnqueueForLog(table),
     `CREATE TRIGGER ${table}_log_enqueue AFTER INSERT ON ${table} BEGIN INSERT INTO ledger_queue (kind, entry_id, entry_seq) VALUES ('${kind}', NEW.${idColumn}, NEW.seq); END`,
   ],
+  dropEnqueueForLog: (table) => `DROP TRIGGER IF EXISTS ${table}_log_enqueue`,
 };
 
 export const postgresDialect: Dialect = {
@@ -57,7 +60,7 @@ export const postgresDialect: Dialect = {
     `CREATE TRIGGER ${table}_log_enqueue AFTER INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION switchyard_log_enqueue('${kind}', '${idColumn}')`,
   ],
   enqueueWithSeqForLog: (table, kind, idColumn) => [
-    `DROP TRIGGER IF EXISTS ${table}_log_enqueue ON ${table}`,
+    postgresDialect.dropEnqueueForLog(table),
     `CREATE OR REPLACE FUNCTION switchyard_log_enqueue_seq() RETURNS trigger LANGUAGE plpgsql AS $$
      DECLARE row jsonb := to_jsonb(NEW);
      BEGIN
@@ -66,6 +69,7 @@ export const postgresDialect: Dialect = {
      END $$`,
     `CREATE TRIGGER ${table}_log_enqueue AFTER INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION switchyard_log_enqueue_seq('${kind}', '${idColumn}')`,
   ],
+  dropEnqueueForLog: (table) => `DROP TRIGGER IF EXISTS ${table}_log_enqueue ON ${table}`,
 };
 
 export const dialectFor = (knex: Knex): Dialect => (knex.client.config.client === 'pg' ? postgresDialect : sqliteDialect);

@@ -27,7 +27,7 @@ export class KnexInvocationStore implements InvocationStore {
   private readonly statements: SqliteStatements | null;
 
   constructor(private readonly knex: Knex) {
-    this.statements = knex.client.config.client === 'pg' ? null : new SqliteStatements(knex);
+    this.statements = SqliteStatements.for(knex);
     // Runs finishing together share one INSERT (group commit); each is answered once committed.
     this.commits = new GroupCommit<InvocationRecord, StoredInvocation>(
       (records) => this.insert(records),

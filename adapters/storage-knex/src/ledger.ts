@@ -94,7 +94,7 @@ export class KnexLedger implements VerifiableLedger {
     private readonly signer: NoteSigner,
     private readonly commitmentKey: Uint8Array,
   ) {
-    this.statements = knex.client.config.client === 'pg' ? null : new SqliteStatements(knex);
+    this.statements = SqliteStatements.for(knex);
   }
 
   static async open(

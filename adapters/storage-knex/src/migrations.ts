@@ -365,7 +365,7 @@ const migrations: Migration[] = [
         t.dropUnique(['kind', 'entry_seq'], 'ledger_leaves_kind_entry_seq_unique');
       });
       for (const [table, kind, column] of SOURCES_AT_008) {
-        await knex.raw(dialect.name === 'postgresql' ? `DROP TRIGGER IF EXISTS ${table}_log_enqueue ON ${table}` : `DROP TRIGGER IF EXISTS ${table}_log_enqueue`);
+        await knex.raw(dialect.dropEnqueueForLog(table));
         for (const sql of dialect.enqueueForLog(table, kind, column)) await knex.raw(sql);
       }
       if (dialect.name === 'postgresql') await knex.raw('DROP FUNCTION IF EXISTS switchyard_log_enqueue_seq()');

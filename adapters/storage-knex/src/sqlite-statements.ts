@@ -5,6 +5,11 @@ import type { Knex } from 'knex';
 import type sqlite3 from 'sqlite3';
 
 export class SqliteStatements {
+  /** The cache for a SQLite database; null on PostgreSQL, whose driver goes through knex. */
+  static for(knex: Knex): SqliteStatements | null {
+    return knex.client.config.client === 'pg' ? null : new SqliteStatements(knex);
+  }
+
   private readonly byConnection = new WeakMap<sqlite3.Database, Map<string, sqlite3.Statement>>();
 
   constructor(
