@@ -1,12 +1,14 @@
 // The writer never checkpoints; the checkpointer's own connection copies the WAL into the database
-// file while the service runs, and truncates it on close.
+// file while the service runs, starts it over before it grows past a bound, and truncates it on close.
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { newDeliveryEntryId } from '@switchyard/core';
-import { KnexDeliveryStore, openDatabase } from '../src/index.js';
+import knexFactory from 'knex';
+import { KnexDeliveryStore, knexConfig, migrationSource, openDatabase, readerConfig } from '../src/index.js';
+import { startCheckpointer } from '../src/sqlite-checkpointer.js';
 
 describe('SQLite checkpoints off the write path', function () {
   let dir: string;
@@ -14,10 +16,10 @@ describe('SQLite checkpoints off the write path', function () {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   const body = new TextEncoder().encode('x'.repeat(4000));
-  const append = (store: KnexDeliveryStore, n: number) =>
+  const append = (store: KnexDeliveryStore, n: number, from = 0) =>
     Promise.all(
       Array.from({ length: n }, (_, i) =>
-        store.append({ id: newDeliveryEntryId(), hook_id: 'hk_ckpt00000000', received_at: new Date().toISOString(), method: 'POST', path: '/hook/hk_ckpt00000000', query: '', headers: [], body, body_size: body.length, client_address: null, delivery_id: `evt_${i}`, delivery_id_rule: 'body:id', signature: null, outcome: 'accepted', refusal: null, action: null }),
+        store.append({ id: newDeliveryEntryId(), hook_id: 'hk_ckpt00000000', received_at: new Date().toISOString(), method: 'POST', path: '/hook/hk_ckpt00000000', query: '', headers: [], body, body_size: body.length, client_address: null, delivery_id: `evt_${from + i}`, delivery_id_rule: 'body:id', signature: null, outcome: 'accepted', refusal: null, action: null }),
       ),
     );
 
@@ -44,5 +46,51 @@ describe('SQLite checkpoints off the write path', function () {
     } finally {
       await reopened.close();
     }
+  });
+
+  /**
+   * Commits back to back for `ms` with a reader reading throughout, as under steady traffic, and
+   * answers the largest the WAL file grew to and how many deliveries went in.
+   */
+  async function steadyWrites(file: string, restartFrames: number, ms: number): Promise<{ largestWal: number; written: number }> {
+    const url = `sqlite:${file}`;
+    const writer = knexFactory(knexConfig(url));
+    await writer.migrate.latest({ migrationSource });
+    const reader = knexFactory(readerConfig(url));
+    const checkpointer = await startCheckpointer(file, { intervalMs: 20, restartFrames });
+    const store = new KnexDeliveryStore(writer);
+    let largestWal = 0;
+    let written = 0;
+    try {
+      const until = Date.now() + ms;
+      const reading = (async () => {
+        while (Date.now() < until) await reader('deliveries').count({ n: '*' });
+      })();
+      while (Date.now() < until) {
+        await append(store, 4, written);
+        written += 4;
+        largestWal = Math.max(largestWal, statSync(`${file}-wal`).size);
+      }
+      await reading;
+      const [row] = (await reader('deliveries').count({ n: '*' })) as Array<{ n: number }>;
+      expect(Number(row?.n), 'every committed delivery is there').to.equal(written);
+      return { largestWal, written };
+    } finally {
+      await checkpointer.close();
+      await reader.destroy();
+      await writer.destroy();
+    }
+  }
+
+  it('starts the WAL over once it holds restartFrames pages, under steady writes and reads', async function () {
+    this.timeout(20_000);
+    const pages = 256; // 1 MiB of 4 KiB pages
+    const bounded = await steadyWrites(join(dir, 'bounded.db'), pages, 1500);
+    const unbounded = await steadyWrites(join(dir, 'unbounded.db'), Number.POSITIVE_INFINITY, 1500);
+    // Each delivery is a 4 KiB body, so `written` deliveries are at least that many pages committed.
+    expect(unbounded.largestWal, 'passive checkpoints alone let the WAL grow with every commit').to.be.greaterThan(unbounded.written * 4096);
+    expect(bounded.written, 'the writes went on while the WAL was started over').to.be.greaterThan(4 * pages);
+    // The bound plus what commits between two ticks: far below what was written (7 MB of 48 here).
+    expect(bounded.largestWal, 'the WAL is started over instead of growing').to.be.lessThan((bounded.written * 4096) / 4);
   });
 });
