@@ -100,7 +100,7 @@ export async function openDatabase(url: string, { leafWorker = true }: OpenOptio
   }
   // A file database checkpoints its WAL from a second connection; :memory: has no WAL.
   const file = parsed.client === 'sqlite3' && parsed.connection !== ':memory:';
-  const checkpointer = file ? await startCheckpointer(parsed.connection) : null;
+  const checkpointer = file ? await startCheckpointer(parsed.connection, { checkpointOnWriter: () => knex.raw('PRAGMA wal_checkpoint(PASSIVE)') }) : null;
   const readKnex = file ? knexFactory(readerConfig(url)) : knex;
   const leafReader = leafWorker && parsed.connection !== ':memory:' ? new WorkerLeafReader(url) : inThreadLeafReader(readKnex);
   return {

@@ -49,33 +49,37 @@ describe('SQLite checkpoints off the write path', function () {
   });
 
   /**
-   * Commits back to back for `ms` with a reader reading throughout, as under steady traffic, and
-   * answers the largest the WAL file grew to and how many deliveries went in.
+   * `commits` commits of four 4 KiB deliveries back to back, with a reader reading throughout, as
+   * under steady traffic. Every 25 commits a checkpoint pass starts, as the timer would start one,
+   * and runs while the next commits go in. Answers the largest the WAL file grew to.
    */
-  async function steadyWrites(file: string, restartFrames: number, ms: number): Promise<{ largestWal: number; written: number }> {
+  async function steadyWrites(file: string, restartFrames: number, commits: number): Promise<{ largestWal: number; written: number; restarts: number }> {
     const url = `sqlite:${file}`;
     const writer = knexFactory(knexConfig(url));
     await writer.migrate.latest({ migrationSource });
     const reader = knexFactory(readerConfig(url));
-    const checkpointer = await startCheckpointer(file, { intervalMs: 20, restartFrames });
+    const checkpointer = await startCheckpointer(file, { intervalMs: 3_600_000, restartFrames, checkpointOnWriter: () => writer.raw('PRAGMA wal_checkpoint(PASSIVE)') });
     const store = new KnexDeliveryStore(writer);
     let largestWal = 0;
     let written = 0;
+    let writing = true;
     try {
-      const until = Date.now() + ms;
       const reading = (async () => {
-        while (Date.now() < until) await reader('deliveries').count({ n: '*' });
+        while (writing) await reader('deliveries').count({ n: '*' });
       })();
-      while (Date.now() < until) {
+      for (let commit = 0; commit < commits; commit++) {
+        if (commit % 25 === 0) void checkpointer.checkpoint();
         await append(store, 4, written);
         written += 4;
         largestWal = Math.max(largestWal, statSync(`${file}-wal`).size);
       }
+      writing = false;
       await reading;
       const [row] = (await reader('deliveries').count({ n: '*' })) as Array<{ n: number }>;
       expect(Number(row?.n), 'every committed delivery is there').to.equal(written);
-      return { largestWal, written };
+      return { largestWal, written, restarts: checkpointer.restarts };
     } finally {
+      writing = false;
       await checkpointer.close();
       await reader.destroy();
       await writer.destroy();
@@ -83,14 +87,16 @@ describe('SQLite checkpoints off the write path', function () {
   }
 
   it('starts the WAL over once it holds restartFrames pages, under steady writes and reads', async function () {
-    this.timeout(20_000);
+    this.timeout(60_000);
     const pages = 256; // 1 MiB of 4 KiB pages
-    const bounded = await steadyWrites(join(dir, 'bounded.db'), pages, 1500);
-    const unbounded = await steadyWrites(join(dir, 'unbounded.db'), Number.POSITIVE_INFINITY, 1500);
+    const bounded = await steadyWrites(join(dir, 'bounded.db'), pages, 2000);
+    const unbounded = await steadyWrites(join(dir, 'unbounded.db'), Number.POSITIVE_INFINITY, 2000);
     // Each delivery is a 4 KiB body, so `written` deliveries are at least that many pages committed.
     expect(unbounded.largestWal, 'passive checkpoints alone let the WAL grow with every commit').to.be.greaterThan(unbounded.written * 4096);
-    expect(bounded.written, 'the writes went on while the WAL was started over').to.be.greaterThan(4 * pages);
-    // The bound plus what commits between two ticks: far below what was written (7 MB of 48 here).
+    expect(unbounded.restarts).to.equal(0);
+    expect(bounded.restarts, 'the writer was asked to let the WAL start over, again and again').to.be.greaterThan(10);
+    // The bound plus what commits between two passes (100 deliveries) and during one: about 3.5 MB
+    // of the 33 MB written, however long the writes go on.
     expect(bounded.largestWal, 'the WAL is started over instead of growing').to.be.lessThan((bounded.written * 4096) / 4);
   });
 });
