@@ -98,7 +98,8 @@ export async function openDatabase(url: string, { leafWorker = true }: OpenOptio
     await knex.destroy();
     throw error;
   }
-  // A file database checkpoints its WAL from a second connection; :memory: has no WAL.
+  // A file database checkpoints its WAL from a second connection, and past a bound the writer lets
+  // it start over (sqlite-checkpointer.ts); :memory: has no WAL.
   const file = parsed.client === 'sqlite3' && parsed.connection !== ':memory:';
   const checkpointer = file ? await startCheckpointer(parsed.connection, { checkpointOnWriter: () => knex.raw('PRAGMA wal_checkpoint(PASSIVE)') }) : null;
   const readKnex = file ? knexFactory(readerConfig(url)) : knex;

@@ -1,5 +1,6 @@
-// The writer never checkpoints; the checkpointer's own connection copies the WAL into the database
-// file while the service runs, starts it over before it grows past a bound, and truncates it on close.
+// The writer never checkpoints on its own; the checkpointer's connection copies the WAL into the
+// database file while the service runs, has the writer start it over once it passes a bound, and
+// truncates it on close.
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,7 +94,6 @@ describe('SQLite checkpoints off the write path', function () {
     const unbounded = await steadyWrites(join(dir, 'unbounded.db'), Number.POSITIVE_INFINITY, 2000);
     // Each delivery is a 4 KiB body, so `written` deliveries are at least that many pages committed.
     expect(unbounded.largestWal, 'passive checkpoints alone let the WAL grow with every commit').to.be.greaterThan(unbounded.written * 4096);
-    expect(unbounded.restarts).to.equal(0);
     expect(bounded.restarts, 'the writer was asked to let the WAL start over, again and again').to.be.greaterThan(10);
     // The bound plus what commits between two passes (100 deliveries) and during one: about 3.5 MB
     // of the 33 MB written, however long the writes go on.
