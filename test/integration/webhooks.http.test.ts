@@ -150,12 +150,13 @@ for (const engine of engines()) {
         expect((await send(server, `/hook/${hook.id}`, ['Content-Type', 'application/json'], Buffer.from('{"n":2}'))).status).to.equal(200);
       });
 
-      it('refuses an oversized delivery with 413 and a refusal entry', async () => {
-        const res = await send(server, `/hook/${hookId}`, ['Content-Type', 'application/octet-stream'], Buffer.alloc(5000, 1));
+      it('refuses an oversized delivery with 413 and a refusal entry, its id found in the headers', async () => {
+        const res = await send(server, `/hook/${hookId}`, ['Content-Type', 'application/octet-stream', 'X-Delivery-Id', 'big-1'], Buffer.alloc(5000, 1));
         expect(res.status).to.equal(413);
         expect(res.body.error.code).to.equal('payload_too_large');
+        expect(res.body.delivery_id).to.equal('big-1');
         const e = await entry(res.body.entry);
-        expect(e).to.include({ outcome: 'refused', body: null, body_size: 5000 });
+        expect(e).to.include({ outcome: 'refused', body: null, body_size: 5000, delivery_id: 'big-1', delivery_id_rule: 'header:x-delivery-id' });
         await http.get('/healthz').expect(200);
       });
 
@@ -215,6 +216,8 @@ for (const engine of engines()) {
         const again = await send(server, `/hook/${hookId}/MESSAGING_UPDATE_GROUP`, headers, Buffer.from('{"group_id":"grp_4f7c2a9d1e","name":"Once"}'));
         expect(again.status).to.equal(200);
         expect(again.body).to.include({ duplicate: true, duplicate_of: first.body.delivery.entry });
+        // The receipt is also where a run's answer has it.
+        expect(again.body.delivery).to.include({ entry: again.body.entry, duplicate: true, duplicate_of: first.body.delivery.entry });
         expect(again.body.action).to.include({ ran: false, reason: 'duplicate' });
         expect(again.body.action.first_run.invocation).to.equal(first.body.invocation.id);
       });
@@ -228,6 +231,11 @@ for (const engine of engines()) {
         for (const bad of ['0', '1001', 'abc', '-1', '2.5']) await owner(http.get(`/api/ledger?event=webhook%20delivery&limit=${bad}`)).expect(400);
         await owner(http.get('/api/ledger?event=webhook%20delivery&hook=nope')).expect(400);
         await owner(http.get('/api/ledger?event=webhook%20delivery&before=x')).expect(400);
+      });
+
+      it('answers 404 webhook_not_found for a hook that does not exist, rather than an empty page', async () => {
+        const res = await owner(http.get('/api/ledger?event=webhook%20delivery&hook=hk_AAAAAAAAAAAA')).expect(404);
+        expect(res.body.error.code).to.equal('webhook_not_found');
       });
 
       it('lists deliveries newest first, per hook, paged, with duplicates and refusals marked', async () => {

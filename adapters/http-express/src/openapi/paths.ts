@@ -131,7 +131,7 @@ export const paths = {
     get: {
       operationId: 'listDeliveries', tags: ['webhooks'], summary: 'Webhook deliveries, newest first', security: ownerOnly,
       parameters: [query('event', '`webhook delivery`', { enum: ['webhook delivery'] }, true), query('hook', 'Only this webhook'), query('before', 'Cursor from next_cursor'), limitParam()],
-      responses: { '200': json('A page', { type: 'object', properties: { items: { type: 'array', items: ref('Delivery') }, next_cursor: { type: ['string', 'null'] } } }), ...errors([400, 'invalid_request']), ...credentialErrors },
+      responses: { '200': json('A page', { type: 'object', properties: { items: { type: 'array', items: ref('Delivery') }, next_cursor: { type: ['string', 'null'] } } }), ...errors([400, 'invalid_request'], [404, 'webhook_not_found']), ...credentialErrors },
     },
   },
   '/api/ledger/{entry}': {

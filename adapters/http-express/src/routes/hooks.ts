@@ -33,7 +33,8 @@ const hookCaller = (hookId: string): Caller => ({ actor: `hook:${hookId}`, finge
 function record(req: Request, hook: Webhook, body: Uint8Array | null, bodySize: number, action: string | null): DeliveryRecord {
   const headers = pairs(req.rawHeaders);
   const queryAt = req.originalUrl.indexOf('?');
-  const found = body ? resolveDeliveryId({ headers, body, contentType: req.get('content-type') ?? null, webhookPath: hook.delivery_id_path }) : null;
+  // Without a body (an oversized one is not read) the id can still come from the headers.
+  const found = resolveDeliveryId({ headers, body: body ?? new Uint8Array(), contentType: req.get('content-type') ?? null, webhookPath: hook.delivery_id_path });
   const signature = hook.signature && body ? verifySignature(hook.signature, headers, body) : null;
   return {
     id: newDeliveryEntryId(),
@@ -114,7 +115,8 @@ export function hookRoutes(ctx: HttpContext): Router {
     if (stored.duplicate) {
       // A retry of a delivery that already ran its action must not run it again.
       const first = stored.duplicate_of ? await ctx.deliveries.get(stored.duplicate_of) : undefined;
-      res.status(200).json({ ok: true, ...receipt(stored), action: { name: action, ran: false, reason: 'duplicate', first_run: first?.action_run ?? null } });
+      // The receipt at the top (as for a delivery without an action) and as `delivery` (as for a run).
+      res.status(200).json({ ok: true, ...receipt(stored), delivery: receipt(stored), action: { name: action, ran: false, reason: 'duplicate', first_run: first?.action_run ?? null } });
       return;
     }
 

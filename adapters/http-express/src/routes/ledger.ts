@@ -20,11 +20,11 @@ export function ledgerRoutes(ctx: HttpContext): Router {
     }
     const hook = req.query['hook'];
     if (hook !== undefined && (typeof hook !== 'string' || !WEBHOOK_ID_PATTERN.test(hook))) throw new SwitchyardError('invalid_request', 'hook must be a webhook id (hk_ + 12 letters and digits)');
-    const page = await ctx.deliveries.list({
-      ...(hook ? { hookId: hook as string } : {}),
-      before: parseCursor(req.query['before'], 'before'),
-      limit: parseLimit(req.query['limit']),
-    });
+    const before = parseCursor(req.query['before'], 'before');
+    const limit = parseLimit(req.query['limit']);
+    // A webhook that does not exist has no deliveries: say so rather than answer an empty page.
+    if (hook && !(await ctx.webhooks.get(hook as string))) throw new SwitchyardError('webhook_not_found', `no webhook ${hook as string}`);
+    const page = await ctx.deliveries.list({ ...(hook ? { hookId: hook as string } : {}), before, limit });
     res.json({ ok: true, event, order: 'newest first', items: page.items.map(presentDelivery), next_cursor: page.next_cursor });
   });
 
