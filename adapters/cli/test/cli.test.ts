@@ -66,12 +66,13 @@ describe('adapter cli: switchyard hook …', function () {
     const table = await cli(['hook', 'deliveries', hookId, '--limit', '5']);
     expect(table.code).to.equal(0);
     const lines = table.stdout.trim().split('\n');
-    expect(lines[0]).to.match(/^ENTRY\s+RECEIVED\s+HOOK\s+DELIVERY ID\s+DUPLICATE/);
+    expect(lines[0]).to.match(/^ENTRY\s+RECEIVED\s+HOOK\s+DELIVERY ID\s+DUPLICATE\s+OUTCOME\s+SIGNATURE\s+BYTES/);
     expect(lines[1]).to.contain(b.entry).and.contain(`yes (${a.entry})`);
     const json = JSON.parse((await cli(['hook', 'deliveries', '--json', '--limit', '2'])).stdout);
     expect(json.map((d: { id: string }) => d.id)).to.deep.equal([b.entry, a.entry]);
     const shown = await cli(['hook', 'show', b.entry]);
     expect(shown.stdout).to.contain('X-Extra: yes').and.contain('{"id":"evt_a","n":2}').and.contain(`duplicate    yes, of ${a.entry}`);
+    expect(shown.stdout).to.contain('signature    - (not checked)');
   });
 
   it('follows new deliveries as they arrive', async function () {
@@ -92,6 +93,28 @@ describe('adapter cli: switchyard hook …', function () {
     }
   });
 
+  it('follows as a table whose rows line up under the header printed first', async function () {
+    const child = spawn(process.execPath, [BIN, 'hook', 'deliveries', hookId, '--follow', '--interval', '100', '--limit', '1'], {
+      env: { ...process.env, SWITCHYARD_URL: url, SWITCHYARD_API_KEY: TEST_API_KEY },
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      const deadline = Date.now() + 20_000;
+      while (out.split('\n').length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const fresh = await deliver('{"id":"evt_follow_table"}');
+      while (!out.includes(fresh.entry) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const lines = out.split('\n');
+      const header = lines[0]!;
+      const row = lines.find((l) => l.includes(fresh.entry))!;
+      for (const [column, value] of [['HOOK', hookId], ['DELIVERY ID', 'evt_follow_table'], ['OUTCOME', 'accepted']] as const) {
+        expect(row.indexOf(value), `${column} lines up`).to.equal(header.indexOf(column));
+      }
+    } finally {
+      child.kill();
+    }
+  });
+
   it('fails clearly: no key, wrong key, unreachable server, bad usage', async function () {
     const noKey = await cli(['hook', 'list'], { SWITCHYARD_API_KEY: '' });
     expect(noKey.code).to.equal(1);
@@ -104,6 +127,12 @@ describe('adapter cli: switchyard hook …', function () {
     expect(down.stderr).to.contain('unreachable');
     expect((await cli([])).code).to.equal(2);
     expect((await cli(['hook', 'fly'])).code).to.equal(2);
+    const bare = await cli(['hook']);
+    expect(bare.code).to.equal(2);
+    expect(bare.stderr).to.contain('hook needs a command; try: list, create');
+    const unknownHook = await cli(['hook', 'deliveries', 'hk_AAAAAAAAAAAA']);
+    expect(unknownHook.code).to.equal(1);
+    expect(unknownHook.stderr).to.contain('webhook_not_found');
     expect((await cli(['hook', 'off', 'not-an-id'])).code).to.equal(2);
     expect((await cli(['hook', 'deliveries', '--limit', '0'])).code).to.equal(2);
     expect((await cli(['hook', 'show', 'dlv_doesnotexist'])).stderr).to.contain('not_found');

@@ -33,6 +33,8 @@ export interface DeliveryView {
   refusal: { code: string; message: string } | null;
   action: string | null;
   action_run: { invocation: string; ok: boolean; status: string } | null;
+  /** The signature check's verdict, null when the webhook checks none. */
+  signature: 'verified' | 'invalid' | 'missing' | null;
 }
 
 export interface Output {
@@ -47,20 +49,25 @@ const requireHookId = (id: string | undefined): string => {
 
 const webhookRows = (hooks: WebhookView[]) => table(['ID', 'NAME', 'ON', 'ADDRESS'], hooks.map((h) => [h.id, h.name, h.on ? 'On' : 'Off', h.address]));
 
-const deliveryRows = (items: DeliveryView[]) =>
-  table(
-    ['ENTRY', 'RECEIVED', 'HOOK', 'DELIVERY ID', 'DUPLICATE', 'OUTCOME', 'BYTES', 'ACTION'],
-    items.map((d) => [
-      d.id,
-      d.received_at,
-      d.hook_id,
-      d.delivery_id,
-      d.duplicate ? `yes (${d.duplicate_of})` : 'no',
-      d.refusal ? `refused: ${d.refusal.code}` : d.outcome,
-      d.body_size,
-      d.action ? `${d.action}${d.action_run ? ` → ${d.action_run.status}` : ''}` : null,
-    ]),
-  );
+const DELIVERY_COLUMNS = ['ENTRY', 'RECEIVED', 'HOOK', 'DELIVERY ID', 'DUPLICATE', 'OUTCOME', 'SIGNATURE', 'BYTES', 'ACTION'];
+const deliveryCells = (d: DeliveryView) => [
+  d.id,
+  d.received_at,
+  d.hook_id,
+  d.delivery_id,
+  d.duplicate ? `yes (${d.duplicate_of})` : 'no',
+  d.refusal ? `refused: ${d.refusal.code}` : d.outcome,
+  d.signature,
+  d.body_size,
+  d.action ? `${d.action}${d.action_run ? ` → ${d.action_run.status}` : ''}` : null,
+];
+const deliveryRows = (items: DeliveryView[]) => table(DELIVERY_COLUMNS, items.map(deliveryCells));
+/**
+ * Widths for --follow, whose rows are printed one at a time: ids and times have fixed lengths, and
+ * the rest get room for the usual values (a longer one pushes its row's later columns right).
+ */
+const FOLLOW_WIDTHS = [24, 24, 15, 24, 9, 20, 9, 8];
+const followLine = (cells: Array<string | number | null>) => cells.map((c, i) => (i < FOLLOW_WIDTHS.length ? String(c ?? '-').padEnd(FOLLOW_WIDTHS[i]!) : String(c ?? '-'))).join('  ');
 
 export interface HookOptions {
   json: boolean;
@@ -100,7 +107,7 @@ export async function hookCommand(client: SwitchyardClient, args: string[], opti
       return print(d, () => showDelivery(d));
     }
     default:
-      throw new CliError('invalid_request', `unknown hook command ${sub ?? ''}; try: list, create, on, off, deliveries, show`, 2);
+      throw new CliError('invalid_request', `${sub === undefined ? 'hook needs a command' : `unknown hook command ${sub}`}; try: list, create, on, off, deliveries, show`, 2);
   }
 }
 
@@ -113,6 +120,7 @@ export function showDelivery(d: DeliveryView): string {
     `delivery id  ${d.delivery_id ?? '-'}${d.delivery_id_rule ? ` (${d.delivery_id_rule})` : ''}`,
     `duplicate    ${d.duplicate ? `yes, of ${d.duplicate_of}` : 'no'}`,
     `outcome      ${d.refusal ? `refused: ${d.refusal.code}: ${d.refusal.message}` : d.outcome}`,
+    `signature    ${d.signature ?? '- (not checked)'}`,
   ];
   if (d.action) lines.push(`action       ${d.action}${d.action_run ? ` → ${d.action_run.status} (${d.action_run.invocation})` : ''}`);
   lines.push('', 'headers');
@@ -129,8 +137,8 @@ async function deliveries(client: SwitchyardClient, hookId: string | undefined, 
     return io.out(options.json ? JSON.stringify(items, null, 2) : items.length ? deliveryRows(items) : 'no deliveries yet');
   }
   // Follow: show the latest, then poll for newer entries and print them oldest first, one per line.
-  const line = (d: DeliveryView) => (options.json ? JSON.stringify(d) : deliveryRows([d]).split('\n')[1]!);
-  if (!options.json) io.out(deliveryRows([]));
+  const line = (d: DeliveryView) => (options.json ? JSON.stringify(d) : followLine(deliveryCells(d)));
+  if (!options.json) io.out(followLine(DELIVERY_COLUMNS));
   let seen = 0;
   for (const d of [...items].reverse()) {
     io.out(line(d));
