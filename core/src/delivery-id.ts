@@ -59,8 +59,13 @@ function parseBody(body: Uint8Array, contentType: string | null): Record<string,
   const type = (contentType ?? '').toLowerCase();
   // Not fatal: a stray invalid byte elsewhere in the body should not hide a valid id.
   const text = utf8.decode(body);
-  // A JSON body sent under the form type (what `curl -d` does without a content type) is read as JSON.
-  if (type.includes('application/x-www-form-urlencoded') && !text.trimStart().startsWith('{')) {
+  if (type.includes('application/x-www-form-urlencoded')) {
+    // A JSON body sent under the form type (what `curl -d` does without a content type) is read
+    // as JSON; anything that does not parse as JSON is read as the form it says it is.
+    if (text.trimStart().startsWith('{')) {
+      const json = parseJson(text);
+      if (json) return json;
+    }
     const form = new URLSearchParams(text);
     // Some senders (e.g. GitHub's form mode) put the JSON in a `payload` field.
     const payload = form.get('payload');

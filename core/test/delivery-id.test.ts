@@ -51,6 +51,7 @@ const rows: Row[] = [
   { name: 'numeric ids count', body: json({ id: 42 }), expect: { id: '42', rule: 'body:id' } },
   { name: 'form-encoded bodies', body: text('event_id=f-1&x=2'), contentType: 'application/x-www-form-urlencoded', expect: { id: 'f-1', rule: 'body:event_id' } },
   { name: 'JSON sent under the form type (curl -d without a content type)', body: text('{"id":"curl-1"}'), contentType: 'application/x-www-form-urlencoded', expect: { id: 'curl-1', rule: 'body:id' } },
+  { name: 'a form body that only starts like JSON stays a form', body: text('{x}=1&event_id=f-2'), contentType: 'application/x-www-form-urlencoded', expect: { id: 'f-2', rule: 'body:event_id' } },
   { name: 'form payload= holding JSON', body: text(`payload=${encodeURIComponent('{"id":"gh-form"}')}`), contentType: 'application/x-www-form-urlencoded', expect: { id: 'gh-form', rule: 'body:id' } },
   { name: 'no id anywhere → null (never a duplicate)', body: json({ hello: 'world' }), expect: null },
   { name: 'a JSON array body has no fields', body: json([{ id: 1 }]), expect: null },
