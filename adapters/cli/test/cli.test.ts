@@ -102,13 +102,16 @@ describe('adapter cli: switchyard hook …', function () {
     try {
       const deadline = Date.now() + 20_000;
       while (out.split('\n').length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      const fresh = await deliver('{"id":"evt_follow_table"}');
-      while (!out.includes(fresh.entry) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      // A GitHub-style UUID id, then a duplicate of it: the widest values a row usually holds.
+      const uuid = '72d3162e-cc78-11e3-81ab-4c9367dc0958';
+      const first = await deliver('{}', { 'X-GitHub-Delivery': uuid });
+      const again = await deliver('{}', { 'X-GitHub-Delivery': uuid });
+      while (!out.includes(again.entry) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       const lines = out.split('\n');
       const header = lines[0]!;
-      const row = lines.find((l) => l.includes(fresh.entry))!;
-      for (const [column, value] of [['HOOK', hookId], ['DELIVERY ID', 'evt_follow_table'], ['OUTCOME', 'accepted']] as const) {
-        expect(row.indexOf(value), `${column} lines up`).to.equal(header.indexOf(column));
+      const row = lines.find((l) => l.includes(again.entry))!;
+      for (const [column, value] of [['HOOK', hookId], ['DELIVERY ID', uuid], ['DUPLICATE', `yes (${first.entry})`], ['OUTCOME', 'accepted'], ['SIGNATURE', '- ']] as const) {
+        expect(row.indexOf(value, header.indexOf(column)), `${column} lines up`).to.equal(header.indexOf(column));
       }
     } finally {
       child.kill();

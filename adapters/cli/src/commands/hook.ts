@@ -63,10 +63,11 @@ const deliveryCells = (d: DeliveryView) => [
 ];
 const deliveryRows = (items: DeliveryView[]) => table(DELIVERY_COLUMNS, items.map(deliveryCells));
 /**
- * Widths for --follow, whose rows are printed one at a time: ids and times have fixed lengths, and
- * the rest get room for the usual values (a longer one pushes its row's later columns right).
+ * Widths for --follow, whose rows are printed one at a time: entry ids, times and hook ids have
+ * fixed lengths; a delivery id has room for a UUID, the duplicate mark for `yes (<entry>)`, the
+ * outcome for the longest refusal. A longer value pushes its row's later columns right.
  */
-const FOLLOW_WIDTHS = [24, 24, 15, 24, 9, 20, 9, 8];
+const FOLLOW_WIDTHS = [24, 24, 15, 36, 30, 32, 9, 8];
 const followLine = (cells: Array<string | number | null>) => cells.map((c, i) => (i < FOLLOW_WIDTHS.length ? String(c ?? '-').padEnd(FOLLOW_WIDTHS[i]!) : String(c ?? '-'))).join('  ');
 
 export interface HookOptions {
