@@ -3,7 +3,8 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { engines, startTestService, type TestService } from '../support/app.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { TEST_API_KEY, engines, startTestService, type TestService } from '../support/app.js';
 import { mountedRoutes } from '../support/mounted-routes.js';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'];
@@ -48,6 +49,36 @@ for (const engine of engines()) {
       }
       const refs = JSON.stringify(doc).match(/"#\/components\/schemas\/(\w+)"/g) ?? [];
       for (const r of refs) expect(doc['components'].schemas).to.have.property(r.slice(22, -1));
+    });
+
+    it('describes the webhook answers as they are: receipts, deliveries, a duplicate action', async () => {
+      // The document's schemas, with its own references, checked against real answers.
+      const ajv = new Ajv2020({ strict: false, validateFormats: false });
+      ajv.addSchema({ $id: 'spec', components: doc['components'] });
+      const matches = (schema: unknown, value: unknown, what: string) => {
+        const validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"spec#/components/')) as object);
+        expect(validate(value), `${what}: ${JSON.stringify(validate.errors)}`).to.equal(true);
+      };
+      // The schemas allow more fields than they name; these answers must have no field they do not name.
+      const namesEvery = (name: string, value: Record<string, unknown>) =>
+        expect(Object.keys(doc['components'].schemas[name].properties), `${name} names every field`).to.include.members(Object.keys(value));
+      const answer = (path: string, method: string) => doc['paths'][path][method].responses['200'].content['application/json'].schema;
+      const http = request(svc.switchyard.app);
+      const owner = (r: request.Test) => r.set('x-sheets-key', TEST_API_KEY);
+      const hook = (await owner(http.post('/api/objects/webhook')).send({ name: 'schema check' }).expect(201)).body;
+      const receipt = (await http.post(`/hook/${hook.id}`).set('content-type', 'application/json').send('{"id":"evt_schema"}').expect(200)).body;
+      matches(answer('/hook/{id}', 'post'), receipt, 'POST /hook/{id}');
+      namesEvery('DeliveryReceipt', receipt);
+      const run = () => http.post(`/hook/${hook.id}/MESSAGING_UPDATE_GROUP`).set('content-type', 'application/json').set('webhook-id', 'msg_schema').send('{"group_id":"grp_4f7c2a9d1e","name":"Schema"}').expect(200);
+      matches(answer('/hook/{id}/{action}', 'post'), (await run()).body, 'a run');
+      const duplicate = (await run()).body;
+      expect(duplicate.action.ran).to.equal(false);
+      matches(answer('/hook/{id}/{action}', 'post'), duplicate, 'a duplicate');
+      const page = (await owner(http.get(`/api/ledger?event=webhook%20delivery&hook=${hook.id}`)).expect(200)).body;
+      expect(page.items.length).to.equal(3);
+      matches(answer('/api/ledger', 'get'), page, 'GET /api/ledger');
+      for (const item of page.items) namesEvery('Delivery', item);
+      matches(answer('/api/ledger/{entry}', 'get'), (await owner(http.get(`/api/ledger/${receipt.entry}`)).expect(200)).body, 'GET /api/ledger/{entry}');
     });
 
     it('is public but still held to a token\'s scope', async () => {

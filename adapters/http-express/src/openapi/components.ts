@@ -47,7 +47,25 @@ export const schemas = {
     ['ok', 'result', 'invocation', 'yield', '_self'],
   ),
   Webhook: obj({ id: { type: 'string', pattern: '^hk_[A-Za-z0-9]{12}$' }, name: str, address: str, on: bool, delivery_id_path: { type: ['string', 'null'] }, created_at: str }, ['id', 'name', 'address', 'on']),
-  Delivery: obj({ entry: str, hook: str, received_at: str, method: str, headers: { type: 'array' }, body_base64: str, delivery_id: { type: ['string', 'null'] }, duplicate: bool, duplicate_of: { type: ['string', 'null'] } }),
+  Delivery: obj(
+    {
+      id: str, event: { type: 'string', enum: ['webhook delivery'] }, hook_id: str, seq: int, received_at: str, method: str, path: str, query: str,
+      client_address: { type: ['string', 'null'] }, headers: { type: 'array', items: { type: 'array', items: str, minItems: 2, maxItems: 2 } },
+      body: { type: ['string', 'null'] }, body_encoding: { type: ['string', 'null'], enum: ['utf8', 'base64', null] }, body_size: int,
+      delivery_id: { type: ['string', 'null'] }, delivery_id_rule: { type: ['string', 'null'] }, signature: { type: ['string', 'null'], enum: ['verified', 'invalid', 'missing', null] },
+      duplicate: bool, duplicate_of: { type: ['string', 'null'] }, outcome: { type: 'string', enum: ['accepted', 'refused'] },
+      refusal: { type: ['object', 'null'] }, action: { type: ['string', 'null'] }, action_run: { type: ['object', 'null'] },
+    },
+    ['id', 'hook_id', 'seq', 'received_at', 'headers', 'body_size', 'duplicate', 'outcome'],
+  ),
+  /** What POST /hook/<id> answers: what was stored. */
+  DeliveryReceipt: obj(
+    {
+      ok: bool, entry: str, hook: str, delivery_id: { type: ['string', 'null'] }, delivery_id_rule: { type: ['string', 'null'] },
+      duplicate: bool, duplicate_of: { type: ['string', 'null'] }, bytes: int, signature: { type: ['string', 'null'] },
+    },
+    ['entry', 'hook', 'duplicate', 'bytes'],
+  ),
   Token: obj({ ok: bool, token: { type: 'string', pattern: '^sy1\\.' }, fingerprint: str, moves: { type: 'array', items: str }, keys: { type: 'array', items: str }, expires_at: { type: ['string', 'null'] } }, ['token']),
   Checkpoint: obj({ size: int, root: str, note: str, created_at: str }),
 } as const;

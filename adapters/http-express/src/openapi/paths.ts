@@ -161,14 +161,20 @@ export const paths = {
     get: { operationId: 'webhookFace', tags: ['webhooks'], summary: "A webhook's public face: name and on/off only", security: publicOnly, parameters: [hookId], responses: { '200': json('{name, on}', { type: 'object', properties: { name: { type: 'string' }, on: { type: 'boolean' } } }), ...errors([404, 'webhook_not_found']) } },
     post: {
       operationId: 'deliver', tags: ['webhooks'], summary: 'Deliver: any content type, stored byte-exact with every header', security: publicOnly, parameters: [hookId], requestBody: anyBody,
-      responses: { '200': json('What was stored: entry, delivery id and rule, duplicate, duplicate_of'), ...errors([401, 'signature_invalid'], [403, 'webhook_off'], [404, 'webhook_not_found'], [413, 'payload_too_large']) },
+      responses: { '200': json('What was stored: entry, delivery id and rule, duplicate, duplicate_of', ref('DeliveryReceipt')), ...errors([401, 'signature_invalid'], [403, 'webhook_off'], [404, 'webhook_not_found'], [413, 'payload_too_large']) },
     },
   },
   '/hook/{id}/{action}': {
     post: {
       operationId: 'deliverAndRun', tags: ['webhooks'], summary: 'Deliver and run the capability named by the action with the JSON body as inputs', security: publicOnly,
       parameters: [hookId, pathParam('action', 'Capability key')], requestBody: anyBody,
-      responses: { '200': json('The run answer plus the delivery', ref('RunAnswer')), ...errors([401, 'credential_required (auth-required capability)'], [403, 'webhook_off'], [404, 'unknown_capability, webhook_not_found'], [413, 'payload_too_large'], [422, 'invalid_arguments']) },
+      responses: {
+        '200': json('The run answer plus the delivery receipt as `delivery`; for a duplicate delivery, the receipt (also as `delivery`) and `action: {ran: false, reason: "duplicate", first_run}`', {
+          oneOf: [
+            { allOf: [ref('RunAnswer'), { type: 'object', properties: { delivery: ref('DeliveryReceipt') }, required: ['delivery'] }] },
+            { allOf: [ref('DeliveryReceipt'), { type: 'object', properties: { delivery: ref('DeliveryReceipt'), action: { type: 'object', properties: { name: { type: 'string' }, ran: { const: false }, reason: { const: 'duplicate' }, first_run: { type: ['object', 'null'] } } } }, required: ['delivery', 'action'] }] },
+          ],
+        }), ...errors([401, 'credential_required (auth-required capability)'], [403, 'webhook_off'], [404, 'unknown_capability, webhook_not_found'], [413, 'payload_too_large'], [422, 'invalid_arguments']) },
     },
   },
   '/start': {
