@@ -18,7 +18,49 @@ const quoted = (name: string): string => {
   return q;
 };
 
+/**
+ * True when JSON.stringify already writes `value` canonically: plain objects whose keys are in
+ * canonical order, arrays, strings, booleans, null and finite numbers, all the way down. Records
+ * built with their keys in order (the ledger's leaves) take this path: one native call instead of
+ * a string built piece by piece.
+ */
+function stringifiesCanonically(value: unknown): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    case 'object': {
+      if (value === null) return true;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) if (value[i] !== undefined && !stringifiesCanonically(value[i])) return false;
+        return true;
+      }
+      // Not a Date or another class instance: JSON.stringify would call its toJSON.
+      const proto: unknown = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) return false;
+      const record = value as Record<string, unknown>;
+      let previous: string | undefined;
+      for (const key in record) {
+        // Keys must ascend by UTF-16 code units, as the canonical sort puts them.
+        if (previous !== undefined && !(previous < key)) return false;
+        previous = key;
+        const member = record[key];
+        if (member !== undefined && !stringifiesCanonically(member)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
 export function canonicalJson(value: unknown): string {
+  return stringifiesCanonically(value) ? JSON.stringify(value) : writeCanonical(value);
+}
+
+function writeCanonical(value: unknown): string {
   switch (typeof value) {
     case 'string':
       return JSON.stringify(value);
@@ -33,7 +75,7 @@ export function canonicalJson(value: unknown): string {
         let out = '[';
         for (let i = 0; i < value.length; i++) {
           const item: unknown = value[i];
-          out += (i === 0 ? '' : ',') + (item === undefined ? 'null' : canonicalJson(item));
+          out += (i === 0 ? '' : ',') + (item === undefined ? 'null' : writeCanonical(item));
         }
         return `${out}]`;
       }
@@ -45,7 +87,7 @@ export function canonicalJson(value: unknown): string {
       for (const key of keys) {
         const member = record[key];
         if (member === undefined) continue;
-        out += `${first ? '' : ','}${quoted(key)}:${canonicalJson(member)}`;
+        out += `${first ? '' : ','}${quoted(key)}:${writeCanonical(member)}`;
         first = false;
       }
       return `${out}}`;

@@ -29,7 +29,11 @@ export interface LeafParts {
 
 const sha256Hex = (data: string | Uint8Array) => hash('sha256', data, 'hex');
 
-/** Splits an entry into what anyone may see and what only a receipt reveals. */
+/**
+ * Splits an entry into what anyone may see and what only a receipt reveals. Fields are listed in
+ * canonical (sorted) order, so canonicalJson can write them natively; the order does not change
+ * the bytes, which are canonical either way.
+ */
 export function leafParts(e: LedgerEntry): LeafParts {
   switch (e.kind) {
     case 'invocation': {
@@ -37,8 +41,8 @@ export function leafParts(e: LedgerEntry): LeafParts {
       return {
         kind: 'invocation',
         id: inv.id,
-        public: { key: inv.key, status: inv.status, ok: inv.ok, ran: inv.ran, repairs: inv.repairs, replays: inv.replays, fingerprint: inv.fingerprint, created_at: inv.created_at },
-        private: { actor: inv.actor, body: inv.body, args: inv.args, result: inv.result, error: inv.error, source: inv.source },
+        public: { created_at: inv.created_at, fingerprint: inv.fingerprint, key: inv.key, ok: inv.ok, ran: inv.ran, repairs: inv.repairs, replays: inv.replays, status: inv.status },
+        private: { actor: inv.actor, args: inv.args, body: inv.body, error: inv.error, result: inv.result, source: inv.source },
       };
     }
     case 'delivery': {
@@ -46,12 +50,11 @@ export function leafParts(e: LedgerEntry): LeafParts {
       return {
         kind: 'delivery',
         id: d.id,
-        public: { outcome: d.outcome, duplicate: d.duplicate, received_at: d.received_at, body_size: d.body_size },
+        public: { body_size: d.body_size, duplicate: d.duplicate, outcome: d.outcome, received_at: d.received_at },
         // The hook id is the secret address: private. The body is committed to by its hash.
         private: {
-          hook_id: d.hook_id, method: d.method, path: d.path, query: d.query, headers: d.headers,
-          body_sha256: d.body ? sha256Hex(d.body) : null, delivery_id: d.delivery_id, duplicate_of: d.duplicate_of,
-          refusal: d.refusal, action: d.action, signature: d.signature,
+          action: d.action, body_sha256: d.body ? sha256Hex(d.body) : null, delivery_id: d.delivery_id, duplicate_of: d.duplicate_of,
+          headers: d.headers, hook_id: d.hook_id, method: d.method, path: d.path, query: d.query, refusal: d.refusal, signature: d.signature,
         },
       };
     }
@@ -60,7 +63,7 @@ export function leafParts(e: LedgerEntry): LeafParts {
       return {
         kind: 'approval',
         id: a.id,
-        public: { invocation: a.invocation, decision: a.decision, decided_at: a.decided_at, run_invocation: a.run_invocation },
+        public: { decided_at: a.decided_at, decision: a.decision, invocation: a.invocation, run_invocation: a.run_invocation },
         private: { args_hash: a.args_hash, decided_by: a.decided_by },
       };
     }
@@ -69,7 +72,7 @@ export function leafParts(e: LedgerEntry): LeafParts {
       return {
         kind: 'token_use',
         id: u.id,
-        public: { fingerprint: u.fingerprint, move: u.move, outcome: u.outcome, code: u.code, at: u.at },
+        public: { at: u.at, code: u.code, fingerprint: u.fingerprint, move: u.move, outcome: u.outcome },
         private: { route: u.route },
       };
     }
@@ -78,7 +81,7 @@ export function leafParts(e: LedgerEntry): LeafParts {
       return {
         kind: 'action',
         id: a.delivery,
-        public: { delivery: a.delivery, invocation: a.invocation, ok: a.ok, status: a.status, created_at: a.created_at },
+        public: { created_at: a.created_at, delivery: a.delivery, invocation: a.invocation, ok: a.ok, status: a.status },
         private: { action: a.action, answer: a.answer },
       };
     }
@@ -99,7 +102,11 @@ export interface Leaf {
 }
 
 export function buildLeaf(parts: LeafParts, salt: string): Leaf {
-  const text = canonicalJson({ v: 1, kind: parts.kind, id: parts.id, ...parts.public, commitment: commitment(salt, parts.private) });
+  const fields: Record<string, unknown> = { v: 1, kind: parts.kind, id: parts.id, ...parts.public, commitment: commitment(salt, parts.private) };
+  // Written with its keys in canonical order, the leaf is canonicalized by one native stringify.
+  const leaf: Record<string, unknown> = {};
+  for (const key of Object.keys(fields).sort()) leaf[key] = fields[key];
+  const text = canonicalJson(leaf);
   return { text, hash: hashLeaf(text) };
 }
 
