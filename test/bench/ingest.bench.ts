@@ -6,6 +6,9 @@
 // Each measurement also gives the CPU per request of the server and of the load generator, in all
 // and on the server's main thread: steadier than throughput on a shared machine, and it shows where
 // the service spends more than the no-op.
+// On SQLite the 1 KiB phase also measures a ledgerless baseline (support/ledgerless-main.ts): the
+// no-op app storing each delivery as the service does, without the ledger, which shows how much of
+// the gap to the no-op is storing and how much is the rest.
 // Env: BENCH_SECONDS per measurement (10), BENCH_ROUNDS (3), DATABASE_URL (default: a temp SQLite file).
 import autocannon from 'autocannon';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -77,25 +80,43 @@ const service = await startServiceProcess({ DATABASE_URL: databaseUrl, SWITCHYAR
   await noop.child.stop();
   throw e;
 });
+const ledgerless = databaseUrl.startsWith('sqlite:')
+  ? await spawnTs('test/bench/support/ledgerless-main.ts', [`sqlite:${join(dir, 'ledgerless.db')}`], {}, (line) => {
+      try {
+        return (JSON.parse(line) as { url?: string }).url;
+      } catch {
+        return undefined;
+      }
+    }).catch(async (e) => {
+      await service.child.stop();
+      await noop.child.stop();
+      throw e;
+    })
+  : null;
 
 try {
   const created = await fetch(`${service.url}/api/objects/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-sheets-key': API_KEY }, body: JSON.stringify({ name: 'bench' }) });
   const hook = (await created.json()) as { id: string };
-  const phases: Record<string, { baseline: Phase; switchyard: Phase; ratio: number; rounds: Array<{ baseline: number; switchyard: number }> }> = {};
+  const phases: Record<string, { baseline: Phase; switchyard: Phase; ratio: number; rounds: Array<{ baseline: number; switchyard: number; ledgerless?: number }>; ledgerless?: Phase & { ratio: number } }> = {};
   for (const [name, connections, bytes] of [['1KiB', 50, 1024], ['1MiB', 10, 1024 * 1024]] as const) {
     const baselines: Phase[] = [];
     const services: Phase[] = [];
+    const storeOnly: Phase[] = [];
+    const withLedgerless = ledgerless !== null && name === '1KiB';
     for (let round = 0; round < ROUNDS; round++) {
       baselines.push(await load(`${noop.value}/hook/${hook.id}`, noop.child.process.pid, connections, bytes));
       services.push(await load(`${service.url}/hook/${hook.id}`, service.child.process.pid, connections, bytes));
+      if (withLedgerless) storeOnly.push(await load(`${ledgerless.value}/hook/${hook.id}`, ledgerless.child.process.pid, connections, bytes));
     }
     const baseline = median(baselines);
     const switchyard = median(services);
+    const ratio = (p: Phase) => Math.round((p.per_second / baseline.per_second) * 1000) / 1000;
     phases[name] = {
       baseline,
       switchyard,
-      ratio: Math.round((switchyard.per_second / baseline.per_second) * 1000) / 1000,
-      rounds: baselines.map((b, i) => ({ baseline: b.per_second, switchyard: services[i]!.per_second })),
+      ratio: ratio(switchyard),
+      rounds: baselines.map((b, i) => ({ baseline: b.per_second, switchyard: services[i]!.per_second, ...(withLedgerless ? { ledgerless: storeOnly[i]!.per_second } : {}) })),
+      ...(withLedgerless ? { ledgerless: { ...median(storeOnly), ratio: ratio(median(storeOnly)) } } : {}),
     };
   }
   const report = {
@@ -105,12 +126,14 @@ try {
     rounds: ROUNDS,
     phases,
     targets: { '1KiB.ratio': '>= 0.7 (each delivery committed before its 2xx)' },
+    notes: { ledgerless: 'SQLite only: the no-op app storing each delivery as the service does, without the ledger (support/ledgerless-main.ts)' },
     cpus: availableParallelism(),
     node: process.version,
     at: new Date().toISOString(),
   };
   writeReport('ingest', report);
 } finally {
+  await ledgerless?.child.stop();
   await service.child.stop();
   await noop.child.stop();
   rmSync(dir, { recursive: true, force: true });
