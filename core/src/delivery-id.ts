@@ -7,7 +7,8 @@ export type RawHeaders = ReadonlyArray<readonly [string, string]>;
 
 export interface DeliveryIdInput {
   headers: RawHeaders;
-  body: Uint8Array;
+  /** Null when the body was not read (an oversized delivery): only headers can give the id. */
+  body: Uint8Array | null;
   contentType: string | null;
   /** The webhook's own rule: a body path like `a.b.c`, or `header:<name>`. */
   webhookPath: string | null;
@@ -54,8 +55,8 @@ const headerValue = (headers: RawHeaders, lowerName: string): string | null => {
 
 const utf8 = new TextDecoder('utf-8');
 
-function parseBody(body: Uint8Array, contentType: string | null): Record<string, unknown> | null {
-  if (body.length === 0 || body.length > 5 * 1024 * 1024) return null;
+function parseBody(body: Uint8Array | null, contentType: string | null): Record<string, unknown> | null {
+  if (!body || body.length === 0 || body.length > 5 * 1024 * 1024) return null;
   const type = (contentType ?? '').toLowerCase();
   // Not fatal: a stray invalid byte elsewhere in the body should not hide a valid id.
   const text = utf8.decode(body);

@@ -8,7 +8,8 @@ const text = (s: string): Uint8Array => new TextEncoder().encode(s);
 interface Row {
   name: string;
   headers?: RawHeaders;
-  body?: Uint8Array;
+  /** null: the body was not read (an oversized delivery). */
+  body?: Uint8Array | null;
   contentType?: string;
   path?: string;
   expect: { id: string; rule: string } | null;
@@ -50,6 +51,8 @@ const rows: Row[] = [
   { name: 'then data.id', body: json({ data: { id: 'x' } }), expect: { id: 'x', rule: 'body:data.id' } },
   { name: 'numeric ids count', body: json({ id: 42 }), expect: { id: '42', rule: 'body:id' } },
   { name: 'form-encoded bodies', body: text('event_id=f-1&x=2'), contentType: 'application/x-www-form-urlencoded', expect: { id: 'f-1', rule: 'body:event_id' } },
+  { name: 'a body not read: the headers still give the id', headers: [['X-Delivery-Id', 'big-1']], body: null, expect: { id: 'big-1', rule: 'header:x-delivery-id' } },
+  { name: 'a body not read and no id header: none', headers: [['Content-Type', 'application/json']], body: null, path: 'event.id', expect: null },
   { name: 'JSON sent under the form type (curl -d without a content type)', body: text('{"id":"curl-1"}'), contentType: 'application/x-www-form-urlencoded', expect: { id: 'curl-1', rule: 'body:id' } },
   { name: 'a form body that only starts like JSON stays a form', body: text('{x}=1&event_id=f-2'), contentType: 'application/x-www-form-urlencoded', expect: { id: 'f-2', rule: 'body:event_id' } },
   { name: 'form payload= holding JSON', body: text(`payload=${encodeURIComponent('{"id":"gh-form"}')}`), contentType: 'application/x-www-form-urlencoded', expect: { id: 'gh-form', rule: 'body:id' } },
@@ -65,7 +68,7 @@ const rows: Row[] = [
 describe('core: delivery-id resolution', function () {
   for (const row of rows) {
     it(row.name, function () {
-      const found = resolveDeliveryId({ headers: row.headers ?? [], body: row.body ?? new Uint8Array(), contentType: row.contentType ?? 'application/json', webhookPath: row.path ?? null });
+      const found = resolveDeliveryId({ headers: row.headers ?? [], body: row.body === undefined ? new Uint8Array() : row.body, contentType: row.contentType ?? 'application/json', webhookPath: row.path ?? null });
       expect(found).to.deep.equal(row.expect);
     });
   }

@@ -69,25 +69,22 @@ async function load(url: string, serverPid: number | undefined, connections: num
 /** The round with the median throughput (its latencies come with it). */
 const median = (runs: Phase[]): Phase => [...runs].sort((a, b) => a.per_second - b.per_second)[Math.floor(runs.length / 2)]!;
 
-const noop = await spawnTs('test/bench/support/noop-main.ts', [], {}, (line) => {
+/** The baselines print one JSON line with their URL when they listen. */
+const urlLine = (line: string): string | undefined => {
   try {
     return (JSON.parse(line) as { url?: string }).url;
   } catch {
     return undefined;
   }
-});
+};
+
+const noop = await spawnTs('test/bench/support/noop-main.ts', [], {}, urlLine);
 const service = await startServiceProcess({ DATABASE_URL: databaseUrl, SWITCHYARD_API_KEY: API_KEY }).catch(async (e) => {
   await noop.child.stop();
   throw e;
 });
 const ledgerless = databaseUrl.startsWith('sqlite:')
-  ? await spawnTs('test/bench/support/ledgerless-main.ts', [`sqlite:${join(dir, 'ledgerless.db')}`], {}, (line) => {
-      try {
-        return (JSON.parse(line) as { url?: string }).url;
-      } catch {
-        return undefined;
-      }
-    }).catch(async (e) => {
+  ? await spawnTs('test/bench/support/ledgerless-main.ts', [`sqlite:${join(dir, 'ledgerless.db')}`], {}, urlLine).catch(async (e) => {
       await service.child.stop();
       await noop.child.stop();
       throw e;

@@ -4,3 +4,4 @@ export type { HttpContext, HttpLogger } from './context.js';
 export { HTTP_STATUS, statusFor } from './status.js';
 export { API_KEY_HEADER } from './api-key.js';
 export { rawBody } from './raw-body.js';
+export { deliveryRecord } from './routes/hooks.js';

@@ -1,30 +1,26 @@
 // A second baseline for the ingest benchmark: the no-op's Express app, where /hook/:id does what
-// the service does to store a delivery (the same raw reader, delivery-id resolution and group-commit
-// append, on its own SQLite file) and nothing else: no webhook lookup, no Switchyard routing, and no
-// ledger integration (entries are queued by the trigger and never integrated). Between the no-op and
-// this, the cost of storing; between this and the service, the rest, mostly the Merkle ledger.
+// the service does to store a delivery (the same raw reader, the service's own record builder with
+// its delivery-id resolution, and the group-commit append, on its own SQLite file) and nothing else:
+// no webhook lookup, no Switchyard routing, and no ledger integration (entries are queued by the
+// trigger and never integrated). Between the no-op and this, the cost of storing; between this and
+// the service, the rest, mostly the Merkle ledger.
 import express from 'express';
 import type { AddressInfo } from 'node:net';
-import { newDeliveryEntryId, resolveDeliveryId } from '@switchyard/core';
-import { rawBody } from '@switchyard/http-express';
+import type { Webhook } from '@switchyard/core';
+import { deliveryRecord, rawBody } from '@switchyard/http-express';
 import { KnexDeliveryStore, openDatabase } from '@switchyard/storage-knex';
 
 const databaseUrl = process.argv[2];
 if (!databaseUrl?.startsWith('sqlite:')) throw new Error('usage: ledgerless-main.ts sqlite:<file>');
 const db = await openDatabase(databaseUrl, { leafWorker: false });
 const store = new KnexDeliveryStore(db.knex);
+/** Stands in for the webhook the service would look up: On, no own id path, no signature. */
+const webhook = (id: string): Webhook => ({ id, name: 'ledgerless', on: true, delivery_id_path: null, signature: null, created_at: '', updated_at: '' });
 const app = express();
 app.disable('x-powered-by');
 app.post('/hook/:id', rawBody(10 * 1024 * 1024), async (req, res) => {
   const body = req.body as Buffer;
-  const headers: Array<[string, string]> = [];
-  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
-  const found = resolveDeliveryId({ headers, body, contentType: req.get('content-type') ?? null, webhookPath: null });
-  const stored = await store.append({
-    id: newDeliveryEntryId(), hook_id: req.params['id'] as string, received_at: new Date().toISOString(), method: req.method, path: req.path, query: '',
-    headers, body, body_size: body.length, client_address: req.socket.remoteAddress ?? null, delivery_id: found?.id ?? null, delivery_id_rule: found?.rule ?? null,
-    signature: null, outcome: 'accepted', refusal: null, action: null,
-  });
+  const stored = await store.append(deliveryRecord(req, webhook(req.params['id'] as string), body, body.length, null));
   res.status(200).json({ ok: true, entry: stored.id, duplicate: stored.duplicate });
 });
 const server = app.listen(0, '127.0.0.1', () => {

@@ -30,11 +30,11 @@ const pairs = (rawHeaders: string[]): RawHeaders => {
 
 const hookCaller = (hookId: string): Caller => ({ actor: `hook:${hookId}`, fingerprint: null, mayRunAuthRequired: false });
 
-function record(req: Request, hook: Webhook, body: Uint8Array | null, bodySize: number, action: string | null): DeliveryRecord {
+/** A delivery as received: what is stored, before the database decides whether it is a duplicate. */
+export function deliveryRecord(req: Request, hook: Webhook, body: Uint8Array | null, bodySize: number, action: string | null): DeliveryRecord {
   const headers = pairs(req.rawHeaders);
   const queryAt = req.originalUrl.indexOf('?');
-  // Without a body (an oversized one is not read) the id can still come from the headers.
-  const found = resolveDeliveryId({ headers, body: body ?? new Uint8Array(), contentType: req.get('content-type') ?? null, webhookPath: hook.delivery_id_path });
+  const found = resolveDeliveryId({ headers, body, contentType: req.get('content-type') ?? null, webhookPath: hook.delivery_id_path });
   const signature = hook.signature && body ? verifySignature(hook.signature, headers, body) : null;
   return {
     id: newDeliveryEntryId(),
@@ -95,7 +95,7 @@ export function hookRoutes(ctx: HttpContext): Router {
     const hook = await findHook(req.params['id'] as string);
     const action = (req.params['action'] as string | undefined) ?? null;
     const body: Uint8Array = Buffer.isBuffer(req.body) ? req.body : new Uint8Array();
-    const rec = record(req, hook, body, body.length, action);
+    const rec = deliveryRecord(req, hook, body, body.length, action);
 
     if (!hook.on) return refuse(res, rec, new SwitchyardError('webhook_off', `webhook ${hook.id} is off; the delivery was stored as a refusal`));
     if (hook.signature?.require && rec.signature !== 'verified') {
@@ -116,7 +116,8 @@ export function hookRoutes(ctx: HttpContext): Router {
       // A retry of a delivery that already ran its action must not run it again.
       const first = stored.duplicate_of ? await ctx.deliveries.get(stored.duplicate_of) : undefined;
       // The receipt at the top (as for a delivery without an action) and as `delivery` (as for a run).
-      res.status(200).json({ ok: true, ...receipt(stored), delivery: receipt(stored), action: { name: action, ran: false, reason: 'duplicate', first_run: first?.action_run ?? null } });
+      const delivery = receipt(stored);
+      res.status(200).json({ ok: true, ...delivery, delivery, action: { name: action, ran: false, reason: 'duplicate', first_run: first?.action_run ?? null } });
       return;
     }
 
@@ -141,7 +142,7 @@ export function hookRoutes(ctx: HttpContext): Router {
   const tooLarge = async (err: unknown, req: Request, res: Response, next: NextFunction): Promise<void> => {
     if ((err as { type?: string })?.type !== 'entity.too.large') return next(err);
     const hook = await findHook(req.params['id'] as string);
-    const rec = record(req, hook, null, (err as { length: number }).length, (req.params['action'] as string | undefined) ?? null);
+    const rec = deliveryRecord(req, hook, null, (err as { length: number }).length, (req.params['action'] as string | undefined) ?? null);
     await refuse(res, rec, new SwitchyardError('payload_too_large', `deliveries are limited to ${ctx.hookBodyLimitBytes} bytes; this one was stored as a refusal without its body`, { limit: ctx.hookBodyLimitBytes }));
   };
 
