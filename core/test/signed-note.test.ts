@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { NoteError, checkpointText, generateSignerSeed, noteSigner, noteVerifier, openNote, parseCheckpoint, signNote } from '../src/index.js';
 
-// The example of c2sp.org/signed-note (also in ../shared/vectors/README.md).
+// The example note of the c2sp.org/signed-note specification.
 const VKEY = 'example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k';
 const NOTE = 'This is an example message.\n\n\u2014 example.com/foo Uw2QOkn8srV1yJGh2VYRlL1Tnagv1YEq6TfXppzi2ONncAlTgK7Ztg1ERYNZXsYjOBH3mFXmRKuwHjG1Yu72IneyaQM=\n';
 

@@ -1,22 +1,11 @@
-// Where the shared test vectors are: $SWITCHYARD_VECTORS_DIR, else a `shared/vectors` folder beside
-// the project or beside one of its parents (the workspace keeps them next to the repository; they
-// are not copied into it). Missing vectors fail the suite loudly: they are never skipped.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+// The RFC 6962 and JCS test vectors, kept in the repository under test/vectors/ (origins and
+// licences in test/vectors/NOTICE), so that a clone passes its own tests with nothing beside it.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-
-export function vectorsDir(): string {
-  const fromEnv = process.env['SWITCHYARD_VECTORS_DIR'];
-  if (fromEnv) return fromEnv;
-  for (let dir = projectRoot; ; dir = dirname(dir)) {
-    const candidate = join(dirname(dir), 'shared', 'vectors');
-    if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) break;
-  }
-  throw new Error(`test vectors not found: set SWITCHYARD_VECTORS_DIR (looked for shared/vectors beside ${projectRoot} and its parents)`);
-}
+/** The vectors folder of this repository. */
+export const VECTORS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../test/vectors');
 
 /** Every *.json file under `sub`, with its path relative to the vectors folder. */
 export function vectorFiles(sub: string): Array<{ name: string; text: string }> {
@@ -25,9 +14,10 @@ export function vectorFiles(sub: string): Array<{ name: string; text: string }> 
     for (const entry of readdirSync(dir).sort()) {
       const path = join(dir, entry);
       if (statSync(path).isDirectory()) walk(path);
-      else if (entry.endsWith('.json')) out.push({ name: path.slice(vectorsDir().length + 1), text: readFileSync(path, 'utf8') });
+      else if (entry.endsWith('.json')) out.push({ name: relative(VECTORS_DIR, path), text: readFileSync(path, 'utf8') });
     }
   };
-  walk(join(vectorsDir(), sub));
+  walk(join(VECTORS_DIR, sub));
+  if (out.length === 0) throw new Error(`no test vectors under ${join(VECTORS_DIR, sub)}`);
   return out;
 }
