@@ -7,7 +7,7 @@ import { SwitchyardError, fail, type ErrorCode } from './errors.js';
 import { newInvocationId } from './ids.js';
 import type { InvocationError, InvocationRecord, InvocationStatus, StoredInvocation } from './invocation.js';
 import { INVOCATION_ID, checkRepairTarget } from './lineage.js';
-import type { Clock, InvocationStore } from './ports.js';
+import { noRequestScope, type Clock, type InvocationStore, type RequestScope } from './ports.js';
 import type { CapabilityRegistry } from './registry.js';
 import type { RunnerDirectory } from './runner-directory.js';
 import { computeYield } from './yield.js';
@@ -42,6 +42,8 @@ export class DispatchService {
     private readonly store: InvocationStore,
     private readonly clock: Clock,
     private readonly options: DispatchOptions,
+    /** Names the request each record came from. */
+    private readonly scope: RequestScope = noRequestScope,
   ) {}
 
   async dispatch(request: DispatchRequest, caller: Caller): Promise<DispatchOutcome> {
@@ -139,6 +141,7 @@ export class DispatchService {
       source: links.source,
       created_at: started.toISOString(),
       duration_ms: this.clock.now().getTime() - started.getTime(),
+      request_id: this.scope.requestId(),
     };
     return { capability, invocation: await this.store.append(record) };
   }

@@ -33,6 +33,8 @@ export interface InvocationRecord {
   source: string;
   created_at: string;
   duration_ms: number;
+  /** The id of the request that caused the run (x-request-id), null outside a request; not in the leaf. */
+  request_id: string | null;
 }
 
 /** A record as read back: its ledger position, and links derived by query (never written back). */

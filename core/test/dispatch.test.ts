@@ -31,6 +31,20 @@ describe('core: dispatch', () => {
     expect(await store.get(invocation.id)).to.deep.include({ id: invocation.id, seq: 1 });
   });
 
+  it('records the request id its scope names, and null outside a request', async () => {
+    const { dispatch: unscoped } = setup();
+    expect((await unscoped.dispatch({ key: 'TEST_ECHO', body: { text: 'x' } }, OWNER)).invocation.request_id).to.equal(null);
+    const registry = new CapabilityRegistry();
+    const runners = new RunnerDirectory();
+    registry.register(echoCapability);
+    runners.assign(echoCapability.key, echoRunner);
+    let current: string | null = 'req-one';
+    const scoped = new DispatchService(registry, runners, new MemoryInvocationStore(), { now: () => new Date() }, { timeoutMs: 1000 }, { requestId: () => current });
+    expect((await scoped.dispatch({ key: 'TEST_ECHO', body: { text: 'x' } }, OWNER)).invocation.request_id).to.equal('req-one');
+    current = 'req-two';
+    expect((await scoped.dispatch({ key: 'TEST_ECHO', body: '{}' }, OWNER)).invocation).to.include({ ok: false, request_id: 'req-two' });
+  });
+
   it('gives every invocation a different random id', async () => {
     const { dispatch } = setup();
     const ids = new Set<string>();

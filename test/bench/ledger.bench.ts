@@ -32,7 +32,7 @@ const record = (): InvocationRecord => ({
   actor: 'owner', fingerprint: null, body: '{"workerId":"0123456789abcdef0123456789abcdef"}', args: { workerId: '0123456789abcdef0123456789abcdef' },
   status: 'ok', ok: true, ran: true, error: null, result: { active_worker_id: '0123456789abcdef0123456789abcdef', previous_worker_id: null },
   yield: computeYield({ bodyText: '{}', resultText: '{}', ok: true, ran: true, cost: { perRunMicros: 100 }, args: {} }),
-  repairs: null, replays: null, source: 'api', created_at: new Date().toISOString(), duration_ms: 2,
+  repairs: null, replays: null, source: 'api', created_at: new Date().toISOString(), duration_ms: 2, request_id: null,
 });
 const row = (r: InvocationRecord) => ({ id: r.id, key: r.key, actor: r.actor, fingerprint: r.fingerprint, status: r.status, ok: r.ok, ran: r.ran, repairs: r.repairs, replays: r.replays, source: r.source, created_at: r.created_at, duration_ms: r.duration_ms, record: JSON.stringify(r) });
 

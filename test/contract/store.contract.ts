@@ -41,6 +41,7 @@ export function record(overrides: Partial<InvocationRecord> = {}): InvocationRec
     source: 'api',
     created_at: new Date().toISOString(),
     duration_ms: 3,
+    request_id: null,
     ...overrides,
   };
 }
@@ -64,6 +65,7 @@ export function delivery(hookId: string, overrides: Partial<DeliveryRecord> = {}
     outcome: 'accepted',
     refusal: null,
     action: null,
+    request_id: null,
     ...overrides,
   };
 }
@@ -88,6 +90,16 @@ export function storeContract(engine: string, harness: StoreHarness): void {
       expect(stored.repaired_by).to.deep.equal([]);
       const read = await s.invocations.get(r.id);
       expect(read).to.deep.equal({ ...r, seq: stored.seq, repaired_by: [] });
+    });
+
+    it('keeps the request id of a record, and null for one made outside a request', async function () {
+      const within = record({ request_id: 'edge-4711.3' });
+      const outside = record();
+      await Promise.all([s.invocations.append(within), s.invocations.append(outside)]);
+      expect((await s.invocations.get(within.id))!.request_id).to.equal('edge-4711.3');
+      expect((await s.invocations.get(outside.id))!.request_id).to.equal(null);
+      const column = await s.raw('invocations').select('id', 'request_id').whereIn('id', [within.id, outside.id]);
+      expect(Object.fromEntries(column.map((r: { id: string; request_id: string | null }) => [r.id, r.request_id]))).to.deep.equal({ [within.id]: 'edge-4711.3', [outside.id]: null });
     });
 
     it('answers undefined for an unknown id', async function () {
@@ -279,7 +291,7 @@ export function storeContract(engine: string, harness: StoreHarness): void {
       // One batch statement: columns empty in every row are written as NULL, the rest bound per row.
       const batch = [
         delivery(hook),
-        delivery(hook, { signature: 'verified', delivery_id: 'evt_m1', delivery_id_rule: 'header:webhook-id' }),
+        delivery(hook, { signature: 'verified', delivery_id: 'evt_m1', delivery_id_rule: 'header:webhook-id', request_id: '0b6c5f0e-6d1a-4c4e-9a57-1f2d3c4b5a69' }),
         delivery(hook, { outcome: 'refused', refusal: { code: 'webhook_off', message: 'off' }, action: 'WEB_FETCH' }),
         delivery(hook, { body: null, body_size: 11 * 1024 * 1024, client_address: null, outcome: 'refused', refusal: { code: 'payload_too_large', message: 'big' } }),
         delivery(hook, { body: new Uint8Array(), body_size: 0, query: 'a=1&a=2' }),

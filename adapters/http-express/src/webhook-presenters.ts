@@ -56,4 +56,5 @@ export const presentDelivery = (d: StoredDelivery) => ({
   refusal: d.refusal,
   action: d.action,
   action_run: d.action_run,
+  request_id: d.request_id,
 });

@@ -28,6 +28,7 @@ export interface DeliveryRow {
   refusal: string | null;
   action: string | null;
   duplicate_of: string | null;
+  request_id: string | null;
 }
 
 export interface ActionRow {
@@ -42,7 +43,7 @@ export interface ActionRow {
 
 const COLUMNS = [
   'id', 'hook_id', 'received_at', 'method', 'path', 'query', 'headers', 'body', 'body_size', 'client_address',
-  'delivery_id', 'delivery_id_rule', 'signature', 'outcome', 'refusal', 'action', 'duplicate_of',
+  'delivery_id', 'delivery_id_rule', 'signature', 'outcome', 'refusal', 'action', 'duplicate_of', 'request_id',
 ] as const;
 /**
  * A multi-row INSERT; hand-written because knex cannot put a WHERE on the conflict target. Columns
@@ -65,7 +66,7 @@ const rowValues = (r: DeliveryRecord, duplicateOf: string | null): unknown[] => 
   r.id, r.hook_id, r.received_at, r.method, r.path, r.query, JSON.stringify(r.headers),
   r.body ? Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength) : null,
   String(r.body_size), r.client_address, r.delivery_id, r.delivery_id_rule, r.signature, r.outcome,
-  r.refusal ? JSON.stringify(r.refusal) : null, r.action, duplicateOf,
+  r.refusal ? JSON.stringify(r.refusal) : null, r.action, duplicateOf, r.request_id,
 ];
 
 export const toAction = (r: ActionRow): ActionRecord => ({
@@ -96,6 +97,7 @@ export const toDelivery = (r: DeliveryRow, actionRun: ActionRecord | null): Stor
   outcome: r.outcome as StoredDelivery['outcome'],
   refusal: r.refusal ? (JSON.parse(r.refusal) as StoredDelivery['refusal']) : null,
   action: r.action,
+  request_id: r.request_id,
   seq: Number(r.seq),
   duplicate: r.duplicate_of !== null,
   duplicate_of: r.duplicate_of,

@@ -5,7 +5,7 @@ import { GroupCommit } from './group-commit.js';
 import { SqliteStatements } from './sqlite-statements.js';
 import { SwitchyardError, type InvocationRecord, type InvocationStore, type Page, type StoredInvocation } from '@switchyard/core';
 
-const COLUMNS = ['id', 'key', 'actor', 'fingerprint', 'status', 'ok', 'ran', 'repairs', 'replays', 'source', 'created_at', 'duration_ms', 'record'] as const;
+const COLUMNS = ['id', 'key', 'actor', 'fingerprint', 'status', 'ok', 'ran', 'repairs', 'replays', 'source', 'created_at', 'duration_ms', 'record', 'request_id'] as const;
 const ROW_PLACEHOLDERS = `(${COLUMNS.map(() => '?').join(', ')})`;
 const sqlBySize = new Map<number, string>();
 const insertSql = (rows: number): string => {
@@ -44,7 +44,7 @@ export class KnexInvocationStore implements InvocationStore {
     const texts = records.map((record) => JSON.stringify(record));
     const values = records.map((record, i) => [
       record.id, record.key, record.actor, record.fingerprint, record.status, record.ok, record.ran, record.repairs,
-      record.replays, record.source, record.created_at, Math.round(record.duration_ms), texts[i]!,
+      record.replays, record.source, record.created_at, Math.round(record.duration_ms), texts[i]!, record.request_id,
     ]);
     const rows: Array<{ seq: number | string; id: string }> = this.statements
       ? await this.statements.all(insertSql(records.length), values.flat())
@@ -87,7 +87,8 @@ export class KnexInvocationStore implements InvocationStore {
     const byTarget = new Map<string, string[]>();
     for (const r of repairers) byTarget.set(r.repairs!, [...(byTarget.get(r.repairs!) ?? []), r.id]);
     return rows.map((row) => ({
-      ...(JSON.parse(row.record) as InvocationRecord),
+      // Records written before request ids have none.
+      ...({ request_id: null, ...JSON.parse(row.record) } as InvocationRecord),
       seq: Number(row.seq),
       repaired_by: byTarget.get(row.id) ?? [],
     }));

@@ -53,6 +53,7 @@ export function deliveryRecord(req: Request, hook: Webhook, body: Uint8Array | n
     outcome: 'accepted',
     refusal: null,
     action,
+    request_id: null,
   };
 }
 
