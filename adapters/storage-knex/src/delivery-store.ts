@@ -5,6 +5,7 @@
 // deliveries is one statement (group commit); only the losers, the duplicates, need a second.
 import type { Knex } from 'knex';
 import { GroupCommit } from './group-commit.js';
+import type { StoreObserver, StoreOptions } from './store-observer.js';
 import { FIRST_DELIVERY } from './migrations.js';
 import { SqliteStatements } from './sqlite-statements.js';
 import { SwitchyardError, type ActionRecord, type DeliveryRecord, type DeliveryStore, type Page, type StoredDelivery } from '@switchyard/core';
@@ -111,14 +112,22 @@ export class KnexDeliveryStore implements DeliveryStore {
   private readonly sqlCache = new Map<string, string>();
   private readonly statements: SqliteStatements | null;
 
-  constructor(private readonly knex: Knex) {
+  private readonly observer: StoreObserver<StoredDelivery> | null;
+
+  constructor(
+    private readonly knex: Knex,
+    options: StoreOptions<StoredDelivery> = {},
+  ) {
+    this.observer = options.observer ?? null;
     // SQLite has one writer, so one batch in flight; PostgreSQL overlaps a few from its pool.
     const inFlight = knex.client.config.client === 'pg' ? 4 : 1;
     this.statements = SqliteStatements.for(knex);
     this.commits = new GroupCommit<DeliveryRecord, StoredDelivery>(
-      (records) => this.insertBatch(records),
-      async (record) => (await this.insertBatch([record]))[0]!,
+      (records) => this.insertObserved(records),
+      async (record) => (await this.insertObserved([record]))[0]!,
       inFlight,
+      undefined,
+      this.observer,
     );
   }
 
@@ -130,6 +139,12 @@ export class KnexDeliveryStore implements DeliveryStore {
   /** Committed before it resolves; concurrent appends share one statement (group commit). */
   append(record: DeliveryRecord): Promise<StoredDelivery> {
     return this.commits.submit(record);
+  }
+
+  private async insertObserved(records: DeliveryRecord[]): Promise<StoredDelivery[]> {
+    const stored = await this.insertBatch(records);
+    if (this.observer) for (const s of stored) this.observer.appended(s);
+    return stored;
   }
 
   /**

@@ -2,6 +2,7 @@
 // links such as repaired_by are derived by query when reading, never written back.
 import type { Knex } from 'knex';
 import { GroupCommit } from './group-commit.js';
+import type { StoreObserver, StoreOptions } from './store-observer.js';
 import { SqliteStatements } from './sqlite-statements.js';
 import { SwitchyardError, type InvocationRecord, type InvocationStore, type Page, type StoredInvocation } from '@switchyard/core';
 
@@ -26,18 +27,32 @@ export class KnexInvocationStore implements InvocationStore {
   /** On SQLite, the batch INSERT runs as a statement prepared once per batch size (not re-planned per run). */
   private readonly statements: SqliteStatements | null;
 
-  constructor(private readonly knex: Knex) {
+  private readonly observer: StoreObserver<StoredInvocation> | null;
+
+  constructor(
+    private readonly knex: Knex,
+    options: StoreOptions<StoredInvocation> = {},
+  ) {
+    this.observer = options.observer ?? null;
     this.statements = SqliteStatements.for(knex);
     // Runs finishing together share one INSERT (group commit); each is answered once committed.
     this.commits = new GroupCommit<InvocationRecord, StoredInvocation>(
-      (records) => this.insert(records),
-      async (record) => (await this.insert([record]))[0]!,
+      (records) => this.insertObserved(records),
+      async (record) => (await this.insertObserved([record]))[0]!,
       knex.client.config.client === 'pg' ? 4 : 1,
+      undefined,
+      this.observer,
     );
   }
 
   append(record: InvocationRecord): Promise<StoredInvocation> {
     return this.commits.submit(record);
+  }
+
+  private async insertObserved(records: InvocationRecord[]): Promise<StoredInvocation[]> {
+    const stored = await this.insert(records);
+    if (this.observer) for (const s of stored) this.observer.appended(s);
+    return stored;
   }
 
   private async insert(records: InvocationRecord[]): Promise<StoredInvocation[]> {
