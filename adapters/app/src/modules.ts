@@ -17,6 +17,7 @@ import {
   ApprovalStore,
   ApprovalService,
   ArticleStore,
+  RequestScope,
   systemClock,
   type SwitchyardPlugin,
   type UpstreamAddress,
@@ -25,7 +26,7 @@ import { KnexApprovalStore, KnexApiKeyStore, KnexDeliveryStore, KnexInvocationSt
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { McpUpstreamClient } from '@switchyard/mcp';
-import { createHttpApp } from '@switchyard/http-express';
+import { createHttpApp, httpRequestScope } from '@switchyard/http-express';
 import type { Config } from './config.js';
 import { FolderArticleStore } from './article-folder.js';
 import type { Logger } from './logger.js';
@@ -49,6 +50,7 @@ export const configModule = (config: Config, logger: Logger): ContainerModule =>
     bind(ConfigToken).toConstantValue(config);
     bind(LoggerToken).toConstantValue(logger);
     bind(Clock).toConstantValue(systemClock);
+    bind(RequestScope).toConstantValue(httpRequestScope);
   });
 
 export const storageModule = new ContainerModule(({ bind }) => {
@@ -187,6 +189,7 @@ export const coreModule = new ContainerModule(({ bind }) => {
         await ctx.getAsync<InvocationStore>(InvocationStore),
         ctx.get<Clock>(Clock),
         { timeoutMs: config.dispatch.timeoutMs, approvalTtlSeconds: config.approvals.ttlSeconds },
+        ctx.get<RequestScope>(RequestScope),
       );
     })
     .inSingletonScope();

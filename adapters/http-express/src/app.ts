@@ -17,11 +17,15 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { upstreamRoutes } from './routes/upstreams.js';
 import { contentRoutes } from './routes/content.js';
 import { mcpRoutes } from './routes/mcp.js';
+import { requestIds } from './request-id.js';
+import { accessLog } from './access-log.js';
 
 export function createHttpApp(ctx: HttpContext): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
+  // Before everything else: every request gets its id.
+  app.use(requestIds(), accessLog(ctx.logger));
   // Deliveries are the hottest path; mounted first so they do not walk the other routers.
   app.use(hookRoutes(ctx));
   app.use(healthRoutes(ctx));

@@ -5,6 +5,8 @@ export interface HttpLogger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
+  /** One line per answered request, when the level lets it through. */
+  debug?(message: string, fields?: Record<string, unknown>): void;
 }
 
 export interface HttpContext {

@@ -5,3 +5,5 @@ export { HTTP_STATUS, statusFor } from './status.js';
 export { API_KEY_HEADER } from './api-key.js';
 export { rawBody } from './raw-body.js';
 export { deliveryRecord } from './routes/hooks.js';
+export { UNMATCHED_ROUTE, routePattern } from './route-pattern.js';
+export { REQUEST_ID_HEADER, REQUEST_ID_PATTERN, currentRequestId, httpRequestScope, type BytesInFlight } from './request-id.js';

@@ -19,6 +19,7 @@ import { baseUrlOf } from '../base-url.js';
 import type { HttpContext } from '../context.js';
 import { unknownKeyLinks, runAnswer } from '../presenters.js';
 import { rawBody } from '../raw-body.js';
+import { currentRequestId } from '../request-id.js';
 import { statusFor } from '../status.js';
 import { writeJson } from '../write-json.js';
 
@@ -53,7 +54,7 @@ export function deliveryRecord(req: Request, hook: Webhook, body: Uint8Array | n
     outcome: 'accepted',
     refusal: null,
     action,
-    request_id: null,
+    request_id: currentRequestId(),
   };
 }
 
