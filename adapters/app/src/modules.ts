@@ -19,17 +19,20 @@ import {
   ArticleStore,
   RequestScope,
   systemClock,
+  type StoredDelivery,
+  type StoredInvocation,
   type SwitchyardPlugin,
   type UpstreamAddress,
 } from '@switchyard/core';
-import { KnexApprovalStore, KnexApiKeyStore, KnexDeliveryStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexWebhookStore, openDatabase, type Database } from '@switchyard/storage-knex';
+import { KnexApprovalStore, KnexApiKeyStore, KnexDeliveryStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexWebhookStore, openDatabase, readLedgerBacklog, type Database } from '@switchyard/storage-knex';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { McpUpstreamClient } from '@switchyard/mcp';
-import { createHttpApp, httpRequestScope } from '@switchyard/http-express';
+import { ServiceMetrics, createHttpApp, httpRequestScope } from '@switchyard/http-express';
 import type { Config } from './config.js';
 import { FolderArticleStore } from './article-folder.js';
 import type { Logger } from './logger.js';
+import { MeteredUpstreamClient } from './metered-upstream-client.js';
 import {
   ConfigToken,
   DatabaseToken,
@@ -37,6 +40,7 @@ import {
   HttpAppToken,
   LoadedPluginToken,
   LoggerToken,
+  MetricsToken,
   RegistryToken,
   RunnerDirectoryToken,
   TokenIssuerToken,
@@ -50,6 +54,8 @@ export const configModule = (config: Config, logger: Logger): ContainerModule =>
     bind(ConfigToken).toConstantValue(config);
     bind(LoggerToken).toConstantValue(logger);
     bind(Clock).toConstantValue(systemClock);
+    // One registry per service: tests run many services in one process.
+    bind(MetricsToken).toConstantValue(new ServiceMetrics());
     bind(RequestScope).toConstantValue(httpRequestScope);
   });
 
@@ -61,7 +67,11 @@ export const storageModule = new ContainerModule(({ bind }) => {
     })
     .inSingletonScope();
   bind<InvocationStore>(InvocationStore)
-    .toDynamicValue(async (ctx) => new KnexInvocationStore((await ctx.getAsync<Database>(DatabaseToken)).knex))
+    .toDynamicValue(async (ctx) => {
+      const metrics = ctx.get<ServiceMetrics>(MetricsToken);
+      const observer = { ...metrics.groupCommit('invocations'), appended: (inv: StoredInvocation) => metrics.runRecorded(inv) };
+      return new KnexInvocationStore((await ctx.getAsync<Database>(DatabaseToken)).knex, { observer });
+    })
     .inSingletonScope();
   bind<ApiKeyStore>(ApiKeyStore)
     .toDynamicValue(async (ctx) => new KnexApiKeyStore((await ctx.getAsync<Database>(DatabaseToken)).knex))
@@ -70,7 +80,11 @@ export const storageModule = new ContainerModule(({ bind }) => {
     .toDynamicValue(async (ctx) => new KnexWebhookStore((await ctx.getAsync<Database>(DatabaseToken)).knex))
     .inSingletonScope();
   bind<DeliveryStore>(DeliveryStore)
-    .toDynamicValue(async (ctx) => new KnexDeliveryStore((await ctx.getAsync<Database>(DatabaseToken)).knex))
+    .toDynamicValue(async (ctx) => {
+      const metrics = ctx.get<ServiceMetrics>(MetricsToken);
+      const observer = { ...metrics.groupCommit('deliveries'), appended: (d: StoredDelivery) => metrics.deliveryRecorded(d) };
+      return new KnexDeliveryStore((await ctx.getAsync<Database>(DatabaseToken)).knex, { observer });
+    })
     .inSingletonScope();
   bind<SharedSettings>(SharedSettings)
     .toDynamicValue(async (ctx) => new KnexSettings((await ctx.getAsync<Database>(DatabaseToken)).knex))
@@ -101,7 +115,10 @@ export const storageModule = new ContainerModule(({ bind }) => {
 
 export const mcpModule = new ContainerModule(({ bind }) => {
   bind<UpstreamToolClient>(UpstreamToolClient)
-    .toDynamicValue((ctx) => new McpUpstreamClient({ connectTimeoutMs: ctx.get<Config>(ConfigToken).upstreams.connectTimeoutMs ?? 5000 }))
+    .toDynamicValue(
+      (ctx) =>
+        new MeteredUpstreamClient(new McpUpstreamClient({ connectTimeoutMs: ctx.get<Config>(ConfigToken).upstreams.connectTimeoutMs ?? 5000 }), ctx.get<ServiceMetrics>(MetricsToken)),
+    )
     .inSingletonScope();
 });
 
@@ -200,6 +217,9 @@ export const httpModule = new ContainerModule(({ bind }) => {
     .toDynamicValue(async (ctx) => {
       const config = ctx.get<Config>(ConfigToken);
       const db = await ctx.getAsync<Database>(DatabaseToken);
+      const metrics = ctx.get<ServiceMetrics>(MetricsToken);
+      // Read at each scrape, on the read connection so a scrape never waits behind the writer.
+      metrics.watchLedgerBacklog(() => readLedgerBacklog(db.readKnex));
       return createHttpApp({
         registry: await ctx.getAsync<CapabilityRegistry>(RegistryToken),
         dispatch: await ctx.getAsync<DispatchService>(DispatchToken),
@@ -221,6 +241,8 @@ export const httpModule = new ContainerModule(({ bind }) => {
         mintPerMinute: config.tokens.mintPerMinute,
         workspaces: config.tokens.workspaces,
         logger: ctx.get<Logger>(LoggerToken),
+        metrics,
+        metricsPublic: config.metrics.public,
         publicBaseUrl: config.server.publicBaseUrl,
         bodyLimitBytes: config.server.bodyLimitBytes,
         hookBodyLimitBytes: config.webhooks.bodyLimitBytes,

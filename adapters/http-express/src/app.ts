@@ -17,6 +17,7 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { upstreamRoutes } from './routes/upstreams.js';
 import { contentRoutes } from './routes/content.js';
 import { mcpRoutes } from './routes/mcp.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { requestIds } from './request-id.js';
 import { accessLog } from './access-log.js';
 
@@ -24,11 +25,12 @@ export function createHttpApp(ctx: HttpContext): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
-  // Before everything else: every request gets its id.
-  app.use(requestIds(), accessLog(ctx.logger));
+  // Before everything else: every request gets its id, its timing and its body bytes counted.
+  app.use(requestIds(ctx.metrics.bodyBytesInFlight), ctx.metrics.http(), accessLog(ctx.logger));
   // Deliveries are the hottest path; mounted first so they do not walk the other routers.
   app.use(hookRoutes(ctx));
   app.use(healthRoutes(ctx));
+  app.use(metricsRoutes(ctx));
   app.use(dispatchRoutes(ctx));
   app.use(invocationRoutes(ctx));
   app.use(webhookRoutes(ctx));

@@ -1,4 +1,5 @@
 // What the HTTP adapter needs from the composition root; resolved once at startup, never per request.
+import type { ServiceMetrics } from './metrics.js';
 import type { ApiKeyStore, ApprovalService, ArticleStore, CapabilityRegistry, DeliveryStore, DispatchService, InvocationStore, TokenIssuer, TokenUseStore, UpstreamImports, VerifiableLedger, WebhookStore } from '@switchyard/core';
 
 export interface HttpLogger {
@@ -31,6 +32,10 @@ export interface HttpContext {
   /** Workspaces that observers may enter, by slug. */
   workspaces: string[];
   logger: HttpLogger;
+  /** This service's metrics (its own registry), served at /metrics. */
+  metrics: ServiceMetrics;
+  /** Whether /metrics answers without the owner's API key. */
+  metricsPublic: boolean;
   /** Fixed public base URL, or null to derive it from each request. */
   publicBaseUrl: string | null;
   bodyLimitBytes: number;

@@ -246,5 +246,18 @@ export const paths = {
   '/healthz': {
     get: { operationId: 'health', tags: ['operations'], summary: 'Liveness and database health', security: publicOnly, responses: { '200': json('{ok, database, capabilities, uptime_s}'), '503': json('The database does not answer') } },
   },
+  '/metrics': {
+    get: {
+      operationId: 'metrics',
+      tags: ['operations'],
+      summary: 'Prometheus metrics (text exposition format): process, HTTP, runs, upstream calls, deliveries, refusals, ledger backlog, group commits',
+      description: 'The owner\'s API key, unless the config sets metrics.public to true (then no credential is asked).',
+      security: [...ownerOnly, {}],
+      responses: {
+        '200': { description: 'The metrics', content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } } },
+        ...errors([401, 'credential_required, invalid_api_key']),
+      },
+    },
+  },
 } as const;
 
