@@ -2,7 +2,7 @@
 // label or log field with a bounded set of values that reveals no webhook address or token.
 import type { Request } from 'express';
 
-/** The route of a request no route matched (404s, refusals before routing). */
+/** The route of a request answered before any route took it (404s, a guard in front of a group of routes refusing it). */
 export const UNMATCHED_ROUTE = '(unmatched)';
 
 export function routePattern(req: Request): string {
