@@ -1,15 +1,13 @@
 // The service's logger: pino, one JSON object per line ({level, time, message, ...fields}), the level
 // from config, warn and error on stderr and the rest on stdout. A line written while a request is
 // handled names its request id (request_id), as the ledger records of that request do.
-import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
+import { pino, type DestinationStream } from 'pino';
 import { currentRequestId, type HttpLogger } from '@switchyard/http-express';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 export interface Logger extends HttpLogger {
   debug(message: string, fields?: Record<string, unknown>): void;
-  /** The pino logger underneath, for libraries that take one. */
-  readonly pino: PinoLogger;
 }
 
 export interface LoggerOptions {
@@ -47,5 +45,5 @@ export function createLogger(level: LogLevel, options: LoggerOptions = {}): Logg
       if (fields) base[lvl](fields, message);
       else base[lvl](message);
     };
-  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), pino: base };
+  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
