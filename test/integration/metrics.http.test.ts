@@ -96,6 +96,20 @@ for (const engine of engines()) {
         expect(timed('422')).to.equal(1);
       });
 
+      it('counts a refused run once, as a run refusal, not again as a refused request', async () => {
+        const before = await scrape();
+        // A hook action runs as a keyless caller; this capability needs auth.
+        const res = await post(server, `/hook/${hookId}/PAYMENTS_PROCESSOR_API_SEARCH`, { 'content-type': 'application/json' }, Buffer.from('{"query":"refund"}'));
+        expect(res.status).to.equal(401);
+        expect(res.body.invocation).to.include({ status: 'refused', ran: false });
+        const after = await scrape();
+        const diff = (name: string, labels: Record<string, string>) => count(after, name, labels) - count(before, name, labels);
+        expect(diff('switchyard_runs_total', { key: 'PAYMENTS_PROCESSOR_API_SEARCH', status: 'refused' })).to.equal(1);
+        expect(diff('switchyard_refusals_total', { kind: 'run', reason: 'credential_required' })).to.equal(1);
+        expect(diff('switchyard_refusals_total', { kind: 'request', reason: 'credential_required' })).to.equal(0);
+        expect(diff('switchyard_deliveries_total', { outcome: 'accepted' }), 'the delivery itself was accepted').to.equal(1);
+      });
+
       it('counts deliveries by outcome, refusals by reason and the group commits that stored them, labelled by route pattern only', async () => {
         const before = await scrape();
         const headers = { 'content-type': 'application/json', 'x-github-delivery': 'gh-metrics-1' };
