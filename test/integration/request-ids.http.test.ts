@@ -5,6 +5,8 @@ import { expect } from 'chai';
 import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createLogger } from '@switchyard/app';
 import { TEST_API_KEY, engines, startTestService, type TestService } from '../support/app.js';
 
@@ -63,6 +65,26 @@ for (const engine of engines()) {
         expect(entry.request_id).to.equal('hook-req-42');
         const run = await owner(http.get(`/api/invocations/${res.body.invocation.id}`)).expect(200);
         expect(run.body.invocation.request_id).to.equal('hook-req-42');
+      });
+
+      it('keeps it on a run made through the MCP server face', async () => {
+        const { port } = server.address() as AddressInfo;
+        const client = new Client({ name: 'request-ids', version: '0.0.0' });
+        await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { 'x-sheets-key': TEST_API_KEY, 'x-request-id': 'mcp-call-9' } } }));
+        try {
+          const result = await client.callTool({ name: 'MESSAGING_UPDATE_GROUP', arguments: { group_id: 'grp_4f7c2a9d1e', name: 'Via MCP' } });
+          const invocation = (result.structuredContent as { invocation: string }).invocation;
+          expect((await owner(http.get(`/api/invocations/${invocation}`)).expect(200)).body.invocation.request_id).to.equal('mcp-call-9');
+        } finally {
+          await client.close();
+        }
+      });
+
+      it('gives the run an approval starts the id of the approving request', async () => {
+        const asked = await owner(http.post('/api/dispatch')).set('x-request-id', 'asked-1').send({ key: 'PAYMENTS_PROCESSOR_API_SEARCH', body: { query: 'refund a charge' } }).expect(202);
+        expect(asked.body.invocation).to.include({ status: 'awaiting_approval', request_id: 'asked-1' });
+        const approved = await owner(http.post(`/api/approvals/${asked.body.invocation.id}`)).set('x-request-id', 'approved-1').send({ decision: 'approve' }).expect(200);
+        expect(approved.body.invocation.request_id).to.equal('approved-1');
       });
 
       it('keeps it on a refused delivery', async () => {
