@@ -76,6 +76,8 @@ for (const engine of engines()) {
         expect(valueOf(samples, 'process_cpu_user_seconds_total')).to.be.a('number').at.least(0);
         expect(valueOf(samples, 'nodejs_heap_size_used_bytes')).to.be.greaterThan(0);
         expect(res.text).to.include('# TYPE switchyard_http_request_duration_seconds histogram');
+        // Outcomes exist from the start, so a rate over them does not wait for the first event.
+        for (const outcome of ['accepted', 'duplicate', 'refused']) expect(valueOf(samples, 'switchyard_deliveries_total', { outcome }), outcome).to.be.a('number');
       });
 
       it('counts runs by key and status, their upstream calls, and times them by route pattern', async () => {

@@ -77,6 +77,9 @@ export class ServiceMetrics {
       registers,
     });
     this.fallbacks = new Counter({ name: 'switchyard_group_commit_fallbacks_total', help: 'Group-commit batches that failed whole and were written record by record, by store', labelNames: ['store'], registers });
+    // Series with a known, small set of values start at 0, so rate() and alerts see them from the start.
+    for (const outcome of ['accepted', 'duplicate', 'refused'] satisfies DeliveryCount[]) this.deliveries.inc({ outcome }, 0);
+    for (const store of ['invocations', 'deliveries'] satisfies GroupCommitStore[]) this.fallbacks.inc({ store }, 0);
     // Read at each scrape; a failed read shows as NaN rather than failing the scrape.
     const self = this;
     new Gauge({
