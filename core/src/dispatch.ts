@@ -57,7 +57,9 @@ export class DispatchService {
     const { capability, validate } = this.registry.require(request.key);
     if (request.repairs !== undefined) {
       if (typeof request.repairs !== 'string' || !INVOCATION_ID.test(request.repairs)) {
-        fail('invalid_repair', 'repairs must be an invocation id of the form inv_…', { repairs: request.repairs ?? null, reason: 'malformed' });
+        // Echoed only as a scalar: an array or object named here may nest as deep as the request allows.
+        const echoed = typeof request.repairs === 'object' ? null : (request.repairs ?? null);
+        fail('invalid_repair', 'repairs must be an invocation id of the form inv_…', { repairs: echoed, reason: 'malformed' });
       }
       checkRepairTarget(capability.key, request.repairs, await this.store.get(request.repairs));
     }

@@ -61,6 +61,14 @@ for (const engine of engines()) {
       expect((await invocation(res.body.invocation.id)).body).to.equal(bodyText);
     });
 
+    it('POST /api/dispatch: a value nested 300,000 deep in another field of the envelope is a coded refusal, not a 500', async () => {
+      const deep = nestedText(300_000);
+      const res = await owner(http.post('/api/dispatch')).set('content-type', 'application/json').send(`{"key":"${EDGE}","body":{},"repairs":${deep}}`).expect(422);
+      expect(res.body.error).to.include({ code: 'invalid_repair', reason: 'malformed', repairs: null });
+      const body = await owner(http.post('/api/dispatch')).set('content-type', 'application/json').send(`{"key":"${EDGE}","body":${deep}}`).expect(422);
+      expectTooDeep(body.body.invocation);
+    });
+
     it('GET /api/dispatch?invoke: arguments one level past the limit are 422 invalid_arguments, ledgered', async () => {
       const before = await count(EDGE);
       const res = await owner(http.get('/api/dispatch')).query({ invoke: EDGE, body: nestedText(65) }).expect(422);
