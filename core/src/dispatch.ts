@@ -13,6 +13,7 @@ import type { RunnerDirectory } from './runner-directory.js';
 import { computeYield } from './yield.js';
 import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
+import { nestsDeeperThan, stringifyIteratively } from './json-depth.js';
 
 export type DispatchRequest =
   | { key: string; body?: unknown; repairs?: string; source?: string }
@@ -27,7 +28,12 @@ export interface DispatchOptions {
   timeoutMs: number;
   /** How long an approval request stays open. */
   approvalTtlSeconds?: number;
+  /** How deep arguments (and results) may nest; deeper arguments are invalid. */
+  maxArgumentDepth?: number;
 }
+
+/** The default depth limit of arguments: far beyond any real input schema, far below the stack. */
+export const DEFAULT_MAX_ARGUMENT_DEPTH = 64;
 
 /** The SHA-256 of the canonical JSON of a run's arguments: what an approval is bound to. */
 export const argsHash = (args: unknown): string => `sha256:${createHash('sha256').update(canonicalJson(args ?? null)).digest('hex')}`;
@@ -51,7 +57,9 @@ export class DispatchService {
     const { capability, validate } = this.registry.require(request.key);
     if (request.repairs !== undefined) {
       if (typeof request.repairs !== 'string' || !INVOCATION_ID.test(request.repairs)) {
-        fail('invalid_repair', 'repairs must be an invocation id of the form inv_…', { repairs: request.repairs ?? null, reason: 'malformed' });
+        // Echoed only as a scalar: an array or object named here may nest as deep as the request allows.
+        const echoed = typeof request.repairs === 'object' ? null : (request.repairs ?? null);
+        fail('invalid_repair', 'repairs must be an invocation id of the form inv_…', { repairs: echoed, reason: 'malformed' });
       }
       checkRepairTarget(capability.key, request.repairs, await this.store.get(request.repairs));
     }
@@ -88,7 +96,10 @@ export class DispatchService {
     id: string = newInvocationId(),
   ): Promise<DispatchOutcome> {
     const started = this.clock.now();
-    const text = bodyText(rawBody);
+    const maxDepth = this.options.maxArgumentDepth ?? DEFAULT_MAX_ARGUMENT_DEPTH;
+    // An object body too deep is never handed to anything recursive, JSON.stringify included.
+    const bodyTooDeep = typeof rawBody === 'object' && rawBody !== null && nestsDeeperThan(rawBody, maxDepth);
+    const text = bodyTooDeep ? stringifyIteratively(rawBody) : bodyText(rawBody);
     let args: unknown = null;
     let status: InvocationStatus = 'ok';
     let ran = false;
@@ -96,7 +107,11 @@ export class DispatchService {
     let error: InvocationError | null = null;
 
     try {
-      args = parseBody(capability.bodyFormat, rawBody);
+      const parsed = parseBody(capability.bodyFormat, rawBody);
+      if (bodyTooDeep || (parsed !== rawBody && nestsDeeperThan(parsed, maxDepth))) {
+        fail('invalid_arguments', `arguments nest deeper than ${maxDepth} levels`, { max_depth: maxDepth, errors: [{ path: '/', message: `nests deeper than ${maxDepth} levels`, keyword: 'maxDepth', params: { limit: maxDepth } }] });
+      }
+      args = parsed;
       const problems = validate(args);
       if (problems.length > 0) {
         fail('invalid_arguments', `arguments do not match the input schema of ${capability.key}: ${problems.map((p) => p.message).join('; ')}`, { errors: problems });
@@ -110,6 +125,8 @@ export class DispatchService {
       if (approvedArgsHash !== null && argsHash(args) !== approvedArgsHash) fail('invalid_request', 'the arguments differ from the approved ones');
       ran = true;
       result = await this.runners.runnerFor(capability).run(capability, args, { timeoutMs: this.options.timeoutMs, invocationId: id, actor: caller.actor });
+      // The result is written to the ledger and its leaves like the arguments: bounded the same way.
+      if (nestsDeeperThan(result, maxDepth)) fail('tool_error', `the result of ${capability.key} nests deeper than ${maxDepth} levels`, { max_depth: maxDepth });
     } catch (err) {
       const coded = SwitchyardError.is(err) ? err : new SwitchyardError('internal_error', `runner failed: ${(err as Error)?.message ?? String(err)}`);
       error = coded.toJSON();

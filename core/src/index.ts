@@ -10,6 +10,7 @@ export * from './build-map.js';
 export * from './router-tags.js';
 export * from './ids.js';
 export * from './body-format.js';
+export * from './json-depth.js';
 export * from './invocation.js';
 export * from './yield.js';
 export * from './ports.js';

@@ -84,6 +84,15 @@ interface Decoded {
 
 const corrupted = (why: string) => new SwitchyardError('token_corrupted', `the share token cannot be used: ${why}; ask the owner for a fresh one`);
 
+/** A caveat value's percent-encoding; anyone holding a token can append caveats, so it may be malformed. */
+function decodeCaveat(name: string, raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw corrupted(`its ${name} caveat holds malformed percent-encoding`);
+  }
+}
+
 function decode(token: string): Decoded {
   if (typeof token !== 'string' || !token.startsWith(PREFIX)) throw corrupted('it is not a Switchyard token');
   const [payload, signature, ...rest] = token.slice(PREFIX.length).split('.');
@@ -148,7 +157,7 @@ export function verifyToken(token: string, roots: RootKey[], nowSeconds: number)
     const name = caveat.slice(0, at) as CaveatName;
     const raw = caveat.slice(at + 1);
     if (at < 1 || !CAVEAT_NAMES.includes(name)) throw corrupted(`it carries an unknown caveat ${JSON.stringify(caveat.slice(0, 40))}`);
-    const list = () => (raw === '' ? [] : raw.split(',').map((x) => decodeURIComponent(x)));
+    const list = () => (raw === '' ? [] : raw.split(',').map((x) => decodeCaveat(name, x)));
     switch (name) {
       case 'moves':
         moves = intersect(moves, list());
@@ -165,7 +174,7 @@ export function verifyToken(token: string, roots: RootKey[], nowSeconds: number)
         break;
       }
       default: {
-        const value = decodeURIComponent(raw);
+        const value = decodeCaveat(name, raw);
         // A second, different value for a single-valued caveat can never hold: the token allows nothing.
         if (single[name] !== undefined && single[name] !== value) conflict = true;
         single[name] ??= value;

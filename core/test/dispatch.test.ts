@@ -69,6 +69,23 @@ describe('core: dispatch', () => {
     });
   }
 
+  it('refuses arguments nested past the depth limit as invalid_arguments, ledgered without them', async () => {
+    const { dispatch } = setup();
+    const text = `{"text":"a","deep":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    for (const body of [text, JSON.parse(text)]) {
+      const { invocation } = await dispatch.dispatch({ key: 'TEST_ECHO', body }, OWNER);
+      expect(invocation).to.include({ ok: false, ran: false, status: 'failed', args: null, body: text });
+      expect(invocation.error).to.include({ code: 'invalid_arguments', max_depth: 64 });
+    }
+  });
+
+  it('fails a run whose result nests past the depth limit as tool_error, without the result', async () => {
+    const { dispatch } = setup({ run: async () => JSON.parse(`{"r":${'['.repeat(5000)}${']'.repeat(5000)}}`) });
+    const { invocation } = await dispatch.dispatch({ key: 'TEST_ECHO', body: { text: 'a' } }, OWNER);
+    expect(invocation).to.include({ ok: false, ran: true, status: 'failed', result: null });
+    expect(invocation.error).to.include({ code: 'tool_error', max_depth: 64 });
+  });
+
   it('holds approval-required runs as awaiting_approval, bound to the hash of their exact arguments', async () => {
     let ran = 0;
     const { dispatch } = setup({ run: async () => (ran++, { done: true }) });

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { createHmac } from 'node:crypto';
 import { SwitchyardError, allowedMoves, mintToken, narrowToken, requireMove, scopeAllows, tokenFingerprint, verifyToken, type RootKey } from '../src/index.js';
 
 const K1: RootKey = { kid: 'k1', secret: new Uint8Array(32).fill(1) };
@@ -15,6 +16,17 @@ const code = (fn: () => unknown) => {
 
 describe('core: share tokens (macaroon-style caveat chains)', () => {
   const token = mintToken(K1, { moves: ['contract:read', 'invoke:*', 'explain'], keys: ['A', 'B', 'C'], actor: 'agent-7', expires: NOW + 3600 }, 'tok_1');
+
+  it('refuses a caveat appended with malformed percent-encoding as token_corrupted', () => {
+    // Appending a caveat needs no key: the holder chains the HMAC on, as narrowToken does.
+    const [payload, signature] = token.slice('sy1.'.length).split('.') as [string, string];
+    const body = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { k: string; i: string; c: string[] };
+    for (const caveat of ['actor=%E0%A4%A', 'keys=A,%zz']) {
+      const sig = createHmac('sha256', Buffer.from(signature, 'base64url')).update(caveat).digest();
+      const forged = `sy1.${Buffer.from(JSON.stringify({ ...body, c: [...body.c, caveat] })).toString('base64url')}.${sig.toString('base64url')}`;
+      expect(code(() => verifyToken(forged, [K1], NOW))).to.equal('token_corrupted');
+    }
+  });
 
   it('verifies and folds caveats into a scope', () => {
     const s = verifyToken(token, [K1], NOW);

@@ -186,7 +186,7 @@ export const coreModule = new ContainerModule(({ bind }) => {
         ctx.get<RunnerDirectory>(RunnerDirectoryToken),
         await ctx.getAsync<InvocationStore>(InvocationStore),
         ctx.get<Clock>(Clock),
-        { timeoutMs: config.dispatch.timeoutMs, approvalTtlSeconds: config.approvals.ttlSeconds },
+        { timeoutMs: config.dispatch.timeoutMs, approvalTtlSeconds: config.approvals.ttlSeconds, maxArgumentDepth: config.dispatch.maxArgumentDepth },
       );
     })
     .inSingletonScope();

@@ -17,11 +17,15 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { upstreamRoutes } from './routes/upstreams.js';
 import { contentRoutes } from './routes/content.js';
 import { mcpRoutes } from './routes/mcp.js';
+import { malformedEncodingGuard } from './malformed-encoding.js';
+import { SESSION_COOKIE, SESSION_COOKIE_PATH } from './dashboard/session.js';
 
 export function createHttpApp(ctx: HttpContext): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
+  // Before any route decodes a path, a query or a cookie.
+  app.use(malformedEncodingGuard([{ name: SESSION_COOKIE, path: SESSION_COOKIE_PATH }]));
   // Deliveries are the hottest path; mounted first so they do not walk the other routers.
   app.use(hookRoutes(ctx));
   app.use(healthRoutes(ctx));

@@ -2,7 +2,7 @@
 // links such as repaired_by are derived by query when reading, never written back.
 import type { Knex } from 'knex';
 import { GroupCommit } from './group-commit.js';
-import { SqliteStatements } from './sqlite-statements.js';
+import { dialectFor, type Statements } from './dialect.js';
 import { SwitchyardError, type InvocationRecord, type InvocationStore, type Page, type StoredInvocation } from '@switchyard/core';
 
 const COLUMNS = ['id', 'key', 'actor', 'fingerprint', 'status', 'ok', 'ran', 'repairs', 'replays', 'source', 'created_at', 'duration_ms', 'record'] as const;
@@ -24,15 +24,16 @@ interface InvocationRow {
 export class KnexInvocationStore implements InvocationStore {
   private readonly commits: GroupCommit<InvocationRecord, StoredInvocation>;
   /** On SQLite, the batch INSERT runs as a statement prepared once per batch size (not re-planned per run). */
-  private readonly statements: SqliteStatements | null;
+  private readonly statements: Statements;
 
   constructor(private readonly knex: Knex) {
-    this.statements = SqliteStatements.for(knex);
+    const dialect = dialectFor(knex);
+    this.statements = dialect.statements(knex);
     // Runs finishing together share one INSERT (group commit); each is answered once committed.
     this.commits = new GroupCommit<InvocationRecord, StoredInvocation>(
       (records) => this.insert(records),
       async (record) => (await this.insert([record]))[0]!,
-      knex.client.config.client === 'pg' ? 4 : 1,
+      dialect.writersInFlight,
     );
   }
 
@@ -46,11 +47,7 @@ export class KnexInvocationStore implements InvocationStore {
       record.id, record.key, record.actor, record.fingerprint, record.status, record.ok, record.ran, record.repairs,
       record.replays, record.source, record.created_at, Math.round(record.duration_ms), texts[i]!,
     ]);
-    const rows: Array<{ seq: number | string; id: string }> = this.statements
-      ? await this.statements.all(insertSql(records.length), values.flat())
-      : await this.knex('invocations')
-          .insert(values.map((v) => Object.fromEntries(COLUMNS.map((c, i) => [c, v[i]]))))
-          .returning(['seq', 'id']);
+    const rows = await this.statements.all<{ seq: number | string; id: string }>(insertSql(records.length), values.flat());
     const seqOf = new Map(rows.map((r) => [r.id, Number(r.seq)]));
     // Answered as stored (a JSON round trip); a new record cannot have been repaired yet.
     return records.map((record, i) => ({ ...(JSON.parse(texts[i]!) as InvocationRecord), seq: seqOf.get(record.id)!, repaired_by: [] }));
