@@ -11,6 +11,8 @@ import type { HttpContext } from '../context.js';
 import { presentBody } from '../webhook-presenters.js';
 import { html, page, type Html, type PageOptions } from './html.js';
 import { statusFor } from '../status.js';
+import { signInLimiter } from '../rate-limit.js';
+import { dashboardNext } from './next-page.js';
 import { DashboardSessions, type DashboardSession } from './session.js';
 import { capabilityBody, treeBody } from './pages/capabilities.js';
 import { deliveriesBody, deliveryBody, webhooksBody } from './pages/webhooks.js';
@@ -47,9 +49,6 @@ const securityHeaders = helmet({
   },
   referrerPolicy: { policy: 'same-origin' },
 });
-
-/** Only paths inside the dashboard may be returned to after sign-in (no open redirect). */
-const safeNext = (value: unknown): string => (typeof value === 'string' && /^\/dashboard(\/[\w\-./?=&%]*)?$/.test(value) && !value.includes('//') ? value : '/dashboard');
 
 export function dashboardRoutes(ctx: HttpContext): Router {
   const router = Router();
@@ -100,12 +99,12 @@ export function dashboardRoutes(ctx: HttpContext): Router {
   });
 
   router.get('/dashboard/login', (req, res) => {
-    send(req, res, { title: 'Sign in', section: 'login' }, loginBody(safeNext(req.query['next']), false));
+    send(req, res, { title: 'Sign in', section: 'login' }, loginBody(dashboardNext(req.query['next']), false));
   });
 
-  router.post('/dashboard/login', urlencoded({ extended: false, limit: '4kb' }), async (req, res) => {
+  router.post('/dashboard/login', signInLimiter(ctx), urlencoded({ extended: false, limit: '4kb' }), async (req, res) => {
     const body = req.body as Record<string, unknown>;
-    const next = safeNext(body['next']);
+    const next = dashboardNext(body['next']);
     if (typeof body['api_key'] !== 'string' || !(await ctx.apiKeys.verify(body['api_key']))) {
       ctx.logger.warn('dashboard sign-in refused', { client: req.ip });
       return send(req, res, { title: 'Sign in', section: 'login' }, loginBody(next, true), 401);
