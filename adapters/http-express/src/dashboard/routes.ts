@@ -1,6 +1,6 @@
 // The web dashboard under /dashboard: server-rendered pages with a little script. Capability pages
-// are public (as their contracts are); webhooks, approvals and the ledger need the owner's sign-in. Security
-// headers come from helmet with a same-origin-only Content Security Policy (no inline script).
+// are public (as their contracts are); webhooks, approvals and the ledger need the owner's sign-in.
+// Security headers come from helmet with a same-origin-only Content Security Policy (no inline script).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Router, urlencoded, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
@@ -28,7 +28,7 @@ const ASSETS: Record<string, string> = {
 // Read once at start; the folder sits beside src/ and dist/ alike.
 const assetText = Object.fromEntries(Object.keys(ASSETS).map((name) => [name, readFileSync(fileURLToPath(new URL(`../../assets/${name}`, import.meta.url)), 'utf8')]));
 
-/** Pending approvals listed at once (the oldest wait longest; they expire after approvals.ttlSeconds). */
+/** Pending approvals listed at once, newest first (older ones expire after approvals.ttlSeconds). */
 const APPROVALS_SHOWN = 100;
 
 /** How often a live view looks for new deliveries (the database is the source, so any process's deliveries show). */
