@@ -82,6 +82,22 @@ for (const engine of engines()) {
       await svc?.close();
     });
 
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+    it('labels the cells of a delivery arriving live like the rows drawn by the server, at 400 px', async () => {
+      await page.setViewportSize({ width: 400, height: 900 });
+      const hook = pages.find((p) => p.name === 'webhook')!;
+      await page.goto(`${svc.url}${hook.path}`);
+      await page.waitForFunction(() => document.getElementById('live-status')!.textContent!.startsWith('Live'));
+      const served = await page.locator('#deliveries tr').first().locator('td').evaluateAll((tds) => tds.map((td) => (td as HTMLElement).dataset['label']));
+      await fetch(`${svc.url}${hook.path.replace('/dashboard/webhooks/', '/hook/')}`, { method: 'POST', body: `live-${'L'.repeat(3000)}` });
+      await page.waitForSelector('#deliveries tr.fresh');
+      const live = await page.locator('#deliveries tr.fresh td').evaluateAll((tds) => tds.map((td) => (td as HTMLElement).dataset['label']));
+      expect(live).to.deep.equal(served).and.deep.equal(['Entry', 'Received', 'Method', 'Delivery id', 'Outcome', 'Bytes']);
+      expect(await overflow()).to.be.at.most(0);
+      await page.screenshot({ path: join(SHOTS, `layout-webhook-live-400-${engine}.png`), fullPage: true });
+    });
+
     for (const width of WIDTHS) {
       it(`shows every page without sideways scrolling at ${width} px, long text wrapped`, async () => {
         await page.setViewportSize({ width, height: 900 });
