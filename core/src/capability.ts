@@ -47,4 +47,10 @@ export interface Capability extends CapabilityDefinition {
 
 export const KEY_PATTERN = /^[A-Z][A-Z0-9_]{1,127}$/;
 
+/**
+ * The canonical spelling of a key a caller names: keys match without regard to letter case, and
+ * records keep the upper-case key. ASCII letters only, so no other character can turn into a key's.
+ */
+export const canonicalKey = (name: string): string => name.replace(/[a-z]+/g, (letters) => letters.toUpperCase());
+
 export const pathText = (c: Pick<Capability, 'path'>): string => c.path.join(' > ');

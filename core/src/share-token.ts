@@ -8,6 +8,7 @@
 // Wire form: "sy1." base64url(JSON {k: kid, i: id, c: [caveat…]}) "." base64url(signature).
 // A caveat is "name=value" with the value percent-encoded; lists are comma-separated.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { canonicalKey } from './capability.js';
 import { SwitchyardError } from './errors.js';
 
 /** What a credential may do. invoke:<KEY> is per key; `invoke:*` stands for "any key the token allows". */
@@ -154,7 +155,8 @@ export function verifyToken(token: string, roots: RootKey[], nowSeconds: number)
         moves = intersect(moves, list());
         break;
       case 'keys':
-        keys = intersect(keys, list());
+        // A key names a capability in any letter case (see canonicalKey).
+        keys = intersect(keys, list().map(canonicalKey));
         break;
       case 'expires':
       case 'uses': {

@@ -67,7 +67,8 @@ export function dispatchRoutes(ctx: HttpContext): Router {
     const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
     // The key to authorize: the request's, or for a replay the original's. Unknown keys are left to
     // dispatch, whose 404 carries did_you_mean (the registry is public anyway).
-    let key = 'key' in request ? request.key : undefined;
+    // Keys match in any letter case; the move names the registered (upper-case) key.
+    let key = 'key' in request ? ctx.registry.keyOf(request.key) : undefined;
     if ('replay' in request) {
       const original = typeof request.replay === 'string' ? await ctx.invocations.get(request.replay) : undefined;
       if (!original) throw new SwitchyardError('invocation_not_found', `no invocation ${String(request.replay)} to replay`);
