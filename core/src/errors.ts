@@ -31,6 +31,7 @@ export type ErrorCode =
   | 'already_decided'
   | 'invalid_article'
   | 'article_exists'
+  | 'database_unavailable'
   | 'internal_error';
 
 const BRAND = Symbol.for('switchyard.SwitchyardError');

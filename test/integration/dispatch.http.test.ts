@@ -126,8 +126,9 @@ for (const engine of engines()) {
         it(`answers ${name} with 422 invalid_arguments, ledgered as failed`, async () => {
           const before = await count(key);
           const res = await run({ key, body }).expect(422);
-          expect(res.body).to.have.all.keys('ok', 'result', 'invocation', 'yield', '_self');
+          expect(res.body).to.have.all.keys('ok', 'error', 'result', 'invocation', 'yield', '_self');
           expect(res.body.ok).to.equal(false);
+          expect(res.body.error).to.deep.equal(res.body.invocation.error);
           expect(res.body.invocation.error.code).to.equal('invalid_arguments');
           expect(res.body.invocation).to.include({ ran: false, status: 'failed' });
           expect(await count(key)).to.equal(before + 1);
@@ -227,7 +228,9 @@ for (const engine of engines()) {
         await http.get(`/api/invocations?object_id=${KEYS[0]}`).expect(401);
         await http.get(`/api/invocations?object_id=${KEYS[0]}&limit=0`).set('x-sheets-key', TEST_API_KEY).expect(400);
         await http.get(`/api/invocations?object_id=${KEYS[0]}&limit=abc`).set('x-sheets-key', TEST_API_KEY).expect(400);
-        await http.get('/api/invocations?object_id=lower').set('x-sheets-key', TEST_API_KEY).expect(400);
+        // Any letter case names a key (lower is LOWER); what is not key-shaped is refused.
+        await http.get('/api/invocations?object_id=not-a-key').set('x-sheets-key', TEST_API_KEY).expect(400);
+        await http.get('/api/invocations?object_id=1ABC').set('x-sheets-key', TEST_API_KEY).expect(400);
       });
 
       it('pages the ledger of a key in append order with a cursor', async () => {

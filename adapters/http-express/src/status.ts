@@ -32,6 +32,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   already_decided: 409,
   invalid_article: 422,
   article_exists: 409,
+  database_unavailable: 503,
   internal_error: 500,
 };
 
