@@ -145,6 +145,39 @@ for (const engine of engines()) {
         expect(lineage.body.lineage.repairs_chain).to.deep.equal([bad.body.invocation.id]);
       });
 
+      it('closes the lineage once a repair succeeds (409 lineage_closed) and keeps the chain linear', async () => {
+        const bad = (await run({ key: KEYS[0], body: { workerId: 'nope' } }).expect(422)).body.invocation.id;
+        const fix1 = (await run({ key: KEYS[0], body: { workerId: 'still nope' }, repairs: bad }).expect(422)).body.invocation.id;
+        let before = await count(KEYS[0]);
+        // The failure already has a repair: the next attempt repairs that one, never the failure again.
+        const again = await run({ key: KEYS[0], body: { workerId: WORKER_A }, repairs: bad }).expect(422);
+        expect(again.body.error).to.include({ code: 'invalid_repair', reason: 'superseded', repairs: bad, repair_instead: fix1 });
+        expect(await count(KEYS[0])).to.equal(before);
+        // A failed repair may itself be repaired.
+        const fix2 = (await run({ key: KEYS[0], body: { workerId: WORKER_A }, repairs: fix1 }).expect(200)).body.invocation.id;
+        before = await count(KEYS[0]);
+        for (const target of [bad, fix1]) {
+          const closed = await run({ key: KEYS[0], body: { workerId: WORKER_B }, repairs: target }).expect(409);
+          expect(closed.body.error).to.include({ code: 'lineage_closed', repairs: target, closed_by: fix2 });
+          expect(closed.body.error.message).to.contain(fix2);
+        }
+        expect(await count(KEYS[0])).to.equal(before);
+        const read = await http.get(`/api/invocations/${bad}`).set('x-sheets-key', TEST_API_KEY).expect(200);
+        expect(read.body.invocation.repaired_by).to.deep.equal([fix1]);
+        const tip = await http.get(`/api/invocations/${fix2}`).set('x-sheets-key', TEST_API_KEY).expect(200);
+        expect(tip.body.lineage.repairs_chain).to.deep.equal([fix1, bad]);
+      });
+
+      it('lets only one of two simultaneous repairs of one failure run', async () => {
+        const bad = (await run({ key: KEYS[0], body: { workerId: 'nope' } }).expect(422)).body.invocation.id;
+        const answers = await Promise.all([WORKER_A, WORKER_B].map((workerId) => run({ key: KEYS[0], body: { workerId }, repairs: bad })));
+        expect(answers.map((a) => a.status).sort()).to.satisfy((s: number[]) => s[0] === 200 && (s[1] === 409 || s[1] === 422));
+        const loser = answers.find((a) => a.status !== 200)!;
+        expect(loser.body.error.code).to.be.oneOf(['lineage_closed', 'invalid_repair']);
+        const read = await http.get(`/api/invocations/${bad}`).set('x-sheets-key', TEST_API_KEY).expect(200);
+        expect(read.body.invocation.repaired_by).to.have.length(1);
+      });
+
       it('refuses a repair of a successful invocation (invalid_repair) and ledgers nothing', async () => {
         const good = await run({ key: KEYS[0], body: { workerId: WORKER_A } }).expect(200);
         const before = await count(KEYS[0]);
