@@ -43,6 +43,8 @@ export interface Capability extends CapabilityDefinition {
   path: [string, string, string];
   /** Where the runner reaches its upstream; filled by the host at registration. */
   upstreamUrl?: string;
+  /** The upstream account's plan, from the plugin's options (see plan.ts); filled by the host at registration. */
+  accountPlan?: string;
 }
 
 export const KEY_PATTERN = /^[A-Z][A-Z0-9_]{1,127}$/;

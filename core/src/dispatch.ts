@@ -7,6 +7,7 @@ import { SwitchyardError, fail, type ErrorCode } from './errors.js';
 import { newInvocationId } from './ids.js';
 import type { InvocationError, InvocationRecord, InvocationStatus, StoredInvocation } from './invocation.js';
 import { INVOCATION_ID, checkRepairTarget } from './lineage.js';
+import { checkPlan } from './plan.js';
 import type { Clock, InvocationStore } from './ports.js';
 import type { CapabilityRegistry } from './registry.js';
 import type { RunnerDirectory } from './runner-directory.js';
@@ -123,6 +124,7 @@ export class DispatchService {
         fail('invalid_arguments', `arguments do not match the input schema of ${capability.key}: ${problems.map((p) => p.message).join('; ')}`, { errors: problems });
       }
       this.checkPermission(capability, caller);
+      checkPlan(capability);
       if (capability.approval && approvedArgsHash === null) {
         // Not run: the owner approves these exact arguments first (or denies them).
         const expires = new Date(started.getTime() + (this.options.approvalTtlSeconds ?? 86_400) * 1000).toISOString();

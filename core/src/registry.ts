@@ -23,7 +23,7 @@ export class CapabilityRegistry {
   private derived?: { version: number; index: CapabilityIndex; build?: BuildMap };
 
   /** Fails loudly at boot on a duplicate key, a bad key or a schema strict Ajv will not compile. */
-  register(definition: CapabilityDefinition, upstreamUrl?: string): Capability {
+  register(definition: CapabilityDefinition, upstreamUrl?: string, account: { plan?: string } = {}): Capability {
     const { key } = definition;
     if (!KEY_PATTERN.test(key)) fail('invalid_request', `capability key ${JSON.stringify(key)} must match ${KEY_PATTERN}`);
     if (this.entries.has(key)) fail('invalid_request', `duplicate capability key ${key}`);
@@ -39,6 +39,7 @@ export class CapabilityRegistry {
       bodyFormat: definition.bodyFormat ?? 'json',
       path: [ROOT, definition.system, key],
       ...(upstreamUrl ? { upstreamUrl } : {}),
+      ...(account.plan ? { accountPlan: account.plan } : {}),
     };
     this.entries.set(key, { capability, validate });
     this.changes++;
