@@ -70,6 +70,34 @@ for (const engine of engines()) {
         expect(res.body.error.did_you_mean[0].contract).to.match(/\/api\/dispatch\?key=MESSAGING_UPDATE_GROUP$/);
       });
 
+      it('takes exactly one query verb: any two are 400 invalid_request naming both, and nothing runs', async () => {
+        const values: Record<string, string> = {
+          invoke: `${KEYS[0]}&body=${encodeURIComponent(JSON.stringify({ workerId: WORKER_A }))}`,
+          key: KEYS[0], confirm: 'inv_doesnotexist00000000', receipt: 'inv_doesnotexist00000000', map: '1',
+          registry: '1', ask: 'edge', build: '1', explain: '1', self_scope: `1&keys=${KEYS[0]}`,
+        };
+        const verbs = Object.keys(values);
+        const before = await count(KEYS[0]);
+        let pairs = 0;
+        for (const [i, a] of verbs.entries()) {
+          for (const b of verbs.slice(i + 1)) {
+            const res = await http.get(`/api/dispatch?${a}=${values[a]}&${b}=${values[b]}`).set('x-sheets-key', TEST_API_KEY).expect(400);
+            expect(res.body.error).to.include({ code: 'invalid_request' });
+            expect(res.body.error.verbs, `${a} + ${b}`).to.deep.equal([a, b]);
+            expect(res.body.error.message).to.contain(a).and.contain(b);
+            pairs += 1;
+          }
+        }
+        expect(pairs).to.equal(45);
+        expect(await count(KEYS[0])).to.equal(before);
+        // Each verb alone is answered (none of them is the "no verb" or "two verbs" 400).
+        for (const verb of verbs) {
+          const res = await http.get(`/api/dispatch?${verb}=${values[verb]}`).set('x-sheets-key', TEST_API_KEY);
+          expect(res.body.error?.verbs, verb).to.equal(undefined);
+          expect(res.body.error?.queries, verb).to.equal(undefined);
+        }
+      });
+
       it('renders the root map and system articles as markdown', async () => {
         const root = await http.get('/api/dispatch?map=1&format=markdown').expect(200);
         expect(root.text).to.match(/^# OIP/).and.contain('- EDGE').and.contain('MESSAGING_UPDATE_GROUP');
