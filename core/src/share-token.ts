@@ -152,7 +152,8 @@ export function verifyToken(token: string, roots: RootKey[], nowSeconds: number)
     const list = () => (raw === '' ? [] : raw.split(',').map((x) => decodeURIComponent(x)));
     switch (name) {
       case 'moves':
-        moves = intersect(moves, list());
+        // invoke:<KEY> names a capability in any letter case, as keys= does.
+        moves = intersect(moves, list().map((m) => (m.startsWith('invoke:') ? `invoke:${canonicalKey(m.slice(7))}` : m)));
         break;
       case 'keys':
         // A key names a capability in any letter case (see canonicalKey).

@@ -89,6 +89,16 @@ for (const engine of engines()) {
       expect(denied.body.error).to.include({ code: 'scope_denied', needed: `invoke:${GROUP}` });
     });
 
+    it('invoke:<key> moves in any case (owner-minted or a caveat added offline) allow the upper-case key', async () => {
+      const minted = (await owner(http.post('/api/tokens')).send({ moves: [`invoke:${lower(EDGE)}`] }).expect(201)).body;
+      expect(minted.moves).to.deep.equal([`invoke:${EDGE}`]);
+      await http.post('/api/dispatch').set('authorization', `Bearer ${minted.token}`).send({ key: EDGE, body: { workerId: WORKER } }).expect(200);
+      const both = (await owner(http.post('/api/tokens')).send({ moves: [`invoke:${EDGE}`, `invoke:${GROUP}`] }).expect(201)).body;
+      const child = narrowToken(both.token, { moves: [`invoke:${mixed(EDGE)}`] });
+      await http.post('/api/dispatch').set('authorization', `Bearer ${child}`).send({ key: lower(EDGE), body: { workerId: WORKER } }).expect(200);
+      await http.post('/api/dispatch').set('authorization', `Bearer ${child}`).send({ key: GROUP, body: { group_id: 'grp_4f7c2a9d1e', name: 'x' } }).expect(403);
+    });
+
     it('a hook action address in lower case runs the action and records the upper-case key', async () => {
       const hook = (await owner(http.post('/api/objects/webhook')).send({ name: 'case' }).expect(201)).body;
       const res = await http.post(`/hook/${hook.id}/${lower(LOOKUP)}`).set('content-type', 'application/json').send('{"numbers":["+14155552671"]}').expect(200);
@@ -119,6 +129,16 @@ for (const engine of engines()) {
       } finally {
         await client.close();
       }
+    });
+
+    it('the dashboard finds a capability page and its ledger by a key in any case', async () => {
+      const agent = request.agent(svc.url);
+      await agent.post('/dashboard/login').type('form').send({ api_key: TEST_API_KEY, next: '/dashboard/ledger' }).expect(303);
+      const ran = (await owner(http.post('/api/dispatch')).send({ key: EDGE, body: { workerId: WORKER } }).expect(200)).body.invocation.id as string;
+      const ledger = await agent.get(`/dashboard/ledger?key=${lower(EDGE)}`).expect(200);
+      expect(ledger.text).to.contain(ran).and.contain(`Invocations of ${EDGE}`);
+      const page = await agent.get(`/dashboard/capabilities/${lower(GROUP)}`).expect(200);
+      expect(page.text).to.contain(GROUP);
     });
 
     it('accepts an EDGE workerId in upper-case hex', async () => {
