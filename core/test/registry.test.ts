@@ -93,7 +93,7 @@ describe('core: registry', () => {
     expect(d['type · runner']).to.equal('tool · test');
     expect(d['auth · risk']).to.equal('none · low');
     expect(d['From the router']).to.equal('[TEST_ECHO]<args>[/TEST_ECHO] in text sent to POST http://h:1/api/route');
-    expect(Object.keys(d.outputs)).to.deep.equal(['ok', 'result', 'invocation', 'yield', '_self']);
+    expect(Object.keys(d.outputs)).to.deep.equal(['ok', 'error', 'result', 'invocation', 'yield', '_self']);
     expect(describeCapability({ ...c, auth: 'required', risk: 'high', approval: true }, 'http://h:1')['auth · risk']).to.equal('required · high · approval required');
   });
 
