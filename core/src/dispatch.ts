@@ -97,7 +97,8 @@ export class DispatchService {
     const { capability, validate } = this.registry.require(waiting.key);
     if (argsHash(waiting.args) !== approval.args_hash) fail('invalid_request', 'the approved arguments are not the ones this invocation holds');
     const caller: Caller = { actor: waiting.actor, fingerprint: waiting.fingerprint, mayRunAuthRequired: true };
-    return this.run(capability, validate, waiting.body, caller, { repairs: null, replays: null, source: `approval:${approval.id}` }, approval.args_hash, invocationId);
+    // A waiting repair's run keeps its repairs link, so a successful one closes the lineage.
+    return this.run(capability, validate, waiting.body, caller, { repairs: waiting.repairs, replays: null, source: `approval:${approval.id}` }, approval.args_hash, invocationId);
   }
 
   private async run(

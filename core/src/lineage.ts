@@ -5,6 +5,8 @@
 // - a failed repair may itself be repaired, but a failure that already has a repair cannot be
 //   repaired a second time: the next attempt repairs the newest one (invalid_repair, reason
 //   superseded, naming it), so every failure has at most one repair and the chain never forks.
+// A repair still awaiting the owner's approval is neither: it closes nothing and supersedes nothing
+// until it runs (the approved run carries its repairs link), so a denied or expired one blocks nobody.
 import { fail } from './errors.js';
 import { isRepairable, type RepairLink, type StoredInvocation } from './invocation.js';
 
@@ -24,7 +26,7 @@ export function checkRepairTarget(key: string, repairsId: string, target: Stored
   if (closing) {
     fail('lineage_closed', `${repairsId} was repaired by ${closing.id}, which succeeded: its lineage is closed`, { repairs: repairsId, closed_by: closing.id });
   }
-  const newest = newestAttempt(chain);
+  const newest = newestAttempt(chain.filter((link) => isRepairable(link)));
   if (newest) {
     fail('invalid_repair', `${repairsId} already has a repair, ${newest.id} (status ${newest.status}); repair that one so the chain stays linear`, {
       repairs: repairsId,
@@ -34,10 +36,10 @@ export function checkRepairTarget(key: string, repairsId: string, target: Stored
   }
 }
 
-/** The end of the chain: the latest attempt that nothing repairs yet (the last, in a linear chain). */
-function newestAttempt(chain: readonly RepairLink[]): RepairLink | undefined {
-  const repaired = new Set(chain.map((link) => link.repairs));
-  return [...chain].reverse().find((link) => !repaired.has(link.id));
+/** The end of the chain: the latest failed attempt that nothing repairs yet (the last, in a linear chain). */
+function newestAttempt(failedLinks: readonly RepairLink[]): RepairLink | undefined {
+  const repaired = new Set(failedLinks.map((link) => link.repairs));
+  return [...failedLinks].reverse().find((link) => !repaired.has(link.id));
 }
 
 export const INVOCATION_ID = /^inv_[A-Za-z0-9]{8,64}$/;

@@ -173,6 +173,22 @@ describe('core: dispatch', () => {
       expect((await store.get(a.id))!.repaired_by).to.deep.equal([won.id]);
     });
 
+    it('a repair waiting for approval blocks nothing; once approved, its run carries the link and closes the lineage', async () => {
+      const { dispatch } = setup();
+      const failedRun = (await dispatch.dispatch({ key: 'TEST_GUARDED', body: '{}' }, OWNER)).invocation;
+      expect(failedRun.status).to.equal('failed');
+      const waiting = (await dispatch.dispatch({ key: 'TEST_GUARDED', body: '{"text":"a"}', repairs: failedRun.id }, OWNER)).invocation;
+      expect(waiting).to.include({ status: 'awaiting_approval', repairs: failedRun.id });
+      // Not yet a run: another repair may be asked for (that one waits too).
+      const other = (await dispatch.dispatch({ key: 'TEST_GUARDED', body: '{"text":"b"}', repairs: failedRun.id }, OWNER)).invocation;
+      expect(other.status).to.equal('awaiting_approval');
+      const approved = (await dispatch.runApproved(waiting, { id: 'apr_1', args_hash: argsHash(waiting.args) })).invocation;
+      expect(approved).to.include({ ok: true, repairs: failedRun.id, source: 'approval:apr_1' });
+      const err = await dispatch.dispatch({ key: 'TEST_GUARDED', body: '{"text":"c"}', repairs: failedRun.id }, OWNER).then(() => undefined, (e: unknown) => e);
+      expect(SwitchyardError.is(err, 'lineage_closed'), String(err)).to.equal(true);
+      expect((err as SwitchyardError).details['closed_by']).to.equal(approved.id);
+    });
+
     const badRepairs: [string, (ids: { ok: string; failed: string; otherKey: string }) => unknown, string][] = [
       ['an unknown invocation', () => 'inv_doesnotexist000000', 'not_found'],
       ['a successful invocation', (ids) => ids.ok, 'not_failed'],
