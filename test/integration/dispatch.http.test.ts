@@ -4,6 +4,10 @@ import { once } from 'node:events';
 import { connect, type AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import request from 'supertest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '@switchyard/app';
+import { QUERY_VERBS } from '@switchyard/http-express';
 import { TEST_API_KEY, engines, startTestService, type TestService } from '../support/app.js';
 
 const WORKER_A = '0123456789abcdef0123456789abcdef';
@@ -15,6 +19,16 @@ const KEYS = [
   'PAYMENTS_PROCESSOR_API_SEARCH',
   'WEB_FETCH',
 ] as const;
+
+describe('GET /api/dispatch query verbs in the docs', () => {
+  it('docs/api.md lists exactly the verbs of the table, each with its move', () => {
+    const api = readFileSync(join(PROJECT_ROOT, 'docs', 'api.md'), 'utf8');
+    const section = api.slice(api.indexOf('### `GET /api/dispatch`'), api.indexOf('An unknown key answers'));
+    const rows = [...section.matchAll(/^\| `([a-z_]+)=[^|]*\| ([^|]+) \|/gm)].map((m) => ({ verb: m[1]!, move: m[2]!.trim() }));
+    expect([...new Set(rows.map((r) => r.verb))].sort()).to.deep.equal([...QUERY_VERBS].sort());
+    for (const row of rows) expect(row.move, row.verb).to.not.equal('');
+  });
+});
 
 for (const engine of engines()) {
   describe(`HTTP dispatch (${engine})`, function () {
