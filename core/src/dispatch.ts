@@ -7,6 +7,7 @@ import { SwitchyardError, fail, type ErrorCode } from './errors.js';
 import { newInvocationId } from './ids.js';
 import type { InvocationError, InvocationRecord, InvocationStatus, StoredInvocation } from './invocation.js';
 import { INVOCATION_ID, checkRepairTarget } from './lineage.js';
+import { checkPlan } from './plan.js';
 import type { Clock, InvocationStore } from './ports.js';
 import type { CapabilityRegistry } from './registry.js';
 import type { RunnerDirectory } from './runner-directory.js';
@@ -41,7 +42,12 @@ export const argsHash = (args: unknown): string => `sha256:${createHash('sha256'
 /** Codes that mean the run was refused before the runner, as opposed to a run that failed. */
 const REFUSALS: ReadonlySet<ErrorCode> = new Set(['approval_required', 'credential_required', 'plan_required']);
 
+type Validate = (args: unknown) => { path: string; message: string }[];
+
 export class DispatchService {
+  /** Repairs running in this process, by the invocation they repair (see repair()). */
+  private readonly repairing = new Map<string, string>();
+
   constructor(
     private readonly registry: CapabilityRegistry,
     private readonly runners: RunnerDirectory,
@@ -55,15 +61,31 @@ export class DispatchService {
     if ('replay' in request) return this.replay(request.replay, caller, source);
     if (typeof request.key !== 'string' || request.key.length === 0) fail('invalid_request', 'key must be a non-empty string');
     const { capability, validate } = this.registry.require(request.key);
-    if (request.repairs !== undefined) {
-      if (typeof request.repairs !== 'string' || !INVOCATION_ID.test(request.repairs)) {
-        // Echoed only as a scalar: an array or object named here may nest as deep as the request allows.
-        const echoed = typeof request.repairs === 'object' ? null : (request.repairs ?? null);
-        fail('invalid_repair', 'repairs must be an invocation id of the form inv_…', { repairs: echoed, reason: 'malformed' });
-      }
-      checkRepairTarget(capability.key, request.repairs, await this.store.get(request.repairs));
+    if (request.repairs !== undefined) return this.repair(capability, validate, request.repairs, request.body, caller, source);
+    return this.run(capability, validate, request.body, caller, { repairs: null, replays: null, source });
+  }
+
+  /** A repair: the lineage rules (lineage.ts) against the ledger, then a run linked to the failure. */
+  private async repair(capability: Capability, validate: Validate, repairs: unknown, body: unknown, caller: Caller, source: string): Promise<DispatchOutcome> {
+    if (typeof repairs !== 'string' || !INVOCATION_ID.test(repairs)) {
+      // Echoed only as a scalar: an array or object named here may nest as deep as the request allows.
+      const echoed = typeof repairs === 'object' ? null : (repairs ?? null);
+      fail('invalid_repair', 'repairs must be an invocation id of the form inv_…', { repairs: echoed, reason: 'malformed' });
     }
-    return this.run(capability, validate, request.body, caller, { repairs: request.repairs ?? null, replays: null, source });
+    const targetId = repairs as string;
+    // A second repair of the same failure while the first runs would fork the chain: the first
+    // reserves the failure (before reading the ledger) until its record is appended.
+    const inFlight = this.repairing.get(targetId);
+    if (inFlight) fail('invalid_repair', `${targetId} is being repaired by ${inFlight} right now; repair that one if it fails`, { repairs: targetId, reason: 'superseded', repair_instead: inFlight });
+    const id = newInvocationId();
+    this.repairing.set(targetId, id);
+    try {
+      const target = await this.store.get(targetId);
+      checkRepairTarget(capability.key, targetId, target, target ? await this.store.repairChain(targetId) : []);
+      return await this.run(capability, validate, body, caller, { repairs: targetId, replays: null, source }, null, id);
+    } finally {
+      this.repairing.delete(targetId);
+    }
   }
 
   private async replay(id: unknown, caller: Caller, source: string): Promise<DispatchOutcome> {
@@ -83,12 +105,13 @@ export class DispatchService {
     const { capability, validate } = this.registry.require(waiting.key);
     if (argsHash(waiting.args) !== approval.args_hash) fail('invalid_request', 'the approved arguments are not the ones this invocation holds');
     const caller: Caller = { actor: waiting.actor, fingerprint: waiting.fingerprint, mayRunAuthRequired: true };
-    return this.run(capability, validate, waiting.body, caller, { repairs: null, replays: null, source: `approval:${approval.id}` }, approval.args_hash, invocationId);
+    // A waiting repair's run keeps its repairs link, so a successful one closes the lineage.
+    return this.run(capability, validate, waiting.body, caller, { repairs: waiting.repairs, replays: null, source: `approval:${approval.id}` }, approval.args_hash, invocationId);
   }
 
   private async run(
     capability: Capability,
-    validate: (args: unknown) => { path: string; message: string }[],
+    validate: Validate,
     rawBody: unknown,
     caller: Caller,
     links: { repairs: string | null; replays: string | null; source: string },
@@ -117,6 +140,7 @@ export class DispatchService {
         fail('invalid_arguments', `arguments do not match the input schema of ${capability.key}: ${problems.map((p) => p.message).join('; ')}`, { errors: problems });
       }
       this.checkPermission(capability, caller);
+      checkPlan(capability);
       if (capability.approval && approvedArgsHash === null) {
         // Not run: the owner approves these exact arguments first (or denies them).
         const expires = new Date(started.getTime() + (this.options.approvalTtlSeconds ?? 86_400) * 1000).toISOString();

@@ -16,6 +16,7 @@ export * from './yield.js';
 export * from './ports.js';
 export * from './caller.js';
 export * from './lineage.js';
+export * from './plan.js';
 export * from './runner-directory.js';
 export * from './dispatch.js';
 export * from './self-description.js';

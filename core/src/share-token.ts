@@ -8,6 +8,7 @@
 // Wire form: "sy1." base64url(JSON {k: kid, i: id, c: [caveat…]}) "." base64url(signature).
 // A caveat is "name=value" with the value percent-encoded; lists are comma-separated.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { canonicalKey } from './capability.js';
 import { SwitchyardError } from './errors.js';
 
 /** What a credential may do. invoke:<KEY> is per key; `invoke:*` stands for "any key the token allows". */
@@ -160,10 +161,12 @@ export function verifyToken(token: string, roots: RootKey[], nowSeconds: number)
     const list = () => (raw === '' ? [] : raw.split(',').map((x) => decodeCaveat(name, x)));
     switch (name) {
       case 'moves':
-        moves = intersect(moves, list());
+        // invoke:<KEY> names a capability in any letter case, as keys= does.
+        moves = intersect(moves, list().map((m) => (m.startsWith('invoke:') ? `invoke:${canonicalKey(m.slice(7))}` : m)));
         break;
       case 'keys':
-        keys = intersect(keys, list());
+        // A key names a capability in any letter case (see canonicalKey).
+        keys = intersect(keys, list().map(canonicalKey));
         break;
       case 'expires':
       case 'uses': {

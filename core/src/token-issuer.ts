@@ -91,7 +91,8 @@ export class TokenIssuer {
     const parent = options.parent ? this.verify(options.parent) : null;
     const granted: string[] = [];
     const refused: SelfScoped['refused'] = [];
-    for (const key of [...new Set(keys)]) {
+    // Keys match in any letter case; the token carries the registered (upper-case) keys.
+    for (const key of [...new Set(keys.map((k) => this.registry.keyOf(k) ?? k))]) {
       if (!this.registry.has(key)) refused.push({ key, reason: 'unknown' });
       else if (!publicSet.has(key)) refused.push({ key, reason: 'auth_required' });
       else if (parent && parent.keys !== null && !parent.keys.includes(key)) refused.push({ key, reason: 'outside_parent' });

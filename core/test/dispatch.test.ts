@@ -151,6 +151,61 @@ describe('core: dispatch', () => {
       expect((await store.get(b.id))!.repaired_by).to.deep.equal([c.id]);
     });
 
+    it('closes the lineage once a repair succeeds: lineage_closed names it, for every link of the chain', async () => {
+      const { dispatch, store } = setup();
+      const a = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{}' }, OWNER)).invocation;
+      const b = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":5}', repairs: a.id }, OWNER)).invocation;
+      const c = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"x"}', repairs: b.id }, OWNER)).invocation;
+      const before = (await store.listByKey('TEST_ECHO', { limit: 100 })).items.length;
+      for (const target of [a.id, b.id]) {
+        const err = await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"y"}', repairs: target }, OWNER).then(() => undefined, (e: unknown) => e);
+        expect(SwitchyardError.is(err, 'lineage_closed'), String(err)).to.equal(true);
+        expect((err as SwitchyardError).details).to.include({ repairs: target, closed_by: c.id });
+      }
+      expect((await store.listByKey('TEST_ECHO', { limit: 100 })).items.length).to.equal(before);
+    });
+
+    it('keeps the chain linear: a failure that has a failed repair is repaired through that repair', async () => {
+      const { dispatch, store } = setup();
+      const a = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{}' }, OWNER)).invocation;
+      const b = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":5}', repairs: a.id }, OWNER)).invocation;
+      const err = await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"x"}', repairs: a.id }, OWNER).then(() => undefined, (e: unknown) => e);
+      expect(SwitchyardError.is(err, 'invalid_repair'), String(err)).to.equal(true);
+      expect((err as SwitchyardError).details).to.include({ reason: 'superseded', repair_instead: b.id });
+      expect((await store.get(a.id))!.repaired_by).to.deep.equal([b.id]);
+    });
+
+    it('lets one of two simultaneous repairs of a failure run; the other names it', async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const slow: CapabilityRunner = { run: async (_c, args) => (await gate, { echoed: args }) };
+      const { dispatch, store } = setup(slow);
+      const a = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{}' }, OWNER)).invocation;
+      const first = dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"1"}', repairs: a.id }, OWNER);
+      const second = await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"2"}', repairs: a.id }, OWNER).then(() => undefined, (e: unknown) => e);
+      release();
+      const won = (await first).invocation;
+      expect(SwitchyardError.is(second, 'invalid_repair'), String(second)).to.equal(true);
+      expect((second as SwitchyardError).details).to.include({ reason: 'superseded', repair_instead: won.id });
+      expect((await store.get(a.id))!.repaired_by).to.deep.equal([won.id]);
+    });
+
+    it('a repair waiting for approval blocks nothing; once approved, its run carries the link and closes the lineage', async () => {
+      const { dispatch } = setup();
+      const failedRun = (await dispatch.dispatch({ key: 'TEST_GUARDED', body: '{}' }, OWNER)).invocation;
+      expect(failedRun.status).to.equal('failed');
+      const waiting = (await dispatch.dispatch({ key: 'TEST_GUARDED', body: '{"text":"a"}', repairs: failedRun.id }, OWNER)).invocation;
+      expect(waiting).to.include({ status: 'awaiting_approval', repairs: failedRun.id });
+      // Not yet a run: another repair may be asked for (that one waits too).
+      const other = (await dispatch.dispatch({ key: 'TEST_GUARDED', body: '{"text":"b"}', repairs: failedRun.id }, OWNER)).invocation;
+      expect(other.status).to.equal('awaiting_approval');
+      const approved = (await dispatch.runApproved(waiting, { id: 'apr_1', args_hash: argsHash(waiting.args) })).invocation;
+      expect(approved).to.include({ ok: true, repairs: failedRun.id, source: 'approval:apr_1' });
+      const err = await dispatch.dispatch({ key: 'TEST_GUARDED', body: '{"text":"c"}', repairs: failedRun.id }, OWNER).then(() => undefined, (e: unknown) => e);
+      expect(SwitchyardError.is(err, 'lineage_closed'), String(err)).to.equal(true);
+      expect((err as SwitchyardError).details['closed_by']).to.equal(approved.id);
+    });
+
     const badRepairs: [string, (ids: { ok: string; failed: string; otherKey: string }) => unknown, string][] = [
       ['an unknown invocation', () => 'inv_doesnotexist000000', 'not_found'],
       ['a successful invocation', (ids) => ids.ok, 'not_failed'],

@@ -5,3 +5,4 @@ export { HTTP_STATUS, statusFor } from './status.js';
 export { API_KEY_HEADER } from './api-key.js';
 export { rawBody } from './raw-body.js';
 export { deliveryRecord } from './routes/hooks.js';
+export { QUERY_VERBS, type QueryVerb } from './routes/dispatch.js';

@@ -3,7 +3,10 @@
 import type { Knex } from 'knex';
 import { GroupCommit } from './group-commit.js';
 import { dialectFor, type Statements } from './dialect.js';
-import { SwitchyardError, type InvocationRecord, type InvocationStore, type Page, type StoredInvocation } from '@switchyard/core';
+import { SwitchyardError, type InvocationRecord, type InvocationStatus, type InvocationStore, type Page, type RepairLink, type StoredInvocation } from '@switchyard/core';
+
+/** A repair chain longer than this is not read further (the lineage rules need its first success and its end). */
+const MAX_CHAIN = 1000;
 
 const COLUMNS = ['id', 'key', 'actor', 'fingerprint', 'status', 'ok', 'ran', 'repairs', 'replays', 'source', 'created_at', 'duration_ms', 'record'] as const;
 const ROW_PLACEHOLDERS = `(${COLUMNS.map(() => '?').join(', ')})`;
@@ -72,6 +75,28 @@ export class KnexInvocationStore implements InvocationStore {
     const page = rows.slice(0, options.limit);
     const items = await this.withLinks(page);
     return { items, next_cursor: rows.length > options.limit ? String(items[items.length - 1]!.seq) : null };
+  }
+
+  /**
+   * Every invocation reached from `id` through repairs links, in append order: one recursive query
+   * (the same SQL on SQLite and PostgreSQL), walking down the repairs index.
+   */
+  async repairChain(id: string): Promise<RepairLink[]> {
+    const rows: Array<{ seq: number | string; id: string; repairs: string; ok: boolean | number; status: string }> = await this.knex
+      .withRecursive('chain', ['seq', 'id', 'repairs', 'ok', 'status'], (q) => {
+        q.select('seq', 'id', 'repairs', 'ok', 'status')
+          .from('invocations')
+          .where('repairs', id)
+          .unionAll((u) => {
+            u.select('i.seq', 'i.id', 'i.repairs', 'i.ok', 'i.status').from('invocations as i').join('chain as c', 'i.repairs', 'c.id');
+          });
+      })
+      .select('seq', 'id', 'repairs', 'ok', 'status')
+      .from('chain')
+      .orderBy('seq', 'asc')
+      .limit(MAX_CHAIN);
+    // SQLite answers booleans as 0/1, PostgreSQL as booleans; seq is a bigint (a string on pg).
+    return rows.map((r) => ({ id: r.id, repairs: r.repairs, ok: r.ok === true || r.ok === 1, status: r.status as InvocationStatus, seq: Number(r.seq) }));
   }
 
   /** Attaches seq and repaired_by (the invocations that name each row as the one they repair). */

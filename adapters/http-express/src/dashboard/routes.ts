@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Router, urlencoded, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
-import { INVOCATION_ID, SwitchyardError, WEBHOOK_ID_PATTERN, type StoredDelivery } from '@switchyard/core';
+import { INVOCATION_ID, SwitchyardError, WEBHOOK_ID_PATTERN, canonicalKey, type StoredDelivery } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
 import type { HttpContext } from '../context.js';
 import { presentBody } from '../webhook-presenters.js';
@@ -219,7 +219,8 @@ export function dashboardRoutes(ctx: HttpContext): Router {
   };
 
   router.get('/dashboard/ledger', signedIn, async (req, res) => {
-    const key = typeof req.query['key'] === 'string' ? req.query['key'] : undefined;
+    // A key in any letter case lists the invocations of the upper-case key the ledger keeps.
+    const key = typeof req.query['key'] === 'string' ? canonicalKey(req.query['key']) : undefined;
     if (!key) return send(req, res, { title: 'Ledger', section: 'ledger' }, ledgerIndexBody(ctx.registry.systems()));
     const after = typeof req.query['after'] === 'string' ? req.query['after'] : null;
     const pageOf = await ctx.invocations.listByKey(key, { after, limit: 100 });

@@ -43,7 +43,7 @@ export const schemas = {
     ['id', 'key', 'status', 'ok', 'ran'],
   ),
   RunAnswer: obj(
-    { ok: bool, result: anyValue, invocation: { $ref: '#/components/schemas/Invocation' }, yield: { $ref: '#/components/schemas/Yield' }, _self: { $ref: '#/components/schemas/SelfDescription' } },
+    { ok: bool, error: obj({ code: str, message: str }, ['code', 'message']), result: anyValue, invocation: { $ref: '#/components/schemas/Invocation' }, yield: { $ref: '#/components/schemas/Yield' }, _self: { $ref: '#/components/schemas/SelfDescription' } },
     ['ok', 'result', 'invocation', 'yield', '_self'],
   ),
   Webhook: obj({ id: { type: 'string', pattern: '^hk_[A-Za-z0-9]{12}$' }, name: str, address: str, on: bool, delivery_id_path: { type: ['string', 'null'] }, created_at: str }, ['id', 'name', 'address', 'on']),

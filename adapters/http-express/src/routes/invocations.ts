@@ -1,6 +1,6 @@
 // Ledger reads of invocations: by capability key in append order (cursor paged), and one by id.
 import { Router } from 'express';
-import { INVOCATION_ID, KEY_PATTERN, SwitchyardError } from '@switchyard/core';
+import { INVOCATION_ID, KEY_PATTERN, SwitchyardError, canonicalKey } from '@switchyard/core';
 import { needs } from '../credentials.js';
 import type { HttpContext } from '../context.js';
 import { parseCursor, parseLimit } from '../paging.js';
@@ -10,8 +10,10 @@ export function invocationRoutes(ctx: HttpContext): Router {
   router.use('/api/invocations', needs(ctx, 'ledger:read'));
 
   router.get('/api/invocations', async (req, res) => {
-    const objectId = req.query['object_id'];
-    if (typeof objectId !== 'string' || !KEY_PATTERN.test(objectId)) {
+    const named = req.query['object_id'];
+    // A key matches in any letter case; the ledger keeps (and the answer names) the upper-case key.
+    const objectId = typeof named === 'string' ? canonicalKey(named) : undefined;
+    if (objectId === undefined || !KEY_PATTERN.test(objectId)) {
       throw new SwitchyardError('invalid_request', 'object_id must be a capability key, e.g. ?object_id=MESSAGING_UPDATE_GROUP');
     }
     const page = await ctx.invocations.listByKey(objectId, { after: parseCursor(req.query['after'], 'after'), limit: parseLimit(req.query['limit']) });

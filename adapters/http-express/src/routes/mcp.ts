@@ -26,9 +26,10 @@ function callerTools(req: Request, ctx: HttpContext, cred: Exclude<Credential, {
     async call(key, args) {
       try {
         // registry.require throws unknown_capability with did_you_mean before any token use.
-        ctx.registry.require(key);
-        const allowed = await authorize(req, ctx, `invoke:${key}`);
-        return await ctx.dispatch.dispatch({ key, body: args, source: 'mcp' }, callerOf(allowed));
+        // A tool name matches its key in any letter case; the move and the record use the registered key.
+        const { capability } = ctx.registry.require(key);
+        const allowed = await authorize(req, ctx, `invoke:${capability.key}`);
+        return await ctx.dispatch.dispatch({ key: capability.key, body: args, source: 'mcp' }, callerOf(allowed));
       } catch (err) {
         // The client only sees "internal error" for these; the log keeps the cause, as the error middleware does.
         if (!SwitchyardError.is(err)) ctx.logger.error('unhandled error', { path: req.path, tool: key, error: (err as Error)?.stack ?? String(err) });

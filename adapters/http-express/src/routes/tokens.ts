@@ -54,7 +54,8 @@ export function tokenRoutes(ctx: HttpContext): Router {
       if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && x.length > 0 && x.length <= 200)) throw new SwitchyardError('invalid_request', `${name} must be a list of names`);
       return v as string[];
     };
-    const moves = list(b['moves'], 'moves');
+    // invoke:<KEY> may name the key in any letter case; the token carries the registered key.
+    const moves = list(b['moves'], 'moves').map((m) => (m.startsWith('invoke:') ? `invoke:${ctx.registry.keyOf(m.slice(7)) ?? m.slice(7)}` : m));
     const bad = moves.filter((m) => !(MOVES as readonly string[]).includes(m) && !(m.startsWith('invoke:') && ctx.registry.has(m.slice(7))));
     if (bad.length) throw new SwitchyardError('invalid_request', `unknown move(s) ${bad.join(', ')}`, { moves: [...MOVES, 'invoke:<KEY>'] });
     const expiresIn = b['expires_in_s'] ?? 3600;
