@@ -250,6 +250,39 @@ for (const engine of engines()) {
         expect(listed((await http.get('/tags/gamma').expect(200)).text)).to.deep.equal(['by-fields', 'fresh-news']);
       });
 
+      it('accepts title, tags and body alone: slug from the title, today (UTC, the service clock) as date, summary from the first paragraph', async () => {
+        const clock = await svc.switchyard.container.getAsync<{ now(): Date }>(Symbol.for('switchyard.Clock'));
+        const realNow = clock.now;
+        // Late in the UTC day, so a local-time date would differ in zones east of UTC.
+        clock.now = () => new Date('2027-03-04T23:30:00Z');
+        try {
+          const minimal = { title: 'Über the hill: 3 notes!', tags: ['delta'], body: '# Notes\n\nFirst **paragraph** with a [link](https://example.com/x),\nover two lines.\n\nSecond paragraph.\n' };
+          const created = await owner(http.post('/api/articles')).send(minimal).expect(201);
+          expect(created.body.article).to.include({ slug: 'uber-the-hill-3-notes', title: 'Über the hill: 3 notes!', date: '2027-03-04', summary: 'First paragraph with a link, over two lines.' });
+          const stored = parseArticle((await http.get('/articles/uber-the-hill-3-notes.md').expect(200)).text);
+          expect(stored).to.include({ slug: 'uber-the-hill-3-notes', date: '2027-03-04', summary: 'First paragraph with a link, over two lines.' });
+          expect(stored.body).to.contain('Second paragraph.');
+
+          const before = files();
+          const taken = await owner(http.post('/api/articles')).send({ ...minimal, body: 'Another text.' }).expect(409);
+          expect(taken.body.error).to.include({ code: 'article_exists', slug: 'uber-the-hill-3-notes' });
+          expect(parseArticle((await http.get('/articles/uber-the-hill-3-notes.md').expect(200)).text).summary).to.equal('First paragraph with a link, over two lines.');
+
+          const explicit = await owner(http.post('/api/articles')).send({ ...minimal, slug: 'chosen-slug', date: '2026-12-03', summary: 'Chosen summary.' }).expect(201);
+          expect(explicit.body.article).to.include({ slug: 'chosen-slug', date: '2026-12-03', summary: 'Chosen summary.' });
+          expect(files()).to.deep.equal([...before, 'chosen-slug.md'].sort());
+
+          // Nothing to derive from: a title without a letter or digit, a body without a paragraph.
+          const noSlug = await owner(http.post('/api/articles')).send({ title: '¿¡…!?', tags: ['delta'], body: 'Text.' }).expect(422);
+          expect(noSlug.body.error.message).to.contain("'slug'");
+          const noSummary = await owner(http.post('/api/articles')).send({ title: 'Only a heading', tags: ['delta'], body: '# Heading\n' }).expect(422);
+          expect(noSummary.body.error.message).to.contain("'summary'");
+          expect(files()).to.deep.equal([...before, 'chosen-slug.md'].sort());
+        } finally {
+          clock.now = realNow;
+        }
+      });
+
       it('refuses a taken slug with 409 article_exists, and replaces it with "replace": true', async () => {
         const taken = await publish(article('fresh-news', '2026-12-01', ['zeta'], { title: 'Other' })).expect(409);
         expect(taken.body.error).to.include({ code: 'article_exists', slug: 'fresh-news' });
