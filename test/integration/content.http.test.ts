@@ -97,7 +97,20 @@ for (const engine of engines()) {
           for (const c of s.capabilities) expect(page).to.contain(`<h2>${c.key}</h2>`);
           const md = await http.get(`/systems/${s.system}.md`).expect(200).expect('content-type', /text\/markdown/);
           expect(md.text).to.match(new RegExp(`^# ${s.system}\\n`));
+          const n = s.capabilities.length;
+          expect(md.text).to.contain(`\n${n} ${n === 1 ? 'capability' : 'capabilities'} under `);
         }
+        // The counts read as English: a system with one capability says "1 capability".
+        const systems = svc.switchyard.registry.systems();
+        expect(systems.some((s) => s.capabilities.length === 1)).to.equal(true);
+        const home = (await http.get('/').expect(200)).text;
+        const llms = (await http.get('/llms.txt').expect(200)).text;
+        for (const s of systems) {
+          const n = s.capabilities.length;
+          expect(home).to.contain(`>${s.system}</a> <span class="count">${n} ${n === 1 ? 'capability' : 'capabilities'}</span>`);
+          expect(llms).to.contain(`: ${n} ${n === 1 ? 'capability' : 'capabilities'}, generated from the registry`);
+        }
+        expect(home).to.not.match(/\b1 capabilities\b/);
         expect((await http.get('/systems/NOPE').expect(404)).text).to.contain('No system NOPE');
       });
 
@@ -106,6 +119,11 @@ for (const engine of engines()) {
         expect(page).to.match(/<a href="\/tags\/zeta" rel="tag">zeta<\/a> <span class="count">3 articles<\/span>/);
         const systems = STARTER.filter((a) => a.tags.includes('systems')).length;
         expect(page).to.contain(`<a href="/tags/systems" rel="tag">systems</a> <span class="count">${systems} articles</span>`);
+        const once = STARTER.flatMap((a) => a.tags).filter((t, _i, all) => all.filter((x) => x === t).length === 1);
+        expect(once.length).to.be.greaterThan(0);
+        for (const tag of once) expect(page).to.contain(`<a href="/tags/${tag}" rel="tag">${tag}</a> <span class="count">1 article</span>`);
+        expect((await http.get(`/tags/${once[0]}.md`).expect(200)).text).to.contain('\n1 article, newest first.');
+        expect((await http.get(`/tags/${once[0]}`).expect(200)).text).to.contain('<span id="count">1</span> article, newest first.');
       });
     });
 
