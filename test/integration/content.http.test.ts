@@ -155,14 +155,24 @@ for (const engine of engines()) {
         expect(md).to.match(/\(http:\/\/[^)]+\/tags\/zeta\.zip\)/);
       });
 
-      it('answers an unknown tag with a 404 HTML page; unknown downloads with a coded 404', async () => {
-        for (const path of ['/tags/no-such-tag', '/tags/UPPER', '/tags/..%2Fetc', '/tags/no-such-tag.md', '/tags/no-such-tag/all.md', '/articles/no-such-article', '/articles/tokens.zip']) {
+      it('answers an unknown tag with a 404 in the format asked: HTML for a page, markdown for .md, coded JSON for downloads', async () => {
+        for (const path of ['/tags/no-such-tag', '/tags/UPPER', '/tags/..%2Fetc', '/articles/no-such-article', '/articles/tokens.zip', '/systems/NOPE']) {
           const res = await http.get(path).expect(404);
           expect(res.type, path).to.equal('text/html');
           expect(res.text, path).to.contain('<h1>Not found</h1>');
         }
         expect((await http.get('/tags/no-such-tag').expect(404)).text).to.contain('Nothing is tagged no-such-tag.');
-        for (const path of ['/tags/no-such-tag.zip', '/tags/no-such-tag.json']) expect((await http.get(path).expect(404)).body.error.code, path).to.equal('not_found');
+        for (const path of ['/tags/no-such-tag.md', '/tags/UPPER.md', '/tags/no-such-tag/all.md', '/articles/no-such-article.md', '/systems/NOPE.md']) {
+          const res = await http.get(path).expect(404);
+          expect(res.type, path).to.equal('text/markdown');
+          expect(res.text, path).to.match(/^# Not found\n/).and.not.contain('<');
+          expect(res.text, path).to.contain('(http://switchyard.test/llms.txt)');
+        }
+        expect((await http.get('/tags/no-such-tag.md').expect(404)).text).to.contain('\nNothing is tagged no-such-tag.\n');
+        for (const path of ['/tags/no-such-tag.zip', '/tags/no-such-tag.json', '/tags/UPPER.json']) {
+          const res = await http.get(path).expect(404).expect('content-type', /application\/json/);
+          expect(res.body.error.code, path).to.equal('not_found');
+        }
       });
 
       it('sends a self-only CSP and the other security headers on pages, and not on the API', async () => {

@@ -91,3 +91,7 @@ export function llmsTxt(index: TagIndex, systems: SystemNode[], urls: PageUrls, 
 }
 
 export type { Article };
+
+/** A 404 for a markdown address, in markdown: what is missing and where to look instead. */
+export const notFoundMarkdown = (what: string, urls: PageUrls): string =>
+  ['# Not found', '', markdownText(what), '', `- [All tags](${urls.tags}) · [llms.txt](${urls.llms}): every article, tag and system`, ''].join('\n');
