@@ -34,9 +34,12 @@ export function contractMarkdown(c: Capability, baseUrl: string, token?: string)
     '',
     '## Run it',
     '',
+    "With the owner's API key in `SWITCHYARD_API_KEY` (`export SWITCHYARD_API_KEY=sy_…`, the key printed at first start):",
+    '',
     fence('sh', [
       `curl -s -X POST ${baseUrl}/api/dispatch \\`,
-      `  -H 'content-type: application/json' -H 'x-sheets-key: $SWITCHYARD_API_KEY' \\`,
+      // Double quotes, so the shell puts the key in; the key itself is never printed in a contract.
+      `  -H 'content-type: application/json' -H "x-sheets-key: $SWITCHYARD_API_KEY" \\`,
       `  -d '${JSON.stringify({ key: c.key, body: exampleBody(c) }).replace(/'/g, "'\\''")}'`,
     ].join('\n')),
     '',
