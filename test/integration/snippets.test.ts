@@ -26,7 +26,7 @@ interface Snippet {
 }
 
 /** The fenced sh/bash/shell blocks of a markdown text. */
-export function shellSnippets(markdown: string, name: string): Snippet[] {
+function shellSnippets(markdown: string, name: string): Snippet[] {
   const out: Snippet[] = [];
   for (const m of markdown.matchAll(/^```(?:sh|bash|shell)[ \t]*\n([\s\S]*?)^```[ \t]*$/gm)) {
     const line = markdown.slice(0, m.index).split('\n').length + 1;
@@ -39,7 +39,7 @@ export function shellSnippets(markdown: string, name: string): Snippet[] {
  * The single-quoted stretches of a shell text (comments skipped), where the shell expands nothing:
  * a `$VAR` there is sent literally.
  */
-export function singleQuoted(code: string): string[] {
+function singleQuoted(code: string): string[] {
   const quoted: string[] = [];
   let state: 'plain' | 'single' | 'double' = 'plain';
   let start = 0;
