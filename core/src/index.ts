@@ -37,3 +37,4 @@ export * from './ledger-leaf.js';
 export * from './share-token.js';
 export * from './token-issuer.js';
 export * from './approvals.js';
+export * from './counted.js';

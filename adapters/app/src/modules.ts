@@ -218,6 +218,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
           ctx.get<Clock>(Clock),
         ),
         articles: ctx.get<ArticleStore>(ArticleStore),
+        clock: ctx.get<Clock>(Clock),
         mintPerMinute: config.tokens.mintPerMinute,
         workspaces: config.tokens.workspaces,
         logger: ctx.get<Logger>(LoggerToken),

@@ -24,6 +24,36 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** The database cannot be reached or opened at all (no such database, refused, bad credentials). */
+export class DatabaseUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DatabaseUnavailableError';
+  }
+}
+
+/** A database URL as it may be shown: without its password. */
+export const redactedDatabaseUrl = (url: string): string => url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+
+// Failures of reaching the database rather than of a statement: PostgreSQL's connection (08),
+// authorization (28) and no-such-database (3D000) classes, the socket errors, SQLite's cannot-open.
+const UNREACHABLE_CODES = /^(08...|28...|3D000|57P03|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|EHOSTUNREACH|SQLITE_CANTOPEN)$/;
+
+/** The one line a user needs when the database cannot be opened, or null for other errors. */
+function unavailable(error: unknown, url: string): DatabaseUnavailableError | null {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code !== 'string' || !UNREACHABLE_CODES.test(code)) return null;
+  const reason = String(message).split('\n')[0];
+  let hint = '';
+  if (code === '3D000') {
+    const name = decodeURIComponent(new URL(url).pathname.slice(1));
+    hint = `; create it first (createdb ${JSON.stringify(name)}, or CREATE DATABASE in psql)`;
+  } else if (code.startsWith('E')) {
+    hint = '; is PostgreSQL running there?';
+  }
+  return new DatabaseUnavailableError(`cannot open the database ${redactedDatabaseUrl(url)}: ${reason}${hint}`);
+}
+
 export interface DatabaseUrl {
   dialect: Dialect;
   /** File path for SQLite (or ":memory:"), the URL itself for PostgreSQL. */
@@ -61,7 +91,7 @@ export async function openDatabase(url: string, { leafWorker = true }: OpenOptio
     await knex.migrate.latest({ migrationSource });
   } catch (error) {
     await knex.destroy();
-    throw error;
+    throw unavailable(error, url) ?? error;
   }
   // A file database checkpoints its WAL from a second connection, and past a bound the writer lets
   // it start over (sqlite-checkpointer.ts); :memory: has no WAL.

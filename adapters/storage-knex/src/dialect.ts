@@ -146,10 +146,18 @@ export const sqliteDialect: Dialect = {
   dropEnqueueWithSeq: () => [],
 };
 
+// knex prints each failed connection attempt with its stack; the error itself reaches the caller
+// (at start, as one line), so that print is dropped. Other warnings print as knex would.
+const quietConnectErrors = {
+  warn: (message: unknown) => {
+    if (!String(message).startsWith('Acquire connection error')) console.warn(message);
+  },
+};
+
 export const postgresDialect: Dialect = {
   name: 'postgresql',
   connectionOf: (url) => url,
-  knexConfig: (connection) => ({ client: PG, connection, pool: { min: 0, max: 10 } }),
+  knexConfig: (connection) => ({ client: PG, connection, pool: { min: 0, max: 10 }, log: quietConnectErrors }),
   readerConfig: (connection) => ({ client: PG, connection, pool: { min: 0, max: 2 } }),
   fileOf: () => null,
   writersInFlight: 4,

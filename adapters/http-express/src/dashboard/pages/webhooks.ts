@@ -1,6 +1,6 @@
 // Webhooks: the list with on/off switches, one webhook's deliveries with its switch (new ones
 // arrive live over server-sent events) and one delivery whole: every header as received and the body.
-import type { StoredDelivery, Webhook } from '@switchyard/core';
+import { counted, type StoredDelivery, type Webhook } from '@switchyard/core';
 import { html, type Html } from '../html.js';
 
 const deliveryRow = (d: StoredDelivery) =>
@@ -53,7 +53,7 @@ export function deliveryBody(d: StoredDelivery, body: { body: string | null; bod
 </dl>
 <h2>Headers (as received)</h2>
 <table class="headers"><tbody>${d.headers.map(([n, v]) => html`<tr><th scope="row">${n}</th><td>${v}</td></tr>`)}</tbody></table>
-<h2>Body <span class="muted">${d.body_size} bytes${body.body_encoding ? `, ${body.body_encoding}` : ''}</span></h2>
+<h2>Body <span class="muted">${counted(d.body_size, 'byte')}${body.body_encoding ? `, ${body.body_encoding}` : ''}</span></h2>
 <pre id="delivery-body">${body.body ?? ''}</pre>`;
 }
 
