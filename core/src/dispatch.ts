@@ -2,6 +2,7 @@
 // Every request that names a known capability becomes exactly one invocation, whether it ran or not.
 import { pathText, type Capability } from './capability.js';
 import type { Caller } from './caller.js';
+import { requireOwnInvocation } from './access-policy.js';
 import { bodyText, parseBody } from './body-format.js';
 import { SwitchyardError, fail, type ErrorCode } from './errors.js';
 import { newInvocationId } from './ids.js';
@@ -53,17 +54,20 @@ export class DispatchService {
       if (typeof request.repairs !== 'string' || !INVOCATION_ID.test(request.repairs)) {
         fail('invalid_repair', 'repairs must be an invocation id of the form inv_…', { repairs: request.repairs ?? null, reason: 'malformed' });
       }
-      checkRepairTarget(capability.key, request.repairs, await this.store.get(request.repairs));
+      const target = await this.store.get(request.repairs);
+      // Someone else's failure is not the caller's to repair: to it, that invocation does not exist.
+      if (target) requireOwnInvocation(caller.principal, target, request.repairs);
+      checkRepairTarget(capability.key, request.repairs, target);
     }
     return this.run(capability, validate, request.body, caller, { repairs: request.repairs ?? null, replays: null, source });
   }
 
   private async replay(id: unknown, caller: Caller, source: string): Promise<DispatchOutcome> {
     if (typeof id !== 'string' || !INVOCATION_ID.test(id)) fail('invalid_request', 'replay must be an invocation id of the form inv_…');
-    const original = await this.store.get(id as string);
-    if (!original) fail('invocation_not_found', `no invocation ${id}`, { id });
-    const { capability, validate } = this.registry.require(original!.key);
-    return this.run(capability, validate, original!.body, caller, { repairs: null, replays: original!.id, source });
+    // Only the original's owner replays it (it re-sends the original arguments); to anyone else it does not exist.
+    const original = requireOwnInvocation(caller.principal, await this.store.get(id as string), id as string);
+    const { capability, validate } = this.registry.require(original.key);
+    return this.run(capability, validate, original.body, caller, { repairs: null, replays: original.id, source });
   }
 
   /**
@@ -74,7 +78,8 @@ export class DispatchService {
   async runApproved(waiting: StoredInvocation, approval: { id: string; args_hash: string }, invocationId: string = newInvocationId()): Promise<DispatchOutcome> {
     const { capability, validate } = this.registry.require(waiting.key);
     if (argsHash(waiting.args) !== approval.args_hash) fail('invalid_request', 'the approved arguments are not the ones this invocation holds');
-    const caller: Caller = { actor: waiting.actor, fingerprint: waiting.fingerprint, mayRunAuthRequired: true };
+    // The owner approved it: it runs as the caller who asked, with the owner's leave.
+    const caller: Caller = { actor: waiting.actor, fingerprint: waiting.fingerprint, mayRunAuthRequired: true, principal: { kind: 'owner' } };
     return this.run(capability, validate, waiting.body, caller, { repairs: null, replays: null, source: `approval:${approval.id}` }, approval.args_hash, invocationId);
   }
 

@@ -1,7 +1,7 @@
 // /api/dispatch: POST runs a capability; GET answers the public read queries (contract, registry, map).
 import { Router, json, type Request, type RequestHandler, type Response } from 'express';
-import { ROOT, SwitchyardError, contractMarkdown, describe, rootMapMarkdown, systemArticleMarkdown, type DispatchRequest } from '@switchyard/core';
-import { authorize, callerOf, credentialOf, linkToken } from '../credentials.js';
+import { INVOCATION_ID, ROOT, SwitchyardError, contractMarkdown, describe, rootMapMarkdown, systemArticleMarkdown, type DispatchRequest, type StoredInvocation } from '@switchyard/core';
+import { authorize, callerOf, credentialOf, linkToken, requireUnspent } from '../credentials.js';
 import { explainAnswer, selfScopeAnswer } from '../token-answers.js';
 import { mintLimiter } from '../rate-limit.js';
 import { baseUrlOf } from '../base-url.js';
@@ -66,14 +66,20 @@ export function dispatchRoutes(ctx: HttpContext): Router {
   const run = async (req: Request, res: Response, request: DispatchRequest): Promise<void> => {
     const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
     // The key to authorize: the request's, or for a replay the original's. Unknown keys are left to
-    // dispatch, whose 404 carries did_you_mean (the registry is public anyway).
+    // dispatch, whose 404 carries did_you_mean (the registry is public anyway). A replayed or repaired
+    // invocation must be the caller's own (the policy decides, before any use is spent).
     let key = 'key' in request ? request.key : undefined;
+    let object: { id: string; invocation: StoredInvocation | undefined } | undefined;
     if ('replay' in request) {
-      const original = typeof request.replay === 'string' ? await ctx.invocations.get(request.replay) : undefined;
+      const original = typeof request.replay === 'string' && INVOCATION_ID.test(request.replay) ? await ctx.invocations.get(request.replay) : undefined;
       if (!original) throw new SwitchyardError('invocation_not_found', `no invocation ${String(request.replay)} to replay`);
       key = original.key;
+      object = { id: original.id, invocation: original };
+    } else if (typeof request.repairs === 'string' && INVOCATION_ID.test(request.repairs)) {
+      const target = await ctx.invocations.get(request.repairs);
+      if (target) object = { id: target.id, invocation: target };
     }
-    const cred = key !== undefined && ctx.registry.has(key) ? await authorize(req, ctx, `invoke:${key}`) : await credentialOf(req, ctx);
+    const cred = key !== undefined && ctx.registry.has(key) ? await authorize(req, ctx, `invoke:${key}`, object) : await credentialOf(req, ctx);
     if (cred.kind === 'public') throw new SwitchyardError('credential_required', 'running a capability needs a share token or the API key; GET /start mints a keyless one', { start: `${baseUrl}/start` });
     try {
       const outcome = await ctx.dispatch.dispatch(request, callerOf(cred));
@@ -106,11 +112,10 @@ export function dispatchRoutes(ctx: HttpContext): Router {
     }
     const receiptOf = single(req, 'receipt');
     if (receiptOf !== undefined) {
-      const cred = await authorize(req, ctx, 'receipt:read');
-      const inv = /^inv_[A-Za-z0-9]{8,40}$/.test(receiptOf) ? await ctx.invocations.get(receiptOf) : undefined;
-      // A token reads the receipts of its own runs only; to it, anyone else's do not exist.
-      if (!inv || (cred.kind === 'token' && inv.fingerprint !== cred.scope.fingerprint)) throw new SwitchyardError('invocation_not_found', `no invocation ${receiptOf} run with this credential`);
-      res.json(await receipt(ctx, inv, baseUrl));
+      const inv = INVOCATION_ID.test(receiptOf) ? await ctx.invocations.get(receiptOf) : undefined;
+      // A receipt opens the private fields: its owner's only; to anyone else it does not exist.
+      await authorize(req, ctx, 'receipt:read', { id: receiptOf, invocation: inv });
+      res.json(await receipt(ctx, inv!, baseUrl));
       return;
     }
     if (single(req, 'explain') !== undefined) {
@@ -125,8 +130,11 @@ export function dispatchRoutes(ctx: HttpContext): Router {
       return;
     }
     if (single(req, 'self_scope') !== undefined) {
+      // A credential sent along must be good, as on every route: a bad one is its error, never ignored.
+      const cred = await credentialOf(req, ctx);
+      await requireUnspent(ctx, cred, 'self_scope');
       await new Promise<void>((resolve, reject) => mintLimit(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
-      res.json(await selfScopeAnswer(ctx, req, baseUrl, {
+      res.json(await selfScopeAnswer(ctx, cred, baseUrl, {
         keys: (single(req, 'keys') ?? '').split(',').map((k) => k.trim()).filter(Boolean),
         purpose: single(req, 'purpose') ?? null,
         actor: single(req, 'actor') ?? null,
