@@ -53,6 +53,19 @@ export function denialOf(p: Principal, move: string): SwitchyardError | null {
   }
 }
 
+/**
+ * Running a capability (by any face: dispatch, router tags, /mcp) needs some credential; the public
+ * one only reads. `what` names the face in the message; `start` is where a keyless token is minted.
+ */
+export function runDenial(p: Principal, what: string, start: string): SwitchyardError | null {
+  if (p.kind !== 'public') return null;
+  return new SwitchyardError('credential_required', `${what} needs a credential: a share token (share= or Authorization: Bearer) or the owner's API key; GET /start mints a keyless one`, {
+    needed: 'invoke:<KEY>',
+    allowed: [...PUBLIC_MOVES],
+    start,
+  });
+}
+
 /** Throws the refusal of `move`, if any. */
 export function requireAllowed(p: Principal, move: string): void {
   const denial = denialOf(p, move);

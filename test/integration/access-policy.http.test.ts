@@ -147,6 +147,13 @@ for (const engine of engines()) {
         expect(spent, `spent${narrow}`).to.include({ code: 'scope_denied', uses: 1 });
       }
       expect((await http.get(`/api/dispatch?self_scope=1&keys=${EDGE}`).set('authorization', `Bearer ${corrupted}`).expect(401)).body.error.code).to.equal('token_corrupted');
+      // The other keyless mints too: a credential sent along is never ignored.
+      for (const path of ['/start', '/api/workspace/default/enter?role=observer']) {
+        const sep = path.includes('?') ? '&' : '?';
+        expect((await http.get(`${path}${sep}share=${encodeURIComponent(corrupted)}`).expect(401)).body.error.code, path).to.equal('token_corrupted');
+        expect((await http.get(`${path}${sep}share=${encodeURIComponent(expiring)}`).expect(401)).body.error.code, path).to.equal('token_expired');
+        expect((await http.get(`${path}${sep}share=${encodeURIComponent(single)}`).expect(403)).body.error.code, path).to.equal('scope_denied');
+      }
     });
 
     // One malformed value per caveat name, appended offline: each is token_corrupted, never a 500.

@@ -1,6 +1,6 @@
 // /api/dispatch: POST runs a capability; GET answers the public read queries (contract, registry, map).
 import { Router, json, type Request, type RequestHandler, type Response } from 'express';
-import { INVOCATION_ID, ROOT, SwitchyardError, contractMarkdown, describe, rootMapMarkdown, systemArticleMarkdown, type DispatchRequest, type StoredInvocation } from '@switchyard/core';
+import { INVOCATION_ID, ROOT, SwitchyardError, contractMarkdown, runDenial, describe, rootMapMarkdown, systemArticleMarkdown, type DispatchRequest, type StoredInvocation } from '@switchyard/core';
 import { authorize, callerOf, credentialOf, linkToken, requireUnspent } from '../credentials.js';
 import { explainAnswer, selfScopeAnswer } from '../token-answers.js';
 import { mintLimiter } from '../rate-limit.js';
@@ -80,7 +80,8 @@ export function dispatchRoutes(ctx: HttpContext): Router {
       if (target) object = { id: target.id, invocation: target };
     }
     const cred = key !== undefined && ctx.registry.has(key) ? await authorize(req, ctx, `invoke:${key}`, object) : await credentialOf(req, ctx);
-    if (cred.kind === 'public') throw new SwitchyardError('credential_required', 'running a capability needs a share token or the API key; GET /start mints a keyless one', { start: `${baseUrl}/start` });
+    const noCredential = runDenial(cred, 'running a capability', `${baseUrl}/start`);
+    if (noCredential) throw noCredential;
     try {
       const outcome = await ctx.dispatch.dispatch(request, callerOf(cred));
       const error = outcome.invocation.error;

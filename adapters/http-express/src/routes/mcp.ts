@@ -5,7 +5,7 @@
 import { Router, json, type Request, type RequestHandler } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createSwitchyardMcpServer, type CallerTools } from '@switchyard/mcp';
-import { SwitchyardError, mayInvoke } from '@switchyard/core';
+import { SwitchyardError, mayInvoke, runDenial } from '@switchyard/core';
 import { authorize, callerOf, credentialOf, type Credential } from '../credentials.js';
 import { baseUrlOf } from '../base-url.js';
 import type { HttpContext } from '../context.js';
@@ -47,11 +47,8 @@ export function mcpRoutes(ctx: HttpContext): Router {
   // our coded 401, and so is no credential at all (tools are for callers who may invoke).
   const credential: RequestHandler = async (req, res, next) => {
     const cred = await credentialOf(req, ctx);
-    if (cred.kind === 'public') {
-      throw new SwitchyardError('credential_required', 'the MCP server needs a credential: Authorization: Bearer <share token> or the API key in x-sheets-key; GET /start mints a keyless token', {
-        start: `${baseUrlOf(req, ctx.publicBaseUrl)}/start`,
-      });
-    }
+    const noCredential = runDenial(cred, 'the MCP server', `${baseUrlOf(req, ctx.publicBaseUrl)}/start`);
+    if (noCredential) throw noCredential;
     res.locals['credential'] = cred;
     next();
   };
