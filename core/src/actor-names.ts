@@ -1,7 +1,5 @@
 // Actor names: free text a caller gives itself, except the names the service writes for its own
 // callers (the owner, webhooks, the MCP face, the system), which nobody may claim.
-import { SwitchyardError } from './errors.js';
-
 export const ACTOR_MAX_LENGTH = 200;
 
 /** Names the service uses, alone or followed by ":" or "/" (hook:hk_…, token:fp_…, approval:apr_…). */
@@ -16,11 +14,4 @@ export function actorProblem(name: string): string | null {
   if (/[\u0000-\u001f\u007f]/.test(name)) return 'an actor has no control characters';
   if (isReservedActor(name)) return `the actor name ${JSON.stringify(name)} is reserved for the service's own callers (owner, public, mcp, system, router, api, hook:…, token:…, approval:…, webhook)`;
   return null;
-}
-
-/** Throws invalid_request for an actor a caller may not give itself (at minting). */
-export function checkActor(name: string): string {
-  const problem = actorProblem(name);
-  if (problem) throw new SwitchyardError('invalid_request', problem, { actor: name.slice(0, ACTOR_MAX_LENGTH) });
-  return name;
 }

@@ -152,10 +152,15 @@ function caveatList(name: string, raw: string, valid: (item: string) => boolean)
   return items;
 }
 
-/** Text of 1 to 200 characters without control characters; an actor also not a reserved name. */
-function caveatText(name: string, raw: string): string {
+/** Why a text caveat's value is not well formed, or null: 1 to 200 characters without control characters; an actor also not a reserved name. */
+export function caveatTextProblem(name: 'actor' | 'purpose' | 'workspace' | 'role', value: string): string | null {
+  if (name === 'actor') return actorProblem(value);
+  return value.length === 0 || value.length > TEXT_MAX || /[\u0000-\u001f\u007f]/.test(value) ? `${name} must be text of 1 to ${TEXT_MAX} characters without control characters` : null;
+}
+
+function caveatText(name: 'actor' | 'purpose' | 'workspace' | 'role', raw: string): string {
   const value = decodeValue(name, raw);
-  const problem = name === 'actor' ? actorProblem(value) : value.length === 0 || value.length > TEXT_MAX || /[\u0000-\u001f\u007f]/.test(value) ? `its ${name} must be text of 1 to ${TEXT_MAX} characters` : null;
+  const problem = caveatTextProblem(name, value);
   if (problem) throw corrupted(`its ${name} caveat is malformed: ${problem}`);
   return value;
 }

@@ -6,33 +6,25 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from './ports.js';
 import type { CapabilityRegistry } from './registry.js';
 import { SwitchyardError } from './errors.js';
-import { checkActor } from './actor-names.js';
 import { isPublicCapability } from './access-policy.js';
 import { KEYLESS_MOVES, MOVES, OBSERVER_MOVES, TOKEN_KEY_PATTERN, isTokenMove } from './moves.js';
-import { KEYLESS_ID_PREFIX, OWNER_ID_PREFIX, allowedMoves, mintToken, narrowToken, scopeAllows, verifyToken, type Caveats, type RootKey, type TokenScope } from './share-token.js';
-
+import { KEYLESS_ID_PREFIX, OWNER_ID_PREFIX, allowedMoves, caveatTextProblem, mintToken, narrowToken, scopeAllows, verifyToken, type Caveats, type RootKey, type TokenScope } from './share-token.js';
 
 export const START_TTL_SECONDS = 3600;
 export const OBSERVER_TTL_SECONDS = 24 * 3600;
 export const NARROW_TTL_SECONDS = 600;
 
-const TEXT_MAX = 200;
-
-/** Caller-given text for a caveat (purpose, workspace, role): 1 to 200 characters, no control characters. */
-function checkText(name: string, value: string): string {
-  if (value.length === 0 || value.length > TEXT_MAX || /[\u0000-\u001f\u007f]/.test(value)) throw new SwitchyardError('invalid_request', `${name} must be text of 1 to ${TEXT_MAX} characters`);
-  return value;
-}
-
 /** Refuses caveats a caller may not ask for (a reserved actor, malformed text) before anything is minted. */
 function checkCaveats(c: Caveats): void {
-  if (c.actor !== undefined) checkActor(c.actor);
   if (c.moves?.length === 0 || c.keys?.length === 0) throw new SwitchyardError('invalid_request', `an empty ${c.moves?.length === 0 ? 'moves' : 'keys'} list leaves a token that allows no move; nothing was minted`, { needed: 'at least one move', allowed: [] });
   const badMove = c.moves?.find((m) => !isTokenMove(m));
   if (badMove !== undefined) throw new SwitchyardError('invalid_request', `unknown move ${JSON.stringify(badMove)}`, { moves: [...MOVES, 'invoke:<KEY>'] });
   const badKey = c.keys?.find((k) => !TOKEN_KEY_PATTERN.test(k));
   if (badKey !== undefined) throw new SwitchyardError('invalid_request', `${JSON.stringify(badKey.slice(0, 60))} is not a capability key`);
-  for (const name of ['purpose', 'workspace', 'role'] as const) if (c[name] !== undefined) checkText(name, c[name]!);
+  for (const name of ['actor', 'purpose', 'workspace', 'role'] as const) {
+    const problem = c[name] === undefined ? null : caveatTextProblem(name, c[name]!);
+    if (problem) throw new SwitchyardError('invalid_request', problem, { [name]: c[name]!.slice(0, 200) });
+  }
 }
 
 export interface Minted {
