@@ -239,11 +239,13 @@ for (const engine of engines()) {
         await sleep(Math.max(0, expiresAt - Date.now() + 100));
       });
 
-      type Route = { name: string; go: (h: ReturnType<typeof request>, o: Objects) => request.Test; shows?: (body: Record<string, any>) => string };
+      type Body = { invocation?: { args?: unknown }; items?: Array<{ id: string; args?: unknown }> };
+      type Route = { name: string; go: (h: ReturnType<typeof request>, o: Objects) => request.Test; shows?: (body: Body, o: Objects) => string };
+      const whole = (inv: { args?: unknown } | undefined) => (inv?.args !== undefined ? 'whole' : 'public');
       const routes: Route[] = [
         { name: 'receipt', go: (h, o) => h.get(`/api/dispatch?receipt=${o.ok}`) },
-        { name: 'invocation', go: (h, o) => h.get(`/api/invocations/${o.ok}`), shows: (b) => (b['invocation']?.args !== undefined ? 'whole' : 'public') },
-        { name: 'invocations', go: (h, o) => h.get(`/api/invocations?object_id=${o.key}&limit=1000`), shows: (b) => (b['items']?.find((i: { id: string }) => i.id === (b as { _want?: string })._want)?.args !== undefined ? 'whole' : 'public') },
+        { name: 'invocation', go: (h, o) => h.get(`/api/invocations/${o.ok}`), shows: (b) => whole(b.invocation) },
+        { name: 'invocations', go: (h, o) => h.get(`/api/invocations?object_id=${o.key}&limit=1000`), shows: (b, o) => whole(b.items?.find((i) => i.id === o.ok)) },
         { name: 'replay', go: (h, o) => h.post('/api/dispatch').send({ replay: o.ok }) },
         { name: 'repair', go: (h, o) => h.post('/api/dispatch').send({ key: o.key, body: o.body, repairs: o.failed }) },
       ];
@@ -277,9 +279,8 @@ for (const engine of engines()) {
                 continue;
               }
               const res = await cred.as(route.go(http, objects));
-              const body = { ...(res.body as Record<string, unknown>), _want: objects.ok };
               const code = res.body?.error?.code ?? '';
-              const shows = res.status === 200 && route.shows ? route.shows(body) : '';
+              const shows = res.status === 200 && route.shows ? route.shows(res.body as Body, objects) : '';
               got.push(`${route.name} (${whose}): ${T(res.status, code || shows)}`);
             }
           }
