@@ -66,12 +66,6 @@ export function runDenial(p: Principal, what: string, start: string): Switchyard
   });
 }
 
-/** Throws the refusal of `move`, if any. */
-export function requireAllowed(p: Principal, move: string): void {
-  const denial = denialOf(p, move);
-  if (denial) throw denial;
-}
-
 /** True when the principal may be offered `capability` as something to run (MCP tools/list). */
 export function mayInvoke(p: Principal, capability: Pick<Capability, 'key' | 'auth'>): boolean {
   return denialOf(p, `invoke:${capability.key}`) === null && (isPublicCapability(capability) || mayRunAuthRequired(p));
@@ -88,15 +82,12 @@ export function ownsInvocation(p: Principal, inv: Pick<StoredInvocation, 'finger
   return inv.fingerprint === p.scope.fingerprint && (p.scope.keys === null || p.scope.keys.includes(inv.key));
 }
 
-/** A receipt opens the private fields: its owner's only. */
-export const ownsReceipt = ownsInvocation;
-
 /** Deliveries carry the webhook's address (its only secret): the owner's only. */
 export function ownsDelivery(p: Principal, _delivery?: Pick<StoredDelivery, 'hook_id'>): boolean {
   return p.kind === 'owner';
 }
 
-/** Refuses, as if it did not exist, an invocation this principal does not own (receipt, replay, repair). */
+/** Refuses, as if it did not exist, an invocation this principal does not own (its receipt, which opens the private fields; replay; repair). */
 export function requireOwnInvocation(p: Principal, inv: StoredInvocation | undefined, id: string): StoredInvocation {
   if (!inv || !ownsInvocation(p, inv)) throw new SwitchyardError('invocation_not_found', `no invocation ${id} run with this credential`, { id });
   return inv;
