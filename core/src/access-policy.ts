@@ -40,16 +40,16 @@ export function denialOf(p: Principal, move: string): SwitchyardError | null {
       if (PUBLIC_MOVES.includes(move) || move === 'explain') return null;
       return new SwitchyardError('credential_required', `${move} needs a credential: a share token (share= or Authorization: Bearer) or the owner's API key`, {
         needed: move,
-        allowed: [...PUBLIC_MOVES],
+        allowed: movesOf(p),
         start: '/start',
       });
     case 'token':
       if (scopeAllows(p.scope, move)) return null;
-      return new SwitchyardError('scope_denied', `this token does not allow ${move}`, { needed: move, allowed: allowedMoves(p.scope) });
+      return new SwitchyardError('scope_denied', `this token does not allow ${move}`, { needed: move, allowed: movesOf(p) });
     case 'hook':
       // A webhook address runs its action (decided by dispatch's auth rule) and makes no other move.
       if (move.startsWith('invoke:')) return null;
-      return new SwitchyardError('scope_denied', `a webhook address does not allow ${move}`, { needed: move, allowed: [] });
+      return new SwitchyardError('scope_denied', `a webhook address does not allow ${move}`, { needed: move, allowed: movesOf(p) });
   }
 }
 
@@ -61,7 +61,7 @@ export function runDenial(p: Principal, what: string, start: string): Switchyard
   if (p.kind !== 'public') return null;
   return new SwitchyardError('credential_required', `${what} needs a credential: a share token (share= or Authorization: Bearer) or the owner's API key; GET /start mints a keyless one`, {
     needed: 'invoke:<KEY>',
-    allowed: [...PUBLIC_MOVES],
+    allowed: movesOf(p),
     start,
   });
 }
