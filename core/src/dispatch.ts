@@ -2,6 +2,7 @@
 // Every request that names a known capability becomes exactly one invocation, whether it ran or not.
 import { pathText, type Capability } from './capability.js';
 import type { Caller } from './caller.js';
+import { requireOwnInvocation } from './access-policy.js';
 import { bodyText, parseBody } from './body-format.js';
 import { SwitchyardError, fail, type ErrorCode } from './errors.js';
 import { newInvocationId } from './ids.js';
@@ -73,14 +74,16 @@ export class DispatchService {
       fail('invalid_repair', 'repairs must be an invocation id of the form inv_…', { repairs: echoed, reason: 'malformed' });
     }
     const targetId = repairs as string;
+    const target = await this.store.get(targetId);
+    // Someone else's failure is not the caller's to repair: to it, that invocation does not exist.
+    if (target) requireOwnInvocation(caller.principal, target, targetId);
     // A second repair of the same failure while the first runs would fork the chain: the first
-    // reserves the failure (before reading the ledger) until its record is appended.
+    // reserves the failure until its record is appended.
     const inFlight = this.repairing.get(targetId);
     if (inFlight) fail('invalid_repair', `${targetId} is being repaired by ${inFlight} right now; repair that one if it fails`, { repairs: targetId, reason: 'superseded', repair_instead: inFlight });
     const id = newInvocationId();
     this.repairing.set(targetId, id);
     try {
-      const target = await this.store.get(targetId);
       checkRepairTarget(capability.key, targetId, target, target ? await this.store.repairChain(targetId) : []);
       return await this.run(capability, validate, body, caller, { repairs: targetId, replays: null, source }, null, id);
     } finally {
@@ -90,10 +93,10 @@ export class DispatchService {
 
   private async replay(id: unknown, caller: Caller, source: string): Promise<DispatchOutcome> {
     if (typeof id !== 'string' || !INVOCATION_ID.test(id)) fail('invalid_request', 'replay must be an invocation id of the form inv_…');
-    const original = await this.store.get(id as string);
-    if (!original) fail('invocation_not_found', `no invocation ${id}`, { id });
-    const { capability, validate } = this.registry.require(original!.key);
-    return this.run(capability, validate, original!.body, caller, { repairs: null, replays: original!.id, source });
+    // Only the original's owner replays it (it re-sends the original arguments); to anyone else it does not exist.
+    const original = requireOwnInvocation(caller.principal, await this.store.get(id as string), id as string);
+    const { capability, validate } = this.registry.require(original.key);
+    return this.run(capability, validate, original.body, caller, { repairs: null, replays: original.id, source });
   }
 
   /**
@@ -104,8 +107,9 @@ export class DispatchService {
   async runApproved(waiting: StoredInvocation, approval: { id: string; args_hash: string }, invocationId: string = newInvocationId()): Promise<DispatchOutcome> {
     const { capability, validate } = this.registry.require(waiting.key);
     if (argsHash(waiting.args) !== approval.args_hash) fail('invalid_request', 'the approved arguments are not the ones this invocation holds');
-    const caller: Caller = { actor: waiting.actor, fingerprint: waiting.fingerprint, mayRunAuthRequired: true };
-    // A waiting repair's run keeps its repairs link, so a successful one closes the lineage.
+    // The owner approved it: it runs as the caller who asked, with the owner's leave. A waiting
+    // repair's run keeps its repairs link, so a successful one closes the lineage.
+    const caller: Caller = { actor: waiting.actor, fingerprint: waiting.fingerprint, mayRunAuthRequired: true, principal: { kind: 'owner' } };
     return this.run(capability, validate, waiting.body, caller, { repairs: waiting.repairs, replays: null, source: `approval:${approval.id}` }, approval.args_hash, invocationId);
   }
 

@@ -1,9 +1,13 @@
 import { expect } from 'chai';
-import { CapabilityRegistry, DispatchService, OWNER, argsHash, RunnerDirectory, SwitchyardError, type Caller, type CapabilityRunner } from '../src/index.js';
+import { CapabilityRegistry, DispatchService, OWNER, argsHash, RunnerDirectory, SwitchyardError, callerOf, mintToken, verifyToken, type Caller, type CapabilityRunner } from '../src/index.js';
 import { MemoryInvocationStore } from '../../test/support/memory-store.js';
 import { echoCapability, echoRunner, guardedCapability, ownerOnlyCapability } from './fixtures.js';
 
-const keyless: Caller = { actor: 'agent', fingerprint: 'fp_test', mayRunAuthRequired: false };
+const ROOT = { kid: 't', secret: new Uint8Array(32).fill(7) };
+/** A keyless token's caller, as the access policy builds it. */
+const tokenCaller = (id: string, caveats: { keys?: string[]; actor?: string } = {}): Caller =>
+  callerOf({ kind: 'token', scope: verifyToken(mintToken(ROOT, { moves: ['invoke:*'], ...caveats }, id), [ROOT], 0) });
+const keyless: Caller = tokenCaller('k_test', { actor: 'agent' });
 
 function setup(runner: CapabilityRunner = echoRunner) {
   const registry = new CapabilityRegistry();
@@ -111,7 +115,7 @@ describe('core: dispatch', () => {
   it('refuses auth-required capabilities to a keyless caller, ledgered under its fingerprint', async () => {
     const { dispatch } = setup();
     const { invocation } = await dispatch.dispatch({ key: 'TEST_OWNER_ONLY', body: { text: 'a' } }, keyless);
-    expect(invocation).to.include({ status: 'refused', ran: false, fingerprint: 'fp_test', actor: 'agent' });
+    expect(invocation).to.include({ status: 'refused', ran: false, fingerprint: keyless.fingerprint, actor: 'agent' });
     expect(invocation.error?.code).to.equal('credential_required');
     const owner = await dispatch.dispatch({ key: 'TEST_OWNER_ONLY', body: { text: 'a' } }, OWNER);
     expect(owner.invocation.ok).to.equal(true);
@@ -248,6 +252,22 @@ describe('core: dispatch', () => {
       const again = (await dispatch.dispatch({ replay: first.id }, OWNER)).invocation;
       expect(again).to.include({ ok: false, replays: first.id });
       expect(again.error?.code).to.equal('invalid_arguments');
+    });
+
+    it('replays and repairs only its owner\'s invocations: to anyone else they do not exist', async () => {
+      const { dispatch } = setup();
+      const mine = tokenCaller('k_mine');
+      const other = tokenCaller('k_other');
+      const narrowedAway = tokenCaller('k_mine', { keys: ['TEST_GUARDED'] });
+      const ok = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"secret"}' }, mine)).invocation;
+      const failed = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{}' }, mine)).invocation;
+      const codeOf = async (p: Promise<unknown>) => p.then(() => 'ran', (e) => (SwitchyardError.is(e) ? e.code : String(e)));
+      expect(await codeOf(dispatch.dispatch({ replay: ok.id }, other))).to.equal('invocation_not_found');
+      expect(await codeOf(dispatch.dispatch({ replay: ok.id }, narrowedAway)), 'a family member narrowed off the key').to.equal('invocation_not_found');
+      expect(await codeOf(dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"x"}', repairs: failed.id }, other))).to.equal('invocation_not_found');
+      expect(await codeOf(dispatch.dispatch({ replay: ok.id }, mine))).to.equal('ran');
+      expect(await codeOf(dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"x"}', repairs: failed.id }, mine))).to.equal('ran');
+      expect(await codeOf(dispatch.dispatch({ replay: ok.id }, OWNER)), 'the owner replays anything').to.equal('ran');
     });
 
     it('answers invocation_not_found for an unknown id', async () => {

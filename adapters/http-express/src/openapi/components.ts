@@ -39,6 +39,8 @@ export const schemas = {
       error: { oneOf: [{ type: 'null' }, obj({ code: str, message: str })] }, result: anyValue, yield: { $ref: '#/components/schemas/Yield' },
       repairs: { type: ['string', 'null'] }, replays: { type: ['string', 'null'] }, repaired_by: { type: 'array', items: str },
       source: str, created_at: { type: 'string', format: 'date-time' }, duration_ms: { type: 'number' },
+      // Shown to a credential that does not own the run: only the public (leaf) fields, and what was left out.
+      withheld: { type: 'array', items: str },
     },
     ['id', 'key', 'status', 'ok', 'ran'],
   ),

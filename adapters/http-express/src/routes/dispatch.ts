@@ -1,8 +1,8 @@
 // /api/dispatch: POST runs a capability; GET answers one query verb (contract, registry, map, ask,
 // build, confirm, receipt, explain, invoke, self_scope) from one table.
 import { Router, json, type Request, type RequestHandler, type Response } from 'express';
-import { ROOT, SwitchyardError, contractMarkdown, describe, rootMapMarkdown, systemArticleMarkdown, type DispatchRequest } from '@switchyard/core';
-import { authorize, callerOf, credentialOf, linkToken, type Credential } from '../credentials.js';
+import { INVOCATION_ID, ROOT, SwitchyardError, contractMarkdown, runDenial, describe, rootMapMarkdown, systemArticleMarkdown, type DispatchRequest, type StoredInvocation } from '@switchyard/core';
+import { authorize, callerOf, credentialOf, linkToken, requireUnspent, type Credential } from '../credentials.js';
 import { explainAnswer, selfScopeAnswer } from '../token-answers.js';
 import { mintLimiter } from '../rate-limit.js';
 import { baseUrlOf } from '../base-url.js';
@@ -31,8 +31,13 @@ export const QUERY_VERBS = ['invoke', 'key', 'confirm', 'receipt', 'map', 'regis
 export type QueryVerb = (typeof QUERY_VERBS)[number];
 /** invoke's move, spelled per key; checked by the run once the key is known. */
 const INVOKE_MOVE = 'invoke:<KEY>';
-/** A verb's handler: the request, the verb's value, and the credential that passed the verb's move (none for invoke and self_scope). */
-type VerbHandler = (req: Request, res: Response, value: string, cred: Credential | undefined) => Promise<void>;
+/** The invocation a move is checked against (the access policy's ownership rule). */
+type InvocationObject = { id: string; invocation: StoredInvocation | undefined };
+/**
+ * A verb's handler: the request, the verb's value, the credential that passed the verb's move (none
+ * for invoke and self_scope) and the invocation the move was checked against, if the verb names one.
+ */
+type VerbHandler = (req: Request, res: Response, value: string, cred: Credential | undefined, object: InvocationObject | undefined) => Promise<void>;
 
 /** The POST envelope: {key, body}, {key, body, repairs} or {replay}. */
 function parseEnvelope(payload: unknown): DispatchRequest {
@@ -75,16 +80,23 @@ export function dispatchRoutes(ctx: HttpContext): Router {
   const run = async (req: Request, res: Response, request: DispatchRequest): Promise<void> => {
     const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
     // The key to authorize: the request's, or for a replay the original's. Unknown keys are left to
-    // dispatch, whose 404 carries did_you_mean (the registry is public anyway).
+    // dispatch, whose 404 carries did_you_mean (the registry is public anyway). A replayed or repaired
+    // invocation must be the caller's own (the policy decides, before any use is spent).
     // Keys match in any letter case; the move names the registered (upper-case) key.
     let key = 'key' in request ? ctx.registry.keyOf(request.key) : undefined;
+    let object: InvocationObject | undefined;
     if ('replay' in request) {
-      const original = typeof request.replay === 'string' ? await ctx.invocations.get(request.replay) : undefined;
+      const original = typeof request.replay === 'string' && INVOCATION_ID.test(request.replay) ? await ctx.invocations.get(request.replay) : undefined;
       if (!original) throw new SwitchyardError('invocation_not_found', `no invocation ${String(request.replay)} to replay`);
       key = original.key;
+      object = { id: original.id, invocation: original };
+    } else if (typeof request.repairs === 'string' && INVOCATION_ID.test(request.repairs)) {
+      const target = await ctx.invocations.get(request.repairs);
+      if (target) object = { id: target.id, invocation: target };
     }
-    const cred = key !== undefined && ctx.registry.has(key) ? await authorize(req, ctx, `invoke:${key}`) : await credentialOf(req, ctx);
-    if (cred.kind === 'public') throw new SwitchyardError('credential_required', 'running a capability needs a share token or the API key; GET /start mints a keyless one', { start: `${baseUrl}/start` });
+    const cred = key !== undefined && ctx.registry.has(key) ? await authorize(req, ctx, `invoke:${key}`, object) : await credentialOf(req, ctx);
+    const noCredential = runDenial(cred, 'running a capability', `${baseUrl}/start`);
+    if (noCredential) throw noCredential;
     try {
       const outcome = await ctx.dispatch.dispatch(request, callerOf(cred));
       const error = outcome.invocation.error;
@@ -109,7 +121,7 @@ export function dispatchRoutes(ctx: HttpContext): Router {
    * invoke:<KEY> once the key is known, so an unknown key still gets did_you_mean) and
    * self_scope's (keyless minting, rate limited per client instead).
    */
-  const verbs: Record<QueryVerb, { move: string | null; handle: VerbHandler }> = {
+  const verbs: Record<QueryVerb, { move: string | null; object?: (value: string) => Promise<InvocationObject>; handle: VerbHandler }> = {
     invoke: {
       move: INVOKE_MOVE,
       handle: async (req, res, invoke) => {
@@ -141,11 +153,10 @@ export function dispatchRoutes(ctx: HttpContext): Router {
     },
     receipt: {
       move: 'receipt:read',
-      handle: async (req, res, receiptOf, cred) => {
-        const inv = /^inv_[A-Za-z0-9]{8,40}$/.test(receiptOf) ? await ctx.invocations.get(receiptOf) : undefined;
-        // A token reads the receipts of its own runs only; to it, anyone else's do not exist.
-        if (!inv || (cred!.kind === 'token' && inv.fingerprint !== cred!.scope.fingerprint)) throw new SwitchyardError('invocation_not_found', `no invocation ${receiptOf} run with this credential`);
-        res.json(await receipt(ctx, inv, baseUrlOf(req, ctx.publicBaseUrl)));
+      // A receipt opens the private fields: its owner's only; to anyone else it does not exist.
+      object: async (id) => ({ id, invocation: INVOCATION_ID.test(id) ? await ctx.invocations.get(id) : undefined }),
+      handle: async (req, res, _receiptOf, _cred, object) => {
+        res.json(await receipt(ctx, object!.invocation!, baseUrlOf(req, ctx.publicBaseUrl)));
       },
     },
     map: {
@@ -201,11 +212,14 @@ export function dispatchRoutes(ctx: HttpContext): Router {
       },
     },
     self_scope: {
-      // Keyless: mints a token (rate limited per client) rather than using one.
+      // Keyless: mints a token (rate limited per client) rather than using one. A credential sent
+      // along must be good, as on every route: a bad one is its error, never ignored.
       move: null,
       handle: async (req, res) => {
+        const cred = await credentialOf(req, ctx);
+        await requireUnspent(ctx, cred, 'self_scope');
         await new Promise<void>((resolve, reject) => mintLimit(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
-        res.json(await selfScopeAnswer(ctx, req, baseUrlOf(req, ctx.publicBaseUrl), {
+        res.json(await selfScopeAnswer(ctx, cred, baseUrlOf(req, ctx.publicBaseUrl), {
           keys: (single(req, 'keys') ?? '').split(',').map((k) => k.trim()).filter(Boolean),
           purpose: single(req, 'purpose') ?? null,
           actor: single(req, 'actor') ?? null,
@@ -228,8 +242,9 @@ export function dispatchRoutes(ctx: HttpContext): Router {
     const name = named[0]!;
     const value = single(req, name)!;
     const verb = verbs[name];
-    const cred = verb.move === null || verb.move === INVOKE_MOVE ? undefined : await authorize(req, ctx, verb.move);
-    await verb.handle(req, res, value, cred);
+    const object = verb.object ? await verb.object(value) : undefined;
+    const cred = verb.move === null || verb.move === INVOKE_MOVE ? undefined : await authorize(req, ctx, verb.move, object);
+    await verb.handle(req, res, value, cred, object);
   });
 
   return router;

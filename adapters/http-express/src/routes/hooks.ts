@@ -6,6 +6,7 @@ import { Router, type Request, type Response, type NextFunction } from 'express'
 import {
   SwitchyardError,
   WEBHOOK_ID_PATTERN,
+  callerOf,
   newDeliveryEntryId,
   resolveDeliveryId,
   verifySignature,
@@ -28,7 +29,8 @@ const pairs = (rawHeaders: string[]): RawHeaders => {
   return out;
 };
 
-const hookCaller = (hookId: string): Caller => ({ actor: `hook:${hookId}`, fingerprint: null, mayRunAuthRequired: false });
+/** An action address runs as its webhook: the access policy says who that is. */
+const hookCaller = (hookId: string): Caller => callerOf({ kind: 'hook', hookId });
 
 /** A delivery as received: what is stored, before the database decides whether it is a duplicate. */
 export function deliveryRecord(req: Request, hook: Webhook, body: Uint8Array | null, bodySize: number, action: string | null): DeliveryRecord {

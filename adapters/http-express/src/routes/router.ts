@@ -2,7 +2,7 @@
 // with the caller's credential and through the same dispatch as POST /api/dispatch. One tag's
 // failure is reported in its place and does not stop the others; text without tags runs nothing.
 import { Router, json, type Request } from 'express';
-import { SwitchyardError, parseRouterTags, type ErrorCode, type RouterTag } from '@switchyard/core';
+import { SwitchyardError, parseRouterTags, runDenial, type ErrorCode, type RouterTag } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
 import type { HttpContext } from '../context.js';
 import { authorize, callerOf, credentialOf, linkToken } from '../credentials.js';
@@ -54,7 +54,8 @@ export function routerRoutes(ctx: HttpContext): Router {
       if (!req.is('application/json')) throw new SwitchyardError('unsupported_media_type', 'send {"text": "…"} as application/json');
       // A bad key or token is refused before the body is read; running needs some credential.
       const cred = await credentialOf(req, ctx);
-      if (cred.kind === 'public') throw new SwitchyardError('credential_required', 'running router tags needs a share token or the API key; GET /start mints a keyless one', { start: `${baseUrlOf(req, ctx.publicBaseUrl)}/start` });
+      const noCredential = runDenial(cred, 'running router tags', `${baseUrlOf(req, ctx.publicBaseUrl)}/start`);
+      if (noCredential) throw noCredential;
       next();
     },
     json({ limit: ctx.bodyLimitBytes }),
