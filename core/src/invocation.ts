@@ -46,3 +46,13 @@ export interface StoredInvocation extends InvocationRecord {
 /** A failed run can be repaired; one awaiting approval has not failed yet. */
 export const isRepairable = (inv: Pick<InvocationRecord, 'ok' | 'status'>): boolean =>
   !inv.ok && (inv.status === 'failed' || inv.status === 'refused' || inv.status === 'denied');
+
+/** One step down a repair chain: an invocation that repairs another (what lineage rules read). */
+export interface RepairLink {
+  id: string;
+  /** The invocation this one repairs. */
+  repairs: string;
+  ok: boolean;
+  status: InvocationStatus;
+  seq: number;
+}

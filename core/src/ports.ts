@@ -1,7 +1,7 @@
 // Ports: what the core needs from the outside world. Each is an interface plus a same-named token
 // that the composition root binds an adapter to.
 import type { Capability } from './capability.js';
-import type { InvocationRecord, StoredInvocation } from './invocation.js';
+import type { InvocationRecord, RepairLink, StoredInvocation } from './invocation.js';
 import type { ActionRecord, DeliveryRecord, StoredDelivery, Webhook } from './webhook.js';
 import type { LedgerEntryKind } from './ledger-leaf.js';
 import type { McpToolDescription } from './imported-tool.js';
@@ -19,6 +19,8 @@ export interface InvocationStore {
   get(id: string): Promise<StoredInvocation | undefined>;
   /** Invocations of one capability key, in append order. */
   listByKey(key: string, options: { after?: string | null; limit: number }): Promise<Page<StoredInvocation>>;
+  /** Every invocation that repairs `id`, directly or down a chain of repairs, in append order. */
+  repairChain(id: string): Promise<RepairLink[]>;
 }
 export const InvocationStore = Symbol.for('switchyard.InvocationStore');
 

@@ -13,7 +13,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { computeYield, newInvocationId, type InvocationRecord } from '@switchyard/core';
-import { KnexLedger, SqliteStatements, insertValues, openDatabase, startIntegrator } from '@switchyard/storage-knex';
+import { KnexLedger, insertValues, openDatabase, startIntegrator } from '@switchyard/storage-knex';
 import { writeReport } from './support/report.js';
 import { startServiceProcess } from '../support/processes.js';
 import { figures } from './support/stats.js';
@@ -41,7 +41,7 @@ const knex = database.knex;
 // Opened as the service opens it: reads off the writer's connection, leaves built in the worker.
 const ledger = await KnexLedger.open(knex, { origin: ORIGIN }, undefined, { readKnex: database.readKnex, leafReader: database.leafReader });
 // On SQLite the service runs its batch INSERTs as statements prepared once per size; so do the appends here.
-const statements = SqliteStatements.for(knex);
+const statements = database.dialect.statements(knex);
 
 /**
  * Bulk-inserts `n` rows into `table`, 500 per statement (one VALUES list, prepared once, as the

@@ -155,6 +155,25 @@ export function storeContract(engine: string, harness: StoreHarness): void {
       expect(listed?.repaired_by).to.deep.equal([fix1.id, fix2.id]);
     });
 
+    it('reads a repair chain down from a failure, in append order, with each link ok or not', async function () {
+      const bad = failed();
+      await s.invocations.append(bad);
+      const fix1 = failed({ repairs: bad.id });
+      await s.invocations.append(fix1);
+      await s.invocations.append(failed());
+      const fix2 = record({ repairs: fix1.id });
+      await s.invocations.append(fix2);
+      const chain = await s.invocations.repairChain(bad.id);
+      expect(chain.map(({ id, repairs, ok, status }) => ({ id, repairs, ok, status }))).to.deep.equal([
+        { id: fix1.id, repairs: bad.id, ok: false, status: 'failed' },
+        { id: fix2.id, repairs: fix1.id, ok: true, status: 'ok' },
+      ]);
+      expect(chain[0]!.seq).to.be.a('number').lessThan(chain[1]!.seq);
+      expect((await s.invocations.repairChain(fix1.id)).map((l) => l.id)).to.deep.equal([fix2.id]);
+      expect(await s.invocations.repairChain(fix2.id)).to.deep.equal([]);
+      expect(await s.invocations.repairChain('inv_doesnotexist0000000')).to.deep.equal([]);
+    });
+
     it('rejects a second record with the same id', async function () {
       const r = record();
       await s.invocations.append(r);

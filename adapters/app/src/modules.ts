@@ -134,7 +134,10 @@ export const pluginModule = (plugin: SwitchyardPlugin<unknown>, options: Record<
       .toDynamicValue(async (ctx) => {
         const config = ctx.get<Config>(ConfigToken);
         const logger = ctx.get<Logger>(LoggerToken);
-        const { upstream: wanted, simulator: settings } = options as UpstreamOptions;
+        const { upstream: wanted, simulator: simulatorSettings } = options as UpstreamOptions;
+        const accountPlan = plugin.accountPlan?.(options);
+        // A simulator simulates the configured account: it starts on the account's plan unless its own settings say otherwise.
+        const settings = accountPlan !== undefined ? { plan: accountPlan, ...simulatorSettings } : simulatorSettings;
         let upstream: UpstreamAddress | undefined;
         let simulator: LoadedPlugin['simulator'];
         if (plugin.transport && wanted?.url) {
@@ -149,7 +152,7 @@ export const pluginModule = (plugin: SwitchyardPlugin<unknown>, options: Record<
           }
         }
         const runner = plugin.createRunner({ options, tools: ctx.get<UpstreamToolClient>(UpstreamToolClient), ...(upstream ? { upstream } : {}) });
-        return { plugin, runner, ...(upstream ? { upstream } : {}), ...(simulator ? { simulator } : {}) };
+        return { plugin, runner, ...(upstream ? { upstream } : {}), ...(simulator ? { simulator } : {}), ...(accountPlan !== undefined ? { accountPlan } : {}) };
       })
       .inSingletonScope();
   });
@@ -162,7 +165,7 @@ export const coreModule = new ContainerModule(({ bind }) => {
       const runners = ctx.get<RunnerDirectory>(RunnerDirectoryToken);
       for (const loaded of await ctx.getAllAsync<LoadedPlugin>(LoadedPluginToken)) {
         loaded.capabilities = loaded.plugin.capabilities.map((def) => {
-          const capability = registry.register(def, loaded.upstream?.url);
+          const capability = registry.register(def, loaded.upstream?.url, loaded.accountPlan !== undefined ? { plan: loaded.accountPlan } : {});
           runners.assign(def.key, loaded.runner);
           return capability;
         });
@@ -205,7 +208,7 @@ export const coreModule = new ContainerModule(({ bind }) => {
         ctx.get<RunnerDirectory>(RunnerDirectoryToken),
         await ctx.getAsync<InvocationStore>(InvocationStore),
         ctx.get<Clock>(Clock),
-        { timeoutMs: config.dispatch.timeoutMs, approvalTtlSeconds: config.approvals.ttlSeconds },
+        { timeoutMs: config.dispatch.timeoutMs, approvalTtlSeconds: config.approvals.ttlSeconds, maxArgumentDepth: config.dispatch.maxArgumentDepth },
         ctx.get<RequestScope>(RequestScope),
       );
     })
@@ -238,6 +241,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
           ctx.get<Clock>(Clock),
         ),
         articles: ctx.get<ArticleStore>(ArticleStore),
+        clock: ctx.get<Clock>(Clock),
         mintPerMinute: config.tokens.mintPerMinute,
         workspaces: config.tokens.workspaces,
         logger: ctx.get<Logger>(LoggerToken),

@@ -17,6 +17,8 @@ export interface LoadedPlugin {
   runner: CapabilityRunner;
   upstream?: UpstreamAddress;
   simulator?: RunningSimulator;
+  /** The upstream account's plan, when the plugin reads one from its options. */
+  accountPlan?: string;
   capabilities?: Capability[];
 }
 export const UpstreamImportsToken = Symbol.for('switchyard.UpstreamImports');

@@ -1,6 +1,6 @@
 // What the HTTP adapter needs from the composition root; resolved once at startup, never per request.
 import type { ServiceMetrics } from './metrics.js';
-import type { ApiKeyStore, ApprovalService, ArticleStore, CapabilityRegistry, DeliveryStore, DispatchService, InvocationStore, TokenIssuer, TokenUseStore, UpstreamImports, VerifiableLedger, WebhookStore } from '@switchyard/core';
+import type { ApiKeyStore, ApprovalService, ArticleStore, CapabilityRegistry, Clock, DeliveryStore, DispatchService, InvocationStore, TokenIssuer, TokenUseStore, UpstreamImports, VerifiableLedger, WebhookStore } from '@switchyard/core';
 
 export interface HttpLogger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -27,6 +27,8 @@ export interface HttpContext {
   upstreams: UpstreamImports;
   /** Published articles, for the content pages. */
   articles: ArticleStore;
+  /** Today's date for articles published without one. */
+  clock: Clock;
   /** Keyless tokens per client address per minute. */
   mintPerMinute: number;
   /** Workspaces that observers may enter, by slug. */

@@ -8,3 +8,4 @@ export { deliveryRecord } from './routes/hooks.js';
 export { UNMATCHED_ROUTE, routePattern } from './route-pattern.js';
 export { ServiceMetrics, type GroupCommitStore, type UpstreamOutcome, type LedgerBacklogReading } from './metrics.js';
 export { REQUEST_ID_HEADER, REQUEST_ID_PATTERN, currentRequestId, httpRequestScope, type BytesInFlight } from './request-id.js';
+export { QUERY_VERBS, type QueryVerb } from './routes/dispatch.js';

@@ -6,8 +6,7 @@
 import type { Knex } from 'knex';
 import { GroupCommit } from './group-commit.js';
 import type { StoreObserver, StoreOptions } from './store-observer.js';
-import { FIRST_DELIVERY } from './migrations.js';
-import { SqliteStatements } from './sqlite-statements.js';
+import { FIRST_DELIVERY, dialectFor, type Statements } from './dialect.js';
 import { SwitchyardError, type ActionRecord, type DeliveryRecord, type DeliveryStore, type Page, type StoredDelivery } from '@switchyard/core';
 
 export interface DeliveryRow {
@@ -110,7 +109,7 @@ const idKey = (hookId: string, deliveryId: string) => `${hookId}\0${deliveryId}`
 export class KnexDeliveryStore implements DeliveryStore {
   private readonly commits: GroupCommit<DeliveryRecord, StoredDelivery>;
   private readonly sqlCache = new Map<string, string>();
-  private readonly statements: SqliteStatements | null;
+  private readonly statements: Statements;
 
   private readonly observer: StoreObserver<StoredDelivery> | null;
 
@@ -119,13 +118,12 @@ export class KnexDeliveryStore implements DeliveryStore {
     options: StoreOptions<StoredDelivery> = {},
   ) {
     this.observer = options.observer ?? null;
-    // SQLite has one writer, so one batch in flight; PostgreSQL overlaps a few from its pool.
-    const inFlight = knex.client.config.client === 'pg' ? 4 : 1;
-    this.statements = SqliteStatements.for(knex);
+    const dialect = dialectFor(knex);
+    this.statements = dialect.statements(knex);
     this.commits = new GroupCommit<DeliveryRecord, StoredDelivery>(
       (records) => this.insertObserved(records),
       async (record) => (await this.insertObserved([record]))[0]!,
-      inFlight,
+      dialect.writersInFlight,
       undefined,
       this.observer,
     );
@@ -191,9 +189,7 @@ export class KnexDeliveryStore implements DeliveryStore {
     }
     const bindings: unknown[] = [];
     for (const row of rows) for (let i = 0; i < row.length; i++) if (!(nullColumns & (1 << i))) bindings.push(row[i]);
-    if (this.statements) return this.statements.all(sql, bindings);
-    const result = (await this.knex.raw(sql, bindings as Knex.RawBinding[])) as { rows: Array<{ id: string; seq: number | string }> };
-    return result.rows;
+    return this.statements.all(sql, bindings);
   }
 
   async appendAction(record: ActionRecord): Promise<void> {

@@ -3,8 +3,11 @@
 import type { Knex } from 'knex';
 import { GroupCommit } from './group-commit.js';
 import type { StoreObserver, StoreOptions } from './store-observer.js';
-import { SqliteStatements } from './sqlite-statements.js';
-import { SwitchyardError, type InvocationRecord, type InvocationStore, type Page, type StoredInvocation } from '@switchyard/core';
+import { dialectFor, type Statements } from './dialect.js';
+import { SwitchyardError, type InvocationRecord, type InvocationStatus, type InvocationStore, type Page, type RepairLink, type StoredInvocation } from '@switchyard/core';
+
+/** A repair chain longer than this is not read further (the lineage rules need its first success and its end). */
+const MAX_CHAIN = 1000;
 
 const COLUMNS = ['id', 'key', 'actor', 'fingerprint', 'status', 'ok', 'ran', 'repairs', 'replays', 'source', 'created_at', 'duration_ms', 'record', 'request_id'] as const;
 const ROW_PLACEHOLDERS = `(${COLUMNS.map(() => '?').join(', ')})`;
@@ -25,7 +28,7 @@ interface InvocationRow {
 export class KnexInvocationStore implements InvocationStore {
   private readonly commits: GroupCommit<InvocationRecord, StoredInvocation>;
   /** On SQLite, the batch INSERT runs as a statement prepared once per batch size (not re-planned per run). */
-  private readonly statements: SqliteStatements | null;
+  private readonly statements: Statements;
 
   private readonly observer: StoreObserver<StoredInvocation> | null;
 
@@ -34,12 +37,13 @@ export class KnexInvocationStore implements InvocationStore {
     options: StoreOptions<StoredInvocation> = {},
   ) {
     this.observer = options.observer ?? null;
-    this.statements = SqliteStatements.for(knex);
+    const dialect = dialectFor(knex);
+    this.statements = dialect.statements(knex);
     // Runs finishing together share one INSERT (group commit); each is answered once committed.
     this.commits = new GroupCommit<InvocationRecord, StoredInvocation>(
       (records) => this.insertObserved(records),
       async (record) => (await this.insertObserved([record]))[0]!,
-      knex.client.config.client === 'pg' ? 4 : 1,
+      dialect.writersInFlight,
       undefined,
       this.observer,
     );
@@ -61,11 +65,7 @@ export class KnexInvocationStore implements InvocationStore {
       record.id, record.key, record.actor, record.fingerprint, record.status, record.ok, record.ran, record.repairs,
       record.replays, record.source, record.created_at, Math.round(record.duration_ms), texts[i]!, record.request_id,
     ]);
-    const rows: Array<{ seq: number | string; id: string }> = this.statements
-      ? await this.statements.all(insertSql(records.length), values.flat())
-      : await this.knex('invocations')
-          .insert(values.map((v) => Object.fromEntries(COLUMNS.map((c, i) => [c, v[i]]))))
-          .returning(['seq', 'id']);
+    const rows = await this.statements.all<{ seq: number | string; id: string }>(insertSql(records.length), values.flat());
     const seqOf = new Map(rows.map((r) => [r.id, Number(r.seq)]));
     // Answered as stored (a JSON round trip); a new record cannot have been repaired yet.
     return records.map((record, i) => ({ ...(JSON.parse(texts[i]!) as InvocationRecord), seq: seqOf.get(record.id)!, repaired_by: [] }));
@@ -90,6 +90,28 @@ export class KnexInvocationStore implements InvocationStore {
     const page = rows.slice(0, options.limit);
     const items = await this.withLinks(page);
     return { items, next_cursor: rows.length > options.limit ? String(items[items.length - 1]!.seq) : null };
+  }
+
+  /**
+   * Every invocation reached from `id` through repairs links, in append order: one recursive query
+   * (the same SQL on SQLite and PostgreSQL), walking down the repairs index.
+   */
+  async repairChain(id: string): Promise<RepairLink[]> {
+    const rows: Array<{ seq: number | string; id: string; repairs: string; ok: boolean | number; status: string }> = await this.knex
+      .withRecursive('chain', ['seq', 'id', 'repairs', 'ok', 'status'], (q) => {
+        q.select('seq', 'id', 'repairs', 'ok', 'status')
+          .from('invocations')
+          .where('repairs', id)
+          .unionAll((u) => {
+            u.select('i.seq', 'i.id', 'i.repairs', 'i.ok', 'i.status').from('invocations as i').join('chain as c', 'i.repairs', 'c.id');
+          });
+      })
+      .select('seq', 'id', 'repairs', 'ok', 'status')
+      .from('chain')
+      .orderBy('seq', 'asc')
+      .limit(MAX_CHAIN);
+    // SQLite answers booleans as 0/1, PostgreSQL as booleans; seq is a bigint (a string on pg).
+    return rows.map((r) => ({ id: r.id, repairs: r.repairs, ok: r.ok === true || r.ok === 1, status: r.status as InvocationStatus, seq: Number(r.seq) }));
   }
 
   /** Attaches seq and repaired_by (the invocations that name each row as the one they repair). */

@@ -2,7 +2,7 @@
 // Add a migration at the end; never edit one that has shipped.
 import type { Knex } from 'knex';
 import { hashChildren } from '@switchyard/core';
-import { dialectFor } from './dialect.js';
+import { FIRST_DELIVERY, dialectFor } from './dialect.js';
 import { chunks } from './sql-batches.js';
 
 /**
@@ -14,9 +14,6 @@ export const LOGGED_TABLES = [
   ['deliveries', 'delivery', 'id'],
   ['webhook_actions', 'action', 'delivery'],
 ] as const;
-
-/** The rows that can be first for their (webhook, delivery id): accepted, not duplicates, with an id. */
-export const FIRST_DELIVERY = "delivery_id IS NOT NULL AND duplicate_of IS NULL AND outcome = 'accepted'";
 
 /**
  * Every table whose rows are ledger entries, as it stood at migration 008: kind, table, id column.
@@ -265,7 +262,7 @@ const migrations: Migration[] = [
     },
     async down(knex) {
       const dialect = dialectFor(knex);
-      for (const [table] of LOGGED_TABLES) await knex.raw(dialect.name === 'postgresql' ? `DROP TRIGGER IF EXISTS ${table}_log_enqueue ON ${table}` : `DROP TRIGGER IF EXISTS ${table}_log_enqueue`);
+      for (const [table] of LOGGED_TABLES) await knex.raw(dialect.dropEnqueueForLog(table));
       for (const table of ['ledger_leaves', 'ledger_nodes', 'ledger_checkpoints', 'ledger_settings']) for (const sql of dialect.dropAppendOnly(table)) await knex.raw(sql);
       for (const table of ['ledger_settings', 'ledger_checkpoints', 'ledger_nodes', 'ledger_leaves', 'ledger_queue']) await knex.schema.dropTable(table);
     },
@@ -298,7 +295,7 @@ const migrations: Migration[] = [
     },
     async down(knex) {
       const dialect = dialectFor(knex);
-      await knex.raw(dialect.name === 'postgresql' ? 'DROP TRIGGER IF EXISTS token_uses_log_enqueue ON token_uses' : 'DROP TRIGGER IF EXISTS token_uses_log_enqueue');
+      await knex.raw(dialect.dropEnqueueForLog('token_uses'));
       for (const table of ['token_uses', 'token_use_slots']) for (const sql of dialect.dropAppendOnly(table)) await knex.raw(sql);
       for (const table of ['token_use_slots', 'token_uses']) await knex.schema.dropTable(table);
     },
@@ -325,7 +322,7 @@ const migrations: Migration[] = [
     },
     async down(knex) {
       const dialect = dialectFor(knex);
-      await knex.raw(dialect.name === 'postgresql' ? 'DROP TRIGGER IF EXISTS approvals_log_enqueue ON approvals' : 'DROP TRIGGER IF EXISTS approvals_log_enqueue');
+      await knex.raw(dialect.dropEnqueueForLog('approvals'));
       for (const sql of dialect.dropAppendOnly('approvals')) await knex.raw(sql);
       await knex.schema.alterTable('invocations', (t) => t.dropIndex(['status', 'seq']));
       await knex.schema.dropTable('approvals');
@@ -368,7 +365,7 @@ const migrations: Migration[] = [
         await knex.raw(dialect.dropEnqueueForLog(table));
         for (const sql of dialect.enqueueForLog(table, kind, column)) await knex.raw(sql);
       }
-      if (dialect.name === 'postgresql') await knex.raw('DROP FUNCTION IF EXISTS switchyard_log_enqueue_seq()');
+      for (const sql of dialect.dropEnqueueWithSeq()) await knex.raw(sql);
       await knex.raw('ALTER TABLE ledger_leaves DROP COLUMN entry_seq');
       await knex.raw('ALTER TABLE ledger_queue DROP COLUMN entry_seq');
       // The code before 008 reads a subtree at every level: write back the odd levels.
