@@ -1,5 +1,5 @@
 // EDGE: the edge platform's builds system, exactly as the spec's tables declare it.
-import type { CapabilityDefinition } from '@switchyard/core';
+import type { CapabilityDefinition } from '@switchyard/plugin-kit';
 
 export const SYSTEM = 'EDGE';
 export const RUNNER = 'edge builds';

@@ -1,8 +1,7 @@
 // The EDGE plugin against its simulator over a real SSE transport.
 import { expect } from 'chai';
 import { McpUpstreamClient } from '@switchyard/mcp';
-import type { RunningSimulator } from '@switchyard/core';
-import { pluginContract } from '../../../test/contract/plugin.contract.js';
+import { pluginContract, startPluginHarness } from '@switchyard/plugin-kit/testing';
 import { edgePlugin, ActiveWorkers } from '../src/index.js';
 
 const W1 = '3f9a1c07d2b84e6fa5c0e1d2b3a49f81';
@@ -10,18 +9,7 @@ const W2 = 'aaaaaaaabbbbbbbbccccccccdddddddd';
 const KEY = 'EDGE_BUILDS_WORKERS_BUILDS_SET_ACTIVE_WORKER';
 
 pluginContract(edgePlugin, {
-  async setup() {
-    const sim: RunningSimulator = await edgePlugin.startSimulator!({ host: '127.0.0.1', port: 0 });
-    const tools = new McpUpstreamClient({ connectTimeoutMs: 2000 });
-    return {
-      host: { options: { upstream: { url: sim.url } }, tools, upstream: { url: sim.url, transport: 'sse' } },
-      upstreamUrl: sim.url,
-      teardown: async () => {
-        await tools.close();
-        await sim.close();
-      },
-    };
-  },
+  start: () => startPluginHarness(edgePlugin, { upstream: { url: 'simulator' } }),
   valid: { [KEY]: [{ workerId: W1 }, JSON.stringify({ workerId: W2 }), { workerId: W1.toUpperCase() }, { workerId: 'AbCdEf0123456789aBcDeF0123456789' }] },
   invalid: {
     [KEY]: [{}, { workerId: 'not-hex' }, { workerId: 'G'.repeat(32) }, { workerId: `${W1}0` }, { workerId: 42 }, '[1,2]'],

@@ -1,5 +1,5 @@
 // MESSAGING: groups and phone-number lookups, exactly as the spec's tables declare them.
-import type { CapabilityDefinition } from '@switchyard/core';
+import type { CapabilityDefinition } from '@switchyard/plugin-kit';
 
 export const SYSTEM = 'MESSAGING';
 export const RUNNER = 'messaging';

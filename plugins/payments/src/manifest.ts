@@ -1,5 +1,5 @@
 // PAYMENTS: search over a payment processor's API operations, exactly as the spec's tables declare it.
-import type { CapabilityDefinition } from '@switchyard/core';
+import type { CapabilityDefinition } from '@switchyard/plugin-kit';
 
 export const SYSTEM = 'PAYMENTS';
 export const RUNNER = 'payments';

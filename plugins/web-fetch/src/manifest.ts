@@ -1,5 +1,5 @@
 // WEB_FETCH: fetches a URL, run locally (type fn) with the pipe body form METHOD|URL||body.
-import type { CapabilityDefinition } from '@switchyard/core';
+import type { CapabilityDefinition } from '@switchyard/plugin-kit';
 
 export const SYSTEM = 'WEB';
 export const RUNNER = 'web fetch';

@@ -1,10 +1,12 @@
-// An in-memory InvocationStore for unit tests of the pure core (the real stores run the store contract).
-import type { InvocationRecord, InvocationStore, Page, RepairLink, StoredInvocation } from '@switchyard/core';
+// An in-memory InvocationStore for plugin tests and core unit tests; it passes the store contract's invocation group.
+import { SwitchyardError, type InvocationRecord, type InvocationStore, type Page, type RepairLink, type StoredInvocation } from '@switchyard/core';
 
 export class MemoryInvocationStore implements InvocationStore {
   private readonly rows: StoredInvocation[] = [];
 
   async append(record: InvocationRecord): Promise<StoredInvocation> {
+    // The knex stores refuse this through the primary key.
+    if (this.rows.some((r) => r.id === record.id)) throw new Error(`invocation ${record.id} is already recorded`);
     const stored = { ...structuredClone(record), seq: this.rows.length + 1, repaired_by: [] };
     this.rows.push(stored);
     return this.withLinks(stored);
@@ -16,7 +18,7 @@ export class MemoryInvocationStore implements InvocationStore {
   }
 
   async listByKey(key: string, options: { after?: string | null; limit: number }): Promise<Page<StoredInvocation>> {
-    const after = options.after ? Number(options.after) : 0;
+    const after = options.after ? cursorSeq(options.after) : 0;
     const matching = this.rows.filter((r) => r.key === key && r.seq > after);
     const items = matching.slice(0, options.limit).map((r) => this.withLinks(r));
     const more = matching.length > options.limit;
@@ -38,4 +40,11 @@ export class MemoryInvocationStore implements InvocationStore {
   private withLinks(row: StoredInvocation): StoredInvocation {
     return { ...structuredClone(row), repaired_by: this.rows.filter((r) => r.repairs === row.id).map((r) => r.id) };
   }
+}
+
+/** A cursor is a ledger position this store gave out; anything else is refused, as the knex store does. */
+function cursorSeq(cursor: string): number {
+  const seq = Number(cursor);
+  if (!Number.isSafeInteger(seq) || seq < 0) throw new SwitchyardError('invalid_request', 'after must be a cursor from next_cursor');
+  return seq;
 }
