@@ -7,6 +7,8 @@ import { CONFIG_DIR } from './paths.js';
 
 export interface PluginConfig {
   enabled?: boolean;
+  /** The plugin package: a path (relative to the working directory) or a package name; default @switchyard/plugin-<name>. */
+  from?: string;
   [option: string]: unknown;
 }
 

@@ -21,8 +21,6 @@ import {
   systemClock,
   type StoredDelivery,
   type StoredInvocation,
-  type SwitchyardPlugin,
-  type UpstreamAddress,
 } from '@switchyard/core';
 import { KnexApprovalStore, KnexApiKeyStore, KnexDeliveryStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexWebhookStore, openDatabase, readLedgerBacklog, type Database } from '@switchyard/storage-knex';
 import { randomBytes } from 'node:crypto';
@@ -40,6 +38,7 @@ import {
   HttpAppToken,
   LoadedPluginToken,
   LoggerToken,
+  PluginEnvironmentToken,
   MetricsToken,
   RegistryToken,
   RunnerDirectoryToken,
@@ -48,6 +47,7 @@ import {
   type LoadedPlugin,
 } from './tokens.js';
 import { ConfiguredUpstreamImports } from './upstream-imports.js';
+import type { PluginEnvironment } from '@switchyard/plugin-kit';
 
 export const configModule = (config: Config, logger: Logger): ContainerModule =>
   new ContainerModule(({ bind }) => {
@@ -122,40 +122,19 @@ export const mcpModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
 });
 
-interface UpstreamOptions {
-  upstream?: { url?: string; transport?: UpstreamAddress['transport']; headers?: Record<string, string> };
-  simulator?: Record<string, unknown>;
-}
-
-/** A plugin's module: resolves its upstream (starting its simulator when config says "simulator") and its runner. */
-export const pluginModule = (plugin: SwitchyardPlugin<unknown>, options: Record<string, unknown>): ContainerModule =>
-  new ContainerModule(({ bind }) => {
-    bind<LoadedPlugin>(LoadedPluginToken)
-      .toDynamicValue(async (ctx) => {
-        const config = ctx.get<Config>(ConfigToken);
-        const logger = ctx.get<Logger>(LoggerToken);
-        const { upstream: wanted, simulator: simulatorSettings } = options as UpstreamOptions;
-        const accountPlan = plugin.accountPlan?.(options);
-        // A simulator simulates the configured account: it starts on the account's plan unless its own settings say otherwise.
-        const settings = accountPlan !== undefined ? { plan: accountPlan, ...simulatorSettings } : simulatorSettings;
-        let upstream: UpstreamAddress | undefined;
-        let simulator: LoadedPlugin['simulator'];
-        if (plugin.transport && wanted?.url) {
-          const transport = wanted.transport ?? plugin.transport;
-          if (wanted.url === 'simulator') {
-            if (!plugin.startSimulator) throw new Error(`plugin ${plugin.name} has no simulator; set plugins.${plugin.name}.upstream.url`);
-            simulator = await plugin.startSimulator({ host: config.simulators.host ?? '127.0.0.1', port: 0, ...(settings ? { settings } : {}) });
-            logger.info('upstream simulator started', { plugin: plugin.name, url: simulator.url, transport });
-            upstream = { url: simulator.url, transport };
-          } else {
-            upstream = { url: wanted.url, transport, ...(wanted.headers ? { headers: wanted.headers } : {}) };
-          }
-        }
-        const runner = plugin.createRunner({ options, tools: ctx.get<UpstreamToolClient>(UpstreamToolClient), ...(upstream ? { upstream } : {}) });
-        return { plugin, runner, ...(upstream ? { upstream } : {}), ...(simulator ? { simulator } : {}), ...(accountPlan !== undefined ? { accountPlan } : {}) };
-      })
-      .inSingletonScope();
-  });
+/** What plugins start in: the shared MCP client, where simulators listen, the log. Each plugin brings its own module (plugin-kit). */
+export const pluginEnvironmentModule = new ContainerModule(({ bind }) => {
+  bind<PluginEnvironment>(PluginEnvironmentToken)
+    .toResolvedValue(
+      (config: Config, logger: Logger, tools: UpstreamToolClient): PluginEnvironment => ({
+        tools,
+        simulatorHost: config.simulators.host ?? '127.0.0.1',
+        log: (message, fields) => logger.info(message, fields),
+      }),
+      [ConfigToken, LoggerToken, UpstreamToolClient],
+    )
+    .inSingletonScope();
+});
 
 export const coreModule = new ContainerModule(({ bind }) => {
   bind(RunnerDirectoryToken).toConstantValue(new RunnerDirectory());
