@@ -13,6 +13,7 @@ export * from './body-format.js';
 export * from './invocation.js';
 export * from './yield.js';
 export * from './ports.js';
+export * from './ledger-paging.js';
 export * from './caller.js';
 export * from './lineage.js';
 export * from './runner-directory.js';

@@ -46,7 +46,7 @@ describe('core: dispatch', () => {
     } catch (err) {
       expect(SwitchyardError.is(err, 'unknown_capability')).to.equal(true);
     }
-    expect((await store.listByKey('TEST_ECH', { limit: 10 })).items).to.have.length(0);
+    expect((await store.list({ key: 'TEST_ECH', order: 'append', cursor: null, limit: 10 })).items).to.have.length(0);
   });
 
   const invalid: [string, unknown][] = [
@@ -147,7 +147,7 @@ describe('core: dispatch', () => {
         const ok = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"a"}' }, OWNER)).invocation.id;
         const failed = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{}' }, OWNER)).invocation.id;
         const otherKey = (await dispatch.dispatch({ key: 'TEST_OWNER_ONLY', body: '{}' }, OWNER)).invocation.id;
-        const before = (await store.listByKey('TEST_ECHO', { limit: 100 })).items.length;
+        const before = (await store.list({ key: 'TEST_ECHO', order: 'append', cursor: null, limit: 100 })).items.length;
         try {
           await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"a"}', repairs: pick({ ok, failed, otherKey }) as string }, OWNER);
           expect.fail('should throw');
@@ -155,7 +155,7 @@ describe('core: dispatch', () => {
           expect(SwitchyardError.is(err, 'invalid_repair'), String(err)).to.equal(true);
           expect((err as SwitchyardError).details['reason']).to.equal(reason);
         }
-        expect((await store.listByKey('TEST_ECHO', { limit: 100 })).items.length).to.equal(before);
+        expect((await store.list({ key: 'TEST_ECHO', order: 'append', cursor: null, limit: 100 })).items.length).to.equal(before);
       });
     }
   });

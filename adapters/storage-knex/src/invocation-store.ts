@@ -3,7 +3,8 @@
 import type { Knex } from 'knex';
 import { GroupCommit } from './group-commit.js';
 import { SqliteStatements } from './sqlite-statements.js';
-import { SwitchyardError, type InvocationRecord, type InvocationStore, type Page, type StoredInvocation } from '@switchyard/core';
+import { pageOf, seqPage } from './seq-paging.js';
+import type { InvocationRecord, InvocationStore, LedgerPageRequest, Page, StoredInvocation } from '@switchyard/core';
 
 const COLUMNS = ['id', 'key', 'actor', 'fingerprint', 'status', 'ok', 'ran', 'repairs', 'replays', 'source', 'created_at', 'duration_ms', 'record'] as const;
 const ROW_PLACEHOLDERS = `(${COLUMNS.map(() => '?').join(', ')})`;
@@ -63,18 +64,11 @@ export class KnexInvocationStore implements InvocationStore {
     return stored;
   }
 
-  async listByKey(key: string, options: { after?: string | null; limit: number }): Promise<Page<StoredInvocation>> {
-    const after = options.after == null ? 0 : Number(options.after);
-    if (!Number.isSafeInteger(after) || after < 0) throw new SwitchyardError('invalid_request', 'after must be a cursor from next_cursor');
-    const rows = await this.knex<InvocationRow>('invocations')
-      .select('seq', 'id', 'repairs', 'record')
-      .where('key', key)
-      .andWhere('seq', '>', after)
-      .orderBy('seq', 'asc')
-      .limit(options.limit + 1);
-    const page = rows.slice(0, options.limit);
-    const items = await this.withLinks(page);
-    return { items, next_cursor: rows.length > options.limit ? String(items[items.length - 1]!.seq) : null };
+  async list(options: LedgerPageRequest & { key?: string }): Promise<Page<StoredInvocation>> {
+    const query = this.knex<InvocationRow>('invocations').select('seq', 'id', 'repairs', 'record');
+    if (options.key !== undefined) query.where('key', options.key);
+    const rows = await seqPage(query, options);
+    return pageOf(await this.withLinks(rows.slice(0, options.limit)), rows.length, options.limit);
   }
 
   /** Attaches seq and repaired_by (the invocations that name each row as the one they repair). */

@@ -1,5 +1,6 @@
 // The one migration set for both engines, kept in code so a build carries its schema with it.
 // Add a migration at the end; never edit one that has shipped.
+import { hash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { hashChildren } from '@switchyard/core';
 import { dialectFor } from './dialect.js';
@@ -55,6 +56,33 @@ async function restoreOddLevels(knex: Knex): Promise<void> {
       if (children.length < PAGE) break;
     }
     if (pairs === 0) return;
+  }
+}
+
+/**
+ * 009: sets body_sha256 on every stored delivery body. PostgreSQL hashes in SQL; on SQLite the
+ * bodies are read in groups of at most 16 MiB, so a large ledger is never held whole.
+ */
+async function fillBodyHashes(knex: Knex): Promise<void> {
+  if (dialectFor(knex).name === 'postgresql') {
+    await knex.raw("UPDATE deliveries SET body_sha256 = encode(sha256(body), 'hex') WHERE body IS NOT NULL");
+    return;
+  }
+  const GROUP_BYTES = 16 * 1024 * 1024;
+  for (let after = 0; ; ) {
+    const sizes = (await knex('deliveries').select('seq', knex.raw('length(body) AS n')).whereNotNull('body').andWhere('seq', '>', after).orderBy('seq').limit(1000)) as Array<{ seq: number; n: number }>;
+    if (sizes.length === 0) return;
+    for (let i = 0; i < sizes.length; ) {
+      const group: number[] = [];
+      for (let bytes = 0; i < sizes.length && (group.length === 0 || bytes + sizes[i]!.n <= GROUP_BYTES); i++) {
+        group.push(sizes[i]!.seq);
+        bytes += sizes[i]!.n;
+      }
+      for (const row of (await knex('deliveries').select('seq', 'body').whereIn('seq', group)) as Array<{ seq: number; body: Buffer }>) {
+        await knex('deliveries').where({ seq: row.seq }).update({ body_sha256: hash('sha256', row.body, 'hex') });
+      }
+    }
+    after = sizes[sizes.length - 1]!.seq;
   }
 }
 
@@ -373,6 +401,24 @@ const migrations: Migration[] = [
       await knex.raw('ALTER TABLE ledger_queue DROP COLUMN entry_seq');
       // The code before 008 reads a subtree at every level: write back the odd levels.
       await restoreOddLevels(knex);
+    },
+  },
+  {
+    // Listings give a large body's size and SHA-256 instead of its bytes, so the hash is stored
+    // when the delivery is written (and filled in here for the deliveries already stored): a
+    // listing then reads neither the body nor anything derived from it.
+    name: '009_delivery_body_hash',
+    async up(knex) {
+      const dialect = dialectFor(knex);
+      await knex.schema.alterTable('deliveries', (t) => t.string('body_sha256', 64).nullable());
+      // Filling in the new column is the one change ever made to stored deliveries; the
+      // append-only triggers step aside for it inside this migration's transaction.
+      for (const sql of dialect.dropAppendOnly('deliveries')) await knex.raw(sql);
+      await fillBodyHashes(knex);
+      for (const sql of dialect.appendOnly('deliveries')) await knex.raw(sql);
+    },
+    async down(knex) {
+      await knex.raw('ALTER TABLE deliveries DROP COLUMN body_sha256');
     },
   },
 ];

@@ -1,9 +1,10 @@
-// Ledger reads of invocations: by capability key in append order (cursor paged), and one by id.
+// Ledger reads of invocations: by capability key, paged by the ledger listings' rule within the
+// byte budget (newest first, or in append order), and one by id.
 import { Router } from 'express';
-import { INVOCATION_ID, KEY_PATTERN, SwitchyardError } from '@switchyard/core';
+import { INVOCATION_ID, KEY_PATTERN, SwitchyardError, fillPage, type LedgerPageRequest } from '@switchyard/core';
 import { needs } from '../credentials.js';
 import type { HttpContext } from '../context.js';
-import { parseCursor, parseLimit } from '../paging.js';
+import { ORDER_NAMES, envelopeBytes, parseLedgerPage, writePage } from '../paging.js';
 
 export function invocationRoutes(ctx: HttpContext): Router {
   const router = Router();
@@ -14,8 +15,10 @@ export function invocationRoutes(ctx: HttpContext): Router {
     if (typeof objectId !== 'string' || !KEY_PATTERN.test(objectId)) {
       throw new SwitchyardError('invalid_request', 'object_id must be a capability key, e.g. ?object_id=MESSAGING_UPDATE_GROUP');
     }
-    const page = await ctx.invocations.listByKey(objectId, { after: parseCursor(req.query['after'], 'after'), limit: parseLimit(req.query['limit']) });
-    res.json({ ok: true, object_id: objectId, order: 'append', ...page });
+    const request = parseLedgerPage(req.query);
+    const head = { ok: true, object_id: objectId, order: ORDER_NAMES[request.order] };
+    const page = await fillPage((r: LedgerPageRequest) => ctx.invocations.list({ ...r, key: objectId }), request, (i) => JSON.stringify(i), ctx.pageBytes - envelopeBytes(head));
+    writePage(res, head, page);
   });
 
   router.get('/api/invocations/:id', async (req, res) => {
