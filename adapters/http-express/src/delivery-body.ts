@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { SwitchyardError, type DeliveryStore } from '@switchyard/core';
 
 /** Bytes read from the database per query. */
-export const BODY_SLICE_BYTES = 1024 * 1024;
+export const BODY_SLICE_BYTES = 4 * 1024 * 1024;
 
 const contentTypeOf = (headers: ReadonlyArray<readonly [string, string]>): string =>
   headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? 'application/octet-stream';

@@ -5,6 +5,7 @@
 // deliveries is one statement (group commit); only the losers, the duplicates, need a second.
 import { hash } from 'node:crypto';
 import type { Knex } from 'knex';
+import { dialectFor } from './dialect.js';
 import { GroupCommit } from './group-commit.js';
 import { FIRST_DELIVERY } from './migrations.js';
 import { pageOf, seqPage } from './seq-paging.js';
@@ -221,10 +222,11 @@ export class KnexDeliveryStore implements DeliveryStore {
   }
 
   async readBody(id: string, offset: number, length: number): Promise<Uint8Array | undefined> {
-    // substr counts bytes of a blob (SQLite) or bytea (PostgreSQL) from 1: only the slice is read.
-    const row = (await this.knex('deliveries').select(this.knex.raw('substr(body, ?, ?) AS part', [offset + 1, length])).where({ id }).first()) as { part: Buffer | null } | undefined;
+    const slice = dialectFor(this.knex).byteSlice('body');
+    const row = (await this.knex('deliveries').select(this.knex.raw(`${slice.sql} AS part`, [offset + 1, length])).where({ id }).first()) as { part: Buffer | string | null } | undefined;
     if (!row || row.part === null) return undefined;
-    return new Uint8Array(row.part.buffer, row.part.byteOffset, row.part.byteLength);
+    const part = typeof row.part === 'string' ? Buffer.from(row.part, slice.encoding === 'base64' ? 'base64' : 'utf8') : row.part;
+    return new Uint8Array(part.buffer, part.byteOffset, part.byteLength);
   }
 
   private async withActions(rows: DeliveryRow[]): Promise<StoredDelivery[]> {

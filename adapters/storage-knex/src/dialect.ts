@@ -18,6 +18,11 @@ export interface Dialect {
   enqueueWithSeqForLog(table: string, kind: string, idColumn: string): string[];
   /** SQL that removes `table`'s enqueue trigger, either version. */
   dropEnqueueForLog(table: string): string;
+  /**
+   * SQL for `length` bytes of a binary column from a 1-based offset (two placeholders: offset,
+   * length), read without the rest of the value, and how the driver hands the slice back.
+   */
+  byteSlice(column: string): { sql: string; encoding: 'binary' | 'base64' };
 }
 
 const refusal = (table: string, op: string) => `ledger is append-only: ${op} on ${table} is not allowed`;
@@ -37,6 +42,7 @@ export const sqliteDialect: Dialect = {
     `CREATE TRIGGER ${table}_log_enqueue AFTER INSERT ON ${table} BEGIN INSERT INTO ledger_queue (kind, entry_id, entry_seq) VALUES ('${kind}', NEW.${idColumn}, NEW.seq); END`,
   ],
   dropEnqueueForLog: (table) => `DROP TRIGGER IF EXISTS ${table}_log_enqueue`,
+  byteSlice: (column) => ({ sql: `substr(${column}, ?, ?)`, encoding: 'binary' }),
 };
 
 export const postgresDialect: Dialect = {
@@ -70,6 +76,8 @@ export const postgresDialect: Dialect = {
     `CREATE TRIGGER ${table}_log_enqueue AFTER INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION switchyard_log_enqueue_seq('${kind}', '${idColumn}')`,
   ],
   dropEnqueueForLog: (table) => `DROP TRIGGER IF EXISTS ${table}_log_enqueue ON ${table}`,
+  // node-postgres reads bytea as hex text, twice the bytes and slow to parse; base64 is cheaper.
+  byteSlice: (column) => ({ sql: `encode(substr(${column}, ?, ?), 'base64')`, encoding: 'base64' }),
 };
 
 export const dialectFor = (knex: Knex): Dialect => (knex.client.config.client === 'pg' ? postgresDialect : sqliteDialect);
