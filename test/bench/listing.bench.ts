@@ -65,7 +65,8 @@ const stream = await withPeakRss(async () => {
   const start = performance.now();
   const res = await fetch(first!.body_url!, { headers: owner });
   let bytes = 0;
-  for await (const chunk of res.body!) bytes += (chunk as Uint8Array).byteLength;
+  const reader = res.body!.getReader();
+  for (let part = await reader.read(); !part.done; part = await reader.read()) bytes += part.value.byteLength;
   return { status: res.status, bytes, ms: Math.round((performance.now() - start) * 10) / 10 };
 });
 
