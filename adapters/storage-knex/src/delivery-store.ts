@@ -70,10 +70,10 @@ const bodyHash = (body: Uint8Array | null): string | null => (body ? hash('sha25
  * A record's values in COLUMNS order. The body size is given as text, which binds as cheaply as
  * the other strings; the column's integer type stores it as a number on both engines.
  */
-const rowValues = (r: DeliveryRecord, duplicateOf: string | null): unknown[] => [
+const rowValues = (r: DeliveryRecord, sha256: string | null, duplicateOf: string | null): unknown[] => [
   r.id, r.hook_id, r.received_at, r.method, r.path, r.query, JSON.stringify(r.headers),
   r.body ? Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength) : null,
-  String(r.body_size), bodyHash(r.body), r.client_address, r.delivery_id, r.delivery_id_rule, r.signature, r.outcome,
+  String(r.body_size), sha256, r.client_address, r.delivery_id, r.delivery_id_rule, r.signature, r.outcome,
   r.refusal ? JSON.stringify(r.refusal) : null, r.action, duplicateOf,
 ];
 
@@ -150,7 +150,8 @@ export class KnexDeliveryStore implements DeliveryStore {
   private async insertBatch(records: DeliveryRecord[]): Promise<StoredDelivery[]> {
     const seqOf = new Map<string, number>();
     const duplicateOf = new Map<string, string>();
-    for (const row of await this.insert(records, true)) seqOf.set(row.id, Number(row.seq));
+    const hashes = new Map(records.map((r) => [r.id, bodyHash(r.body)]));
+    for (const row of await this.insert(records, true, hashes)) seqOf.set(row.id, Number(row.seq));
 
     const losers = records.filter((r) => !seqOf.has(r.id));
     if (losers.length > 0) {
@@ -165,16 +166,16 @@ export class KnexDeliveryStore implements DeliveryStore {
         if (first === undefined) throw new Error(`delivery ${r.id} conflicted with no committed first delivery`);
         duplicateOf.set(r.id, first);
       }
-      for (const row of await this.insert(losers, false, duplicateOf)) seqOf.set(row.id, Number(row.seq));
+      for (const row of await this.insert(losers, false, hashes, duplicateOf)) seqOf.set(row.id, Number(row.seq));
     }
     return records.map((r) => {
       const dup = duplicateOf.get(r.id) ?? null;
-      return { ...r, seq: seqOf.get(r.id)!, body_sha256: bodyHash(r.body), body_omitted: false, duplicate: dup !== null, duplicate_of: dup, action_run: null };
+      return { ...r, seq: seqOf.get(r.id)!, body_sha256: hashes.get(r.id) ?? null, body_omitted: false, duplicate: dup !== null, duplicate_of: dup, action_run: null };
     });
   }
 
-  private async insert(records: DeliveryRecord[], firstOnly: boolean, duplicateOf?: Map<string, string>): Promise<Array<{ id: string; seq: number | string }>> {
-    const rows = records.map((r) => rowValues(r, duplicateOf?.get(r.id) ?? null));
+  private async insert(records: DeliveryRecord[], firstOnly: boolean, hashes: Map<string, string | null>, duplicateOf?: Map<string, string>): Promise<Array<{ id: string; seq: number | string }>> {
+    const rows = records.map((r) => rowValues(r, hashes.get(r.id) ?? null, duplicateOf?.get(r.id) ?? null));
     let nullColumns = 0;
     for (let i = 0; i < COLUMNS.length; i++) if (rows.every((row) => row[i] === null)) nullColumns |= 1 << i;
     const cacheKey = `${records.length}:${firstOnly}:${nullColumns}`;
