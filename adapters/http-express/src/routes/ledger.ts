@@ -1,7 +1,7 @@
 // GET /api/ledger: deliveries and invocations, paged by the ledger listings' rule within a byte
 // budget, bodies over the inline threshold left out; one delivery; a delivery's raw body. API key.
 import { Router } from 'express';
-import { DELIVERY_EVENT, KEY_PATTERN, SwitchyardError, WEBHOOK_ID_PATTERN, fillPage, type LedgerPageRequest } from '@switchyard/core';
+import { DELIVERY_EVENT, INVOCATION_EVENT, KEY_PATTERN, SwitchyardError, WEBHOOK_ID_PATTERN, fillPage, type LedgerPageRequest } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
 import { OWNER_MOVES, needs } from '../credentials.js';
 import type { HttpContext } from '../context.js';
@@ -9,7 +9,6 @@ import { streamDeliveryBody } from '../delivery-body.js';
 import { ORDER_NAMES, envelopeBytes, parseLedgerPage, writePage } from '../paging.js';
 import { presentDelivery } from '../webhook-presenters.js';
 
-export const INVOCATION_EVENT = 'invocation';
 const EVENTS = [DELIVERY_EVENT, INVOCATION_EVENT];
 
 export function ledgerRoutes(ctx: HttpContext): Router {
