@@ -16,11 +16,11 @@ export interface LedgerPageRequest {
   limit: number;
 }
 
-/** The cursor as a ledger position; anything the listings never gave out is invalid_request. */
+/** The cursor as a ledger position (0: before the first entry); anything else is invalid_request. */
 export function cursorPosition(cursor: string | null): number | null {
   if (cursor === null) return null;
   const n = /^[0-9]{1,15}$/.test(cursor) ? Number(cursor) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1) throw new SwitchyardError('invalid_request', 'a cursor must be a next_cursor from an earlier page');
+  if (!Number.isSafeInteger(n) || n < 0) throw new SwitchyardError('invalid_request', 'a cursor must be a next_cursor from an earlier page');
   return n;
 }
 

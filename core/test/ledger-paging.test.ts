@@ -65,8 +65,9 @@ describe('core: ledger paging', () => {
   });
 
   it('refuses a cursor it never gave out', () => {
-    for (const bad of ['abc', '0', '-1', '1e3', '9999999999999999']) expect(() => cursorPosition(bad), bad).to.throw().with.property('code', 'invalid_request');
+    for (const bad of ['abc', '', '-1', '1e3', '9999999999999999']) expect(() => cursorPosition(bad), bad).to.throw().with.property('code', 'invalid_request');
     expect(cursorPosition('42')).to.equal(42);
+    expect(cursorPosition('0'), 'after=0: from the start').to.equal(0);
     expect(cursorPosition(null)).to.equal(null);
   });
 });
