@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'invalid_api_key'
   | 'invalid_arguments'
   | 'invalid_repair'
+  | 'lineage_closed'
   | 'invocation_not_found'
   | 'credential_required'
   | 'approval_required'
@@ -31,6 +32,7 @@ export type ErrorCode =
   | 'already_decided'
   | 'invalid_article'
   | 'article_exists'
+  | 'database_unavailable'
   | 'internal_error';
 
 const BRAND = Symbol.for('switchyard.SwitchyardError');

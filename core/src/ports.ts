@@ -1,7 +1,7 @@
 // Ports: what the core needs from the outside world. Each is an interface plus a same-named token
 // that the composition root binds an adapter to.
 import type { Capability } from './capability.js';
-import type { InvocationRecord, StoredInvocation } from './invocation.js';
+import type { InvocationRecord, RepairLink, StoredInvocation } from './invocation.js';
 import type { ActionRecord, DeliveryRecord, StoredDelivery, Webhook } from './webhook.js';
 import type { LedgerEntryKind } from './ledger-leaf.js';
 import type { McpToolDescription } from './imported-tool.js';
@@ -20,6 +20,8 @@ export interface InvocationStore {
   get(id: string): Promise<StoredInvocation | undefined>;
   /** Invocations (of one capability key when `key` is given) in the ledger listings' order. */
   list(options: LedgerPageRequest & { key?: string }): Promise<Page<StoredInvocation>>;
+  /** Every invocation that repairs `id`, directly or down a chain of repairs, in append order. */
+  repairChain(id: string): Promise<RepairLink[]>;
 }
 export const InvocationStore = Symbol.for('switchyard.InvocationStore');
 
@@ -140,6 +142,16 @@ export interface Clock {
 }
 export const Clock = Symbol.for('switchyard.Clock');
 export const systemClock: Clock = { now: () => new Date() };
+
+/**
+ * The request a piece of work belongs to (an HTTP request's id), so ledger records and log lines
+ * can be matched. Null outside any request (timers, the CLI, tests of the core).
+ */
+export interface RequestScope {
+  requestId(): string | null;
+}
+export const RequestScope = Symbol.for('switchyard.RequestScope');
+export const noRequestScope: RequestScope = { requestId: () => null };
 
 /** A leaf of the Merkle log, as stored. */
 export interface LedgerLeafRecord {

@@ -46,6 +46,8 @@ export interface DeliveryRecord {
   refusal: { code: string; message: string } | null;
   /** The capability key named by an action address, if any. */
   action: string | null;
+  /** The id of the HTTP request that brought it (x-request-id); not in the leaf. */
+  request_id: string | null;
 }
 
 export interface StoredDelivery extends DeliveryRecord {

@@ -44,6 +44,7 @@ export function record(overrides: Partial<InvocationRecord> = {}): InvocationRec
     source: 'api',
     created_at: new Date().toISOString(),
     duration_ms: 3,
+    request_id: null,
     ...overrides,
   };
 }
@@ -67,6 +68,7 @@ export function delivery(hookId: string, overrides: Partial<DeliveryRecord> = {}
     outcome: 'accepted',
     refusal: null,
     action: null,
+    request_id: null,
     ...overrides,
   };
 }
@@ -91,6 +93,16 @@ export function storeContract(engine: string, harness: StoreHarness): void {
       expect(stored.repaired_by).to.deep.equal([]);
       const read = await s.invocations.get(r.id);
       expect(read).to.deep.equal({ ...r, seq: stored.seq, repaired_by: [] });
+    });
+
+    it('keeps the request id of a record, and null for one made outside a request', async function () {
+      const within = record({ request_id: 'edge-4711.3' });
+      const outside = record();
+      await Promise.all([s.invocations.append(within), s.invocations.append(outside)]);
+      expect((await s.invocations.get(within.id))!.request_id).to.equal('edge-4711.3');
+      expect((await s.invocations.get(outside.id))!.request_id).to.equal(null);
+      const column = await s.raw('invocations').select('id', 'request_id').whereIn('id', [within.id, outside.id]);
+      expect(Object.fromEntries(column.map((r: { id: string; request_id: string | null }) => [r.id, r.request_id]))).to.deep.equal({ [within.id]: 'edge-4711.3', [outside.id]: null });
     });
 
     it('answers undefined for an unknown id', async function () {
@@ -150,6 +162,25 @@ export function storeContract(engine: string, harness: StoreHarness): void {
       expect(read?.status).to.equal('failed');
       const listed = (await s.invocations.list({ key: 'TEST_ECHO', order: 'append', cursor: null, limit: 1000 })).items.find((i) => i.id === bad.id);
       expect(listed?.repaired_by).to.deep.equal([fix1.id, fix2.id]);
+    });
+
+    it('reads a repair chain down from a failure, in append order, with each link ok or not', async function () {
+      const bad = failed();
+      await s.invocations.append(bad);
+      const fix1 = failed({ repairs: bad.id });
+      await s.invocations.append(fix1);
+      await s.invocations.append(failed());
+      const fix2 = record({ repairs: fix1.id });
+      await s.invocations.append(fix2);
+      const chain = await s.invocations.repairChain(bad.id);
+      expect(chain.map(({ id, repairs, ok, status }) => ({ id, repairs, ok, status }))).to.deep.equal([
+        { id: fix1.id, repairs: bad.id, ok: false, status: 'failed' },
+        { id: fix2.id, repairs: fix1.id, ok: true, status: 'ok' },
+      ]);
+      expect(chain[0]!.seq).to.be.a('number').lessThan(chain[1]!.seq);
+      expect((await s.invocations.repairChain(fix1.id)).map((l) => l.id)).to.deep.equal([fix2.id]);
+      expect(await s.invocations.repairChain(fix2.id)).to.deep.equal([]);
+      expect(await s.invocations.repairChain('inv_doesnotexist0000000')).to.deep.equal([]);
     });
 
     it('rejects a second record with the same id', async function () {
@@ -315,7 +346,7 @@ export function storeContract(engine: string, harness: StoreHarness): void {
       // One batch statement: columns empty in every row are written as NULL, the rest bound per row.
       const batch = [
         delivery(hook),
-        delivery(hook, { signature: 'verified', delivery_id: 'evt_m1', delivery_id_rule: 'header:webhook-id' }),
+        delivery(hook, { signature: 'verified', delivery_id: 'evt_m1', delivery_id_rule: 'header:webhook-id', request_id: '0b6c5f0e-6d1a-4c4e-9a57-1f2d3c4b5a69' }),
         delivery(hook, { outcome: 'refused', refusal: { code: 'webhook_off', message: 'off' }, action: 'WEB_FETCH' }),
         delivery(hook, { body: null, body_size: 11 * 1024 * 1024, client_address: null, outcome: 'refused', refusal: { code: 'payload_too_large', message: 'big' } }),
         delivery(hook, { body: new Uint8Array(), body_size: 0, query: 'a=1&a=2' }),

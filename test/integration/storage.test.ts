@@ -48,7 +48,7 @@ for (const engine of engines()) {
       }
     });
 
-    it('009 gives the deliveries already stored their body hash, and keeps them first, append-only and logged', async function () {
+    it('010 gives the deliveries already stored their body hash, keeps them first, append-only and logged, and goes back to 009', async function () {
       const db = await freshDatabase(engine);
       const hook = newWebhookId();
       const big = Buffer.alloc(300_000, 'q');
@@ -56,13 +56,14 @@ for (const engine of engines()) {
         id, hook_id: hook, received_at: new Date().toISOString(), method: 'POST', path: `/hook/${hook}`, query: '', headers: '[["content-type","text/plain"]]',
         body, body_size: body ? body.byteLength : 123_456_789, client_address: null, delivery_id: deliveryId, delivery_id_rule: deliveryId ? 'body:id' : null,
         outcome: body ? 'accepted' : 'refused', refusal: body ? null : '{"code":"payload_too_large","message":"too large"}', action: null, duplicate_of: null, signature: null,
+        request_id: body ? 'req-before-010' : null,
       });
       const [first, refused] = [newDeliveryEntryId(), newDeliveryEntryId()];
       try {
-        // A database as the service left it at migration 008, with deliveries in it.
+        // A database as the service left it at migration 009, with deliveries in it.
         const old = knexFactory(knexConfig(db.url));
         try {
-          for (let i = 0; i < 8; i++) await old.migrate.up({ migrationSource });
+          for (let i = 0; i < 9; i++) await old.migrate.up({ migrationSource });
           await old('deliveries').insert([row(first, big, 'evt_009'), row(refused, null, null)]);
         } finally {
           await old.destroy();
@@ -72,7 +73,7 @@ for (const engine of engines()) {
           const store = new KnexDeliveryStore(database.knex);
           const listed = (await store.list({ hookId: hook, order: 'append', cursor: null, limit: 10, inlineBodyBytes: 1024 })).items;
           expect(listed.map((d) => d.id)).to.deep.equal([first, refused]);
-          expect(listed[0]).to.include({ body: null, body_omitted: true, body_size: 300_000, body_sha256: createHash('sha256').update(big).digest('hex') });
+          expect(listed[0]).to.include({ body: null, body_omitted: true, body_size: 300_000, body_sha256: createHash('sha256').update(big).digest('hex'), request_id: 'req-before-010' });
           expect(listed[1]).to.include({ body: null, body_sha256: null, outcome: 'refused' });
           expect(Buffer.from((await store.get(first))!.body!).equals(big)).to.equal(true);
           // Still the first of its delivery id, still append-only, and new deliveries still queued for the log.
@@ -91,6 +92,19 @@ for (const engine of engines()) {
           }
         } finally {
           await database.close();
+        }
+        // Down to 009: the hash column goes, the deliveries and their request ids stay; and up again.
+        const back = knexFactory(knexConfig(db.url));
+        try {
+          await back.migrate.down({ migrationSource, name: '010_delivery_body_hash' });
+          expect(await back.schema.hasColumn('deliveries', 'body_sha256')).to.equal(false);
+          expect(await back.schema.hasColumn('deliveries', 'request_id')).to.equal(true);
+          const kept = (await back('deliveries').select('id', 'request_id').orderBy('seq')) as Array<{ id: string; request_id: string | null }>;
+          expect(kept.slice(0, 2)).to.deep.equal([{ id: first, request_id: 'req-before-010' }, { id: refused, request_id: null }]);
+          await back.migrate.latest({ migrationSource });
+          expect(await back.schema.hasColumn('deliveries', 'body_sha256')).to.equal(true);
+        } finally {
+          await back.destroy();
         }
       } finally {
         await db.drop();

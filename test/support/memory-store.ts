@@ -1,5 +1,5 @@
 // An in-memory InvocationStore for unit tests of the pure core (the real stores run the store contract).
-import { cursorPosition, type InvocationRecord, type InvocationStore, type LedgerPageRequest, type Page, type StoredInvocation } from '@switchyard/core';
+import { cursorPosition, type InvocationRecord, type InvocationStore, type LedgerPageRequest, type Page, type RepairLink, type StoredInvocation } from '@switchyard/core';
 
 export class MemoryInvocationStore implements InvocationStore {
   private readonly rows: StoredInvocation[] = [];
@@ -23,6 +23,18 @@ export class MemoryInvocationStore implements InvocationStore {
     const items = matching.slice(0, options.limit).map((r) => this.withLinks(r));
     const more = matching.length > options.limit;
     return { items, next_cursor: more ? String(items[items.length - 1]!.seq) : null };
+  }
+
+  async repairChain(id: string): Promise<RepairLink[]> {
+    const chain: RepairLink[] = [];
+    const reached = new Set([id]);
+    for (const r of this.rows) {
+      if (r.repairs !== null && reached.has(r.repairs)) {
+        reached.add(r.id);
+        chain.push({ id: r.id, repairs: r.repairs, ok: r.ok, status: r.status, seq: r.seq });
+      }
+    }
+    return chain;
   }
 
   private withLinks(row: StoredInvocation): StoredInvocation {

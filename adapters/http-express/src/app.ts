@@ -17,14 +17,24 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { upstreamRoutes } from './routes/upstreams.js';
 import { contentRoutes } from './routes/content.js';
 import { mcpRoutes } from './routes/mcp.js';
+import { metricsRoutes } from './routes/metrics.js';
+import { requestIds } from './request-id.js';
+import { accessLog } from './access-log.js';
+import { malformedEncodingGuard } from './malformed-encoding.js';
+import { SESSION_COOKIE, SESSION_COOKIE_PATH } from './dashboard/session.js';
 
 export function createHttpApp(ctx: HttpContext): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
+  // Before everything else: every request gets its id, its timing and its body bytes counted.
+  app.use(requestIds(ctx.metrics.bodyBytesInFlight), ctx.metrics.http(), accessLog(ctx.logger));
+  // Before any route decodes a path, a query or a cookie.
+  app.use(malformedEncodingGuard([{ name: SESSION_COOKIE, path: SESSION_COOKIE_PATH }]));
   // Deliveries are the hottest path; mounted first so they do not walk the other routers.
   app.use(hookRoutes(ctx));
   app.use(healthRoutes(ctx));
+  app.use(metricsRoutes(ctx));
   app.use(dispatchRoutes(ctx));
   app.use(invocationRoutes(ctx));
   app.use(webhookRoutes(ctx));

@@ -5,3 +5,7 @@ export { HTTP_STATUS, statusFor } from './status.js';
 export { API_KEY_HEADER } from './api-key.js';
 export { rawBody } from './raw-body.js';
 export { deliveryRecord } from './routes/hooks.js';
+export { UNMATCHED_ROUTE, routePattern } from './route-pattern.js';
+export { ServiceMetrics, type GroupCommitStore, type UpstreamOutcome, type LedgerBacklogReading } from './metrics.js';
+export { REQUEST_ID_HEADER, REQUEST_ID_PATTERN, currentRequestId, httpRequestScope, type BytesInFlight } from './request-id.js';
+export { QUERY_VERBS, type QueryVerb } from './routes/dispatch.js';

@@ -10,6 +10,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   invalid_api_key: 401,
   invalid_arguments: 422,
   invalid_repair: 422,
+  lineage_closed: 409,
   invocation_not_found: 404,
   credential_required: 401,
   approval_required: 403,
@@ -32,6 +33,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   already_decided: 409,
   invalid_article: 422,
   article_exists: 409,
+  database_unavailable: 503,
   internal_error: 500,
 };
 

@@ -66,4 +66,5 @@ export const presentDelivery = (d: StoredDelivery, baseUrl: string) => ({
   refusal: d.refusal,
   action: d.action,
   action_run: d.action_run,
+  request_id: d.request_id,
 });

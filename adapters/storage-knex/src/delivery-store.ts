@@ -5,11 +5,10 @@
 // deliveries is one statement (group commit); only the losers, the duplicates, need a second.
 import { hash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { dialectFor } from './dialect.js';
 import { GroupCommit } from './group-commit.js';
-import { FIRST_DELIVERY } from './migrations.js';
 import { pageOf, seqPage } from './seq-paging.js';
-import { SqliteStatements } from './sqlite-statements.js';
+import type { StoreObserver, StoreOptions } from './store-observer.js';
+import { FIRST_DELIVERY, dialectFor, type Statements } from './dialect.js';
 import type { ActionRecord, DeliveryRecord, DeliveryStore, LedgerPageRequest, Page, StoredDelivery } from '@switchyard/core';
 
 export interface DeliveryRow {
@@ -34,6 +33,7 @@ export interface DeliveryRow {
   refusal: string | null;
   action: string | null;
   duplicate_of: string | null;
+  request_id: string | null;
 }
 
 export interface ActionRow {
@@ -48,7 +48,7 @@ export interface ActionRow {
 
 const COLUMNS = [
   'id', 'hook_id', 'received_at', 'method', 'path', 'query', 'headers', 'body', 'body_size', 'body_sha256', 'client_address',
-  'delivery_id', 'delivery_id_rule', 'signature', 'outcome', 'refusal', 'action', 'duplicate_of',
+  'delivery_id', 'delivery_id_rule', 'signature', 'outcome', 'refusal', 'action', 'duplicate_of', 'request_id',
 ] as const;
 /**
  * A multi-row INSERT; hand-written because knex cannot put a WHERE on the conflict target. Columns
@@ -74,7 +74,7 @@ const rowValues = (r: DeliveryRecord, sha256: string | null, duplicateOf: string
   r.id, r.hook_id, r.received_at, r.method, r.path, r.query, JSON.stringify(r.headers),
   r.body ? Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength) : null,
   String(r.body_size), sha256, r.client_address, r.delivery_id, r.delivery_id_rule, r.signature, r.outcome,
-  r.refusal ? JSON.stringify(r.refusal) : null, r.action, duplicateOf,
+  r.refusal ? JSON.stringify(r.refusal) : null, r.action, duplicateOf, r.request_id,
 ];
 
 export const toAction = (r: ActionRow): ActionRecord => ({
@@ -107,6 +107,7 @@ export const toDelivery = (r: DeliveryRow, actionRun: ActionRecord | null): Stor
   outcome: r.outcome as StoredDelivery['outcome'],
   refusal: r.refusal ? (JSON.parse(r.refusal) as StoredDelivery['refusal']) : null,
   action: r.action,
+  request_id: r.request_id,
   seq: Number(r.seq),
   duplicate: r.duplicate_of !== null,
   duplicate_of: r.duplicate_of,
@@ -118,16 +119,23 @@ const idKey = (hookId: string, deliveryId: string) => `${hookId}\0${deliveryId}`
 export class KnexDeliveryStore implements DeliveryStore {
   private readonly commits: GroupCommit<DeliveryRecord, StoredDelivery>;
   private readonly sqlCache = new Map<string, string>();
-  private readonly statements: SqliteStatements | null;
+  private readonly statements: Statements;
 
-  constructor(private readonly knex: Knex) {
-    // SQLite has one writer, so one batch in flight; PostgreSQL overlaps a few from its pool.
-    const inFlight = knex.client.config.client === 'pg' ? 4 : 1;
-    this.statements = SqliteStatements.for(knex);
+  private readonly observer: StoreObserver<StoredDelivery> | null;
+
+  constructor(
+    private readonly knex: Knex,
+    options: StoreOptions<StoredDelivery> = {},
+  ) {
+    this.observer = options.observer ?? null;
+    const dialect = dialectFor(knex);
+    this.statements = dialect.statements(knex);
     this.commits = new GroupCommit<DeliveryRecord, StoredDelivery>(
-      (records) => this.insertBatch(records),
-      async (record) => (await this.insertBatch([record]))[0]!,
-      inFlight,
+      (records) => this.insertObserved(records),
+      async (record) => (await this.insertObserved([record]))[0]!,
+      dialect.writersInFlight,
+      undefined,
+      this.observer,
     );
   }
 
@@ -139,6 +147,12 @@ export class KnexDeliveryStore implements DeliveryStore {
   /** Committed before it resolves; concurrent appends share one statement (group commit). */
   append(record: DeliveryRecord): Promise<StoredDelivery> {
     return this.commits.submit(record);
+  }
+
+  private async insertObserved(records: DeliveryRecord[]): Promise<StoredDelivery[]> {
+    const stored = await this.insertBatch(records);
+    if (this.observer) for (const s of stored) this.observer.appended(s);
+    return stored;
   }
 
   /**
@@ -186,9 +200,7 @@ export class KnexDeliveryStore implements DeliveryStore {
     }
     const bindings: unknown[] = [];
     for (const row of rows) for (let i = 0; i < row.length; i++) if (!(nullColumns & (1 << i))) bindings.push(row[i]);
-    if (this.statements) return this.statements.all(sql, bindings);
-    const result = (await this.knex.raw(sql, bindings as Knex.RawBinding[])) as { rows: Array<{ id: string; seq: number | string }> };
-    return result.rows;
+    return this.statements.all(sql, bindings);
   }
 
   async appendAction(record: ActionRecord): Promise<void> {

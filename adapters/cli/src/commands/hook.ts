@@ -1,4 +1,5 @@
 // `switchyard hook …`: list, create, on/off, deliveries (with --follow), show.
+import { counted } from '@switchyard/core';
 import type { SwitchyardClient } from '../client.js';
 import { CliError } from '../client.js';
 import { table } from '../table.js';
@@ -131,7 +132,7 @@ export function showDelivery(d: DeliveryView): string {
   if (d.action) lines.push(`action       ${d.action}${d.action_run ? ` → ${d.action_run.status} (${d.action_run.invocation})` : ''}`);
   lines.push('', 'headers');
   for (const [name, value] of d.headers) lines.push(`  ${name}: ${value}`);
-  lines.push('', `body (${d.body_size} bytes${d.body_encoding === 'base64' ? ', binary, shown as base64' : ''}${d.body_sha256 ? `, sha256 ${d.body_sha256}` : ''})`);
+  lines.push('', `body (${counted(d.body_size, 'byte')}${d.body_encoding === 'base64' ? ', binary, shown as base64' : ''}${d.body_sha256 ? `, sha256 ${d.body_sha256}` : ''})`);
   if (d.body_url) lines.push(`raw          ${d.body_url}`);
   lines.push(d.body_omitted ? '(left out: too large to list; the raw URL streams it)' : (d.body ?? '(not stored)'));
   return lines.join('\n');

@@ -39,11 +39,14 @@ export const schemas = {
       error: { oneOf: [{ type: 'null' }, obj({ code: str, message: str })] }, result: anyValue, yield: { $ref: '#/components/schemas/Yield' },
       repairs: { type: ['string', 'null'] }, replays: { type: ['string', 'null'] }, repaired_by: { type: 'array', items: str },
       source: str, created_at: { type: 'string', format: 'date-time' }, duration_ms: { type: 'number' },
+      request_id: { type: ['string', 'null'], description: 'The x-request-id of the request that caused the run' },
+      // Shown to a credential that does not own the run: only the public (leaf) fields, and what was left out.
+      withheld: { type: 'array', items: str },
     },
     ['id', 'key', 'status', 'ok', 'ran'],
   ),
   RunAnswer: obj(
-    { ok: bool, result: anyValue, invocation: { $ref: '#/components/schemas/Invocation' }, yield: { $ref: '#/components/schemas/Yield' }, _self: { $ref: '#/components/schemas/SelfDescription' } },
+    { ok: bool, error: obj({ code: str, message: str }, ['code', 'message']), result: anyValue, invocation: { $ref: '#/components/schemas/Invocation' }, yield: { $ref: '#/components/schemas/Yield' }, _self: { $ref: '#/components/schemas/SelfDescription' } },
     ['ok', 'result', 'invocation', 'yield', '_self'],
   ),
   Webhook: obj({ id: { type: 'string', pattern: '^hk_[A-Za-z0-9]{12}$' }, name: str, address: str, on: bool, delivery_id_path: { type: ['string', 'null'] }, created_at: str }, ['id', 'name', 'address', 'on']),
@@ -56,6 +59,7 @@ export const schemas = {
       delivery_id: { type: ['string', 'null'] }, delivery_id_rule: { type: ['string', 'null'] }, signature: { type: ['string', 'null'], enum: ['verified', 'invalid', 'missing', null] },
       duplicate: bool, duplicate_of: { type: ['string', 'null'] }, outcome: { type: 'string', enum: ['accepted', 'refused'] },
       refusal: { type: ['object', 'null'] }, action: { type: ['string', 'null'] }, action_run: { type: ['object', 'null'] },
+      request_id: { type: ['string', 'null'], description: 'The x-request-id of the request that brought it' },
     },
     ['id', 'hook_id', 'seq', 'received_at', 'headers', 'body_size', 'body_omitted', 'body_sha256', 'body_url', 'duplicate', 'outcome'],
   ),

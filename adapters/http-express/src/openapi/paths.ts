@@ -17,7 +17,7 @@ const dispatchGet = {
     '- `map=1 | map=SYSTEM [&format=markdown]`: the root tree or one system (public)',
     '- `confirm=inv_…`: public proof that an entry is in the ledger (public)',
     '- `receipt=inv_…`: the opened record of an invocation (API key, or a token for its own runs)',
-    '- `explain=1`: what the presented token may do (token)',
+    '- `explain=1`: what the presented credential may do (any credential; without one, the public credential)',
     '- `invoke=KEY&body=<url-encoded args>`: runs the capability, answered like POST (token or API key)',
     '- `self_scope=1&keys=A,B[&purpose][&actor][&narrow=1]`: a keyless token for the listed public keys (rate limited)',
   ].join('\n'),
@@ -32,7 +32,7 @@ const dispatchGet = {
     formatParam,
     query('confirm', 'An invocation or delivery id'),
     query('receipt', 'An invocation id'),
-    query('explain', '1 to explain the presented token', { enum: ['1'] }),
+    query('explain', '1 to explain the presented credential', { enum: ['1'] }),
     query('invoke', 'Capability key to run'),
     query('body', 'URL-encoded arguments for invoke'),
     query('self_scope', '1 to mint a token for listed keys', { enum: ['1'] }),
@@ -47,7 +47,7 @@ const dispatchGet = {
       content: { 'application/json': { schema: { oneOf: [ref('RunAnswer'), { type: 'object' }] } }, 'text/markdown': { schema: { type: 'string' } } },
     },
     '202': json('The run waits for the owner\'s approval (invocation.status awaiting_approval)', ref('RunAnswer')),
-    ...errors([400, 'invalid_request'], [404, 'unknown_capability (did_you_mean, ask), unknown_system, invocation_not_found, not_found'], [422, 'invalid_arguments, tool_error'], [429, 'rate_limited'], [502, 'upstream_unavailable'], [504, 'upstream_timeout']),
+    ...errors([400, 'invalid_request (no query verb, or two: verbs)'], [404, 'unknown_capability (did_you_mean, ask), unknown_system, invocation_not_found, not_found'], [422, 'invalid_arguments, tool_error'], [429, 'rate_limited'], [502, 'upstream_unavailable'], [504, 'upstream_timeout']),
     ...credentialErrors,
   },
 };
@@ -73,7 +73,7 @@ const dispatchPost = {
   responses: {
     '200': json('The run succeeded', ref('RunAnswer')),
     '202': json('The run waits for approval', ref('RunAnswer')),
-    ...errors([400, 'invalid_request'], [404, 'unknown_capability, invocation_not_found'], [413, 'payload_too_large'], [415, 'unsupported_media_type'], [422, 'invalid_arguments, invalid_repair, tool_error (a failed run: RunAnswer)'], [502, 'upstream_unavailable'], [504, 'upstream_timeout']),
+    ...errors([400, 'invalid_request'], [404, 'unknown_capability, invocation_not_found'], [409, 'lineage_closed (closed_by)'], [413, 'payload_too_large'], [415, 'unsupported_media_type'], [422, 'invalid_arguments, invalid_repair, tool_error (a failed run: RunAnswer)'], [502, 'upstream_unavailable'], [504, 'upstream_timeout']),
     ...credentialErrors,
   },
 };
@@ -263,7 +263,20 @@ export const paths = {
     get: { operationId: 'protocolSpec', tags: ['entry points'], summary: 'This document: the machine-readable protocol spec (OpenAPI 3.1)', security: anyCredential, responses: { '200': json('The OpenAPI document'), ...credentialErrors } },
   },
   '/healthz': {
-    get: { operationId: 'health', tags: ['operations'], summary: 'Liveness and database health', security: publicOnly, responses: { '200': json('{ok, database, capabilities, uptime_s}'), '503': json('The database does not answer') } },
+    get: { operationId: 'health', tags: ['operations'], summary: 'Liveness and database health', security: publicOnly, responses: { '200': json('{ok, database, capabilities, uptime_s}'), '503': json('The database does not answer: error database_unavailable', ref('Error')) } },
+  },
+  '/metrics': {
+    get: {
+      operationId: 'metrics',
+      tags: ['operations'],
+      summary: 'Prometheus metrics (text exposition format): process, HTTP, runs, upstream calls, deliveries, refusals, ledger backlog, group commits',
+      description: 'The owner\'s API key, unless the config sets metrics.public to true (then no credential is asked).',
+      security: [...ownerOnly, {}],
+      responses: {
+        '200': { description: 'The metrics', content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } } },
+        ...errors([401, 'credential_required, invalid_api_key']),
+      },
+    },
   },
 } as const;
 

@@ -6,6 +6,7 @@ import { Router, type Request, type Response, type NextFunction } from 'express'
 import {
   SwitchyardError,
   WEBHOOK_ID_PATTERN,
+  callerOf,
   newDeliveryEntryId,
   resolveDeliveryId,
   verifySignature,
@@ -19,6 +20,7 @@ import { baseUrlOf } from '../base-url.js';
 import type { HttpContext } from '../context.js';
 import { unknownKeyLinks, runAnswer } from '../presenters.js';
 import { rawBody } from '../raw-body.js';
+import { currentRequestId } from '../request-id.js';
 import { statusFor } from '../status.js';
 import { writeJson } from '../write-json.js';
 
@@ -28,7 +30,8 @@ const pairs = (rawHeaders: string[]): RawHeaders => {
   return out;
 };
 
-const hookCaller = (hookId: string): Caller => ({ actor: `hook:${hookId}`, fingerprint: null, mayRunAuthRequired: false });
+/** An action address runs as its webhook: the access policy says who that is. */
+const hookCaller = (hookId: string): Caller => callerOf({ kind: 'hook', hookId });
 
 /** A delivery as received: what is stored, before the database decides whether it is a duplicate. */
 export function deliveryRecord(req: Request, hook: Webhook, body: Uint8Array | null, bodySize: number, action: string | null): DeliveryRecord {
@@ -53,6 +56,7 @@ export function deliveryRecord(req: Request, hook: Webhook, body: Uint8Array | n
     outcome: 'accepted',
     refusal: null,
     action,
+    request_id: currentRequestId(),
   };
 }
 
@@ -91,9 +95,15 @@ export function hookRoutes(ctx: HttpContext): Router {
 
   const parseRaw = rawBody(ctx.hookBodyLimitBytes);
 
+  /** The action an address names, as its registered key when it names one in any letter case. */
+  const actionOf = (req: Request): string | null => {
+    const named = req.params['action'] as string | undefined;
+    return named === undefined ? null : (ctx.registry.keyOf(named) ?? named);
+  };
+
   const ingest = async (req: Request, res: Response): Promise<void> => {
     const hook = await findHook(req.params['id'] as string);
-    const action = (req.params['action'] as string | undefined) ?? null;
+    const action = actionOf(req);
     const body: Uint8Array = Buffer.isBuffer(req.body) ? req.body : new Uint8Array();
     const rec = deliveryRecord(req, hook, body, body.length, action);
 
@@ -142,7 +152,7 @@ export function hookRoutes(ctx: HttpContext): Router {
   const tooLarge = async (err: unknown, req: Request, res: Response, next: NextFunction): Promise<void> => {
     if ((err as { type?: string })?.type !== 'entity.too.large') return next(err);
     const hook = await findHook(req.params['id'] as string);
-    const rec = deliveryRecord(req, hook, null, (err as { length: number }).length, (req.params['action'] as string | undefined) ?? null);
+    const rec = deliveryRecord(req, hook, null, (err as { length: number }).length, actionOf(req));
     await refuse(res, rec, new SwitchyardError('payload_too_large', `deliveries are limited to ${ctx.hookBodyLimitBytes} bytes; this one was stored as a refusal without its body`, { limit: ctx.hookBodyLimitBytes }));
   };
 

@@ -1,9 +1,9 @@
 // GET /api/ledger: deliveries and invocations, paged by the ledger listings' rule within a byte
 // budget, bodies over the inline threshold left out; one delivery; a delivery's raw body. API key.
 import { Router } from 'express';
-import { DELIVERY_EVENT, INVOCATION_EVENT, KEY_PATTERN, SwitchyardError, WEBHOOK_ID_PATTERN, fillPage, type LedgerPageRequest } from '@switchyard/core';
+import { DELIVERY_EVENT, INVOCATION_EVENT, KEY_PATTERN, SwitchyardError, WEBHOOK_ID_PATTERN, canonicalKey, fillPage, invocationView, type LedgerPageRequest } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
-import { OWNER_MOVES, needs } from '../credentials.js';
+import { OWNER_MOVES, credentialOf, needs } from '../credentials.js';
 import type { HttpContext } from '../context.js';
 import { streamDeliveryBody } from '../delivery-body.js';
 import { ORDER_NAMES, envelopeBytes, parseLedgerPage, writePage } from '../paging.js';
@@ -24,10 +24,13 @@ export function ledgerRoutes(ctx: HttpContext): Router {
     const request = parseLedgerPage(req.query);
     if (event === INVOCATION_EVENT) {
       if (req.query['hook'] !== undefined) throw new SwitchyardError('invalid_request', 'hook filters deliveries; for invocations use key');
-      const key = req.query['key'];
+      // A key matches in any letter case; the ledger keeps (and the answer names) the upper-case key.
+      const named = req.query['key'];
+      const key = typeof named === 'string' ? canonicalKey(named) : named;
       if (key !== undefined && (typeof key !== 'string' || !KEY_PATTERN.test(key))) throw new SwitchyardError('invalid_request', 'key must be a capability key, e.g. key=MESSAGING_UPDATE_GROUP');
       const head = { ok: true, event, ...(key ? { key } : {}), order: ORDER_NAMES[request.order] };
-      const page = await fillPage((r: LedgerPageRequest) => ctx.invocations.list({ ...r, ...(key ? { key: key as string } : {}) }), request, (i) => JSON.stringify({ event, ...i }), ctx.pageBytes - envelopeBytes(head));
+      const cred = await credentialOf(req, ctx);
+      const page = await fillPage((r: LedgerPageRequest) => ctx.invocations.list({ ...r, ...(key ? { key: key as string } : {}) }), request, (i) => JSON.stringify({ event, ...invocationView(cred, i) }), ctx.pageBytes - envelopeBytes(head));
       return writePage(res, head, page);
     }
     if (req.query['key'] !== undefined) throw new SwitchyardError('invalid_request', 'key filters invocations; for deliveries use hook');
