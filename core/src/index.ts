@@ -14,6 +14,7 @@ export * from './json-depth.js';
 export * from './invocation.js';
 export * from './yield.js';
 export * from './ports.js';
+export * from './ledger-paging.js';
 export * from './caller.js';
 export * from './lineage.js';
 export * from './plan.js';

@@ -1,5 +1,5 @@
 // An in-memory InvocationStore for plugin tests and core unit tests; it passes the store contract's invocation group.
-import { SwitchyardError, type InvocationRecord, type InvocationStore, type Page, type RepairLink, type StoredInvocation } from '@switchyard/core';
+import { cursorPosition, type InvocationRecord, type InvocationStore, type LedgerPageRequest, type Page, type RepairLink, type StoredInvocation } from '@switchyard/core';
 
 export class MemoryInvocationStore implements InvocationStore {
   private readonly rows: StoredInvocation[] = [];
@@ -17,9 +17,11 @@ export class MemoryInvocationStore implements InvocationStore {
     return row ? this.withLinks(row) : undefined;
   }
 
-  async listByKey(key: string, options: { after?: string | null; limit: number }): Promise<Page<StoredInvocation>> {
-    const after = options.after ? cursorSeq(options.after) : 0;
-    const matching = this.rows.filter((r) => r.key === key && r.seq > after);
+  async list(options: LedgerPageRequest & { key?: string }): Promise<Page<StoredInvocation>> {
+    const position = cursorPosition(options.cursor);
+    const newest = options.order === 'newest';
+    const ordered = newest ? [...this.rows].reverse() : this.rows;
+    const matching = ordered.filter((r) => (options.key === undefined || r.key === options.key) && (position === null || (newest ? r.seq < position : r.seq > position)));
     const items = matching.slice(0, options.limit).map((r) => this.withLinks(r));
     const more = matching.length > options.limit;
     return { items, next_cursor: more ? String(items[items.length - 1]!.seq) : null };
@@ -40,11 +42,4 @@ export class MemoryInvocationStore implements InvocationStore {
   private withLinks(row: StoredInvocation): StoredInvocation {
     return { ...structuredClone(row), repaired_by: this.rows.filter((r) => r.repairs === row.id).map((r) => r.id) };
   }
-}
-
-/** A cursor is a ledger position this store gave out; anything else is refused, as the knex store does. */
-function cursorSeq(cursor: string): number {
-  const seq = Number(cursor);
-  if (!Number.isSafeInteger(seq) || seq < 0) throw new SwitchyardError('invalid_request', 'after must be a cursor from next_cursor');
-  return seq;
 }
