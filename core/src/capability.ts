@@ -47,6 +47,12 @@ export interface Capability extends CapabilityDefinition {
   accountPlan?: string;
 }
 
+/** One system of the tree (root › system › key) with its capabilities. */
+export interface SystemNode {
+  system: string;
+  capabilities: Capability[];
+}
+
 export const KEY_PATTERN = /^[A-Z][A-Z0-9_]{1,127}$/;
 
 /**

@@ -7,7 +7,8 @@ import { createHmac, hash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
 import type { StoredInvocation } from './invocation.js';
 import { hashLeaf } from './merkle.js';
-import type { ApprovalRecord, TokenUse } from './ports.js';
+import type { ApprovalRecord } from './approval-record.js';
+import type { TokenUse } from './token-use.js';
 import type { ActionRecord, StoredDelivery } from './webhook.js';
 
 export type LedgerEntryKind = 'invocation' | 'delivery' | 'action' | 'token_use' | 'approval';

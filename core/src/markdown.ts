@@ -1,6 +1,5 @@
 // Markdown renderings of contracts, the root map and system articles (format=markdown).
-import type { Capability } from './capability.js';
-import type { SystemNode } from './registry.js';
+import type { Capability, SystemNode } from './capability.js';
 import { counted } from './counted.js';
 import { describe, exampleBody } from './self-description.js';
 

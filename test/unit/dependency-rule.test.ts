@@ -2,7 +2,7 @@
 // get imported by core; plugins do not import adapters other than the MCP one.
 import { expect } from 'chai';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
@@ -41,5 +41,23 @@ describe('architecture: the dependency rule', () => {
       importsOf(f).filter((i) => /^\.\.\/\.\.\//.test(i)).map((i) => `${f}: ${i}`),
     );
     expect(offenders).to.deep.equal([]);
+  });
+
+  it('core/src has no import cycles (type imports included): ports in one file each, records beside them', () => {
+    const coreSrc = join(root, 'core', 'src');
+    const edges = new Map(sourceFiles(coreSrc).map((f) => [f, importsOf(f).filter((i) => i.startsWith('.')).map((i) => resolve(dirname(f), i).replace(/\.js$/, '.ts'))]));
+    const cycles: string[] = [];
+    const done = new Set<string>();
+    const visit = (file: string, path: string[]): void => {
+      if (path.includes(file)) {
+        cycles.push([...path.slice(path.indexOf(file)), file].map((f) => relative(coreSrc, f)).join(' -> '));
+        return;
+      }
+      if (done.has(file)) return;
+      for (const next of edges.get(file) ?? []) visit(next, [...path, file]);
+      done.add(file);
+    };
+    for (const file of edges.keys()) visit(file, []);
+    expect(cycles).to.deep.equal([]);
   });
 });
