@@ -52,3 +52,6 @@ export interface HttpContext {
   /** Liveness of the database, for /healthz. */
   databaseHealth(): Promise<{ ok: boolean; engine: string }>;
 }
+
+/** The part of the context a route module uses: each names its own (`type Ctx = Needs<…>`), so what it can reach is what it uses. */
+export type Needs<K extends keyof HttpContext> = Pick<HttpContext, K>;

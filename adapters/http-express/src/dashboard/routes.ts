@@ -7,7 +7,7 @@ import { Router, urlencoded, type ErrorRequestHandler, type Request, type Reques
 import helmet from 'helmet';
 import { INVOCATION_ID, SwitchyardError, WEBHOOK_ID_PATTERN, canonicalKey, type StoredDelivery } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
-import type { HttpContext } from '../context.js';
+import type { Needs } from '../context.js';
 import { presentBody } from '../webhook-presenters.js';
 import { streamDeliveryBody } from '../delivery-body.js';
 import { html, page, type Html, type PageOptions } from './html.js';
@@ -20,6 +20,9 @@ import { deliveriesBody, deliveryBody, webhooksBody } from './pages/webhooks.js'
 import { invocationBody, invocationsBody, ledgerIndexBody } from './pages/ledger.js';
 import { loginBody } from './pages/login.js';
 import { approvalsBody, type DecisionNotice } from './pages/approvals.js';
+
+/** What this module uses of the HTTP context: it receives nothing else. */
+type Ctx = Needs<'mintPerMinute' | 'apiKeys' | 'approvals' | 'dashboardSessionKey' | 'deliveries' | 'inlineBodyBytes' | 'invocations' | 'logger' | 'publicBaseUrl' | 'registry' | 'webhooks'>;
 
 const ASSETS: Record<string, string> = {
   'dashboard.css': 'text/css; charset=utf-8',
@@ -55,7 +58,7 @@ const securityHeaders = helmet({
   referrerPolicy: { policy: 'same-origin' },
 });
 
-export function dashboardRoutes(ctx: HttpContext): Router {
+export function dashboardRoutes(ctx: Ctx): Router {
   const router = Router();
   const sessions = new DashboardSessions(ctx.dashboardSessionKey);
 

@@ -4,10 +4,13 @@
 import { Router } from 'express';
 import { INVOCATION_ID, KEY_PATTERN, SwitchyardError, canonicalKey, fillPage, invocationView, type LedgerPageRequest } from '@switchyard/core';
 import { credentialOf, needs } from '../credentials.js';
-import type { HttpContext } from '../context.js';
+import type { Needs } from '../context.js';
 import { ORDER_NAMES, envelopeBytes, parseLedgerPage, writePage } from '../paging.js';
 
-export function invocationRoutes(ctx: HttpContext): Router {
+/** What this module uses of the HTTP context: it receives nothing else. */
+type Ctx = Needs<'apiKeys' | 'invocations' | 'pageBytes' | 'tokenUses' | 'tokens'>;
+
+export function invocationRoutes(ctx: Ctx): Router {
   const router = Router();
   router.use('/api/invocations', needs(ctx, 'ledger:read'));
 

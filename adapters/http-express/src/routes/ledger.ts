@@ -4,14 +4,17 @@ import { Router } from 'express';
 import { DELIVERY_EVENT, INVOCATION_EVENT, KEY_PATTERN, SwitchyardError, WEBHOOK_ID_PATTERN, canonicalKey, fillPage, invocationView, type LedgerPageRequest } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
 import { OWNER_MOVES, credentialOf, needs } from '../credentials.js';
-import type { HttpContext } from '../context.js';
+import type { Needs } from '../context.js';
 import { streamDeliveryBody } from '../delivery-body.js';
 import { ORDER_NAMES, envelopeBytes, parseLedgerPage, writePage } from '../paging.js';
 import { presentDelivery } from '../webhook-presenters.js';
 
+/** What this module uses of the HTTP context: it receives nothing else. */
+type Ctx = Needs<'apiKeys' | 'deliveries' | 'inlineBodyBytes' | 'invocations' | 'pageBytes' | 'publicBaseUrl' | 'tokenUses' | 'tokens' | 'webhooks'>;
+
 const EVENTS = [DELIVERY_EVENT, INVOCATION_EVENT];
 
-export function ledgerRoutes(ctx: HttpContext): Router {
+export function ledgerRoutes(ctx: Ctx): Router {
   const router = Router();
   // Deliveries carry webhook addresses (the secret), invocations their whole records: the owner's only.
   router.use('/api/ledger', needs(ctx, OWNER_MOVES.readDeliveries));

@@ -8,12 +8,15 @@ import { createSwitchyardMcpServer, type CallerTools } from '@switchyard/mcp';
 import { SwitchyardError, mayInvoke, runDenial } from '@switchyard/core';
 import { authorize, callerOf, credentialOf, type Credential } from '../credentials.js';
 import { baseUrlOf } from '../base-url.js';
-import type { HttpContext } from '../context.js';
+import type { Needs } from '../context.js';
+
+/** What this module uses of the HTTP context: it receives nothing else. */
+type Ctx = Needs<'apiKeys' | 'bodyLimitBytes' | 'dispatch' | 'logger' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens'>;
 
 const VERSION = '0.1.0';
 
 /** The tools of one request's credential (owner or token; the public credential never gets here). */
-function callerTools(req: Request, ctx: HttpContext, cred: Exclude<Credential, { kind: 'public' }>): CallerTools {
+function callerTools(req: Request, ctx: Ctx, cred: Exclude<Credential, { kind: 'public' }>): CallerTools {
   return {
     list() {
       // Listing is not a use of the token (nothing runs), so no token use is recorded per key.
@@ -41,7 +44,7 @@ const methodNotAllowed: RequestHandler = (_req, res) => {
   res.status(405).set('allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send JSON-RPC by POST' }, id: null });
 };
 
-export function mcpRoutes(ctx: HttpContext): Router {
+export function mcpRoutes(ctx: Ctx): Router {
   const router = Router();
 
   // The credential is decided before the body is read or any MCP processing: a bad key or token is
