@@ -13,3 +13,4 @@ export const MetricsToken = Symbol.for('switchyard.Metrics');
 export { LoadedPluginToken, PluginEnvironmentToken, type LoadedPlugin } from '@switchyard/plugin-kit';
 export const UpstreamImportsToken = Symbol.for('switchyard.UpstreamImports');
 export const TokenIssuerToken = Symbol.for('switchyard.TokenIssuer');
+export const ApprovalServiceToken = Symbol.for('switchyard.ApprovalService');
