@@ -13,6 +13,8 @@ export interface PluginHarness<O> {
   registry: CapabilityRegistry;
   dispatch: DispatchService;
   invocations: MemoryInvocationStore;
+  /** The MCP client the plugin's runner calls its upstream with, for tests that call the upstream directly. */
+  tools: UpstreamToolClient;
   /** The simulator's (or configured server's) URL, when the plugin has an upstream. */
   upstreamUrl?: string;
   close(): Promise<void>;
@@ -48,6 +50,7 @@ export async function startPluginHarness<O>(plugin: Plugin<O>, rawOptions: unkno
     registry,
     dispatch,
     invocations,
+    tools,
     ...(loaded.upstream ? { upstreamUrl: loaded.upstream.url } : {}),
     async close() {
       if (!extra.tools) await tools.close();

@@ -1,8 +1,7 @@
 // The MESSAGING plugin against its simulator over real streamable HTTP: every row of the spec's
 // input-schema table, the plan refusal, and unknown groups as tool errors.
 import { expect } from 'chai';
-import { OWNER } from '@switchyard/core';
-import { pluginContract, startPluginHarness } from '@switchyard/plugin-kit/testing';
+import { OWNER, pluginContract, startPluginHarness } from '@switchyard/plugin-kit/testing';
 import { messagingPlugin, lookupPhoneNumber, Groups } from '../src/index.js';
 
 const UPDATE = 'MESSAGING_UPDATE_GROUP';

@@ -2,9 +2,7 @@
 // The capability needs approval, so through dispatch every run is refused (approval_required) until
 // approvals exist; the search itself is tested against the upstream directly.
 import { expect } from 'chai';
-import { McpUpstreamClient } from '@switchyard/mcp';
-import { OWNER } from '@switchyard/core';
-import { pluginContract, startPluginHarness } from '@switchyard/plugin-kit/testing';
+import { OWNER, pluginContract, startPluginHarness } from '@switchyard/plugin-kit/testing';
 import { paymentsPlugin, operations, OperationIndex } from '../src/index.js';
 
 const KEY = 'PAYMENTS_PROCESSOR_API_SEARCH';
@@ -51,7 +49,7 @@ describe('plugin payments: catalogue and search', function () {
 
   it('answers over streamable HTTP with the default limit of 5 and no parameter descriptions', async function () {
     const h = await simulator();
-    const tools = new McpUpstreamClient({ connectTimeoutMs: 2000 });
+    const { tools } = h;
     try {
       const up = h.loaded.upstream!;
       expect(up.transport).to.equal('streamable-http');
@@ -63,7 +61,6 @@ describe('plugin payments: catalogue and search', function () {
       const ten = await tools.callTool(up, 'processor_api_search', { query: 'list', limit: 10 }, { timeoutMs: 2000 });
       expect((ten.value as { count: number }).count).to.equal(10);
     } finally {
-      await tools.close();
       await h.close();
     }
   });
