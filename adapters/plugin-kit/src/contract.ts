@@ -2,7 +2,6 @@
 // with a factory that starts the plugin (startPluginHarness) and flags for the optional groups.
 import { expect } from 'chai';
 import { OWNER, describe as describeCapability } from '@switchyard/core';
-import { McpUpstreamClient } from '@switchyard/mcp';
 import { PluginOptionsError, type Plugin } from './define-plugin.js';
 import type { Fixtures } from './fixtures.js';
 import type { PluginHarness } from './harness.js';
@@ -97,16 +96,11 @@ export function pluginContract<O>(plugin: Plugin<O>, contract: PluginContractOpt
     if (supports.simulator) {
       it('has a simulator that lists every tool its capabilities call, with an input schema', async function () {
         expect(h.loaded.upstream, 'the harness started the plugin on its simulator').to.not.equal(undefined);
-        const client = new McpUpstreamClient({ connectTimeoutMs: 2000 });
-        try {
-          const listed = await client.listTools(h.loaded.upstream!, { timeoutMs: 5000 });
-          for (const c of plugin.capabilities.filter((d) => d.type === 'tool')) {
-            const tool = listed.find((t) => t.name === (c.tool ?? c.key.toLowerCase()));
-            expect(tool, `${c.key} calls ${c.tool ?? c.key.toLowerCase()}`).to.not.equal(undefined);
-            expect(tool!.inputSchema).to.be.an('object');
-          }
-        } finally {
-          await client.close();
+        const listed = await h.tools.listTools(h.loaded.upstream!, { timeoutMs: 5000 });
+        for (const c of plugin.capabilities.filter((d) => d.type === 'tool')) {
+          const tool = listed.find((t) => t.name === (c.tool ?? c.key.toLowerCase()));
+          expect(tool, `${c.key} calls ${c.tool ?? c.key.toLowerCase()}`).to.not.equal(undefined);
+          expect(tool!.inputSchema).to.be.an('object');
         }
       });
     }
