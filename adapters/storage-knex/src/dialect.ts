@@ -6,16 +6,12 @@ import { resolve } from 'node:path';
 import type { Knex } from 'knex';
 import { SqliteStatements } from './sqlite-statements.js';
 import { chunks, insertValues } from './sql-batches.js';
+import type { Statements } from './statements.js';
 
 /** The engine's name as the service reports it (e.g. /healthz). */
 export type DialectName = 'sqlite' | 'postgresql';
 /** knex's name for the engine's driver: spoken only in this file. */
 type KnexClient = 'sqlite3' | 'pg';
-
-/** Runs hand-written SQL and answers its rows (RETURNING included); given a transaction as `db`, on it. */
-export interface Statements {
-  all<T>(sql: string, bindings: unknown[], db?: Knex): Promise<T[]>;
-}
 
 /** A row of a bulk write: strings, numbers and nulls only. */
 export type PlainRow = Record<string, string | number | null>;
@@ -244,3 +240,5 @@ export function isUniqueViolation(error: unknown): boolean {
 
 /** True when the database refused a change to an append-only table. */
 export const isAppendOnlyRefusal = (error: unknown): boolean => /ledger is append-only/.test((error as Error)?.message ?? '');
+
+export type { Statements } from './statements.js';
