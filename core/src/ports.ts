@@ -5,6 +5,7 @@ import type { InvocationRecord, RepairLink, StoredInvocation } from './invocatio
 import type { ActionRecord, DeliveryRecord, StoredDelivery, Webhook } from './webhook.js';
 import type { LedgerEntryKind } from './ledger-leaf.js';
 import type { McpToolDescription } from './imported-tool.js';
+import type { ContentBlock, UpstreamLogEntry } from './content.js';
 import type { Article } from './article.js';
 import type { TagIndex } from './tag-index.js';
 
@@ -58,6 +59,39 @@ export interface RunContext {
   timeoutMs: number;
   invocationId: string;
   actor: string;
+  /** Aborted when the caller withdraws the call; a runner passes it on to its upstream. */
+  signal?: AbortSignal;
+  /** The caller's side of an MCP call, when there is one: progress and the requests an upstream makes of it. */
+  channel?: CallerChannel;
+  /** Keeps a log message the upstream sent during the run with the invocation. */
+  log?: (entry: UpstreamLogEntry) => void;
+}
+
+/** One progress step, as MCP's notifications/progress carries it. */
+export interface ProgressStep {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/**
+ * What the caller of a run can be told or asked while it runs. `elicit` and `sample` are present
+ * only when the caller's client declared it can answer them; an upstream asking for one that is
+ * absent fails the run (elicitation_unsupported, sampling_unsupported).
+ */
+export interface CallerChannel {
+  progress?(step: ProgressStep): void;
+  elicit?(params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  sample?(params: Record<string, unknown>): Promise<Record<string, unknown>>;
+}
+
+/** How one upstream tool call is made. */
+export interface ToolCallOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  channel?: CallerChannel;
+  /** Called with each notifications/message the upstream sends while the call runs. */
+  onLog?: (entry: UpstreamLogEntry) => void;
 }
 
 /** Runs one capability. Throws coded errors (SwitchyardError) for every way a run can fail. */
@@ -68,7 +102,7 @@ export const CapabilityRunner = Symbol.for('switchyard.CapabilityRunner');
 
 /** A connection to upstream MCP tool servers, reused across calls. */
 export interface UpstreamToolClient {
-  callTool(upstream: UpstreamAddress, tool: string, args: unknown, options: { timeoutMs: number }): Promise<ToolCallResult>;
+  callTool(upstream: UpstreamAddress, tool: string, args: unknown, options: ToolCallOptions): Promise<ToolCallResult>;
   /** Every tool the upstream lists (all pages of tools/list). */
   listTools(upstream: UpstreamAddress, options: { timeoutMs: number }): Promise<McpToolDescription[]>;
   /** Called when a connected upstream says its tool list changed; returns a function that stops listening. */
@@ -95,6 +129,10 @@ export interface ToolCallResult {
   /** structuredContent when the tool gave it, else the text content (parsed as JSON when it is JSON). */
   value: unknown;
   text: string;
+  /** The content blocks exactly as the upstream sent them. */
+  content: ContentBlock[];
+  /** The upstream's structuredContent, when it gave one. */
+  structuredContent?: unknown;
 }
 
 /** One imported MCP server as the owner sees it (GET /api/upstreams). */

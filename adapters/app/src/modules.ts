@@ -2,6 +2,7 @@
 import { ContainerModule } from 'inversify';
 import {
   ApiKeyStore,
+  BlobStore,
   CapabilityRegistry,
   DeliveryStore,
   WebhookStore,
@@ -24,7 +25,7 @@ import {
   type SwitchyardPlugin,
   type UpstreamAddress,
 } from '@switchyard/core';
-import { KnexApprovalStore, KnexApiKeyStore, KnexDeliveryStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexWebhookStore, openDatabase, readLedgerBacklog, type Database } from '@switchyard/storage-knex';
+import { KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexWebhookStore, openDatabase, readLedgerBacklog, type Database } from '@switchyard/storage-knex';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { McpUpstreamClient } from '@switchyard/mcp';
@@ -72,6 +73,9 @@ export const storageModule = new ContainerModule(({ bind }) => {
       const observer = { ...metrics.groupCommit('invocations'), appended: (inv: StoredInvocation) => metrics.runRecorded(inv) };
       return new KnexInvocationStore((await ctx.getAsync<Database>(DatabaseToken)).knex, { observer });
     })
+    .inSingletonScope();
+  bind<BlobStore>(BlobStore)
+    .toDynamicValue(async (ctx) => new KnexBlobStore((await ctx.getAsync<Database>(DatabaseToken)).knex))
     .inSingletonScope();
   bind<ApiKeyStore>(ApiKeyStore)
     .toDynamicValue(async (ctx) => new KnexApiKeyStore((await ctx.getAsync<Database>(DatabaseToken)).knex))
@@ -210,6 +214,7 @@ export const coreModule = new ContainerModule(({ bind }) => {
         ctx.get<Clock>(Clock),
         { timeoutMs: config.dispatch.timeoutMs, approvalTtlSeconds: config.approvals.ttlSeconds, maxArgumentDepth: config.dispatch.maxArgumentDepth },
         ctx.get<RequestScope>(RequestScope),
+        await ctx.getAsync<BlobStore>(BlobStore),
       );
     })
     .inSingletonScope();
@@ -227,6 +232,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
         registry: await ctx.getAsync<CapabilityRegistry>(RegistryToken),
         dispatch: await ctx.getAsync<DispatchService>(DispatchToken),
         invocations: await ctx.getAsync<InvocationStore>(InvocationStore),
+        blobs: await ctx.getAsync<BlobStore>(BlobStore),
         apiKeys: await ctx.getAsync<ApiKeyStore>(ApiKeyStore),
         webhooks: await ctx.getAsync<WebhookStore>(WebhookStore),
         deliveries: await ctx.getAsync<DeliveryStore>(DeliveryStore),

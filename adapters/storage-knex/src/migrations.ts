@@ -384,6 +384,24 @@ const migrations: Migration[] = [
       for (const table of ['invocations', 'deliveries']) await knex.schema.alterTable(table, (t) => t.dropColumn('request_id'));
     },
   },
+  {
+    // Large binary parts of tool results (images, audio, embedded blobs), stored once by the
+    // SHA-256 of their bytes; invocation records name them instead of inlining them. Not a ledger
+    // table: the leaf commits to each blob through its hash in the record.
+    name: '010_content_blobs',
+    async up(knex) {
+      await knex.schema.createTable('content_blobs', (t) => {
+        t.string('sha256', 64).primary();
+        t.bigInteger('size').notNullable();
+        t.string('mime_type', 255).nullable();
+        t.binary('bytes').notNullable();
+        t.string('created_at', 32).notNullable();
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTable('content_blobs');
+    },
+  },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
