@@ -5,8 +5,17 @@ import { createHash } from 'node:crypto';
 /** One MCP content block, kept exactly as the upstream sent it (unknown fields included). */
 export type ContentBlock = { type: string } & Record<string, unknown>;
 
+const TOOL_OUTPUT = Symbol.for('switchyard.ToolOutput');
+
 /** What a tool runner hands back when its upstream said more than a value: the whole answer. */
 export class ToolOutput {
+  readonly [TOOL_OUTPUT] = true;
+
+  /** Works across duplicate copies of this package (plugins may load another), unlike instanceof. */
+  static is(value: unknown): value is ToolOutput {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[TOOL_OUTPUT] === true;
+  }
+
   constructor(
     /** The result a dispatch caller reads: structuredContent, else the text (parsed when it is JSON). */
     readonly value: unknown,

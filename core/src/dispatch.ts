@@ -173,7 +173,7 @@ export class DispatchService {
       if (approvedArgsHash !== null && argsHash(args) !== approvedArgsHash) fail('invalid_request', 'the arguments differ from the approved ones');
       ran = true;
       result = await this.runners.runnerFor(capability).run(capability, args, { timeoutMs: this.options.timeoutMs, invocationId: id, actor: caller.actor, ...live, log: (entry) => void (logs.length < MAX_LOGS && logs.push(entry)) });
-      if (result instanceof ToolOutput) {
+      if (ToolOutput.is(result)) {
         output = result;
         result = output.value;
       }

@@ -212,7 +212,7 @@ export const coreModule = new ContainerModule(({ bind }) => {
         ctx.get<RunnerDirectory>(RunnerDirectoryToken),
         await ctx.getAsync<InvocationStore>(InvocationStore),
         ctx.get<Clock>(Clock),
-        { timeoutMs: config.dispatch.timeoutMs, approvalTtlSeconds: config.approvals.ttlSeconds, maxArgumentDepth: config.dispatch.maxArgumentDepth },
+        { timeoutMs: config.dispatch.timeoutMs, approvalTtlSeconds: config.approvals.ttlSeconds, maxArgumentDepth: config.dispatch.maxArgumentDepth, ...(config.dispatch.blobThresholdBytes !== undefined ? { blobThresholdBytes: config.dispatch.blobThresholdBytes } : {}) },
         ctx.get<RequestScope>(RequestScope),
         await ctx.getAsync<BlobStore>(BlobStore),
       );
