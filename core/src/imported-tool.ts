@@ -34,6 +34,10 @@ export interface ImportedServerSettings {
   defaults?: ImportedToolPolicy;
 }
 
+/** Imported tools run as `mcp:<server name>`: what marks a capability as another server's tool. */
+export const IMPORTED_RUNNER_PREFIX = 'mcp:';
+export const isImportedTool = (c: Pick<CapabilityDefinition, 'runner'>): boolean => c.runner.startsWith(IMPORTED_RUNNER_PREFIX);
+
 /** An unknown tool can do anything: it needs the owner's key and the owner's approval. */
 export const IMPORTED_TOOL_DEFAULTS: Required<ImportedToolPolicy> = { auth: 'required', risk: 'high', approval: true };
 
@@ -187,7 +191,7 @@ export function importTools(server: ImportedServerSettings, tools: McpToolDescri
       system: server.system,
       description: (tool.description ?? tool.title ?? '').trim() || `The ${tool.name} tool of the ${server.name} server`,
       type: 'tool',
-      runner: `mcp:${server.name}`,
+      runner: `${IMPORTED_RUNNER_PREFIX}${server.name}`,
       inputs: schema,
       auth: policy.auth,
       risk: policy.risk,

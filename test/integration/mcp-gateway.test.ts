@@ -218,6 +218,16 @@ for (const engine of engines()) {
         ]);
         expect((await owner(http.get(`/api/invocations/${answer.invocation.id}`)).expect(200)).body.invocation.logs).to.have.length(3);
       });
+
+      it('shows a run\'s content and upstream log on its dashboard page', async () => {
+        const cookie = (await http.post('/dashboard/login').type('form').send({ api_key: TEST_API_KEY }).expect(303)).headers['set-cookie']!;
+        const chatty = (await run('FAITHFUL_CHATTY', {})).invocation.id;
+        const page = (await http.get(`/dashboard/invocations/${chatty}`).set('cookie', cookie).expect(200)).text;
+        expect(page).to.contain('Upstream log').and.contain('warning chatty: {&quot;step&quot;:2,&quot;note&quot;:&quot;halfway&quot;}');
+        const all = (await run('FAITHFUL_ALL_CONTENT', {})).invocation.id;
+        const content = (await http.get(`/dashboard/invocations/${all}`).set('cookie', cookie).expect(200)).text;
+        expect(content).to.contain('resource link file:///reports/q3.csv').and.contain('audio/wav').and.contain('memo://bytes');
+      });
     });
 
     describe('elicitation and sampling', () => {

@@ -40,6 +40,8 @@ export function capabilitiesOf(sessionId: string | undefined): CallerCapabilitie
 export const isInitialize = (body: unknown): body is Message => isObject(body) && body['method'] === 'initialize';
 
 interface Pending {
+  /** Only the session asked may answer (undefined: a caller without one). */
+  sessionId: string | undefined;
   resolve(result: Record<string, unknown>): void;
   reject(error: Error): void;
 }
@@ -53,7 +55,7 @@ export class CallerExchange {
    * request `relatedRequestId`; resolves with the result it POSTs back. Our ids are unique per
    * process, so an answer finds its question whichever request carries it.
    */
-  ask(transport: Transport, relatedRequestId: string | number, method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+  ask(transport: Transport, sessionId: string | undefined, relatedRequestId: string | number, method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
     const id = `sy-${randomBytes(12).toString('hex')}`;
     return new Promise<Record<string, unknown>>((resolve, reject) => {
       const done = () => {
@@ -67,6 +69,7 @@ export class CallerExchange {
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
       this.pending.set(id, {
+        sessionId,
         resolve: (r) => (done(), resolve(r)),
         reject: (e) => (done(), reject(e)),
       });
@@ -108,6 +111,7 @@ export class CallerExchange {
       const params = m['params'];
       return sessionId !== undefined && isObject(params) && this.running.has(`${sessionId} ${String(params['requestId'])}`);
     }
-    return m['method'] === undefined && typeof m['id'] === 'string' && this.pending.has(m['id']) && ('result' in m || 'error' in m);
+    const waiting = typeof m['id'] === 'string' ? this.pending.get(m['id']) : undefined;
+    return m['method'] === undefined && waiting !== undefined && waiting.sessionId === sessionId && ('result' in m || 'error' in m);
   }
 }

@@ -4,7 +4,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { SwitchyardError, authRisk, inlineBlobs, type BlobStore, type CallerChannel, type Capability, type DispatchOutcome, type LiveCall, type ErrorCode as SwitchyardErrorCode } from '@switchyard/core';
+import { SwitchyardError, authRisk, inlineBlobs, isImportedTool, type BlobStore, type CallerChannel, type Capability, type DispatchOutcome, type LiveCall, type ErrorCode as SwitchyardErrorCode } from '@switchyard/core';
 import { NO_CALLER_CAPABILITIES, type CallerCapabilities, type CallerExchange } from './caller-exchange.js';
 
 /** The port: the tools one caller may see, and running one of them as that caller. */
@@ -83,9 +83,10 @@ export async function toolResultOf(outcome: DispatchOutcome, baseUrl: string, bl
     ...(waiting ? { approvals: `${baseUrl}/api/approvals` } : {}),
     ...(inv.error && !waiting ? { repair: { key: inv.key, repairs: inv.id, how: `POST ${baseUrl}/api/dispatch {key, body: corrected arguments, repairs}` } } : {}),
   };
-  if (inv.ok && inv.content) {
-    // The upstream's answer as it gave it; our run envelope rides in _meta, and stands in for
-    // structuredContent only when the upstream gave none.
+  if (inv.ok && inv.content && isImportedTool(outcome.capability)) {
+    // A gateway call: the upstream's answer as it gave it; our run envelope rides in _meta, and
+    // stands in for structuredContent only when the upstream gave none. (Switchyard's own
+    // capabilities answer with the envelope below, their documented tool result.)
     const content = blobs ? await inlineBlobs(inv.content, blobs) : inv.content;
     return { content: content as CallToolResult['content'], structuredContent: (inv.structured_content ?? structured) as Record<string, unknown>, _meta: { 'switchyard/run': structured }, isError: false };
   }
@@ -136,7 +137,7 @@ export function createSwitchyardMcpServer(options: SwitchyardMcpServerOptions): 
 function channelOf(server: Server, options: SwitchyardMcpServerOptions, progressToken: string | number | undefined, requestId: string | number, signal: AbortSignal, sent: Promise<unknown>[]): CallerChannel {
   const capabilities = options.session?.capabilities ?? NO_CALLER_CAPABILITIES;
   const exchange = options.exchange;
-  const ask = (method: string) => (params: Record<string, unknown>) => exchange!.ask(server.transport!, requestId, method, params, signal);
+  const ask = (method: string) => (params: Record<string, unknown>) => exchange!.ask(server.transport!, options.session?.id, requestId, method, params, signal);
   return {
     ...(progressToken !== undefined
       ? { progress: (step) => void sent.push(server.notification({ method: 'notifications/progress', params: { ...step, progressToken } }, { relatedRequestId: requestId })) }

@@ -69,17 +69,23 @@ describe('adapter mcp: Switchyard MCP server face', () => {
     expect(res.content).to.deep.equal([{ type: 'text', text: 'Echo: "hi"' }]);
   });
 
-  it('a run with upstream content answers that content and structuredContent unchanged, our run in _meta', async () => {
+  it('a run of an imported tool answers its content and structuredContent unchanged, our run in _meta', async () => {
     const content = [{ type: 'text', text: '{"a": 1.0}' }, { type: 'image', data: 'iVBORw0K', mimeType: 'image/png' }];
-    next = async () => {
+    const run = (runner: string) => async () => {
       const o = outcome('ok', { a: 1 }, null);
       Object.assign(o.invocation, { content, structured_content: { a: 1 } });
-      return o;
+      return { ...o, capability: { ...capability, runner } } as DispatchOutcome;
     };
+    next = run('mcp:demo');
     const res = await (await connect(port)).callTool({ name: 'DEMO_ECHO', arguments: { text: 'hi' } });
     expect(res.content).to.deep.equal(content);
     expect(res.structuredContent).to.deep.equal({ a: 1 });
     expect((res._meta as Record<string, { invocation: string }>)['switchyard/run']!.invocation).to.equal('inv_demo0000000000000000');
+    // Switchyard's own capability (a plugin's simulator behind it): its documented envelope.
+    next = run('demo');
+    const own = await (await connect(port)).callTool({ name: 'DEMO_ECHO', arguments: { text: 'hi' } });
+    expect(own.structuredContent).to.include({ ok: true, invocation: 'inv_demo0000000000000000' });
+    expect(own.content).to.deep.equal([{ type: 'text', text: '{"a":1}' }]);
   });
 
   it('a failed run is an isError result naming the error and how to repair it', async () => {
