@@ -163,6 +163,7 @@ for (const engine of engines()) {
         }
         const say = listed.find((t) => t.name === 'FAITHFUL_SAY')!;
         expect(say).to.not.have.property('annotations');
+        expect(say).to.not.have.property('title');
       });
 
       it("declares honest annotations for Switchyard's own capabilities: all four hints", async () => {

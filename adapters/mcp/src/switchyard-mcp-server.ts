@@ -54,7 +54,8 @@ export function rpcErrorOf(err: unknown): McpError {
 
 export const toolOf = (c: Capability): Tool => ({
   name: c.key,
-  title: c.title ?? c.path.join(' > '),
+  // An imported tool's title as its upstream gave it (none stays none); our own show their path.
+  ...(c.title !== undefined ? { title: c.title } : isImportedTool(c) ? {} : { title: c.path.join(' > ') }),
   // The spec's "auth · risk" line rides along so a model sees approval needs before calling.
   description: `${c.description} [${authRisk(c)}]`,
   inputSchema: c.inputs as Tool['inputSchema'],
