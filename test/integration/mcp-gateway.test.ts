@@ -267,5 +267,43 @@ for (const engine of engines()) {
         expect(viaApi.invocation).to.deep.include({ status: 'failed', ran: true });
       });
     });
+
+    describe('the time limit of a call', () => {
+      let quick: ListeningService;
+      before(async () => {
+        quick = await startListeningService(engine, {
+          dispatch: { timeoutMs: 1000 },
+          upstreams: {
+            servers: {
+              faithful: { system: 'FAITHFUL', transport: 'stdio', command: process.execPath, args: [FAITHFUL], defaults: OPEN },
+              everything: { system: 'EVERYTHING', transport: 'streamable-http', url: everything.url, defaults: OPEN },
+            },
+          },
+        });
+      });
+      after(async () => quick?.close());
+
+      it('stops while the caller is asked: an answer slower than the limit still completes the run', async () => {
+        const client = new Client({ name: 'slow-person', version: '0.0.0' }, { capabilities: { elicitation: {} } });
+        client.setRequestHandler(ElicitRequestSchema, async () => {
+          await new Promise((r) => setTimeout(r, 1500));
+          return { action: 'accept', content: { name: 'Grace Hopper' } };
+        });
+        await client.connect(new StreamableHTTPClientTransport(new URL(`${quick.url}/mcp`), { requestInit: { headers: { 'x-sheets-key': TEST_API_KEY } } }));
+        clients.push(client);
+        const result = await client.callTool({ name: 'EVERYTHING_TRIGGER_ELICITATION_REQUEST', arguments: {} });
+        expect(result.isError ?? false).to.equal(false);
+        expect(blocks(result).map((b) => b.text).join('\n')).to.contain('Name: Grace Hopper');
+      });
+
+      it('an upstream out of time is told to stop, and the run fails upstream_timeout', async () => {
+        const q = request(quick.url);
+        const answer = (await q.post('/api/dispatch').set('x-sheets-key', TEST_API_KEY).send({ key: 'FAITHFUL_WAIT_FOR_CANCEL', body: {} })).body;
+        expect(answer.ok).to.equal(false);
+        expect(answer.error.code).to.equal('upstream_timeout');
+        expect(answer.invocation).to.deep.include({ status: 'failed', ran: true });
+        expect((await q.post('/api/dispatch').set('x-sheets-key', TEST_API_KEY).send({ key: 'FAITHFUL_LAST_WAIT', body: {} })).body.result).to.equal('cancelled');
+      });
+    });
   });
 }

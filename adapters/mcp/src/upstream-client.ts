@@ -29,7 +29,13 @@ interface InFlightCall {
   onLog: ((entry: UpstreamLogEntry) => void) | undefined;
   /** Set when the upstream asked the caller something it cannot answer: the run fails with it. */
   unanswered: SwitchyardError | null;
+  /** The call's time limit stops while the caller is being asked (a person may take a while) and starts over once answered. */
+  pauseClock(): void;
+  resumeClock(): void;
 }
+
+/** The SDK's own request timeout is replaced by the call's clock (which pauses): set beyond reach. */
+const NO_SDK_TIMEOUT = 2_147_483_647;
 
 /**
  * MCP does not say which call a log message or a server request belongs to. Over streamable HTTP
@@ -86,17 +92,35 @@ export class McpUpstreamClient implements UpstreamToolClient {
   async callTool(upstream: UpstreamAddress, tool: string, args: unknown, options: ToolCallOptions): Promise<ToolCallResult> {
     const connectionKey = connectionKeyOf(upstream);
     const client = await this.connection(connectionKey, upstream);
-    const call: InFlightCall = { channel: options.channel, onLog: options.onLog, unanswered: null };
+    // Out of time: the upstream is told (notifications/cancelled), as for a caller's cancellation.
+    const deadline = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    let asking = 0;
+    const startClock = () => {
+      timer = setTimeout(() => deadline.abort(), options.timeoutMs);
+    };
+    const call: InFlightCall = {
+      channel: options.channel,
+      onLog: options.onLog,
+      unanswered: null,
+      pauseClock: () => {
+        if (asking++ === 0) clearTimeout(timer);
+      },
+      resumeClock: () => {
+        if (--asking === 0 && !deadline.signal.aborted) startClock();
+      },
+    };
     const calls = this.inFlight.get(client) ?? new Set<InFlightCall>();
     this.inFlight.set(client, calls);
     calls.add(call);
+    startClock();
     try {
       const progress = options.channel?.progress;
       const result = await currentCall.run(call, () =>
         client.callTool({ name: tool, arguments: (args ?? {}) as Record<string, unknown> }, undefined, {
-          timeout: options.timeoutMs,
+          timeout: NO_SDK_TIMEOUT,
           // Aborting sends notifications/cancelled to the upstream (the SDK does it).
-          ...(options.signal ? { signal: options.signal } : {}),
+          signal: options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal,
           ...(progress ? { onprogress: (p: { progress: number; total?: number; message?: string }) => progress(p) } : {}),
         }),
       );
@@ -108,7 +132,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
       if (options.signal?.aborted) {
         throw new SwitchyardError('cancelled', `the caller cancelled ${tool} on ${upstream.url}`, { upstream: upstream.url, tool });
       }
-      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+      if (deadline.signal.aborted || (err instanceof McpError && err.code === ErrorCode.RequestTimeout)) {
         throw new SwitchyardError('upstream_timeout', `${upstream.url} did not answer ${tool} within ${options.timeoutMs} ms`, { upstream: upstream.url, tool });
       }
       if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed) {
@@ -119,6 +143,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
       this.drop(connectionKey, client);
       throw new SwitchyardError('upstream_unavailable', `${upstream.url} is unavailable: ${(err as Error).message}`, { upstream: upstream.url, tool });
     } finally {
+      clearTimeout(timer);
       calls.delete(call);
     }
   }
@@ -149,7 +174,12 @@ export class McpUpstreamClient implements UpstreamToolClient {
         if (call) call.unanswered ??= error;
         throw new McpError(ErrorCode.MethodNotFound, reason);
       }
-      return answer(params);
+      call.pauseClock();
+      try {
+        return await answer(params);
+      } finally {
+        call.resumeClock();
+      }
     };
     client.setRequestHandler(ElicitRequestSchema, (request) => ask('elicit', request.params as Record<string, unknown>) as never);
     client.setRequestHandler(CreateMessageRequestSchema, (request) => ask('sample', request.params as Record<string, unknown>) as never);
