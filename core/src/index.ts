@@ -15,6 +15,7 @@ export * from './content.js';
 export * from './invocation.js';
 export * from './yield.js';
 export * from './ports.js';
+export * from './ledger-paging.js';
 export * from './caller.js';
 export * from './lineage.js';
 export * from './plan.js';

@@ -48,6 +48,9 @@ export interface InvocationRecord {
   request_id: string | null;
 }
 
+/** The event name of invocations in the ledger listings (deliveries are DELIVERY_EVENT). */
+export const INVOCATION_EVENT = 'invocation';
+
 /** A record as read back: its ledger position, and links derived by query (never written back). */
 export interface StoredInvocation extends InvocationRecord {
   seq: number;

@@ -8,6 +8,7 @@ import type { McpToolDescription } from './imported-tool.js';
 import type { ContentBlock, UpstreamLogEntry } from './content.js';
 import type { Article } from './article.js';
 import type { TagIndex } from './tag-index.js';
+import type { LedgerPageRequest } from './ledger-paging.js';
 
 export interface Page<T> {
   items: T[];
@@ -18,8 +19,8 @@ export interface Page<T> {
 export interface InvocationStore {
   append(record: InvocationRecord): Promise<StoredInvocation>;
   get(id: string): Promise<StoredInvocation | undefined>;
-  /** Invocations of one capability key, in append order. */
-  listByKey(key: string, options: { after?: string | null; limit: number }): Promise<Page<StoredInvocation>>;
+  /** Invocations (of one capability key when `key` is given) in the ledger listings' order. */
+  list(options: LedgerPageRequest & { key?: string }): Promise<Page<StoredInvocation>>;
   /** Every invocation that repairs `id`, directly or down a chain of repairs, in append order. */
   repairChain(id: string): Promise<RepairLink[]>;
 }
@@ -40,9 +41,15 @@ export interface DeliveryStore {
    */
   append(record: DeliveryRecord): Promise<StoredDelivery>;
   appendAction(record: ActionRecord): Promise<void>;
-  get(id: string): Promise<StoredDelivery | undefined>;
-  /** Newest first. */
-  list(options: { hookId?: string; before?: string | null; limit: number }): Promise<Page<StoredDelivery>>;
+  /** One delivery; a body over `inlineBodyBytes` (default: any size) is left out (`body_omitted`). */
+  get(id: string, options?: { inlineBodyBytes?: number }): Promise<StoredDelivery | undefined>;
+  /**
+   * Deliveries in the ledger listings' order. Bodies over `inlineBodyBytes` are left out and never
+   * read: the row gives their size and hash.
+   */
+  list(options: LedgerPageRequest & { hookId?: string; inlineBodyBytes: number }): Promise<Page<StoredDelivery>>;
+  /** Up to `length` bytes of a stored body from `offset`; empty past its end, undefined without a body. */
+  readBody(id: string, offset: number, length: number): Promise<Uint8Array | undefined>;
 }
 export const DeliveryStore = Symbol.for('switchyard.DeliveryStore');
 

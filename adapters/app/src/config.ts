@@ -19,7 +19,7 @@ export interface Config {
   webhooks: { bodyLimitBytes: number };
   approvals: { ttlSeconds: number };
   tokens: { rootKeys: Array<{ kid: string; secret: string }>; mintPerMinute: number; workspaces: string[] };
-  ledger: { origin: string; signingKey?: string | null; commitmentKey?: string | null; integrateIntervalMs: number; leafWorker: boolean };
+  ledger: { origin: string; signingKey?: string | null; commitmentKey?: string | null; integrateIntervalMs: number; leafWorker: boolean; inlineBodyBytes: number; pageBytes: number };
   upstreams: { connectTimeoutMs?: number; listTimeoutMs?: number; servers?: Record<string, UpstreamServerConfig> };
   simulators: { host?: string };
   /** Published articles: one <slug>.md per article. */

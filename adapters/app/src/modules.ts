@@ -256,6 +256,8 @@ export const httpModule = new ContainerModule(({ bind }) => {
         publicBaseUrl: config.server.publicBaseUrl,
         bodyLimitBytes: config.server.bodyLimitBytes,
         hookBodyLimitBytes: config.webhooks.bodyLimitBytes,
+        inlineBodyBytes: config.ledger.inlineBodyBytes,
+        pageBytes: config.ledger.pageBytes,
         dashboardSessionKey: new Uint8Array(Buffer.from(await (await ctx.getAsync<SharedSettings>(SharedSettings)).once('dashboard_session_key', () => randomBytes(32).toString('base64')), 'base64')),
         databaseHealth: async () => {
           await db.knex.raw('select 1');

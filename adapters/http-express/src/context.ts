@@ -45,6 +45,10 @@ export interface HttpContext {
   bodyLimitBytes: number;
   /** Largest webhook delivery stored (413 and a refusal entry above it). */
   hookBodyLimitBytes: number;
+  /** Ledger listings leave out delivery bodies larger than this; body_url streams them. */
+  inlineBodyBytes: number;
+  /** The most bytes a ledger listing's page may take; it ends early with a cursor before that. */
+  pageBytes: number;
   /** Signs dashboard session cookies; shared through the database so every process accepts them. */
   dashboardSessionKey: Uint8Array;
   /** Liveness of the database, for /healthz. */

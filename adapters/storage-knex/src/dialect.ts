@@ -61,6 +61,20 @@ export interface Dialect {
   dropEnqueueForLog(table: string): string;
   /** SQL that removes what only the seq-queuing triggers use (migration 008 down). */
   dropEnqueueWithSeq(): string[];
+  /**
+   * SQL for `length` bytes of a binary column from a 1-based offset (two placeholders: offset,
+   * length), read without the rest of the value, and how the driver hands the slice back.
+   */
+  byteSlice(column: string): { sql: string; encoding: 'binary' | 'base64' };
+  /**
+   * True when a row keeps its large values inline in column order, so that reading a column after
+   * a large one walks the large one's overflow pages (SQLite); false when they are kept out of line
+   * and the other columns read without them (PostgreSQL's TOAST). Migration 010 rebuilds the
+   * deliveries table with the body last where this is true.
+   */
+  largeValuesInRow: boolean;
+  /** SQL for the SHA-256 (hex) of a binary column where the engine has it; null where the adapter must hash. */
+  sha256Hex(column: string): string | null;
 }
 
 /** Through knex: the driver prepares each statement anew. */
@@ -144,6 +158,9 @@ export const sqliteDialect: Dialect = {
   ],
   dropEnqueueForLog: (table) => `DROP TRIGGER IF EXISTS ${table}_log_enqueue`,
   dropEnqueueWithSeq: () => [],
+  byteSlice: (column) => ({ sql: `substr(${column}, ?, ?)`, encoding: 'binary' }),
+  largeValuesInRow: true,
+  sha256Hex: () => null,
 };
 
 // knex prints each failed connection attempt with its stack; the error itself reaches the caller
@@ -202,6 +219,10 @@ export const postgresDialect: Dialect = {
   ],
   dropEnqueueForLog: (table) => `DROP TRIGGER IF EXISTS ${table}_log_enqueue ON ${table}`,
   dropEnqueueWithSeq: () => ['DROP FUNCTION IF EXISTS switchyard_log_enqueue_seq()'],
+  // node-postgres reads bytea as hex text, twice the bytes and slow to parse; base64 is cheaper.
+  byteSlice: (column) => ({ sql: `encode(substr(${column}, ?, ?), 'base64')`, encoding: 'base64' }),
+  largeValuesInRow: false,
+  sha256Hex: (column) => `encode(sha256(${column}), 'hex')`,
 };
 
 /** The dialect of an open knex instance. */

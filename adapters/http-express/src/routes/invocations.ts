@@ -1,11 +1,11 @@
-// Ledger reads of invocations: by capability key in append order (cursor paged), and one by id.
-// Each record is shown as the access policy lets the credential see it: whole to its owner, else
-// only its public (Merkle leaf) fields.
+// Ledger reads of invocations: by capability key, paged by the ledger listings' rule within the
+// byte budget (newest first, or in append order), and one by id. Each record is shown as the
+// access policy lets the credential see it: whole to its owner, else only its public (Merkle leaf) fields.
 import { Router } from 'express';
-import { INVOCATION_ID, KEY_PATTERN, SwitchyardError, blobRefsOf, canonicalKey, invocationView, requireOwnInvocation } from '@switchyard/core';
+import { INVOCATION_ID, KEY_PATTERN, SwitchyardError, blobRefsOf, canonicalKey, fillPage, invocationView, requireOwnInvocation, type LedgerPageRequest } from '@switchyard/core';
 import { credentialOf, needs } from '../credentials.js';
 import type { HttpContext } from '../context.js';
-import { parseCursor, parseLimit } from '../paging.js';
+import { ORDER_NAMES, envelopeBytes, parseLedgerPage, writePage } from '../paging.js';
 
 export function invocationRoutes(ctx: HttpContext): Router {
   const router = Router();
@@ -18,9 +18,12 @@ export function invocationRoutes(ctx: HttpContext): Router {
     if (objectId === undefined || !KEY_PATTERN.test(objectId)) {
       throw new SwitchyardError('invalid_request', 'object_id must be a capability key, e.g. ?object_id=MESSAGING_UPDATE_GROUP');
     }
-    const page = await ctx.invocations.listByKey(objectId, { after: parseCursor(req.query['after'], 'after'), limit: parseLimit(req.query['limit']) });
+    const request = parseLedgerPage(req.query);
     const cred = await credentialOf(req, ctx);
-    res.json({ ok: true, object_id: objectId, order: 'append', ...page, items: page.items.map((inv) => invocationView(cred, inv)) });
+    const head = { ok: true, object_id: objectId, order: ORDER_NAMES[request.order] };
+    // Each record is measured against the budget as it is shown.
+    const page = await fillPage((r: LedgerPageRequest) => ctx.invocations.list({ ...r, key: objectId }), request, (i) => JSON.stringify(invocationView(cred, i)), ctx.pageBytes - envelopeBytes(head));
+    writePage(res, head, page);
   });
 
   router.get('/api/invocations/:id', async (req, res) => {

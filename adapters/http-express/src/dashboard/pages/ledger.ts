@@ -15,6 +15,7 @@ export function ledgerIndexBody(systems: SystemNode[]): Html {
 export function invocationsBody(key: string, items: StoredInvocation[], next: string | null): Html {
   return html`<p><a href="/dashboard/ledger">Ledger</a> · <a href="/dashboard/capabilities/${key}">${key}</a></p>
 <h1>Invocations of ${key}</h1>
+<p class="muted">Newest first.</p>
 <table class="rows">
   <thead><tr><th>#</th><th>Invocation</th><th>When</th><th>Actor</th><th>Status</th><th>Repairs</th><th>Repaired by</th><th>Replays</th></tr></thead>
   <tbody>${items.map((i) => html`<tr>
@@ -22,7 +23,7 @@ export function invocationsBody(key: string, items: StoredInvocation[], next: st
     <td data-label="Repairs" class="token">${invLink(i.repairs)}</td><td data-label="Repaired by">${i.repaired_by.length ? i.repaired_by.map((r, n) => html`${n ? ', ' : ''}${invLink(r)}`) : '—'}</td><td data-label="Replays" class="token">${invLink(i.replays)}</td>
   </tr>`)}</tbody>
 </table>
-${next ? html`<p><a href="/dashboard/ledger?key=${encodeURIComponent(key)}&after=${next}">Older runs follow →</a></p>` : ''}`;
+${next ? html`<p><a href="/dashboard/ledger?key=${encodeURIComponent(key)}&before=${next}">Older runs follow →</a></p>` : ''}`;
 }
 
 /** One content block of a tool's answer, in a line: its kind and what identifies it (bytes are never printed). */
