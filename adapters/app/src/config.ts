@@ -17,7 +17,7 @@ export interface Config {
   database: { url: string };
   log: { level: 'debug' | 'info' | 'warn' | 'error' | 'silent' };
   auth: { apiKey?: string | null };
-  dispatch: { timeoutMs: number; maxArgumentDepth: number };
+  dispatch: { timeoutMs: number; maxArgumentDepth: number; blobThresholdBytes?: number };
   webhooks: { bodyLimitBytes: number };
   approvals: { ttlSeconds: number };
   tokens: { rootKeys: Array<{ kid: string; secret: string }>; mintPerMinute: number; workspaces: string[] };

@@ -4,6 +4,7 @@
 import { ContainerModule } from 'inversify';
 import {
   ApiKeyStore,
+  BlobStore,
   CapabilityRegistry,
   DeliveryStore,
   WebhookStore,
@@ -24,7 +25,7 @@ import {
   type StoredDelivery,
   type StoredInvocation,
 } from '@switchyard/core';
-import { KnexApprovalStore, KnexApiKeyStore, KnexDeliveryStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexWebhookStore, openDatabase, readLedgerBacklog, type Database } from '@switchyard/storage-knex';
+import { KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexWebhookStore, openDatabase, readLedgerBacklog, type Database } from '@switchyard/storage-knex';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { McpUpstreamClient } from '@switchyard/mcp';
@@ -72,6 +73,8 @@ export const storageModule = new ContainerModule(({ bind }) => {
         new KnexInvocationStore(db.knex, { observer: { ...metrics.groupCommit('invocations'), appended: (inv: StoredInvocation) => metrics.runRecorded(inv) } }),
       [DatabaseToken, MetricsToken],
     )
+    .inSingletonScope();
+  bind<BlobStore>(BlobStore).toResolvedValue((db: Database) => new KnexBlobStore(db.knex), [DatabaseToken])
     .inSingletonScope();
   bind<ApiKeyStore>(ApiKeyStore).toResolvedValue((db: Database) => new KnexApiKeyStore(db.knex), [DatabaseToken]).inSingletonScope();
   bind<WebhookStore>(WebhookStore).toResolvedValue((db: Database) => new KnexWebhookStore(db.knex), [DatabaseToken]).inSingletonScope();
@@ -173,9 +176,17 @@ export const coreModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind<DispatchService>(DispatchToken)
     .toResolvedValue(
-      (config: Config, registry: CapabilityRegistry, runners: RunnerDirectory, invocations: InvocationStore, clock: Clock, scope: RequestScope) =>
-        new DispatchService(registry, runners, invocations, clock, { timeoutMs: config.dispatch.timeoutMs, approvalTtlSeconds: config.approvals.ttlSeconds, maxArgumentDepth: config.dispatch.maxArgumentDepth }, scope),
-      [ConfigToken, RegistryToken, RunnerDirectoryToken, InvocationStore, Clock, RequestScope],
+      (config: Config, registry: CapabilityRegistry, runners: RunnerDirectory, invocations: InvocationStore, clock: Clock, scope: RequestScope, blobs: BlobStore) =>
+        new DispatchService(
+          registry,
+          runners,
+          invocations,
+          clock,
+          { timeoutMs: config.dispatch.timeoutMs, approvalTtlSeconds: config.approvals.ttlSeconds, maxArgumentDepth: config.dispatch.maxArgumentDepth, ...(config.dispatch.blobThresholdBytes !== undefined ? { blobThresholdBytes: config.dispatch.blobThresholdBytes } : {}) },
+          scope,
+          blobs,
+        ),
+      [ConfigToken, RegistryToken, RunnerDirectoryToken, InvocationStore, Clock, RequestScope, BlobStore],
     )
     .inSingletonScope();
   bind<ApprovalService>(ApprovalServiceToken)
@@ -194,6 +205,7 @@ interface HttpParts {
   registry: CapabilityRegistry;
   dispatch: DispatchService;
   invocations: InvocationStore;
+  blobs: BlobStore;
   apiKeys: ApiKeyStore;
   webhooks: WebhookStore;
   deliveries: DeliveryStore;
@@ -216,6 +228,7 @@ async function httpApp(p: HttpParts): Promise<ReturnType<typeof createHttpApp>> 
     registry: p.registry,
     dispatch: p.dispatch,
     invocations: p.invocations,
+    blobs: p.blobs,
     apiKeys: p.apiKeys,
     webhooks: p.webhooks,
     deliveries: p.deliveries,
@@ -254,6 +267,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
         registry: CapabilityRegistry,
         dispatch: DispatchService,
         invocations: InvocationStore,
+        blobs: BlobStore,
         apiKeys: ApiKeyStore,
         webhooks: WebhookStore,
         deliveries: DeliveryStore,
@@ -266,7 +280,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
         clock: Clock,
         logger: Logger,
         settings: SharedSettings,
-      ) => httpApp({ config, db, metrics, registry, dispatch, invocations, apiKeys, webhooks, deliveries, ledger, tokens, tokenUses, upstreams, approvals, articles, clock, logger, settings }),
+      ) => httpApp({ config, db, metrics, registry, dispatch, invocations, blobs, apiKeys, webhooks, deliveries, ledger, tokens, tokenUses, upstreams, approvals, articles, clock, logger, settings }),
       [
         ConfigToken,
         DatabaseToken,
@@ -274,6 +288,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
         RegistryToken,
         DispatchToken,
         InvocationStore,
+        BlobStore,
         ApiKeyStore,
         WebhookStore,
         DeliveryStore,

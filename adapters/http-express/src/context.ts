@@ -1,6 +1,6 @@
 // What the HTTP adapter needs from the composition root; resolved once at startup, never per request.
 import type { ServiceMetrics } from './metrics.js';
-import type { ApiKeyStore, ApprovalService, ArticleStore, CapabilityRegistry, Clock, DeliveryStore, DispatchService, InvocationStore, TokenIssuer, TokenUseStore, UpstreamImports, VerifiableLedger, WebhookStore } from '@switchyard/core';
+import type { ApiKeyStore, ApprovalService, BlobStore, ArticleStore, CapabilityRegistry, Clock, DeliveryStore, DispatchService, InvocationStore, TokenIssuer, TokenUseStore, UpstreamImports, VerifiableLedger, WebhookStore } from '@switchyard/core';
 
 export interface HttpLogger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -14,6 +14,8 @@ export interface HttpContext {
   registry: CapabilityRegistry;
   dispatch: DispatchService;
   invocations: InvocationStore;
+  /** Large binary content of runs, stored once and referenced from their records. */
+  blobs: BlobStore;
   apiKeys: ApiKeyStore;
   webhooks: WebhookStore;
   deliveries: DeliveryStore;

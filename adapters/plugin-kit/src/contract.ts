@@ -53,6 +53,13 @@ export function pluginContract<O>(plugin: Plugin<O>, contract: PluginContractOpt
       }
     });
 
+    it('declares honest MCP annotations: all four hints on every capability, read-only ones never destructive', function () {
+      for (const c of plugin.capabilities) {
+        for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']) expect(c.annotations?.[hint], `${c.key} ${hint}`).to.be.a('boolean');
+        if (c.annotations!.readOnlyHint) expect(c.annotations!.destructiveHint, c.key).to.equal(false);
+      }
+    });
+
     it('has input schemas that compile in strict Ajv and a complete self-description', function () {
       for (const def of plugin.capabilities) {
         const entry = h.registry.require(def.key);

@@ -1,9 +1,20 @@
 // The upstream MCP client port, and the address and result of a tool call.
+import type { ContentBlock, UpstreamLogEntry } from '../content.js';
 import type { McpToolDescription } from '../imported-tool.js';
+import type { CallerChannel } from './caller-channel.js';
+
+/** How one upstream tool call is made. */
+export interface ToolCallOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  channel?: CallerChannel;
+  /** Called with each notifications/message the upstream sends while the call runs. */
+  onLog?: (entry: UpstreamLogEntry) => void;
+}
 
 /** A connection to upstream MCP tool servers, reused across calls. */
 export interface UpstreamToolClient {
-  callTool(upstream: UpstreamAddress, tool: string, args: unknown, options: { timeoutMs: number }): Promise<ToolCallResult>;
+  callTool(upstream: UpstreamAddress, tool: string, args: unknown, options: ToolCallOptions): Promise<ToolCallResult>;
   /** Every tool the upstream lists (all pages of tools/list). */
   listTools(upstream: UpstreamAddress, options: { timeoutMs: number }): Promise<McpToolDescription[]>;
   /** Called when a connected upstream says its tool list changed; returns a function that stops listening. */
@@ -30,4 +41,8 @@ export interface ToolCallResult {
   /** structuredContent when the tool gave it, else the text content (parsed as JSON when it is JSON). */
   value: unknown;
   text: string;
+  /** The content blocks exactly as the upstream sent them. */
+  content: ContentBlock[];
+  /** The upstream's structuredContent, when it gave one. */
+  structuredContent?: unknown;
 }

@@ -27,6 +27,8 @@ export const webFetch: CapabilityDefinition = {
   auth: 'none',
   risk: 'low',
   approval: false,
+  // Any method to any public URL: it may write or delete out there, and twice may do it twice.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   limits: { notes: ['loopback, private, link-local and cloud-metadata addresses are refused (checked after DNS)', 'response size and time are capped'] },
   cost: { perRunMicros: 100 },
   example: 'GET|https://example.com/||',

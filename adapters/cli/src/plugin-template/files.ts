@@ -72,6 +72,9 @@ export const capabilities: CapabilityDefinition[] = [
     auth: 'none',
     risk: 'low',
     approval: false,
+    // What MCP clients are told of it: it writes (not read-only), adds rather than overwrites, and a
+    // second identical call makes a second note; it reaches outside Switchyard (its upstream).
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     cost: { perRunMicros: 1000 },
     example: { title: 'Printer on fire', body: 'Third floor, by the stairs.' },
   },

@@ -1,5 +1,6 @@
 // Shared pieces of the OpenAPI document: credentials, answer shapes and reusable parameters.
 // Shapes list the fields a client can rely on; the prose reference is docs/api.md.
+import { INVOCATION_STATUSES } from '@switchyard/core';
 
 export const securitySchemes = {
   apiKey: { type: 'apiKey', in: 'header', name: 'x-sheets-key', description: "The owner's API key: every move." },
@@ -35,8 +36,15 @@ export const schemas = {
   Invocation: obj(
     {
       id: { type: 'string', pattern: '^inv_' }, seq: int, key: str, path: str, actor: str, fingerprint: { type: ['string', 'null'] },
-      body: anyValue, args: anyValue, status: { enum: ['ok', 'failed', 'refused', 'awaiting_approval', 'denied'] }, ok: bool, ran: bool,
+      body: anyValue, args: anyValue, status: { enum: [...INVOCATION_STATUSES] }, ok: bool, ran: bool,
       error: { oneOf: [{ type: 'null' }, obj({ code: str, message: str })] }, result: anyValue, yield: { $ref: '#/components/schemas/Yield' },
+      content: {
+        type: 'array',
+        description: "A tool run's MCP content blocks exactly as the upstream sent them; a binary part over the blob threshold carries `_blob: {sha256, size, mimeType, url}` in place of its bytes",
+        items: { type: 'object', properties: { type: { type: 'string', enum: ['text', 'image', 'audio', 'resource_link', 'resource'] } }, required: ['type'] },
+      },
+      structured_content: { description: "The upstream tool's structuredContent, when it gave one", ...anyValue },
+      logs: { type: 'array', description: 'Log messages (notifications/message) the upstream sent while the call ran', items: obj({ level: str, logger: str, data: anyValue }, ['level', 'data']) },
       repairs: { type: ['string', 'null'] }, replays: { type: ['string', 'null'] }, repaired_by: { type: 'array', items: str },
       source: str, created_at: { type: 'string', format: 'date-time' }, duration_ms: { type: 'number' },
       request_id: { type: ['string', 'null'], description: 'The x-request-id of the request that caused the run' },

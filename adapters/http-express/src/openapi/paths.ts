@@ -128,6 +128,17 @@ export const paths = {
       responses: { '200': json('The invocation', { type: 'object', properties: { ok: { type: 'boolean' }, invocation: ref('Invocation') } }), ...errors([404, 'invocation_not_found']), ...credentialErrors },
     },
   },
+  '/api/invocations/{id}/blobs/{sha256}': {
+    get: {
+      operationId: 'getInvocationBlob', tags: ['ledger'], summary: "A large binary part of a run's content (stored once, named by its SHA-256 in the record)", security: tokenOrKey,
+      parameters: [pathParam('id', 'Invocation id'), pathParam('sha256', 'The SHA-256 of the bytes, 64 hex digits', { type: 'string', pattern: '^[0-9a-f]{64}$' })],
+      responses: {
+        '200': { description: "The bytes, with the part's media type", content: { '*/*': { schema: { type: 'string', format: 'binary' } } } },
+        ...errors([400, 'invalid_request'], [404, 'invocation_not_found (not a run of this credential), not_found (the run names no such blob)']),
+        ...credentialErrors,
+      },
+    },
+  },
   '/api/ledger': {
     get: {
       operationId: 'listLedger', tags: ['ledger'], summary: 'Ledger entries of one event: webhook deliveries or invocations, newest first or in append order', security: ownerOnly,

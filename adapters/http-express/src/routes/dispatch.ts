@@ -9,7 +9,7 @@ import { baseUrlOf } from '../base-url.js';
 import type { Needs } from '../context.js';
 import { statusFor } from '../status.js';
 import { writeJson } from '../write-json.js';
-import { contractJson, runAnswer, withKeyLinks } from '../presenters.js';
+import { contractJson, runAnswer, toolMetadata, withKeyLinks } from '../presenters.js';
 import { confirmation, receipt } from '../proofs.js';
 import { askJson, askLimit, askMarkdown, buildJson, buildMarkdown, checkQuestion } from '../discovery-answers.js';
 
@@ -183,7 +183,7 @@ export function dispatchRoutes(ctx: Ctx): Router {
       move: 'contract:read',
       handle: async (req, res, _value, cred) => {
         const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
-        const capabilities = ctx.registry.list().map((c) => ({ key: c.key, ...describe(c, baseUrl, linkToken(cred!)) }));
+        const capabilities = ctx.registry.list().map((c) => ({ key: c.key, ...describe(c, baseUrl, linkToken(cred!)), ...toolMetadata(c) }));
         res.json({ ok: true, root: ROOT, count: capabilities.length, capabilities });
       },
     },
