@@ -44,7 +44,8 @@ describe('a plugin package outside the repository', function () {
     const test = npm(dir, 'test');
     expect(test.status, test.output).to.equal(0);
     expect(test.output).to.contain('plugin contract: notes');
-    expect(test.output).to.match(/\b10 passing\b/);
+    expect(test.output).to.match(/\b11 passing\b/);
+    expect(test.output).to.contain('declares honest MCP annotations');
     expect(test.output).not.to.match(/failing/);
   });
 
