@@ -16,7 +16,10 @@ export interface Config {
   log: { level: 'debug' | 'info' | 'warn' | 'error' | 'silent' };
   auth: { apiKey?: string | null };
   dispatch: { timeoutMs: number; maxArgumentDepth: number };
-  webhooks: { bodyLimitBytes: number };
+  webhooks: {
+    bodyLimitBytes: number;
+    forwarding?: { allow?: string[]; pollMs?: number; leaseMs?: number; concurrency?: number; circuitFailures?: number; circuitCooldownMs?: number };
+  };
   approvals: { ttlSeconds: number };
   tokens: { rootKeys: Array<{ kid: string; secret: string }>; mintPerMinute: number; workspaces: string[] };
   ledger: { origin: string; signingKey?: string | null; commitmentKey?: string | null; integrateIntervalMs: number; leafWorker: boolean; inlineBodyBytes: number; pageBytes: number };

@@ -18,13 +18,15 @@ import {
   ApprovalService,
   ArticleStore,
   RequestScope,
+  ForwardingService,
+  DEFAULT_FORWARDING_OPTIONS,
   systemClock,
   type StoredDelivery,
   type StoredInvocation,
   type SwitchyardPlugin,
   type UpstreamAddress,
 } from '@switchyard/core';
-import { KnexApprovalStore, KnexApiKeyStore, KnexDeliveryStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexWebhookStore, openDatabase, readLedgerBacklog, type Database } from '@switchyard/storage-knex';
+import { KnexApprovalStore, KnexApiKeyStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardJobStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexWebhookStore, openDatabase, readLedgerBacklog, type Database } from '@switchyard/storage-knex';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { McpUpstreamClient } from '@switchyard/mcp';
@@ -33,11 +35,14 @@ import type { Config } from './config.js';
 import { FolderArticleStore } from './article-folder.js';
 import type { Logger } from './logger.js';
 import { MeteredUpstreamClient } from './metered-upstream-client.js';
+import { DestinationAddressPolicy, HttpOutboundSender } from './forward-sender.js';
 import {
   ConfigToken,
   DatabaseToken,
   DispatchToken,
+  ForwardingToken,
   HttpAppToken,
+  OutboundSenderToken,
   LoadedPluginToken,
   LoggerToken,
   MetricsToken,
@@ -213,6 +218,28 @@ export const coreModule = new ContainerModule(({ bind }) => {
       );
     })
     .inSingletonScope();
+  bind<HttpOutboundSender>(OutboundSenderToken)
+    .toDynamicValue((ctx) => new HttpOutboundSender(new DestinationAddressPolicy(ctx.get<Config>(ConfigToken).webhooks.forwarding?.allow ?? [])))
+    .inSingletonScope();
+  // The forwarding service of this process; its workers start with the service (switchyard.ts).
+  bind<ForwardingService>(ForwardingToken)
+    .toDynamicValue(async (ctx) => {
+      const config = ctx.get<Config>(ConfigToken);
+      const knex = (await ctx.getAsync<Database>(DatabaseToken)).knex;
+      const { allow: _allow, ...tuning } = config.webhooks.forwarding ?? {};
+      return new ForwardingService(
+        await ctx.getAsync<WebhookStore>(WebhookStore),
+        new KnexDestinationStore(knex),
+        new KnexForwardJobStore(knex),
+        await ctx.getAsync<DeliveryStore>(DeliveryStore),
+        await ctx.getAsync<InvocationStore>(InvocationStore),
+        ctx.get<HttpOutboundSender>(OutboundSenderToken),
+        ctx.get<Clock>(Clock),
+        { ...DEFAULT_FORWARDING_OPTIONS, ...tuning },
+        ctx.get<Logger>(LoggerToken),
+      );
+    })
+    .inSingletonScope();
 });
 
 export const httpModule = new ContainerModule(({ bind }) => {
@@ -230,6 +257,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
         apiKeys: await ctx.getAsync<ApiKeyStore>(ApiKeyStore),
         webhooks: await ctx.getAsync<WebhookStore>(WebhookStore),
         deliveries: await ctx.getAsync<DeliveryStore>(DeliveryStore),
+        forwarding: await ctx.getAsync<ForwardingService>(ForwardingToken),
         ledger: await ctx.getAsync<VerifiableLedger>(VerifiableLedger),
         tokens: await ctx.getAsync<TokenIssuer>(TokenIssuerToken),
         tokenUses: await ctx.getAsync<TokenUseStore>(TokenUseStore),

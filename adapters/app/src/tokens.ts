@@ -23,3 +23,5 @@ export interface LoadedPlugin {
 }
 export const UpstreamImportsToken = Symbol.for('switchyard.UpstreamImports');
 export const TokenIssuerToken = Symbol.for('switchyard.TokenIssuer');
+export const ForwardingToken = Symbol.for('switchyard.ForwardingService');
+export const OutboundSenderToken = Symbol.for('switchyard.OutboundSender');

@@ -118,6 +118,7 @@ export function hookRoutes(ctx: HttpContext): Router {
     }
 
     const stored = await ctx.deliveries.append(rec);
+    await ctx.forwarding.accepted(stored);
     if (action === null) {
       writeJson(res, 200, { ok: true, ...receipt(stored) });
       return;
