@@ -105,6 +105,8 @@ function envOverrides(env: NodeJS.ProcessEnv): Json {
   if (env['SWITCHYARD_CONTENT_FOLDER']) o['content'] = { folder: env['SWITCHYARD_CONTENT_FOLDER'] };
   if (env['LOG_LEVEL']) o['log'] = { level: env['LOG_LEVEL'] };
   if (env['SWITCHYARD_API_KEY']) o['auth'] = { apiKey: env['SWITCHYARD_API_KEY'] };
+  // Destinations admitted on internal addresses: host or host:port, comma-separated.
+  if (env['SWITCHYARD_FORWARD_ALLOW']) o['webhooks'] = { forwarding: { allow: env['SWITCHYARD_FORWARD_ALLOW'].split(',').map((h) => h.trim()).filter(Boolean) } };
   const metricsPublic = env['SWITCHYARD_METRICS_PUBLIC'];
   if (metricsPublic !== undefined && metricsPublic !== '') {
     if (metricsPublic !== 'true' && metricsPublic !== 'false') throw new ConfigError('metrics.public', `SWITCHYARD_METRICS_PUBLIC=${JSON.stringify(metricsPublic)} is not true or false`);
