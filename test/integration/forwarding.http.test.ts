@@ -285,3 +285,50 @@ for (const engine of engines()) {
     });
   });
 }
+
+for (const engine of engines()) {
+  describe(`HTTP forwarding: the circuit (${engine})`, function () {
+    this.timeout(60_000);
+    let svc: TestService;
+    let server: Server;
+    let rx: Receiver;
+
+    before(async () => {
+      rx = await startReceiver();
+      svc = await startTestService(engine, { webhooks: { forwarding: { allow: [`127.0.0.1:${rx.port}`], pollMs: 20, circuitFailures: 2, circuitCooldownMs: 1500 } } });
+      server = svc.switchyard.app.listen(0, '127.0.0.1');
+      await new Promise((r) => server.once('listening', r));
+    });
+    after(async () => {
+      server?.close();
+      await svc?.close();
+      await rx?.close();
+    });
+
+    it('opens after repeated failures, holds deliveries back without attempts, and closes after a probe succeeds', async () => {
+      const http = request(svc.switchyard.app);
+      const owner = (r: request.Test) => r.set('x-sheets-key', TEST_API_KEY);
+      const hook = (await owner(http.post('/api/objects/webhook')).send({ name: 'flaky' }).expect(201)).body.id;
+      const dst = (await owner(http.post(`/api/objects/webhook/${hook}/destinations`)).send({ url: rx.url(), retry: { max_attempts: 1 } }).expect(201)).body;
+      const state = async (entry: string) => (await owner(http.get(`/api/ledger/${entry}`)).expect(200)).body.entry.forwarding[0];
+      rx.answer = () => ({ status: 500 });
+      for (let n = 0; n < 2; n++) {
+        const sent = await deliver(server, hook, JSON.stringify({ n }));
+        await eventually(async () => ((await state(sent.body.entry)).state === 'dead' ? true : undefined), 'dead');
+      }
+      const held = await deliver(server, hook, '{"n":2}');
+      const receivedAt = Date.parse((await owner(http.get(`/api/ledger/${held.body.entry}`)).expect(200)).body.entry.received_at);
+      // Held back: still no attempt, and due again only when the circuit's cool-down ends (1.5 s
+      // after the second failure), not at receipt.
+      const postponed = await eventually(async () => {
+        const s = await state(held.body.entry);
+        return s.attempts === 0 && Date.parse(s.next_attempt_at) - receivedAt > 500 ? s : undefined;
+      }, 'postponed by the open circuit');
+      expect(postponed.state).to.equal('pending');
+      expect(rx.received).to.have.length(2);
+      rx.answer = () => ({ status: 200 });
+      const done = await eventually(async () => ((await state(held.body.entry)).state === 'delivered' ? state(held.body.entry) : undefined), 'delivered by the probe');
+      expect(done).to.include({ destination: dst.id, attempts: 1 });
+    });
+  });
+}
