@@ -3,6 +3,7 @@
 import type { Knex } from 'knex';
 import type { ForwardJob, ForwardJobStore, Page, RetrySelector } from '@switchyard/core';
 import { dialectFor, type Statements } from './dialect.js';
+import { GroupCommit } from './group-commit.js';
 
 interface JobRow {
   seq: number | string;
@@ -52,10 +53,38 @@ const toRow = (j: ForwardJob) => ({
 export class KnexForwardJobStore implements ForwardJobStore {
   private readonly statements: Statements;
   private readonly claimSql: string;
+  /** New jobs and settled attempts that arrive together share one transaction (see group-commit.ts). */
+  private readonly adds: GroupCommit<ForwardJob[], void>;
+  private readonly settles: GroupCommit<{ job: ForwardJob; owner: string }, boolean>;
 
   constructor(private readonly knex: Knex) {
     const dialect = dialectFor(knex);
     this.statements = dialect.statements(knex);
+    const insert = (db: Knex, jobs: ForwardJob[]) => (jobs.length ? db('forward_jobs').insert(jobs.map(toRow)) : Promise.resolve());
+    this.adds = new GroupCommit(
+      async (batches) => {
+        await knex.transaction(async (trx) => {
+          const rows = batches.flat();
+          for (let i = 0; i < rows.length; i += 200) await insert(trx, rows.slice(i, i + 200));
+        });
+        return batches.map(() => undefined);
+      },
+      async (jobs) => void (await insert(knex, jobs)),
+      dialect.writersInFlight,
+    );
+    const update = (db: Knex, { job, owner }: { job: ForwardJob; owner: string }) =>
+      db('forward_jobs')
+        .where({ id: job.id, lease_owner: owner })
+        .update({ state: job.state, attempts: job.attempts, last_status: job.last_status, due_at: job.due_at, invocations: JSON.stringify(job.invocations), lease_owner: null, lease_until: null });
+    this.settles = new GroupCommit(
+      async (items) => knex.transaction(async (trx) => {
+        const out: boolean[] = [];
+        for (const item of items) out.push((await update(trx, item)) > 0);
+        return out;
+      }),
+      async (item) => (await update(knex, item)) > 0,
+      dialect.writersInFlight,
+    );
     // Due, unleased (or the lease ran out), and for an ordered destination first in line. The
     // inner SELECT locks what it picks and passes over rows another claimer holds.
     this.claimSql = `UPDATE forward_jobs SET lease_owner = ?, lease_until = ?
@@ -70,7 +99,7 @@ export class KnexForwardJobStore implements ForwardJobStore {
   }
 
   async add(jobs: ForwardJob[]): Promise<void> {
-    if (jobs.length > 0) await this.knex('forward_jobs').insert(jobs.map(toRow));
+    if (jobs.length > 0) await this.adds.submit(jobs);
   }
 
   async claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<ForwardJob[]> {
@@ -78,11 +107,8 @@ export class KnexForwardJobStore implements ForwardJobStore {
     return rows.map(toJob).sort((a, b) => (a.due_at ?? 0) - (b.due_at ?? 0));
   }
 
-  async settle(job: ForwardJob, owner: string): Promise<boolean> {
-    const count = await this.knex('forward_jobs')
-      .where({ id: job.id, lease_owner: owner })
-      .update({ state: job.state, attempts: job.attempts, last_status: job.last_status, due_at: job.due_at, invocations: JSON.stringify(job.invocations), lease_owner: null, lease_until: null });
-    return count > 0;
+  settle(job: ForwardJob, owner: string): Promise<boolean> {
+    return this.settles.submit({ job, owner });
   }
 
   async forDeliveries(deliveries: string[]): Promise<ForwardJob[]> {

@@ -286,7 +286,8 @@ export class ForwardingService {
           .catch((err) => this.logger.error('forwarding attempt failed to record', { job: job.id, error: (err as Error).message }))
           .finally(() => {
             this.inFlight.delete(run);
-            this.kick();
+            // Claims come in batches: once half the slots are free (or all, for a small batch).
+            if (this.inFlight.size <= this.options.concurrency / 2 || this.inFlight.size === 0) this.kick();
           });
         this.inFlight.add(run);
       }
@@ -301,7 +302,8 @@ export class ForwardingService {
 
   private async attempt(job: ForwardJob): Promise<void> {
     const now = this.clock.now().getTime();
-    const dst = await this.destinations.get(job.hook_id, job.destination);
+    // An active destination comes from the short cache intake uses; anything else is read afresh.
+    const dst = (await this.activeDestinations(job.hook_id)).find((d) => d.id === job.destination) ?? (await this.destinations.get(job.hook_id, job.destination));
     if (!dst || dst.deleted_at) {
       await this.jobs.settle({ ...job, state: 'skipped', due_at: null }, this.owner);
       return;
