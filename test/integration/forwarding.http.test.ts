@@ -274,6 +274,23 @@ for (const engine of engines()) {
         expect((await entry(before.body.entry)).forwarding[0].state).to.equal('delivered');
       });
 
+      it('rate_per_s spaces attempts: the next waits for its slot without counting an attempt', async () => {
+        const hook = await newHook();
+        const dst = await addDestination(hook, { url: rx.url(), rate_per_s: 0.1 });
+        const first = await deliver(server, hook, '{"n":8}');
+        await forwardedTo(first.body.entry, dst.id, 'delivered');
+        const second = await deliver(server, hook, '{"n":9}');
+        const receivedAt = Date.parse((await entry(second.body.entry)).received_at);
+        // One attempt per 10 s: the second is due some 10 s after the first went, not at receipt.
+        const waiting = await eventually(async () => {
+          const f = (await entry(second.body.entry)).forwarding[0];
+          return f.attempts === 0 && Date.parse(f.next_attempt_at) - receivedAt > 5000 ? f : undefined;
+        }, 'held back by the rate');
+        expect(waiting.state).to.equal('pending');
+        expect(rx.received).to.have.length(1);
+        await owner(http.delete(`/api/objects/webhook/${hook}/destinations/${dst.id}`)).expect(200);
+      });
+
       it('lists forwarding state with each delivery in /api/ledger', async () => {
         const hook = await newHook();
         const dst = await addDestination(hook, { url: rx.url() });
