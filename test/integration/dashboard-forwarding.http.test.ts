@@ -40,7 +40,9 @@ for (const engine of engines()) {
         const page = (await deliveryPage()).text;
         return page.includes('data-state="dead"') ? page : undefined;
       }, 'dead on the delivery page');
-      expect(dead).to.match(/<a href="\/dashboard\/invocations\/inv_\w+">/);
+      const attempt = /<a href="(\/dashboard\/invocations\/inv_\w+)">/.exec(dead)![1]!;
+      // The attempt's own page, as for any run.
+      expect((await http.get(attempt).set('cookie', cookie).expect(200)).text).to.contain('WEBHOOK_FORWARD');
       expect(dead).to.contain(`action="/dashboard/webhooks/${hook}/destinations/${dst.id}/retry"`);
 
       // Without the CSRF token nothing is re-forwarded.

@@ -186,6 +186,14 @@ for (const engine of engines()) {
         expect(a.error).to.include({ code: 'upstream_unavailable', status: 500, answer: 'boom' });
         expect(b).to.include({ ok: false, repairs: a.id });
         expect(c).to.include({ ok: true, repairs: b.id });
+        // The delivered attempt, closing the lineage, is publicly confirmed like any run.
+        const confirmed = await eventually(async () => {
+          const res = await http.get(`/api/dispatch?confirm=${c.id}`).expect(200);
+          return res.body.status === 'integrated' ? res.body : undefined;
+        }, 'the delivered attempt in the tree');
+        expect(JSON.stringify(confirmed)).to.contain(c.id);
+        const lineage = (await owner(http.get(`/api/invocations/${c.id}`)).expect(200)).body.lineage;
+        expect(lineage.repairs_chain).to.deep.equal([b.id, a.id]);
       });
 
       it('gives up after max_attempts (dead), lists the dead letter and re-forwards it on retry', async () => {
