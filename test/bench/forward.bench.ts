@@ -3,8 +3,12 @@
 // posting the same bodies to the same receiver in the same run; then a steady rate (1,000/s by
 // default) and the receipt-to-forward lag (from sending the delivery to its arrival at the
 // receiver) p50/p99.
+// Last, ingest into a webhook without destinations before and after BENCH_PENDING (10^5) retries
+// are put in the schedule (due in an hour), to see what a large schedule costs ingestion.
 // Env: BENCH_DELIVERIES per burst (5000), BENCH_CONCURRENCY (32), BENCH_STEADY_RATE (1000/s),
-// BENCH_STEADY_SECONDS (5), BENCH_ROUNDS (3), DATABASE_URL (default: a temp SQLite file).
+// BENCH_STEADY_SECONDS (5), BENCH_ROUNDS (3), BENCH_PENDING (100000), DATABASE_URL (default: a temp
+// SQLite file).
+import knexFactory from 'knex';
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,6 +22,7 @@ const CONCURRENCY = Number(process.env['BENCH_CONCURRENCY'] ?? 32);
 const STEADY_RATE = Number(process.env['BENCH_STEADY_RATE'] ?? 1000);
 const STEADY_SECONDS = Number(process.env['BENCH_STEADY_SECONDS'] ?? 5);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
+const PENDING = Number(process.env['BENCH_PENDING'] ?? 100_000);
 const API_KEY = 'sy_bench_key_0123456789abcdefghijklmnopqrstuvwxyz';
 const dir = mkdtempSync(join(tmpdir(), 'switchyard-forward-'));
 const databaseUrl = process.env['DATABASE_URL'] ?? `sqlite:${join(dir, 'bench.db')}`;
@@ -116,6 +121,40 @@ async function steady(hookUrl: string, offset: number): Promise<{ offered_per_se
   return { offered_per_second: STEADY_RATE, achieved_per_second: Math.round(total / ((sent - started) / 1000)), lag_p50_ms: quantile(lags, 0.5), lag_p99_ms: quantile(lags, 0.99) };
 }
 
+/** Ingest alone: DELIVERIES into a webhook without destinations, deliveries/s. */
+async function ingestOnly(hookUrl: string, offset: number): Promise<number> {
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (next < DELIVERIES) {
+      const n = next++;
+      const res = await post(hookUrl, body(offset + n));
+      if (res.status !== 200) throw new Error(`ingest answered ${res.status}`);
+    }
+  }));
+  return Math.round(DELIVERIES / ((performance.now() - started) / 1000));
+}
+
+/** Puts PENDING retrying jobs, due in an hour, in the service's schedule (straight into its database). */
+async function fillSchedule(hook: string, destination: string): Promise<void> {
+  const knex = databaseUrl.startsWith('postgres')
+    ? knexFactory({ client: 'pg', connection: databaseUrl })
+    : knexFactory({ client: 'sqlite3', connection: { filename: databaseUrl.replace(/^sqlite:/, '') }, useNullAsDefault: true });
+  try {
+    const due = Date.now() + 3_600_000;
+    const now = new Date().toISOString();
+    for (let i = 0; i < PENDING; i += 500) {
+      const rows = Array.from({ length: Math.min(500, PENDING - i) }, (_, k) => ({
+        id: `fwd_bench${String(i + k).padStart(11, '0')}`, delivery: `dlv_bench${String(i + k).padStart(11, '0')}`, hook_id: hook, destination, state: 'retrying',
+        attempts: 1, last_status: 503, due_at: due, invocations: '[]', ordered: 0, created_at: now,
+      }));
+      await knex('forward_jobs').insert(rows);
+    }
+  } finally {
+    await knex.destroy();
+  }
+}
+
 const service = await startServiceProcess({ DATABASE_URL: databaseUrl, SWITCHYARD_API_KEY: API_KEY, SWITCHYARD_FORWARD_ALLOW: `127.0.0.1:${receiverPort}` });
 try {
   const owner = { 'content-type': 'application/json', 'x-sheets-key': API_KEY };
@@ -132,6 +171,14 @@ try {
   const byRatio = [...rounds].sort((a, b) => a.forwarding.per_second / a.plain - b.forwarding.per_second / b.plain);
   const median = byRatio[Math.floor(byRatio.length / 2)]!;
   const steadyPhase = await steady(hookUrl, ROUNDS * DELIVERIES * 2);
+  // What a large schedule costs ingestion: a webhook without destinations, before and after.
+  const bare = (await (await fetch(`${service.url}/api/objects/webhook`, { method: 'POST', headers: owner, body: JSON.stringify({ name: 'bare' }) })).json()) as { id: string };
+  const bareUrl = `${service.url}/hook/${bare.id}`;
+  const base = 10_000_000;
+  const before = [await ingestOnly(bareUrl, base), await ingestOnly(bareUrl, base + DELIVERIES)];
+  await fillSchedule(hook.id, dst.id);
+  const after = [await ingestOnly(bareUrl, base + 2 * DELIVERIES), await ingestOnly(bareUrl, base + 3 * DELIVERIES)];
+  const pendingPhase = { pending_retries: PENDING, ingest_before_per_second: Math.max(...before), ingest_after_per_second: Math.max(...after), ratio: Math.round((Math.max(...after) / Math.max(...before)) * 1000) / 1000 };
   const report = {
     benchmark: 'forward',
     engine: databaseUrl.startsWith('postgres') ? 'postgresql' : 'sqlite',
@@ -140,7 +187,8 @@ try {
     rounds,
     burst: { plain_per_second: median.plain, ...median.forwarding, ratio: Math.round((median.forwarding.per_second / median.plain) * 1000) / 1000 },
     steady: steadyPhase,
-    targets: { 'burst.ratio': '>= 0.5', 'steady.lag_p99_ms at 1000/s': '<= 1000' },
+    pending: pendingPhase,
+    targets: { 'burst.ratio': '>= 0.5', 'steady.lag_p99_ms at 1000/s': '<= 1000', 'pending.ratio': '>= 0.9' },
     cpus: availableParallelism(),
     node: process.version,
     at: new Date().toISOString(),
