@@ -324,6 +324,16 @@ export class ForwardingService {
       }
       this.nextSlot.set(dst.id, Math.max(now, slot) + 1000 / dst.rate_per_s);
     }
+    try {
+      await this.send(job, dst, now);
+    } finally {
+      // A probe that ended in any way (an outcome, or an error recording it) frees the next one.
+      if (circuit) circuit.probing = false;
+    }
+  }
+
+  /** The attempt itself: sign, send, record the invocation, settle the job. */
+  private async send(job: ForwardJob, dst: Destination, now: number): Promise<void> {
     const delivery = await this.deliveries.get(job.delivery);
     if (!delivery || !delivery.body) {
       await this.jobs.settle({ ...job, state: 'dead', due_at: null }, this.owner);
