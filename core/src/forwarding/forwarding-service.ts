@@ -77,7 +77,7 @@ export class ForwardingService {
   private readonly nextSlot = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
   private timer: ReturnType<typeof setInterval> | undefined;
-  private draining = false;
+  private draining: Promise<void> | null = null;
   private again = false;
   private stopped = true;
 
@@ -252,6 +252,8 @@ export class ForwardingService {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    // A claim under way may still start attempts: wait for it, then for every attempt.
+    await this.draining;
     await Promise.allSettled([...this.inFlight]);
   }
 
@@ -262,11 +264,10 @@ export class ForwardingService {
       this.again = true;
       return;
     }
-    this.draining = true;
-    void this.drain()
+    this.draining = this.drain()
       .catch((err) => this.logger.error('forwarding claim failed; retrying', { error: (err as Error).message }))
       .finally(() => {
-        this.draining = false;
+        this.draining = null;
         if (this.again && !this.stopped) {
           this.again = false;
           this.kick();
