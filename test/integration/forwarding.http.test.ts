@@ -115,6 +115,17 @@ for (const engine of engines()) {
         expect(metadata.body.error.code).to.equal('blocked_address');
       });
 
+      it('checks a change like a create: the field named, a blocked address refused, nothing changed', async () => {
+        const hook = await newHook();
+        const dst = await addDestination(hook, { url: rx.url() });
+        const path = `/api/objects/webhook/${hook}/destinations/${dst.id}`;
+        expect((await owner(http.patch(path)).send({}).expect(400)).body.error.code).to.equal('invalid_request');
+        expect((await owner(http.patch(path)).send({ filter: 'body.x ==' }).expect(400)).body.error.field).to.equal('filter');
+        expect((await owner(http.patch(path)).send({ url: 'http://10.0.0.1/in' }).expect(403)).body.error).to.include({ code: 'blocked_address', field: 'url' });
+        const unchanged = (await owner(http.get(path)).expect(200)).body;
+        expect(unchanged).to.include({ url: rx.url(), filter: null });
+      });
+
       it('keeps at most 10 destinations per webhook', async () => {
         const hook = await newHook();
         for (let i = 0; i < 10; i++) await addDestination(hook, { url: rx.url(`/d${i}`) });
@@ -211,8 +222,14 @@ for (const engine of engines()) {
         const bad = await owner(http.post(`/api/objects/webhook/${hook}/destinations/${dst.id}/retry`)).send({ state: 'delivered' }).expect(400);
         expect(bad.body.error.field).to.equal('state');
 
+        // A time range that does not hold the delivery re-forwards nothing; one that does, it.
+        const retryPath = `/api/objects/webhook/${hook}/destinations/${dst.id}/retry`;
+        const outside = await owner(http.post(retryPath)).send({ from: '2000-01-01T00:00:00Z', to: '2000-01-02T00:00:00Z' }).expect(200);
+        expect(outside.body.requeued).to.equal(0);
+        const badRange = await owner(http.post(retryPath)).send({ from: 'yesterday', to: '2000-01-02T00:00:00Z' }).expect(400);
+        expect(badRange.body.error.field).to.equal('from');
         rx.answer = () => ({ status: 200 });
-        const retried = await owner(http.post(`/api/objects/webhook/${hook}/destinations/${dst.id}/retry`)).send({ entries: [sent.body.entry] }).expect(200);
+        const retried = await owner(http.post(retryPath)).send({ from: new Date(Date.now() - 3_600_000).toISOString(), to: new Date(Date.now() + 3_600_000).toISOString() }).expect(200);
         expect(retried.body.requeued).to.equal(1);
         const done = await forwardedTo(sent.body.entry, dst.id, 'delivered');
         expect(done.invocations).to.have.length(3);
