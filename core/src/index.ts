@@ -43,3 +43,4 @@ export * from './access-policy.js';
 export * from './token-issuer.js';
 export * from './approvals.js';
 export * from './counted.js';
+export * from './forwarding/index.js';

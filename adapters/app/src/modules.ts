@@ -21,11 +21,13 @@ import {
   ApprovalService,
   ArticleStore,
   RequestScope,
+  ForwardingService,
+  DEFAULT_FORWARDING_OPTIONS,
   systemClock,
   type StoredDelivery,
   type StoredInvocation,
 } from '@switchyard/core';
-import { KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexWebhookStore, openDatabase, readLedgerBacklog, type Database } from '@switchyard/storage-knex';
+import { KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardJobStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexWebhookStore, openDatabase, readLedgerBacklog, type Database } from '@switchyard/storage-knex';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { McpUpstreamClient } from '@switchyard/mcp';
@@ -34,11 +36,14 @@ import type { Config } from './config.js';
 import { FolderArticleStore } from './article-folder.js';
 import type { Logger } from './logger.js';
 import { MeteredUpstreamClient } from './metered-upstream-client.js';
+import { DestinationAddressPolicy, HttpOutboundSender } from './forward-sender.js';
 import {
   ConfigToken,
   DatabaseToken,
   DispatchToken,
+  ForwardingToken,
   HttpAppToken,
+  OutboundSenderToken,
   LoadedPluginToken,
   LoggerToken,
   PluginEnvironmentToken,
@@ -195,6 +200,29 @@ export const coreModule = new ContainerModule(({ bind }) => {
       [InvocationStore, ApprovalStore, DispatchToken, Clock],
     )
     .inSingletonScope();
+  bind<HttpOutboundSender>(OutboundSenderToken)
+    .toResolvedValue((config: Config) => new HttpOutboundSender(new DestinationAddressPolicy(config.webhooks.forwarding?.allow ?? [])), [ConfigToken])
+    .inSingletonScope();
+  // The forwarding service of this process; its workers start with the service (switchyard.ts).
+  bind<ForwardingService>(ForwardingToken)
+    .toResolvedValue(
+      (config: Config, db: Database, webhooks: WebhookStore, deliveries: DeliveryStore, invocations: InvocationStore, sender: HttpOutboundSender, clock: Clock, logger: Logger) => {
+        const { allow: _allow, ...tuning } = config.webhooks.forwarding ?? {};
+        return new ForwardingService(
+          webhooks,
+          new KnexDestinationStore(db.knex),
+          new KnexForwardJobStore(db.knex),
+          deliveries,
+          invocations,
+          sender,
+          clock,
+          { ...DEFAULT_FORWARDING_OPTIONS, ...tuning },
+          logger,
+        );
+      },
+      [ConfigToken, DatabaseToken, WebhookStore, DeliveryStore, InvocationStore, OutboundSenderToken, Clock, LoggerToken],
+    )
+    .inSingletonScope();
 });
 
 /** The HTTP adapter's parts, each resolved once by the container (the app itself is made in httpModule). */
@@ -209,6 +237,7 @@ interface HttpParts {
   apiKeys: ApiKeyStore;
   webhooks: WebhookStore;
   deliveries: DeliveryStore;
+  forwarding: ForwardingService;
   ledger: VerifiableLedger;
   tokens: TokenIssuer;
   tokenUses: TokenUseStore;
@@ -232,6 +261,7 @@ async function httpApp(p: HttpParts): Promise<ReturnType<typeof createHttpApp>> 
     apiKeys: p.apiKeys,
     webhooks: p.webhooks,
     deliveries: p.deliveries,
+    forwarding: p.forwarding,
     ledger: p.ledger,
     tokens: p.tokens,
     tokenUses: p.tokenUses,
@@ -271,6 +301,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
         apiKeys: ApiKeyStore,
         webhooks: WebhookStore,
         deliveries: DeliveryStore,
+        forwarding: ForwardingService,
         ledger: VerifiableLedger,
         tokens: TokenIssuer,
         tokenUses: TokenUseStore,
@@ -280,7 +311,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
         clock: Clock,
         logger: Logger,
         settings: SharedSettings,
-      ) => httpApp({ config, db, metrics, registry, dispatch, invocations, blobs, apiKeys, webhooks, deliveries, ledger, tokens, tokenUses, upstreams, approvals, articles, clock, logger, settings }),
+      ) => httpApp({ config, db, metrics, registry, dispatch, invocations, blobs, apiKeys, webhooks, deliveries, forwarding, ledger, tokens, tokenUses, upstreams, approvals, articles, clock, logger, settings }),
       [
         ConfigToken,
         DatabaseToken,
@@ -292,6 +323,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
         ApiKeyStore,
         WebhookStore,
         DeliveryStore,
+        ForwardingToken,
         VerifiableLedger,
         TokenIssuerToken,
         TokenUseStore,

@@ -14,3 +14,5 @@ export { LoadedPluginToken, PluginEnvironmentToken, type LoadedPlugin } from '@s
 export const UpstreamImportsToken = Symbol.for('switchyard.UpstreamImports');
 export const TokenIssuerToken = Symbol.for('switchyard.TokenIssuer');
 export const ApprovalServiceToken = Symbol.for('switchyard.ApprovalService');
+export const ForwardingToken = Symbol.for('switchyard.ForwardingService');
+export const OutboundSenderToken = Symbol.for('switchyard.OutboundSender');

@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { CliError, SwitchyardClient } from './client.js';
 import { hookCommand } from './commands/hook.js';
+import { deadCommand, destinationsCommand, retryCommand, type DestinationOptions } from './commands/destinations.js';
 import { verifyCommand } from './commands/verify.js';
 import { tokenCommand } from './commands/token.js';
 import { upstreamCommand } from './commands/upstream.js';
@@ -17,6 +18,13 @@ commands:
   hook deliveries [<id>] [--limit N] [--follow]
                                          deliveries, newest first (--follow: keep printing new ones)
   hook show <entry>                      one delivery: headers and body
+  hook destinations <hook>               where its deliveries are forwarded
+  hook destinations <hook> add <url> [--name N] [--filter EXPR] [--ordered] [--max-attempts N] [--initial-ms MS]
+                                         forward to a URL (prints the signing secret once)
+  hook destinations <hook> on|off|delete <dst>
+  hook dead <hook> <dst> [--limit N]     a destination's dead letters
+  hook retry <hook> <dst> (--dead | --from TIME --to TIME | --entries dlv_a,dlv_b)
+                                         re-forward dead letters
   verify <receipt.json | proof | inv_id> check a receipt, confirmation or .tlog-proof offline
                                          against the pinned verifier key (an id: its public
                                          confirmation is fetched first)
@@ -58,6 +66,14 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
         package: { type: 'string' },
         kit: { type: 'string' },
         'no-simulator': { type: 'boolean', default: false },
+        filter: { type: 'string' },
+        ordered: { type: 'boolean', default: false },
+        'max-attempts': { type: 'string' },
+        'initial-ms': { type: 'string' },
+        dead: { type: 'boolean', default: false },
+        from: { type: 'string' },
+        to: { type: 'string' },
+        entries: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -86,6 +102,29 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
       return 0;
     }
     if (group !== 'hook') throw new CliError('invalid_request', `unknown command ${group}\n\n${USAGE}`, 2);
+    const forwarding = { destinations: destinationsCommand, dead: deadCommand, retry: retryCommand }[rest[0] as string];
+    if (forwarding) {
+      const int = (v: string | undefined, flag: string) => {
+        if (v === undefined) return undefined;
+        if (!/^\d+$/.test(v)) throw new CliError('invalid_request', `${flag} must be a whole number`, 2);
+        return Number(v);
+      };
+      const options: DestinationOptions = {
+        json: values.json,
+        ordered: values.ordered,
+        dead: values.dead,
+        ...(values.name ? { name: values.name } : {}),
+        ...(values.filter ? { filter: values.filter } : {}),
+        ...(values['max-attempts'] !== undefined ? { maxAttempts: int(values['max-attempts'], '--max-attempts')! } : {}),
+        ...(values['initial-ms'] !== undefined ? { initialMs: int(values['initial-ms'], '--initial-ms')! } : {}),
+        ...(values.from ? { from: values.from } : {}),
+        ...(values.to ? { to: values.to } : {}),
+        ...(values.entries ? { entries: values.entries } : {}),
+        ...(limit !== undefined ? { limit } : {}),
+      };
+      await forwarding(client, rest.slice(1), options, io);
+      return 0;
+    }
     await hookCommand(
       client,
       rest,

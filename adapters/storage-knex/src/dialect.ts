@@ -71,6 +71,11 @@ export interface Dialect {
   largeValuesInRow: boolean;
   /** SQL for the SHA-256 (hex) of a binary column where the engine has it; null where the adapter must hash. */
   sha256Hex(column: string): string | null;
+  /**
+   * What a claiming SELECT ends with so that concurrent claimers pass over each other's rows
+   * (PostgreSQL's FOR UPDATE SKIP LOCKED); empty where one writer serialises claims (SQLite).
+   */
+  skipLockedRows: string;
 }
 
 /** Through knex: the driver prepares each statement anew. */
@@ -157,6 +162,7 @@ export const sqliteDialect: Dialect = {
   byteSlice: (column) => ({ sql: `substr(${column}, ?, ?)`, encoding: 'binary' }),
   largeValuesInRow: true,
   sha256Hex: () => null,
+  skipLockedRows: '',
 };
 
 // knex prints each failed connection attempt with its stack; the error itself reaches the caller
@@ -219,6 +225,7 @@ export const postgresDialect: Dialect = {
   byteSlice: (column) => ({ sql: `encode(substr(${column}, ?, ?), 'base64')`, encoding: 'base64' }),
   largeValuesInRow: false,
   sha256Hex: (column) => `encode(sha256(${column}), 'hex')`,
+  skipLockedRows: ' FOR UPDATE SKIP LOCKED',
 };
 
 /** The dialect of an open knex instance. */

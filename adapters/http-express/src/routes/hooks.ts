@@ -25,7 +25,7 @@ import { statusFor } from '../status.js';
 import { writeJson } from '../write-json.js';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'deliveries' | 'dispatch' | 'hookBodyLimitBytes' | 'logger' | 'publicBaseUrl' | 'registry' | 'webhooks'>;
+type Ctx = Needs<'deliveries' | 'forwarding' | 'dispatch' | 'hookBodyLimitBytes' | 'logger' | 'publicBaseUrl' | 'registry' | 'webhooks'>;
 
 const pairs = (rawHeaders: string[]): RawHeaders => {
   const out: Array<[string, string]> = [];
@@ -121,6 +121,7 @@ export function hookRoutes(ctx: Ctx): Router {
     }
 
     const stored = await ctx.deliveries.append(rec);
+    await ctx.forwarding.accepted(stored);
     if (action === null) {
       writeJson(res, 200, { ok: true, ...receipt(stored) });
       return;
