@@ -4,9 +4,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, ResultSchema, ToolListChangedNotificationSchema, type Request as McpRequest } from '@modelcontextprotocol/sdk/types.js';
 import { SwitchyardError, type McpToolDescription, type ToolCallResult, type UpstreamAddress, type UpstreamToolClient } from '@switchyard/core';
 import { createLeanFetch } from './lean-fetch.js';
 
@@ -65,11 +65,15 @@ export class McpUpstreamClient implements UpstreamToolClient {
 
   async callTool(upstream: UpstreamAddress, tool: string, args: unknown, options: { timeoutMs: number }): Promise<ToolCallResult> {
     const connectionKey = connectionKeyOf(upstream);
-    const client = await this.connection(connectionKey, upstream);
+    let client: Client | undefined;
     try {
-      const result = await client.callTool({ name: tool, arguments: (args ?? {}) as Record<string, unknown> }, undefined, { timeout: options.timeoutMs });
+      const result = await this.onSession(upstream, (c) => {
+        client = c;
+        return c.callTool({ name: tool, arguments: (args ?? {}) as Record<string, unknown> }, undefined, { timeout: options.timeoutMs });
+      });
       return toToolCallResult(result as { isError?: boolean; content?: unknown; structuredContent?: unknown });
     } catch (err) {
+      if (SwitchyardError.is(err)) throw err;
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
         throw new SwitchyardError('upstream_timeout', `${upstream.url} did not answer ${tool} within ${options.timeoutMs} ms`, { upstream: upstream.url, tool });
       }
@@ -78,8 +82,46 @@ export class McpUpstreamClient implements UpstreamToolClient {
         return { isError: true, value: null, text: err.message };
       }
       // Anything else broke the connection: forget it, so the next call reconnects.
-      this.drop(connectionKey, client);
+      if (client) this.drop(connectionKey, client);
       throw new SwitchyardError('upstream_unavailable', `${upstream.url} is unavailable: ${(err as Error).message}`, { upstream: upstream.url, tool });
+    }
+  }
+
+  async request(upstream: UpstreamAddress, method: string, params: Record<string, unknown> | undefined, options: { timeoutMs: number }): Promise<Record<string, unknown>> {
+    const connectionKey = connectionKeyOf(upstream);
+    let client: Client | undefined;
+    try {
+      return await this.onSession(upstream, (c) => {
+        client = c;
+        return c.request({ method, ...(params ? { params } : {}) } as McpRequest, AnyResult, { timeout: options.timeoutMs });
+      });
+    } catch (err) {
+      if (SwitchyardError.is(err)) throw err;
+      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+        throw new SwitchyardError('upstream_timeout', `${upstream.url} did not answer ${method} within ${options.timeoutMs} ms`, { upstream: upstream.url, method });
+      }
+      // The upstream's own JSON-RPC error (unknown resource, bad params) goes back as it is.
+      if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed) throw err;
+      if (client) this.drop(connectionKey, client);
+      throw new SwitchyardError('upstream_unavailable', `${upstream.url} is unavailable: ${(err as Error).message}`, { upstream: upstream.url, method });
+    }
+  }
+
+  /**
+   * Runs `send` on the upstream's connection. When the upstream no longer knows our session (it
+   * restarted while we were idle: a 404 on the session, or the kept-alive socket refused or reset
+   * before anything was sent), the session is opened afresh and `send` runs once more, inside the
+   * same call: the upstream never ran the first attempt, so nothing runs twice.
+   */
+  private async onSession<T>(upstream: UpstreamAddress, send: (client: Client) => Promise<T>): Promise<T> {
+    const connectionKey = connectionKeyOf(upstream);
+    const client = await this.connection(connectionKey, upstream);
+    try {
+      return await send(client);
+    } catch (err) {
+      if (!isStaleSession(err)) throw err;
+      this.drop(connectionKey, client);
+      return send(await this.connection(connectionKey, upstream));
     }
   }
 
@@ -173,6 +215,19 @@ export class McpUpstreamClient implements UpstreamToolClient {
     await Promise.all(all.map((p) => p.then((c) => c.close()).catch(() => {})));
     this.http.close();
   }
+}
+
+/** Any result object (the SDK's base schema keeps unknown fields): forwarded as the upstream gave it. */
+const AnyResult = ResultSchema;
+
+const UNSENT = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
+/** An error that says the upstream never saw the request on our session: it forgot it, or the socket was gone. */
+export function isStaleSession(err: unknown): boolean {
+  if (err instanceof StreamableHTTPError) return err.code === 404;
+  if (err instanceof McpError) return false;
+  const code = (err as { code?: unknown; cause?: { code?: unknown } } | null)?.code ?? (err as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return typeof code === 'string' && UNSENT.has(code);
 }
 
 function toToolCallResult(result: { isError?: boolean; content?: unknown; structuredContent?: unknown }): ToolCallResult {
