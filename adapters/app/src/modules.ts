@@ -247,6 +247,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
         logger: ctx.get<Logger>(LoggerToken),
         metrics,
         metricsPublic: config.metrics.public,
+        mcp: config.mcp,
         publicBaseUrl: config.server.publicBaseUrl,
         bodyLimitBytes: config.server.bodyLimitBytes,
         hookBodyLimitBytes: config.webhooks.bodyLimitBytes,

@@ -4,6 +4,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { DEFAULT_PAGE_SIZE, pageOfTools } from './tool-pages.js';
 import { SwitchyardError, authRisk, type Capability, type DispatchOutcome, type ErrorCode as SwitchyardErrorCode } from '@switchyard/core';
 
 /** The port: the tools one caller may see, and running one of them as that caller. */
@@ -23,6 +24,8 @@ export interface SwitchyardMcpServerOptions {
   /** Public base URL, for the confirm, repair and approval links in results. */
   baseUrl: string;
   version: string;
+  /** Tools per tools/list page (DEFAULT_PAGE_SIZE when left out). */
+  pageSize?: number;
 }
 
 /** JSON-RPC codes for calls that never became a run. Unknown tools get -32602, as the SDK's own McpServer does. */
@@ -88,7 +91,7 @@ const sharedValidator = new AjvJsonSchemaValidator();
 /** A fresh server for one caller; cheap enough to build per HTTP request (stateless transport). */
 export function createSwitchyardMcpServer(options: SwitchyardMcpServerOptions): Server {
   const server = new Server({ name: 'switchyard', version: options.version }, { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: sharedValidator });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: options.tools.list().map(toolOf) }));
+  server.setRequestHandler(ListToolsRequestSchema, async (request) => pageOfTools(options.tools.list().map(toolOf), request.params?.cursor, options.pageSize ?? DEFAULT_PAGE_SIZE));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args } = request.params;
     try {

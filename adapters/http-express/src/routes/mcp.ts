@@ -2,18 +2,20 @@
 // server and transport bound to the request's credential, so any service process can answer any
 // request (no session to pin). Tools are the capabilities the credential may invoke; a call goes
 // through the same authorize + dispatch as POST /api/dispatch, so ledger, lineage and approvals match.
-import { Router, json, type Request, type RequestHandler } from 'express';
+import { Router, json, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createSwitchyardMcpServer, type CallerTools } from '@switchyard/mcp';
 import { SwitchyardError, mayInvoke, runDenial } from '@switchyard/core';
 import { authorize, callerOf, credentialOf, type Credential } from '../credentials.js';
 import { baseUrlOf } from '../base-url.js';
 import type { HttpContext } from '../context.js';
+import { mcpHostGuard } from '../mcp-host-guard.js';
+import { virtualMcpRoutes } from './mcp-virtual.js';
 
-const VERSION = '0.1.0';
+export const MCP_VERSION = '0.1.0';
 
 /** The tools of one request's credential (owner or token; the public credential never gets here). */
-function callerTools(req: Request, ctx: HttpContext, cred: Exclude<Credential, { kind: 'public' }>): CallerTools {
+export function callerTools(req: Request, ctx: HttpContext, cred: Exclude<Credential, { kind: 'public' }>): CallerTools {
   return {
     list() {
       // Listing is not a use of the token (nothing runs), so no token use is recorded per key.
@@ -37,26 +39,47 @@ function callerTools(req: Request, ctx: HttpContext, cred: Exclude<Credential, {
 }
 
 /** Stateless mode has no stream to open (GET) or session to end (DELETE): 405, as the SDK's examples answer. */
-const methodNotAllowed: RequestHandler = (_req, res) => {
+export const methodNotAllowed: RequestHandler = (_req, res) => {
   res.status(405).set('allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send JSON-RPC by POST' }, id: null });
 };
 
+/**
+ * The credential is decided before the body is read or any MCP processing: a bad key or token is
+ * our coded 401, and so is no credential at all (tools are for callers who may invoke). Every such
+ * 401 says `WWW-Authenticate: Bearer`, as MCP clients expect.
+ */
+export const mcpCredential = (ctx: HttpContext): RequestHandler => async (req, res, next) => {
+  res.set('www-authenticate', 'Bearer');
+  const cred = await credentialOf(req, ctx);
+  const noCredential = runDenial(cred, 'the MCP server', `${baseUrlOf(req, ctx.publicBaseUrl)}/start`);
+  if (noCredential) throw noCredential;
+  res.removeHeader('www-authenticate');
+  res.locals['credential'] = cred;
+  next();
+};
+
+/** A body that is not JSON, or too large, is a JSON-RPC error (-32700 parse error, -32600 too large), not our envelope. */
+export const mcpBodyErrors: ErrorRequestHandler = (err, _req, res, next) => {
+  const type = (err as { type?: string }).type;
+  if (type === 'entity.parse.failed') {
+    res.status(400).json({ jsonrpc: '2.0', error: { code: -32700, message: `Parse error: ${(err as Error).message}`, data: { code: 'invalid_request' } }, id: null });
+  } else if (type === 'entity.too.large') {
+    const limit = (err as { limit?: number }).limit;
+    res.status(413).json({ jsonrpc: '2.0', error: { code: -32600, message: `Invalid Request: body larger than ${limit} bytes`, data: { code: 'payload_too_large', limit } }, id: null });
+  } else next(err);
+};
+
+/** The caller's credential, once mcpCredential let the request through. */
+export const mcpCaller = (res: { locals: Record<string, unknown> }) => res.locals['credential'] as Exclude<Credential, { kind: 'public' }>;
+
 export function mcpRoutes(ctx: HttpContext): Router {
   const router = Router();
-
-  // The credential is decided before the body is read or any MCP processing: a bad key or token is
-  // our coded 401, and so is no credential at all (tools are for callers who may invoke).
-  const credential: RequestHandler = async (req, res, next) => {
-    const cred = await credentialOf(req, ctx);
-    const noCredential = runDenial(cred, 'the MCP server', `${baseUrlOf(req, ctx.publicBaseUrl)}/start`);
-    if (noCredential) throw noCredential;
-    res.locals['credential'] = cred;
-    next();
-  };
+  router.use('/mcp', mcpHostGuard({ allowedHosts: ctx.mcp.allowedHosts, allowedOrigins: ctx.mcp.allowedOrigins, publicBaseUrl: ctx.publicBaseUrl }));
+  const credential = mcpCredential(ctx);
 
   router.post('/mcp', credential, json({ limit: ctx.bodyLimitBytes }), async (req, res) => {
-    const cred = res.locals['credential'] as Exclude<Credential, { kind: 'public' }>;
-    const server = createSwitchyardMcpServer({ tools: callerTools(req, ctx, cred), baseUrl: baseUrlOf(req, ctx.publicBaseUrl), version: VERSION });
+    const cred = mcpCaller(res);
+    const server = createSwitchyardMcpServer({ tools: callerTools(req, ctx, cred), baseUrl: baseUrlOf(req, ctx.publicBaseUrl), version: MCP_VERSION, pageSize: ctx.mcp.pageSize });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();
@@ -67,6 +90,8 @@ export function mcpRoutes(ctx: HttpContext): Router {
   });
   router.get('/mcp', methodNotAllowed);
   router.delete('/mcp', methodNotAllowed);
+  router.use(virtualMcpRoutes(ctx));
+  router.use('/mcp', mcpBodyErrors);
 
   return router;
 }
