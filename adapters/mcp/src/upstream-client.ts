@@ -115,12 +115,15 @@ export class McpUpstreamClient implements UpstreamToolClient {
    */
   private async onSession<T>(upstream: UpstreamAddress, send: (client: Client) => Promise<T>): Promise<T> {
     const connectionKey = connectionKeyOf(upstream);
-    const client = await this.connection(connectionKey, upstream);
+    const pending = this.connection(connectionKey, upstream);
+    const client = await pending;
     try {
       return await send(client);
     } catch (err) {
       if (!isStaleSession(err)) throw err;
-      this.drop(connectionKey, client);
+      // Forgotten at once (drop forgets on a later tick), so the retry opens a new connection.
+      if (this.connections.get(connectionKey) === pending) this.connections.delete(connectionKey);
+      client.close().catch(() => {});
       return send(await this.connection(connectionKey, upstream));
     }
   }
@@ -224,8 +227,12 @@ const UNSENT = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']
 
 /** An error that says the upstream never saw the request on our session: it forgot it, or the socket was gone. */
 export function isStaleSession(err: unknown): boolean {
-  if (err instanceof StreamableHTTPError) return err.code === 404;
+  // The spec says 404 for a session the server does not know; many servers (server-everything
+  // among them) answer 400 "No valid session ID". Either way the request was refused unread.
+  if (err instanceof StreamableHTTPError) return err.code === 404 || (err.code === 400 && /session/i.test(err.message));
   if (err instanceof McpError) return false;
+  // The SDK's answer when the connection closed before the request was written.
+  if (err instanceof Error && err.message === 'Not connected') return true;
   const code = (err as { code?: unknown; cause?: { code?: unknown } } | null)?.code ?? (err as { cause?: { code?: unknown } } | null)?.cause?.code;
   return typeof code === 'string' && UNSENT.has(code);
 }
