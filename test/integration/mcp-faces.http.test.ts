@@ -162,6 +162,10 @@ for (const engine of engines()) {
       const parse = await post('/mcp').set('content-type', 'application/json').send('{"jsonrpc": "2.0", "id": 1, "method": ').expect(400);
       expect(parse.body).to.deep.include({ jsonrpc: '2.0', id: null });
       expect(parse.body.error.code).to.equal(-32700);
+      // tools/call without a tool name: the params do not match the method's schema.
+      const bad = await post('/mcp').set('mcp-protocol-version', '2025-06-18').send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { arguments: 5 } }).expect(200);
+      expect(bad.body).to.deep.include({ jsonrpc: '2.0', id: 7 });
+      expect(bad.body.error.code).to.equal(-32602);
       const client = await connect('/mcp');
       expect((await rpcError(client.request({ method: 'no/such/method', params: {} }, ResultSchema))).code).to.equal(-32601);
       for (const path of ['/mcp', '/mcp/servers/conformance']) {

@@ -9,6 +9,7 @@ import { createVirtualMcpServer, type CallerTools } from '@switchyard/mcp';
 import { SwitchyardError, mayReadServer } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
 import type { HttpContext } from '../context.js';
+import { mcpParamsCheck } from '../mcp-params.js';
 import { MCP_VERSION, callerTools, mcpCaller, mcpCredential, methodNotAllowed } from './mcp.js';
 
 /** The caller's tools cut to `keys` (a server's imports, or a curated list), in the registry's letter case. */
@@ -32,7 +33,7 @@ export function virtualMcpRoutes(ctx: HttpContext): Router {
   const credential = mcpCredential(ctx);
   const body = json({ limit: ctx.bodyLimitBytes });
 
-  router.post('/mcp/servers/:name', credential, body, async (req, res) => {
+  router.post('/mcp/servers/:name', credential, body, mcpParamsCheck, async (req, res) => {
     const name = req.params['name'] as string;
     const keys = ctx.upstreams.keysOf(name);
     if (!keys) throw new SwitchyardError('upstream_not_found', `no upstream server named ${JSON.stringify(name)} in config upstreams.servers`, { name, upstreams: ctx.upstreams.list().map((u) => u.name) });
@@ -52,7 +53,7 @@ export function virtualMcpRoutes(ctx: HttpContext): Router {
     await serve(server, req, res);
   });
 
-  router.post('/mcp/v/:name', credential, body, async (req, res) => {
+  router.post('/mcp/v/:name', credential, body, mcpParamsCheck, async (req, res) => {
     const name = req.params['name'] as string;
     const curated = Object.hasOwn(ctx.mcp.virtualServers, name) ? ctx.mcp.virtualServers[name] : undefined;
     if (!curated) throw new SwitchyardError('not_found', `no virtual server named ${JSON.stringify(name)} in config mcp.virtualServers`, { name, servers: Object.keys(ctx.mcp.virtualServers).sort() });

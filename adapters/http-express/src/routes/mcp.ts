@@ -10,6 +10,7 @@ import { authorize, callerOf, credentialOf, type Credential } from '../credentia
 import { baseUrlOf } from '../base-url.js';
 import type { HttpContext } from '../context.js';
 import { mcpHostGuard } from '../mcp-host-guard.js';
+import { mcpParamsCheck } from '../mcp-params.js';
 import { virtualMcpRoutes } from './mcp-virtual.js';
 
 export const MCP_VERSION = '0.1.0';
@@ -77,7 +78,7 @@ export function mcpRoutes(ctx: HttpContext): Router {
   router.use('/mcp', mcpHostGuard({ allowedHosts: ctx.mcp.allowedHosts, allowedOrigins: ctx.mcp.allowedOrigins, publicBaseUrl: ctx.publicBaseUrl }));
   const credential = mcpCredential(ctx);
 
-  router.post('/mcp', credential, json({ limit: ctx.bodyLimitBytes }), async (req, res) => {
+  router.post('/mcp', credential, json({ limit: ctx.bodyLimitBytes }), mcpParamsCheck, async (req, res) => {
     const cred = mcpCaller(res);
     const server = createSwitchyardMcpServer({ tools: callerTools(req, ctx, cred), baseUrl: baseUrlOf(req, ctx.publicBaseUrl), version: MCP_VERSION, pageSize: ctx.mcp.pageSize });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
