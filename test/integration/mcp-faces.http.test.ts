@@ -41,6 +41,8 @@ for (const engine of engines()) {
       }
       throw new Error('expected a JSON-RPC error');
     };
+    const warnings: Array<{ message: string; fields?: Record<string, unknown> }> = [];
+    const logger = { info() {}, debug() {}, error() {}, warn: (message: string, fields?: Record<string, unknown>) => warnings.push({ message, ...(fields ? { fields } : {}) }) };
     const post = (path: string) => owner(http.post(path)).set('accept', 'application/json, text/event-stream');
 
     before(async () => {
@@ -60,7 +62,7 @@ for (const engine of engines()) {
           allowedOrigins: ['https://app.example'],
           virtualServers: { ops: { description: 'Edge workers and the echo', tools: [EDGE, 'CONFORMANCE_TEST_SIMPLE_TEXT', 'NOT_A_KEY'] } },
         },
-      });
+      }, { logger });
       http = request(svc.url);
     });
     afterEach(async () => {
@@ -138,6 +140,8 @@ for (const engine of engines()) {
       expect((ran.structuredContent as { ok: boolean }).ok).to.equal(true);
       // A capability outside the set is not a tool here, though /mcp offers it.
       expect((await rpcError(client.callTool({ name: 'EVERYTHING_HTTP_ECHO', arguments: { message: 'x' } }))).code).to.equal(-32602);
+      // The key config names that nobody registered is skipped, and said at start.
+      expect(warnings.find((w) => w.message.startsWith('mcp.virtualServers'))?.fields).to.deep.equal({ server: 'ops', keys: ['NOT_A_KEY'] });
       const unknown = await post('/mcp/v/nope').send(init()).expect(404);
       expect(unknown.body.error).to.deep.include({ code: 'not_found', servers: ['ops'] });
       const noServer = await post('/mcp/servers/nope').send(init()).expect(404);

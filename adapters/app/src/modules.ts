@@ -223,6 +223,13 @@ export const httpModule = new ContainerModule(({ bind }) => {
       const metrics = ctx.get<ServiceMetrics>(MetricsToken);
       // Read at each scrape, on the read connection so a scrape never waits behind the writer.
       metrics.watchLedgerBacklog(() => readLedgerBacklog(db.readKnex));
+      // A curated MCP server naming a key nobody registered is most likely a typo (or a server down at start).
+      const registry = await ctx.getAsync<CapabilityRegistry>(RegistryToken);
+      await ctx.getAsync<ConfiguredUpstreamImports>(UpstreamImportsToken);
+      for (const [name, server] of Object.entries(config.mcp.virtualServers)) {
+        const missing = server.tools.filter((key) => !registry.has(key));
+        if (missing.length) ctx.get<Logger>(LoggerToken).warn('mcp.virtualServers names keys not registered; they are not offered until they are', { server: name, keys: missing });
+      }
       return createHttpApp({
         registry: await ctx.getAsync<CapabilityRegistry>(RegistryToken),
         dispatch: await ctx.getAsync<DispatchService>(DispatchToken),
