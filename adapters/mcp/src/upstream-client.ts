@@ -223,18 +223,20 @@ export class McpUpstreamClient implements UpstreamToolClient {
 /** Any result object (the SDK's base schema keeps unknown fields): forwarded as the upstream gave it. */
 const AnyResult = ResultSchema;
 
-const UNSENT = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
-
-/** An error that says the upstream never saw the request on our session: it forgot it, or the socket was gone. */
+/**
+ * An error that says the upstream never saw the request on our session, so sending it again on a
+ * new one cannot run anything twice: the server refused the session unread, the connection was
+ * refused, a kept-alive socket turned out closed before the request went out (marked by
+ * lean-fetch), or the SDK found the connection closed before writing.
+ */
 export function isStaleSession(err: unknown): boolean {
   // The spec says 404 for a session the server does not know; many servers (server-everything
   // among them) answer 400 "No valid session ID". Either way the request was refused unread.
   if (err instanceof StreamableHTTPError) return err.code === 404 || (err.code === 400 && /session/i.test(err.message));
   if (err instanceof McpError) return false;
-  // The SDK's answer when the connection closed before the request was written.
   if (err instanceof Error && err.message === 'Not connected') return true;
-  const code = (err as { code?: unknown; cause?: { code?: unknown } } | null)?.code ?? (err as { cause?: { code?: unknown } } | null)?.cause?.code;
-  return typeof code === 'string' && UNSENT.has(code);
+  const e = err as { code?: unknown; unsent?: unknown; cause?: { code?: unknown; unsent?: unknown } } | null;
+  return e?.code === 'ECONNREFUSED' || e?.cause?.code === 'ECONNREFUSED' || e?.unsent === true || e?.cause?.unsent === true;
 }
 
 function toToolCallResult(result: { isError?: boolean; content?: unknown; structuredContent?: unknown }): ToolCallResult {
