@@ -2,30 +2,19 @@
 // server as itself (tools under their upstream names, resources and prompts forwarded), /mcp/v/<name>
 // a curated set of capabilities named in config (mcp.virtualServers). Tool calls go through the same
 // callerTools as /mcp: authorize + dispatch, ledgered under the capability key.
-import { Router, json, type Request, type Response } from 'express';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { Router, json } from 'express';
 import { createVirtualMcpServer, type CallerTools } from '@switchyard/mcp';
 import { SwitchyardError, mayReadServer } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
 import type { HttpContext } from '../context.js';
 import { mcpParamsCheck } from '../mcp-params.js';
+import { serveMcp } from '../mcp-transport.js';
 import { MCP_VERSION, callerTools, mcpCaller, mcpCredential, methodNotAllowed } from './mcp.js';
 
 /** The caller's tools cut to `keys` (a server's imports, or a curated list), in the registry's letter case. */
 function toolsAmong(all: CallerTools, keys: string[]): CallerTools {
   const wanted = new Set(keys.map((k) => k.toUpperCase()));
   return { list: () => all.list().filter((c) => wanted.has(c.key.toUpperCase())), call: (key, args) => all.call(key, args) };
-}
-
-async function serve(server: Server, req: Request, res: Response): Promise<void> {
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  res.on('close', () => {
-    void transport.close();
-    void server.close();
-  });
-  await server.connect(transport);
-  await transport.handleRequest(req, res, req.body);
 }
 
 export function virtualMcpRoutes(ctx: HttpContext): Router {
@@ -50,7 +39,7 @@ export function virtualMcpRoutes(ctx: HttpContext): Router {
       pageSize: ctx.mcp.pageSize,
       passThrough: { readable: mayReadServer(cred, imported), forward: (method, params) => ctx.upstreams.forward(name, method, params) },
     });
-    await serve(server, req, res);
+    await serveMcp(server, req, res);
   });
 
   router.post('/mcp/v/:name', credential, body, mcpParamsCheck, async (req, res) => {
@@ -66,7 +55,7 @@ export function virtualMcpRoutes(ctx: HttpContext): Router {
       pageSize: ctx.mcp.pageSize,
       ...(curated.description ? { instructions: curated.description } : {}),
     });
-    await serve(server, req, res);
+    await serveMcp(server, req, res);
   });
 
   for (const path of ['/mcp/servers/:name', '/mcp/v/:name']) {

@@ -3,7 +3,6 @@
 // request (no session to pin). Tools are the capabilities the credential may invoke; a call goes
 // through the same authorize + dispatch as POST /api/dispatch, so ledger, lineage and approvals match.
 import { Router, json, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createSwitchyardMcpServer, type CallerTools } from '@switchyard/mcp';
 import { SwitchyardError, mayInvoke, runDenial } from '@switchyard/core';
 import { authorize, callerOf, credentialOf, type Credential } from '../credentials.js';
@@ -11,6 +10,7 @@ import { baseUrlOf } from '../base-url.js';
 import type { HttpContext } from '../context.js';
 import { mcpHostGuard } from '../mcp-host-guard.js';
 import { mcpParamsCheck } from '../mcp-params.js';
+import { serveMcp } from '../mcp-transport.js';
 import { virtualMcpRoutes } from './mcp-virtual.js';
 
 export const MCP_VERSION = '0.1.0';
@@ -81,13 +81,7 @@ export function mcpRoutes(ctx: HttpContext): Router {
   router.post('/mcp', credential, json({ limit: ctx.bodyLimitBytes }), mcpParamsCheck, async (req, res) => {
     const cred = mcpCaller(res);
     const server = createSwitchyardMcpServer({ tools: callerTools(req, ctx, cred), baseUrl: baseUrlOf(req, ctx.publicBaseUrl), version: MCP_VERSION, pageSize: ctx.mcp.pageSize });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+    await serveMcp(server, req, res);
   });
   router.get('/mcp', methodNotAllowed);
   router.delete('/mcp', methodNotAllowed);
