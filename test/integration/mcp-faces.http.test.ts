@@ -162,10 +162,14 @@ for (const engine of engines()) {
       await post('/mcp').set('origin', 'null').send(init()).expect(403);
     });
 
-    it('answers JSON-RPC errors: -32700 for a body that is not JSON, -32601 for an unknown method, -32602 for a bad cursor', async () => {
+    it('answers JSON-RPC errors: -32700 for a body that is not JSON, -32600 for one too large, -32601 for an unknown method, -32602 for a bad cursor', async () => {
       const parse = await post('/mcp').set('content-type', 'application/json').send('{"jsonrpc": "2.0", "id": 1, "method": ').expect(400);
       expect(parse.body).to.deep.include({ jsonrpc: '2.0', id: null });
       expect(parse.body.error.code).to.equal(-32700);
+      const big = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: EDGE, arguments: { workerId: 'x'.repeat(1_100_000) } } };
+      const tooLarge = await post('/mcp/v/ops').send(big).expect(413);
+      expect(tooLarge.body.error).to.deep.include({ code: -32600 });
+      expect(tooLarge.body.error.data).to.deep.include({ code: 'payload_too_large' });
       // tools/call without a tool name: the params do not match the method's schema.
       const bad = await post('/mcp').set('mcp-protocol-version', '2025-06-18').send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { arguments: 5 } }).expect(200);
       expect(bad.body).to.deep.include({ jsonrpc: '2.0', id: 7 });
