@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { CapabilityRegistry, DispatchService, OWNER, argsHash, RunnerDirectory, SwitchyardError, callerOf, mintToken, verifyToken, type Caller, type CapabilityRunner } from '../src/index.js';
-import { MemoryInvocationStore } from '../../test/support/memory-store.js';
+import { MemoryInvocationStore } from '@switchyard/plugin-kit/testing';
 import { echoCapability, echoRunner, guardedCapability, ownerOnlyCapability } from './fixtures.js';
 
 const ROOT = { kid: 't', secret: new Uint8Array(32).fill(7) };
@@ -64,7 +64,7 @@ describe('core: dispatch', () => {
     } catch (err) {
       expect(SwitchyardError.is(err, 'unknown_capability')).to.equal(true);
     }
-    expect((await store.listByKey('TEST_ECH', { limit: 10 })).items).to.have.length(0);
+    expect((await store.list({ key: 'TEST_ECH', order: 'append', cursor: null, limit: 10 })).items).to.have.length(0);
   });
 
   const invalid: [string, unknown][] = [
@@ -174,13 +174,13 @@ describe('core: dispatch', () => {
       const a = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{}' }, OWNER)).invocation;
       const b = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":5}', repairs: a.id }, OWNER)).invocation;
       const c = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"x"}', repairs: b.id }, OWNER)).invocation;
-      const before = (await store.listByKey('TEST_ECHO', { limit: 100 })).items.length;
+      const before = (await store.list({ key: 'TEST_ECHO', order: 'append', cursor: null, limit: 100 })).items.length;
       for (const target of [a.id, b.id]) {
         const err = await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"y"}', repairs: target }, OWNER).then(() => undefined, (e: unknown) => e);
         expect(SwitchyardError.is(err, 'lineage_closed'), String(err)).to.equal(true);
         expect((err as SwitchyardError).details).to.include({ repairs: target, closed_by: c.id });
       }
-      expect((await store.listByKey('TEST_ECHO', { limit: 100 })).items.length).to.equal(before);
+      expect((await store.list({ key: 'TEST_ECHO', order: 'append', cursor: null, limit: 100 })).items.length).to.equal(before);
     });
 
     it('keeps the chain linear: a failure that has a failed repair is repaired through that repair', async () => {
@@ -237,7 +237,7 @@ describe('core: dispatch', () => {
         const ok = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"a"}' }, OWNER)).invocation.id;
         const failed = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{}' }, OWNER)).invocation.id;
         const otherKey = (await dispatch.dispatch({ key: 'TEST_OWNER_ONLY', body: '{}' }, OWNER)).invocation.id;
-        const before = (await store.listByKey('TEST_ECHO', { limit: 100 })).items.length;
+        const before = (await store.list({ key: 'TEST_ECHO', order: 'append', cursor: null, limit: 100 })).items.length;
         try {
           await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"a"}', repairs: pick({ ok, failed, otherKey }) as string }, OWNER);
           expect.fail('should throw');
@@ -245,7 +245,7 @@ describe('core: dispatch', () => {
           expect(SwitchyardError.is(err, 'invalid_repair'), String(err)).to.equal(true);
           expect((err as SwitchyardError).details['reason']).to.equal(reason);
         }
-        expect((await store.listByKey('TEST_ECHO', { limit: 100 })).items.length).to.equal(before);
+        expect((await store.list({ key: 'TEST_ECHO', order: 'append', cursor: null, limit: 100 })).items.length).to.equal(before);
       });
     }
   });

@@ -51,11 +51,11 @@ for (const engine of engines()) {
         expect(res.body.database).to.deep.equal({ ok: true, engine: engine === 'sqlite' ? 'sqlite' : 'postgresql' });
       });
 
-      it('lists the five known capabilities in the registry, self-describing', async () => {
+      it('lists the five known capabilities in the registry, self-describing, with their MCP annotations', async () => {
         const res = await http.get('/api/dispatch?registry=1').expect(200);
         expect(res.body.capabilities.map((c: { key: string }) => c.key)).to.deep.equal(KEYS);
         for (const c of res.body.capabilities) {
-          expect(c).to.have.all.keys('key', 'Path', 'Capability', 'run_now', 'Example call', 'type · runner', 'inputs', 'outputs', 'auth · risk', 'From the router');
+          expect(c).to.have.all.keys('key', 'Path', 'Capability', 'run_now', 'Example call', 'type · runner', 'inputs', 'outputs', 'auth · risk', 'From the router', 'annotations');
         }
         const edge = res.body.capabilities[0];
         expect(edge.Path).to.equal('OIP > EDGE > EDGE_BUILDS_WORKERS_BUILDS_SET_ACTIVE_WORKER');
@@ -308,19 +308,28 @@ for (const engine of engines()) {
         await http.get('/api/invocations?object_id=1ABC').set('x-sheets-key', TEST_API_KEY).expect(400);
       });
 
-      it('pages the ledger of a key in append order with a cursor', async () => {
-        const all = (await http.get(`/api/invocations?object_id=${KEYS[0]}&limit=1000`).set('x-sheets-key', TEST_API_KEY).expect(200)).body.items;
-        expect(all.length).to.be.greaterThan(5);
-        const seen: string[] = [];
-        let after: string | null = null;
-        do {
-          const page: request.Response = await http.get(`/api/invocations?object_id=${KEYS[0]}&limit=2${after ? `&after=${after}` : ''}`).set('x-sheets-key', TEST_API_KEY).expect(200);
-          seen.push(...page.body.items.map((i: { id: string }) => i.id));
-          after = page.body.next_cursor;
-        } while (after);
-        expect(seen).to.deep.equal(all.map((i: { id: string }) => i.id));
-        const seqs = all.map((i: { seq: number }) => i.seq);
-        expect(seqs).to.deep.equal([...seqs].sort((a: number, b: number) => a - b));
+      it('pages the ledger of a key newest first (before) or in append order (after), by one cursor rule', async () => {
+        const list = (q: string): Promise<request.Response> => http.get(`/api/invocations?object_id=${KEYS[0]}&${q}`).set('x-sheets-key', TEST_API_KEY).expect(200);
+        const all = (await list('limit=1000')).body;
+        expect(all.order).to.equal('newest first');
+        expect(all.items.length).to.be.greaterThan(5);
+        const seqs = all.items.map((i: { seq: number }) => i.seq);
+        expect(seqs).to.deep.equal([...seqs].sort((a: number, b: number) => b - a));
+        for (const [first, param, expected] of [['order=newest', 'before', all.items], ['order=append', 'after', [...all.items].reverse()]] as const) {
+          const seen: string[] = [];
+          let cursor: string | null = null;
+          do {
+            const page: request.Response = await list(`limit=2&${cursor ? `${param}=${cursor}` : first}`);
+            expect(page.body.order).to.equal(param === 'before' ? 'newest first' : 'append');
+            seen.push(...page.body.items.map((i: { id: string }) => i.id));
+            cursor = page.body.next_cursor;
+          } while (cursor);
+          expect(seen).to.deep.equal(expected.map((i: { id: string }) => i.id));
+        }
+        // A cursor says which way it pages: both at once, or one against the order named, is refused.
+        for (const q of ['before=5&after=2', 'order=append&before=5', 'order=newest&after=2', 'order=sideways']) {
+          expect((await http.get(`/api/invocations?object_id=${KEYS[0]}&${q}`).set('x-sheets-key', TEST_API_KEY).expect(400)).body.error.code).to.equal('invalid_request');
+        }
       });
     });
   });

@@ -14,12 +14,7 @@ const OPEN = { auth: 'none', risk: 'low', approval: false };
  * for. The test fails when one of them starts passing (the entry is stale): remove it then.
  */
 const NOT_YET_THROUGH_GATEWAY: Record<string, string> = {
-  'tools-call-image': 'content whole through the ledger (issue 19, item 1): only text survives a run today',
-  'tools-call-audio': 'content whole through the ledger (issue 19, item 1)',
-  'tools-call-embedded-resource': 'content whole through the ledger (issue 19, item 1)',
-  'tools-call-mixed-content': 'content whole through the ledger (issue 19, item 1)',
-  'tools-call-with-logging': "upstream log messages passed on to the caller (issue 19, item 3)",
-  'tools-call-with-progress': 'upstream progress passed on to the caller (issue 19, item 3)',
+  'tools-call-with-logging': "upstream log messages are kept with the run (invocation.logs), not yet passed on to the caller as notifications/message",
   'resources-subscribe': 'the faces are stateless: no stream to carry notifications/resources/updated, so subscribe is not offered',
   'resources-unsubscribe': 'the faces are stateless: no stream to carry notifications/resources/updated, so subscribe is not offered',
 };

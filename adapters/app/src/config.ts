@@ -7,6 +7,8 @@ import { CONFIG_DIR } from './paths.js';
 
 export interface PluginConfig {
   enabled?: boolean;
+  /** The plugin package: a path (relative to the working directory) or a package name; default @switchyard/plugin-<name>. */
+  from?: string;
   [option: string]: unknown;
 }
 
@@ -15,11 +17,11 @@ export interface Config {
   database: { url: string };
   log: { level: 'debug' | 'info' | 'warn' | 'error' | 'silent' };
   auth: { apiKey?: string | null };
-  dispatch: { timeoutMs: number; maxArgumentDepth: number };
+  dispatch: { timeoutMs: number; maxArgumentDepth: number; blobThresholdBytes?: number };
   webhooks: { bodyLimitBytes: number };
   approvals: { ttlSeconds: number };
   tokens: { rootKeys: Array<{ kid: string; secret: string }>; mintPerMinute: number; workspaces: string[] };
-  ledger: { origin: string; signingKey?: string | null; commitmentKey?: string | null; integrateIntervalMs: number; leafWorker: boolean };
+  ledger: { origin: string; signingKey?: string | null; commitmentKey?: string | null; integrateIntervalMs: number; leafWorker: boolean; inlineBodyBytes: number; pageBytes: number };
   upstreams: { connectTimeoutMs?: number; listTimeoutMs?: number; servers?: Record<string, UpstreamServerConfig> };
   /** The MCP faces: accepted Host and Origin values, tools/list page size, named virtual servers. */
   mcp: { allowedHosts: string[]; allowedOrigins: string[]; pageSize: number; virtualServers: Record<string, { description?: string; tools: string[] }> };

@@ -8,7 +8,7 @@ import { ApiKeyStore, CapabilityRegistry, UpstreamToolClient, VerifiableLedger, 
 import { startIntegrator, type Database } from '@switchyard/storage-knex';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
-import { configModule, coreModule, httpModule, mcpModule, pluginModule, storageModule } from './modules.js';
+import { configModule, coreModule, httpModule, mcpModule, pluginEnvironmentModule, storageModule } from './modules.js';
 import { loadPlugins } from './plugin-loader.js';
 import { DatabaseToken, HttpAppToken, LoadedPluginToken, RegistryToken, UpstreamImportsToken, type LoadedPlugin } from './tokens.js';
 import type { ConfiguredUpstreamImports } from './upstream-imports.js';
@@ -32,7 +32,7 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
   const logger = options.logger ?? createLogger(config.log.level);
   const container = new Container();
   const choices = await loadPlugins(config);
-  await container.loadAsync(configModule(config, logger), storageModule, mcpModule, ...choices.map((c) => pluginModule(c.plugin, c.options)), coreModule, httpModule);
+  await container.loadAsync(configModule(config, logger), storageModule, mcpModule, pluginEnvironmentModule, ...choices.map((c) => c.plugin.containerModule(c.options)), coreModule, httpModule);
 
   const plugins: LoadedPlugin[] = [];
   let server: Server | undefined;

@@ -6,6 +6,7 @@ import { hookCommand } from './commands/hook.js';
 import { verifyCommand } from './commands/verify.js';
 import { tokenCommand } from './commands/token.js';
 import { upstreamCommand } from './commands/upstream.js';
+import { pluginCommand } from './commands/plugin.js';
 
 const USAGE = `usage: switchyard [--url URL] [--key KEY] [--json] <command>
 
@@ -24,6 +25,9 @@ commands:
   upstream refresh <name>                import a server's tools again (added and removed keys)
   token narrow <TOKEN> [--keys A,B] [--moves m1,m2] [--expires-in S] [--uses N] [--actor T] [--purpose T]
                                          add caveats to a share token offline (it can only do less)
+  plugin new <dir> --system <SYSTEM> [--name NAME] [--package NAME] [--kit SPEC] [--no-simulator]
+                                         write a plugin package: manifest, runner, simulator,
+                                         contract test, README (then: npm install && npm test)
 
 environment: SWITCHYARD_URL (default http://127.0.0.1:8080), SWITCHYARD_API_KEY,
              SWITCHYARD_VERIFIER_KEY (or --verifier-key: the log's key to pin)`;
@@ -49,6 +53,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
         uses: { type: 'string' },
         actor: { type: 'string' },
         purpose: { type: 'string' },
+        system: { type: 'string' },
+        name: { type: 'string' },
+        package: { type: 'string' },
+        kit: { type: 'string' },
+        'no-simulator': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -62,6 +71,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
     const [group, ...rest] = positionals;
     if (group === 'token') {
       tokenCommand(rest, { json: values.json, ...(values.keys ? { keys: values.keys } : {}), ...(values.moves ? { moves: values.moves } : {}), ...(values['expires-in'] ? { expiresIn: values['expires-in'] } : {}), ...(values.uses ? { uses: values.uses } : {}), ...(values.actor ? { actor: values.actor } : {}), ...(values.purpose ? { purpose: values.purpose } : {}) }, io);
+      return 0;
+    }
+    if (group === 'plugin') {
+      pluginCommand(rest, { simulator: !values['no-simulator'], ...(values.system ? { system: values.system } : {}), ...(values.name ? { name: values.name } : {}), ...(values.package ? { package: values.package } : {}), ...(values.kit ? { kit: values.kit } : {}) }, io);
       return 0;
     }
     if (group === 'verify') {

@@ -1,6 +1,6 @@
 // What the HTTP adapter needs from the composition root; resolved once at startup, never per request.
 import type { ServiceMetrics } from './metrics.js';
-import type { ApiKeyStore, ApprovalService, ArticleStore, CapabilityRegistry, Clock, DeliveryStore, DispatchService, InvocationStore, TokenIssuer, TokenUseStore, UpstreamImports, VerifiableLedger, WebhookStore } from '@switchyard/core';
+import type { ApiKeyStore, ApprovalService, BlobStore, ArticleStore, CapabilityRegistry, Clock, DeliveryStore, DispatchService, InvocationStore, TokenIssuer, TokenUseStore, UpstreamImports, VerifiableLedger, WebhookStore } from '@switchyard/core';
 
 export interface HttpLogger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -26,6 +26,8 @@ export interface HttpContext {
   registry: CapabilityRegistry;
   dispatch: DispatchService;
   invocations: InvocationStore;
+  /** Large binary content of runs, stored once and referenced from their records. */
+  blobs: BlobStore;
   apiKeys: ApiKeyStore;
   webhooks: WebhookStore;
   deliveries: DeliveryStore;
@@ -56,8 +58,15 @@ export interface HttpContext {
   bodyLimitBytes: number;
   /** Largest webhook delivery stored (413 and a refusal entry above it). */
   hookBodyLimitBytes: number;
+  /** Ledger listings leave out delivery bodies larger than this; body_url streams them. */
+  inlineBodyBytes: number;
+  /** The most bytes a ledger listing's page may take; it ends early with a cursor before that. */
+  pageBytes: number;
   /** Signs dashboard session cookies; shared through the database so every process accepts them. */
   dashboardSessionKey: Uint8Array;
   /** Liveness of the database, for /healthz. */
   databaseHealth(): Promise<{ ok: boolean; engine: string }>;
 }
+
+/** The part of the context a route module uses: each names its own (`type Ctx = Needs<…>`), so what it can reach is what it uses. */
+export type Needs<K extends keyof HttpContext> = Pick<HttpContext, K>;

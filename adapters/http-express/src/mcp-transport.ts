@@ -16,8 +16,8 @@ function webRequestOf(req: Request): globalThis.Request {
 }
 
 /** Stateless: a fresh server and transport per request, both closed when the response is done. */
-export async function serveMcp(server: Server, req: Request, res: Response): Promise<void> {
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+export async function serveMcp(server: Server, req: Request, res: Response, options: { json: boolean }): Promise<void> {
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: options.json });
   res.on('close', () => {
     void transport.close();
     void server.close();

@@ -1,13 +1,16 @@
 // McpUpstreamClient: the one MCP client adapter. Keeps one connection per upstream and reuses it
 // (for stdio: one child process, started on first use and again after it exits); maps transport
-// failures to upstream_unavailable and slow calls to upstream_timeout.
+// failures to upstream_unavailable and slow calls to upstream_timeout. A call passes on what the
+// upstream says meanwhile: progress and elicitation/sampling requests to the caller's channel, log
+// messages to the run; the caller's abort becomes notifications/cancelled upstream.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, ResultSchema, ToolListChangedNotificationSchema, type Request as McpRequest } from '@modelcontextprotocol/sdk/types.js';
-import { SwitchyardError, type McpToolDescription, type ToolCallResult, type UpstreamAddress, type UpstreamToolClient } from '@switchyard/core';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, LoggingMessageNotificationSchema, McpError, ResultSchema, ToolListChangedNotificationSchema, type Request as McpRequest } from '@modelcontextprotocol/sdk/types.js';
+import { SwitchyardError, textOf, type CallerChannel, type ContentBlock, type McpToolDescription, type ToolCallOptions, type ToolCallResult, type UpstreamAddress, type UpstreamLogEntry, type UpstreamToolClient } from '@switchyard/core';
 import { createLeanFetch } from './lean-fetch.js';
 
 const CLIENT_INFO = { name: 'switchyard', version: '0.1.0' };
@@ -20,6 +23,27 @@ const MAX_TOOL_PAGES = 100;
 const connectionKeyOf = (u: UpstreamAddress): string =>
   u.transport === 'stdio' ? `stdio ${JSON.stringify([u.command, u.args ?? [], u.cwd ?? null, u.env ?? {}])}` : `${u.transport} ${u.url}`;
 
+/** One tools/call in flight: where the upstream's messages about it go. */
+interface InFlightCall {
+  channel: CallerChannel | undefined;
+  onLog: ((entry: UpstreamLogEntry) => void) | undefined;
+  /** Set when the upstream asked the caller something it cannot answer: the run fails with it. */
+  unanswered: SwitchyardError | null;
+  /** The call's time limit stops while the caller is being asked (a person may take a while) and starts over once answered. */
+  pauseClock(): void;
+  resumeClock(): void;
+}
+
+/** The SDK's own request timeout is replaced by the call's clock (which pauses): set beyond reach. */
+const NO_SDK_TIMEOUT = 2_147_483_647;
+
+/**
+ * MCP does not say which call a log message or a server request belongs to. Over streamable HTTP
+ * it arrives on the call's own response stream, whose reading runs in the call's async context;
+ * over stdio and SSE it belongs to the call when only one is in flight on that connection.
+ */
+const currentCall = new AsyncLocalStorage<InFlightCall>();
+
 export interface McpUpstreamClientOptions {
   /** How long opening a connection may take before the upstream counts as unavailable. */
   connectTimeoutMs?: number;
@@ -30,6 +54,8 @@ export class McpUpstreamClient implements UpstreamToolClient {
   private readonly connectTimeoutMs: number;
   private readonly http = createLeanFetch();
   private readonly toolListListeners = new Set<(upstream: UpstreamAddress) => void>();
+  /** Calls in flight on each connection. */
+  private readonly inFlight = new WeakMap<Client, Set<InFlightCall>>();
 
   constructor(options: McpUpstreamClientOptions = {}) {
     this.connectTimeoutMs = options.connectTimeoutMs ?? 5000;
@@ -63,27 +89,78 @@ export class McpUpstreamClient implements UpstreamToolClient {
     }
   }
 
-  async callTool(upstream: UpstreamAddress, tool: string, args: unknown, options: { timeoutMs: number }): Promise<ToolCallResult> {
+  async callTool(upstream: UpstreamAddress, tool: string, args: unknown, options: ToolCallOptions): Promise<ToolCallResult> {
     const connectionKey = connectionKeyOf(upstream);
-    let client: Client | undefined;
+    const pending = this.connection(connectionKey, upstream);
+    let client = await pending;
+    // Out of time: the upstream is told (notifications/cancelled), as for a caller's cancellation.
+    const deadline = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    let asking = 0;
+    const startClock = () => {
+      timer = setTimeout(() => deadline.abort(), options.timeoutMs);
+    };
+    const call: InFlightCall = {
+      channel: options.channel,
+      onLog: options.onLog,
+      unanswered: null,
+      pauseClock: () => {
+        if (asking++ === 0) clearTimeout(timer);
+      },
+      resumeClock: () => {
+        if (--asking === 0 && !deadline.signal.aborted) startClock();
+      },
+    };
+    let calls = this.inFlight.get(client) ?? new Set<InFlightCall>();
+    this.inFlight.set(client, calls);
+    calls.add(call);
+    startClock();
     try {
-      const result = await this.onSession(upstream, (c) => {
-        client = c;
-        return c.callTool({ name: tool, arguments: (args ?? {}) as Record<string, unknown> }, undefined, { timeout: options.timeoutMs });
-      });
+      const progress = options.channel?.progress;
+      const send = (c: Client) =>
+        currentCall.run(call, () =>
+          c.callTool({ name: tool, arguments: (args ?? {}) as Record<string, unknown> }, undefined, {
+            timeout: NO_SDK_TIMEOUT,
+            // Aborting sends notifications/cancelled to the upstream (the SDK does it).
+            signal: options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal,
+            ...(progress ? { onprogress: (p: { progress: number; total?: number; message?: string }) => progress(p) } : {}),
+          }),
+        );
+      let result: unknown;
+      try {
+        result = await send(client);
+      } catch (err) {
+        if (!isStaleSession(err) || options.signal?.aborted || deadline.signal.aborted) throw err;
+        // The upstream restarted while we were idle and never read the call: a new session, same call.
+        this.forget(connectionKey, pending, client);
+        calls.delete(call);
+        client = await this.connection(connectionKey, upstream);
+        calls = this.inFlight.get(client) ?? new Set<InFlightCall>();
+        this.inFlight.set(client, calls);
+        calls.add(call);
+        result = await send(client);
+      }
+      if (call.unanswered) throw call.unanswered;
       return toToolCallResult(result as { isError?: boolean; content?: unknown; structuredContent?: unknown });
     } catch (err) {
       if (SwitchyardError.is(err)) throw err;
-      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+      if (call.unanswered) throw call.unanswered;
+      if (options.signal?.aborted) {
+        throw new SwitchyardError('cancelled', `the caller cancelled ${tool} on ${upstream.url}`, { upstream: upstream.url, tool });
+      }
+      if (deadline.signal.aborted || (err instanceof McpError && err.code === ErrorCode.RequestTimeout)) {
         throw new SwitchyardError('upstream_timeout', `${upstream.url} did not answer ${tool} within ${options.timeoutMs} ms`, { upstream: upstream.url, tool });
       }
       if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed) {
         // The server answered with a protocol error (unknown tool, bad params): the upstream is up.
-        return { isError: true, value: null, text: err.message };
+        return { isError: true, value: null, text: err.message, content: [{ type: 'text', text: err.message }] };
       }
       // Anything else broke the connection: forget it, so the next call reconnects.
-      if (client) this.drop(connectionKey, client);
+      this.drop(connectionKey, client);
       throw new SwitchyardError('upstream_unavailable', `${upstream.url} is unavailable: ${(err as Error).message}`, { upstream: upstream.url, tool });
+    } finally {
+      clearTimeout(timer);
+      calls.delete(call);
     }
   }
 
@@ -91,10 +168,17 @@ export class McpUpstreamClient implements UpstreamToolClient {
     const connectionKey = connectionKeyOf(upstream);
     let client: Client | undefined;
     try {
-      return await this.onSession(upstream, (c) => {
-        client = c;
-        return c.request({ method, ...(params ? { params } : {}) } as McpRequest, AnyResult, { timeout: options.timeoutMs });
-      });
+      const pending = this.connection(connectionKey, upstream);
+      client = await pending;
+      const send = (c: Client) => c.request({ method, ...(params ? { params } : {}) } as McpRequest, AnyResult, { timeout: options.timeoutMs });
+      try {
+        return await send(client);
+      } catch (err) {
+        if (!isStaleSession(err)) throw err;
+        this.forget(connectionKey, pending, client);
+        client = await this.connection(connectionKey, upstream);
+        return await send(client);
+      }
     } catch (err) {
       if (SwitchyardError.is(err)) throw err;
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
@@ -108,24 +192,53 @@ export class McpUpstreamClient implements UpstreamToolClient {
   }
 
   /**
-   * Runs `send` on the upstream's connection. When the upstream no longer knows our session (it
-   * restarted while we were idle: a 404 on the session, or the kept-alive socket refused or reset
-   * before anything was sent), the session is opened afresh and `send` runs once more, inside the
-   * same call: the upstream never ran the first attempt, so nothing runs twice.
+   * Forgets a connection whose session the upstream no longer knows, at once (drop forgets on a
+   * later tick), so the retry that follows opens a new one.
    */
-  private async onSession<T>(upstream: UpstreamAddress, send: (client: Client) => Promise<T>): Promise<T> {
-    const connectionKey = connectionKeyOf(upstream);
-    const pending = this.connection(connectionKey, upstream);
-    const client = await pending;
-    try {
-      return await send(client);
-    } catch (err) {
-      if (!isStaleSession(err)) throw err;
-      // Forgotten at once (drop forgets on a later tick), so the retry opens a new connection.
-      if (this.connections.get(connectionKey) === pending) this.connections.delete(connectionKey);
-      client.close().catch(() => {});
-      return send(await this.connection(connectionKey, upstream));
-    }
+  private forget(key: string, pending: Promise<Client>, client: Client): void {
+    if (this.connections.get(key) === pending) this.connections.delete(key);
+    client.close().catch(() => {});
+  }
+
+  /** The call a message from this connection belongs to: its own stream's, else the only one in flight. */
+  private callFor(client: Client): InFlightCall | undefined {
+    const scoped = currentCall.getStore();
+    if (scoped) return scoped;
+    const calls = this.inFlight.get(client);
+    return calls && calls.size === 1 ? [...calls][0] : undefined;
+  }
+
+  /**
+   * Elicitation and sampling requests go to the caller of the call they belong to, when its client
+   * can answer them; otherwise the upstream gets an error and the run fails with a coded reason.
+   */
+  private answerCallerRequests(client: Client): void {
+    const ask = async (kind: 'elicit' | 'sample', params: Record<string, unknown>): Promise<Record<string, unknown>> => {
+      const call = this.callFor(client);
+      const code = kind === 'elicit' ? 'elicitation_unsupported' : 'sampling_unsupported';
+      const what = kind === 'elicit' ? 'elicitation/create' : 'sampling/createMessage';
+      const answer = call?.channel?.[kind];
+      if (!answer) {
+        const reason = call
+          ? `the upstream asked the caller for ${what}, which the caller's MCP client does not support`
+          : `the upstream asked for ${what} while several calls were in flight on one connection; it cannot be told which caller to ask`;
+        const error = new SwitchyardError(code, reason, { method: what });
+        if (call) call.unanswered ??= error;
+        throw new McpError(ErrorCode.MethodNotFound, reason);
+      }
+      call.pauseClock();
+      try {
+        return await answer(params);
+      } finally {
+        call.resumeClock();
+      }
+    };
+    client.setRequestHandler(ElicitRequestSchema, (request) => ask('elicit', request.params as Record<string, unknown>) as never);
+    client.setRequestHandler(CreateMessageRequestSchema, (request) => ask('sample', request.params as Record<string, unknown>) as never);
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      const { level, logger, data } = notification.params;
+      this.callFor(client)?.onLog?.({ level, ...(logger !== undefined ? { logger } : {}), data });
+    });
   }
 
   private connection(key: string, upstream: UpstreamAddress): Promise<Client> {
@@ -179,7 +292,10 @@ export class McpUpstreamClient implements UpstreamToolClient {
 
   private async connectOnce(upstream: UpstreamAddress): Promise<Client> {
     const { transport, stderr } = this.transportFor(upstream);
-    const client = new Client(CLIENT_INFO);
+    // Declared so upstreams offer their elicitation and sampling tools; each request is passed to
+    // the caller of the call it belongs to (or fails that run when the caller cannot answer).
+    const client = new Client(CLIENT_INFO, { capabilities: { elicitation: {}, sampling: {} } });
+    this.answerCallerRequests(client);
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       for (const listener of this.toolListListeners) listener(upstream);
     });
@@ -240,8 +356,8 @@ export function isStaleSession(err: unknown): boolean {
 }
 
 function toToolCallResult(result: { isError?: boolean; content?: unknown; structuredContent?: unknown }): ToolCallResult {
-  const blocks = Array.isArray(result.content) ? (result.content as { type: string; text?: string }[]) : [];
-  const text = blocks.filter((b) => b.type === 'text').map((b) => b.text ?? '').join('\n');
+  const content = Array.isArray(result.content) ? (result.content as ContentBlock[]) : [];
+  const text = textOf(content);
   let value: unknown = result.structuredContent;
   if (value === undefined) {
     try {
@@ -250,5 +366,5 @@ function toToolCallResult(result: { isError?: boolean; content?: unknown; struct
       value = text;
     }
   }
-  return { isError: result.isError === true, value, text };
+  return { isError: result.isError === true, value, text, content, ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}) };
 }

@@ -6,16 +6,12 @@ import { resolve } from 'node:path';
 import type { Knex } from 'knex';
 import { SqliteStatements } from './sqlite-statements.js';
 import { chunks, insertValues } from './sql-batches.js';
+import type { Statements } from './statements.js';
 
 /** The engine's name as the service reports it (e.g. /healthz). */
 export type DialectName = 'sqlite' | 'postgresql';
 /** knex's name for the engine's driver: spoken only in this file. */
 type KnexClient = 'sqlite3' | 'pg';
-
-/** Runs hand-written SQL and answers its rows (RETURNING included); given a transaction as `db`, on it. */
-export interface Statements {
-  all<T>(sql: string, bindings: unknown[], db?: Knex): Promise<T[]>;
-}
 
 /** A row of a bulk write: strings, numbers and nulls only. */
 export type PlainRow = Record<string, string | number | null>;
@@ -61,6 +57,20 @@ export interface Dialect {
   dropEnqueueForLog(table: string): string;
   /** SQL that removes what only the seq-queuing triggers use (migration 008 down). */
   dropEnqueueWithSeq(): string[];
+  /**
+   * SQL for `length` bytes of a binary column from a 1-based offset (two placeholders: offset,
+   * length), read without the rest of the value, and how the driver hands the slice back.
+   */
+  byteSlice(column: string): { sql: string; encoding: 'binary' | 'base64' };
+  /**
+   * True when a row keeps its large values inline in column order, so that reading a column after
+   * a large one walks the large one's overflow pages (SQLite); false when they are kept out of line
+   * and the other columns read without them (PostgreSQL's TOAST). Migration 010 rebuilds the
+   * deliveries table with the body last where this is true.
+   */
+  largeValuesInRow: boolean;
+  /** SQL for the SHA-256 (hex) of a binary column where the engine has it; null where the adapter must hash. */
+  sha256Hex(column: string): string | null;
 }
 
 /** Through knex: the driver prepares each statement anew. */
@@ -144,6 +154,9 @@ export const sqliteDialect: Dialect = {
   ],
   dropEnqueueForLog: (table) => `DROP TRIGGER IF EXISTS ${table}_log_enqueue`,
   dropEnqueueWithSeq: () => [],
+  byteSlice: (column) => ({ sql: `substr(${column}, ?, ?)`, encoding: 'binary' }),
+  largeValuesInRow: true,
+  sha256Hex: () => null,
 };
 
 // knex prints each failed connection attempt with its stack; the error itself reaches the caller
@@ -202,6 +215,10 @@ export const postgresDialect: Dialect = {
   ],
   dropEnqueueForLog: (table) => `DROP TRIGGER IF EXISTS ${table}_log_enqueue ON ${table}`,
   dropEnqueueWithSeq: () => ['DROP FUNCTION IF EXISTS switchyard_log_enqueue_seq()'],
+  // node-postgres reads bytea as hex text, twice the bytes and slow to parse; base64 is cheaper.
+  byteSlice: (column) => ({ sql: `encode(substr(${column}, ?, ?), 'base64')`, encoding: 'base64' }),
+  largeValuesInRow: false,
+  sha256Hex: (column) => `encode(sha256(${column}), 'hex')`,
 };
 
 /** The dialect of an open knex instance. */
@@ -223,3 +240,5 @@ export function isUniqueViolation(error: unknown): boolean {
 
 /** True when the database refused a change to an append-only table. */
 export const isAppendOnlyRefusal = (error: unknown): boolean => /ledger is append-only/.test((error as Error)?.message ?? '');
+
+export type { Statements } from './statements.js';

@@ -18,3 +18,4 @@ export * from './sqlite-statements.js';
 export * from './group-commit.js';
 export * from './store-observer.js';
 export * from './ledger-backlog.js';
+export * from './blob-store.js';

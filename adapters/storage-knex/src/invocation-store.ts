@@ -2,9 +2,10 @@
 // links such as repaired_by are derived by query when reading, never written back.
 import type { Knex } from 'knex';
 import { GroupCommit } from './group-commit.js';
+import { pageOf, seqPage } from './seq-paging.js';
 import type { StoreObserver, StoreOptions } from './store-observer.js';
 import { dialectFor, type Statements } from './dialect.js';
-import { SwitchyardError, type InvocationRecord, type InvocationStatus, type InvocationStore, type Page, type RepairLink, type StoredInvocation } from '@switchyard/core';
+import type { InvocationRecord, InvocationStatus, InvocationStore, LedgerPageRequest, Page, RepairLink, StoredInvocation } from '@switchyard/core';
 
 /** A repair chain longer than this is not read further (the lineage rules need its first success and its end). */
 const MAX_CHAIN = 1000;
@@ -78,18 +79,11 @@ export class KnexInvocationStore implements InvocationStore {
     return stored;
   }
 
-  async listByKey(key: string, options: { after?: string | null; limit: number }): Promise<Page<StoredInvocation>> {
-    const after = options.after == null ? 0 : Number(options.after);
-    if (!Number.isSafeInteger(after) || after < 0) throw new SwitchyardError('invalid_request', 'after must be a cursor from next_cursor');
-    const rows = await this.knex<InvocationRow>('invocations')
-      .select('seq', 'id', 'repairs', 'record')
-      .where('key', key)
-      .andWhere('seq', '>', after)
-      .orderBy('seq', 'asc')
-      .limit(options.limit + 1);
-    const page = rows.slice(0, options.limit);
-    const items = await this.withLinks(page);
-    return { items, next_cursor: rows.length > options.limit ? String(items[items.length - 1]!.seq) : null };
+  async list(options: LedgerPageRequest & { key?: string }): Promise<Page<StoredInvocation>> {
+    const query = this.knex<InvocationRow>('invocations').select('seq', 'id', 'repairs', 'record');
+    if (options.key !== undefined) query.where('key', options.key);
+    const rows = await seqPage(query, options);
+    return pageOf(await this.withLinks(rows.slice(0, options.limit)), rows.length, options.limit);
   }
 
   /**

@@ -7,8 +7,9 @@ import { Router, urlencoded, type ErrorRequestHandler, type Request, type Reques
 import helmet from 'helmet';
 import { INVOCATION_ID, SwitchyardError, WEBHOOK_ID_PATTERN, canonicalKey, type StoredDelivery } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
-import type { HttpContext } from '../context.js';
+import type { Needs } from '../context.js';
 import { presentBody } from '../webhook-presenters.js';
+import { streamDeliveryBody } from '../delivery-body.js';
 import { html, page, type Html, type PageOptions } from './html.js';
 import { statusFor } from '../status.js';
 import { signInLimiter } from '../rate-limit.js';
@@ -19,6 +20,9 @@ import { deliveriesBody, deliveryBody, webhooksBody } from './pages/webhooks.js'
 import { invocationBody, invocationsBody, ledgerIndexBody } from './pages/ledger.js';
 import { loginBody } from './pages/login.js';
 import { approvalsBody, type DecisionNotice } from './pages/approvals.js';
+
+/** What this module uses of the HTTP context: it receives nothing else. */
+type Ctx = Needs<'mintPerMinute' | 'apiKeys' | 'approvals' | 'dashboardSessionKey' | 'deliveries' | 'inlineBodyBytes' | 'invocations' | 'logger' | 'publicBaseUrl' | 'registry' | 'webhooks'>;
 
 const ASSETS: Record<string, string> = {
   'dashboard.css': 'text/css; charset=utf-8',
@@ -54,7 +58,7 @@ const securityHeaders = helmet({
   referrerPolicy: { policy: 'same-origin' },
 });
 
-export function dashboardRoutes(ctx: HttpContext): Router {
+export function dashboardRoutes(ctx: Ctx): Router {
   const router = Router();
   const sessions = new DashboardSessions(ctx.dashboardSessionKey);
 
@@ -146,7 +150,8 @@ export function dashboardRoutes(ctx: HttpContext): Router {
 
   router.get('/dashboard/webhooks/:id', signedIn, async (req, res) => {
     const hook = await hookOf(req);
-    const recent = await ctx.deliveries.list({ hookId: hook.id, limit: 50 });
+    // The table shows sizes, never bodies: none is read.
+    const recent = await ctx.deliveries.list({ hookId: hook.id, order: 'newest', cursor: null, limit: 50, inlineBodyBytes: 0 });
     const session = (req as Signed).dashboardSession!;
     send(req, res, { title: hook.name, section: 'webhooks', scripts: ['dashboard.js'] }, deliveriesBody(hook, recent.items, baseUrlOf(req, ctx.publicBaseUrl), sessions.csrfToken(session)));
   });
@@ -163,7 +168,7 @@ export function dashboardRoutes(ctx: HttpContext): Router {
       if (polling) return;
       polling = true;
       try {
-        const fresh = (await ctx.deliveries.list({ hookId: hook.id, limit: 100 })).items.filter((d) => d.seq > after).reverse();
+        const fresh = (await ctx.deliveries.list({ hookId: hook.id, order: 'append', cursor: after > 0 ? String(after) : null, limit: 100, inlineBodyBytes: 0 })).items;
         for (const d of fresh) {
           res.write(`event: delivery\ndata: ${JSON.stringify(liveRow(d))}\n\n`);
           after = d.seq;
@@ -184,9 +189,14 @@ export function dashboardRoutes(ctx: HttpContext): Router {
   });
 
   router.get('/dashboard/deliveries/:entry', signedIn, async (req, res) => {
-    const delivery = await ctx.deliveries.get(req.params['entry'] as string);
+    const delivery = await ctx.deliveries.get(req.params['entry'] as string, { inlineBodyBytes: ctx.inlineBodyBytes });
     if (!delivery) throw new SwitchyardError('not_found', `no delivery ${req.params['entry']}`);
     send(req, res, { title: delivery.id, section: 'webhooks' }, deliveryBody(delivery, presentBody(delivery.body)));
+  });
+
+  // A body too large for the page, byte for byte with its original content type.
+  router.get('/dashboard/deliveries/:entry/body', signedIn, async (req, res) => {
+    await streamDeliveryBody(ctx.deliveries, req.params['entry'] as string, res);
   });
 
   router.get('/dashboard/approvals', signedIn, async (req, res) => {
@@ -222,8 +232,8 @@ export function dashboardRoutes(ctx: HttpContext): Router {
     // A key in any letter case lists the invocations of the upper-case key the ledger keeps.
     const key = typeof req.query['key'] === 'string' ? canonicalKey(req.query['key']) : undefined;
     if (!key) return send(req, res, { title: 'Ledger', section: 'ledger' }, ledgerIndexBody(ctx.registry.systems()));
-    const after = typeof req.query['after'] === 'string' ? req.query['after'] : null;
-    const pageOf = await ctx.invocations.listByKey(key, { after, limit: 100 });
+    const before = typeof req.query['before'] === 'string' ? req.query['before'] : null;
+    const pageOf = await ctx.invocations.list({ key, order: 'newest', cursor: before, limit: 100 });
     send(req, res, { title: `Invocations of ${key}`, section: 'ledger' }, invocationsBody(key, pageOf.items, pageOf.next_cursor));
   });
 

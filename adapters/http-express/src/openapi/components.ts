@@ -1,5 +1,6 @@
 // Shared pieces of the OpenAPI document: credentials, answer shapes and reusable parameters.
 // Shapes list the fields a client can rely on; the prose reference is docs/api.md.
+import { INVOCATION_STATUSES } from '@switchyard/core';
 
 export const securitySchemes = {
   apiKey: { type: 'apiKey', in: 'header', name: 'x-sheets-key', description: "The owner's API key: every move." },
@@ -35,8 +36,15 @@ export const schemas = {
   Invocation: obj(
     {
       id: { type: 'string', pattern: '^inv_' }, seq: int, key: str, path: str, actor: str, fingerprint: { type: ['string', 'null'] },
-      body: anyValue, args: anyValue, status: { enum: ['ok', 'failed', 'refused', 'awaiting_approval', 'denied'] }, ok: bool, ran: bool,
+      body: anyValue, args: anyValue, status: { enum: [...INVOCATION_STATUSES] }, ok: bool, ran: bool,
       error: { oneOf: [{ type: 'null' }, obj({ code: str, message: str })] }, result: anyValue, yield: { $ref: '#/components/schemas/Yield' },
+      content: {
+        type: 'array',
+        description: "A tool run's MCP content blocks exactly as the upstream sent them; a binary part over the blob threshold carries `_blob: {sha256, size, mimeType, url}` in place of its bytes",
+        items: { type: 'object', properties: { type: { type: 'string', enum: ['text', 'image', 'audio', 'resource_link', 'resource'] } }, required: ['type'] },
+      },
+      structured_content: { description: "The upstream tool's structuredContent, when it gave one", ...anyValue },
+      logs: { type: 'array', description: 'Log messages (notifications/message) the upstream sent while the call ran', items: obj({ level: str, logger: str, data: anyValue }, ['level', 'data']) },
       repairs: { type: ['string', 'null'] }, replays: { type: ['string', 'null'] }, repaired_by: { type: 'array', items: str },
       source: str, created_at: { type: 'string', format: 'date-time' }, duration_ms: { type: 'number' },
       request_id: { type: ['string', 'null'], description: 'The x-request-id of the request that caused the run' },
@@ -55,12 +63,13 @@ export const schemas = {
       id: str, event: { type: 'string', enum: ['webhook delivery'] }, hook_id: str, seq: int, received_at: str, method: str, path: str, query: str,
       client_address: { type: ['string', 'null'] }, headers: { type: 'array', items: { type: 'array', items: str, minItems: 2, maxItems: 2 } },
       body: { type: ['string', 'null'] }, body_encoding: { type: ['string', 'null'], enum: ['utf8', 'base64', null] }, body_size: int,
+      body_omitted: bool, body_sha256: { type: ['string', 'null'], pattern: '^[0-9a-f]{64}$' }, body_url: { type: ['string', 'null'] },
       delivery_id: { type: ['string', 'null'] }, delivery_id_rule: { type: ['string', 'null'] }, signature: { type: ['string', 'null'], enum: ['verified', 'invalid', 'missing', null] },
       duplicate: bool, duplicate_of: { type: ['string', 'null'] }, outcome: { type: 'string', enum: ['accepted', 'refused'] },
       refusal: { type: ['object', 'null'] }, action: { type: ['string', 'null'] }, action_run: { type: ['object', 'null'] },
       request_id: { type: ['string', 'null'], description: 'The x-request-id of the request that brought it' },
     },
-    ['id', 'hook_id', 'seq', 'received_at', 'headers', 'body_size', 'duplicate', 'outcome'],
+    ['id', 'hook_id', 'seq', 'received_at', 'headers', 'body_size', 'body_omitted', 'body_sha256', 'body_url', 'duplicate', 'outcome'],
   ),
   /** What POST /hook/<id> answers: what was stored. */
   DeliveryReceipt: obj(
@@ -85,6 +94,18 @@ export const htmlPage = (description: string) => ({ description, content: { 'tex
 
 export const query = (name: string, description: string, schema: unknown = str, required = false) => ({ name, in: 'query', description, required, schema });
 export const pathParam = (name: string, description: string, schema: unknown = str) => ({ name, in: 'path', description, required: true, schema });
+/** The paging parameters every ledger listing shares (docs/api.md, "Ledger listings"). */
+export const ledgerPageParams = () => [
+  query('order', '`newest` (newest first, the default) or `append` (oldest first)', { enum: ['newest', 'append'] }),
+  query('before', 'next_cursor of a newest-first page', { type: 'string', pattern: '^[0-9]{1,15}$' }),
+  query('after', 'next_cursor of an append-order page', { type: 'string', pattern: '^[0-9]{1,15}$' }),
+  limitParam(),
+];
+
+/** A ledger listing's answer: a page within the byte budget, a cursor when more follow. */
+export const ledgerPage = (items: unknown, extra: Record<string, unknown> = {}) =>
+  obj({ ok: bool, ...extra, order: { enum: ['newest first', 'append'] }, items: { type: 'array', items }, next_cursor: { type: ['string', 'null'] } }, ['ok', 'order', 'items', 'next_cursor']);
+
 export const limitParam = (max = 1000, def = 50) => query('limit', `Page size, 1–${max} (default ${def})`, { type: 'integer', minimum: 1, maximum: max, default: def });
 
 export const credentialErrors = errors([401, 'credential_required, invalid_api_key, token_corrupted, token_expired'], [403, 'scope_denied']);

@@ -42,7 +42,13 @@ export const dashboardPaths = {
       responses: { '200': { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, '303': { description: 'To the sign-in page' } },
     },
   },
-  '/dashboard/deliveries/{entry}': { get: pageOp('dashboardDelivery', 'One delivery: headers as received and the body', dashboardSession, [pathParam('entry', 'Delivery entry id')]) },
+  '/dashboard/deliveries/{entry}': { get: pageOp('dashboardDelivery', 'One delivery: headers as received and the body (a link to it when over the inline threshold)', dashboardSession, [pathParam('entry', 'Delivery entry id')]) },
+  '/dashboard/deliveries/{entry}/body': {
+    get: {
+      ...pageOp('dashboardDeliveryBody', "A delivery's body, byte for byte, with its original content type", dashboardSession, [pathParam('entry', 'Delivery entry id')]),
+      responses: { '200': { description: 'The body as received', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } }, '303': { description: 'To the sign-in page when there is no session' }, '404': htmlPage('Not found (a page)') },
+    },
+  },
   '/dashboard/approvals': { get: pageOp('dashboardApprovals', 'Runs waiting for approval, each with Approve and Deny', dashboardSession, [query('approved', 'Invocation just approved'), query('run', 'The run it made'), query('denied', 'Invocation just denied')]) },
   '/dashboard/approvals/{id}': {
     post: {
@@ -56,6 +62,6 @@ export const dashboardPaths = {
       },
     },
   },
-  '/dashboard/ledger': { get: pageOp('dashboardLedger', 'Invocations of a key (key=) with their lineage', dashboardSession, [query('key', 'Capability key'), query('after', 'Cursor')]) },
+  '/dashboard/ledger': { get: pageOp('dashboardLedger', 'Invocations of a key (key=), newest first, with their lineage', dashboardSession, [query('key', 'Capability key'), query('before', 'Cursor')]) },
   '/dashboard/invocations/{id}': { get: pageOp('dashboardInvocation', 'One invocation, its lineage and a proof verified in the browser', dashboardSession, [pathParam('id', 'Invocation id')]) },
 } as const;

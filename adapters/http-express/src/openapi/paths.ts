@@ -1,6 +1,6 @@
 // Every endpoint of the service, as OpenAPI path items. A test compares these paths with the routes
 // Express actually mounts, so an endpoint cannot be added without being described here.
-import { anyCredential, credentialErrors, errors, json, limitParam, ownerOnly, pathParam, publicOnly, query, ref, tokenOrKey } from './components.js';
+import { anyCredential, credentialErrors, errors, json, ledgerPage, ledgerPageParams, limitParam, ownerOnly, pathParam, publicOnly, query, ref, tokenOrKey } from './components.js';
 
 const formatParam = query('format', '`markdown` for the markdown form', { enum: ['markdown'] });
 
@@ -148,10 +148,11 @@ export const paths = {
   },
   '/api/invocations': {
     get: {
-      operationId: 'listInvocations', tags: ['ledger'], summary: 'Invocations of one key, in append order',
+      operationId: 'listInvocations', tags: ['ledger'], summary: 'Invocations of one key, newest first or in append order',
+      description: 'Paged like every ledger listing: `before`/`after` with next_cursor, and a page ends early before it would pass `ledger.pageBytes`.',
       security: tokenOrKey,
-      parameters: [query('object_id', 'The capability key', undefined, true), query('after', 'Cursor from next_cursor'), limitParam()],
-      responses: { '200': json('A page', { type: 'object', properties: { ok: { type: 'boolean' }, items: { type: 'array', items: ref('Invocation') }, next_cursor: { type: ['string', 'null'] } } }), ...errors([400, 'invalid_request']), ...credentialErrors },
+      parameters: [query('object_id', 'The capability key', undefined, true), ...ledgerPageParams()],
+      responses: { '200': json('A page', ledgerPage(ref('Invocation'), { object_id: { type: 'string' } })), ...errors([400, 'invalid_request']), ...credentialErrors },
     },
   },
   '/api/invocations/{id}': {
@@ -161,11 +162,32 @@ export const paths = {
       responses: { '200': json('The invocation', { type: 'object', properties: { ok: { type: 'boolean' }, invocation: ref('Invocation') } }), ...errors([404, 'invocation_not_found']), ...credentialErrors },
     },
   },
+  '/api/invocations/{id}/blobs/{sha256}': {
+    get: {
+      operationId: 'getInvocationBlob', tags: ['ledger'], summary: "A large binary part of a run's content (stored once, named by its SHA-256 in the record)", security: tokenOrKey,
+      parameters: [pathParam('id', 'Invocation id'), pathParam('sha256', 'The SHA-256 of the bytes, 64 hex digits', { type: 'string', pattern: '^[0-9a-f]{64}$' })],
+      responses: {
+        '200': { description: "The bytes, with the part's media type", content: { '*/*': { schema: { type: 'string', format: 'binary' } } } },
+        ...errors([400, 'invalid_request'], [404, 'invocation_not_found (not a run of this credential), not_found (the run names no such blob)']),
+        ...credentialErrors,
+      },
+    },
+  },
   '/api/ledger': {
     get: {
-      operationId: 'listDeliveries', tags: ['webhooks'], summary: 'Webhook deliveries, newest first', security: ownerOnly,
-      parameters: [query('event', '`webhook delivery`', { enum: ['webhook delivery'] }, true), query('hook', 'Only this webhook'), query('before', 'Cursor from next_cursor'), limitParam()],
-      responses: { '200': json('A page', { type: 'object', properties: { items: { type: 'array', items: ref('Delivery') }, next_cursor: { type: ['string', 'null'] } } }), ...errors([400, 'invalid_request'], [404, 'webhook_not_found']), ...credentialErrors },
+      operationId: 'listLedger', tags: ['ledger'], summary: 'Ledger entries of one event: webhook deliveries or invocations, newest first or in append order', security: ownerOnly,
+      description: 'Paged like every ledger listing: `before`/`after` with next_cursor, and a page ends early before it would pass `ledger.pageBytes`. A delivery body over `ledger.inlineBodyBytes` is left out (`body: null`, `body_omitted: true`); `body_size`, `body_sha256` and `body_url` stand for it.',
+      parameters: [
+        query('event', '`webhook delivery` or `invocation`', { enum: ['webhook delivery', 'invocation'] }, true),
+        query('hook', 'Deliveries: only this webhook'),
+        query('key', 'Invocations: only this capability key'),
+        ...ledgerPageParams(),
+      ],
+      responses: {
+        '200': json('A page', { oneOf: [ledgerPage(ref('Delivery'), { event: { const: 'webhook delivery' }, hook: { type: 'string' } }), ledgerPage({ allOf: [ref('Invocation'), { type: 'object', properties: { event: { const: 'invocation' } }, required: ['event'] }] }, { event: { const: 'invocation' }, key: { type: 'string' } })] }),
+        ...errors([400, 'invalid_request'], [404, 'webhook_not_found']),
+        ...credentialErrors,
+      },
     },
   },
   '/api/ledger/{entry}': {
@@ -173,6 +195,14 @@ export const paths = {
       operationId: 'getDelivery', tags: ['webhooks'], summary: 'One delivery, whole', security: ownerOnly,
       parameters: [pathParam('entry', 'Delivery entry id (dlv_…)')],
       responses: { '200': json('The delivery', { type: 'object', properties: { entry: ref('Delivery') } }), ...errors([404, 'not_found']), ...credentialErrors },
+    },
+  },
+  '/api/ledger/{entry}/body': {
+    get: {
+      operationId: 'getDeliveryBody', tags: ['webhooks'], summary: "A delivery's body, byte for byte, with its original content type (streamed)", security: ownerOnly,
+      description: 'The `body_url` of a delivery. The answer carries `Repr-Digest: sha-256=:…:` (the `body_sha256` of the listing), `X-Content-Type-Options: nosniff` and a sandboxing Content-Security-Policy.',
+      parameters: [pathParam('entry', 'Delivery entry id (dlv_…)')],
+      responses: { '200': { description: 'The body as received', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } }, ...errors([404, 'not_found']), ...credentialErrors },
     },
   },
   '/api/objects/webhook': {

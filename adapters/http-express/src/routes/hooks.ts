@@ -17,12 +17,15 @@ import {
   type Webhook,
 } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
-import type { HttpContext } from '../context.js';
+import type { Needs } from '../context.js';
 import { unknownKeyLinks, runAnswer } from '../presenters.js';
 import { rawBody } from '../raw-body.js';
 import { currentRequestId } from '../request-id.js';
 import { statusFor } from '../status.js';
 import { writeJson } from '../write-json.js';
+
+/** What this module uses of the HTTP context: it receives nothing else. */
+type Ctx = Needs<'deliveries' | 'dispatch' | 'hookBodyLimitBytes' | 'logger' | 'publicBaseUrl' | 'registry' | 'webhooks'>;
 
 const pairs = (rawHeaders: string[]): RawHeaders => {
   const out: Array<[string, string]> = [];
@@ -71,7 +74,7 @@ const receipt = (d: StoredDelivery) => ({
   signature: d.signature,
 });
 
-export function hookRoutes(ctx: HttpContext): Router {
+export function hookRoutes(ctx: Ctx): Router {
   const router = Router();
 
   const findHook = async (id: string): Promise<Webhook> => {

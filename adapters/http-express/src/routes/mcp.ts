@@ -2,34 +2,39 @@
 // server and transport bound to the request's credential, so any service process can answer any
 // request (no session to pin). Tools are the capabilities the credential may invoke; a call goes
 // through the same authorize + dispatch as POST /api/dispatch, so ledger, lineage and approvals match.
-import { Router, json, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
-import { createSwitchyardMcpServer, type CallerTools } from '@switchyard/mcp';
+import { Router, json, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallerExchange, capabilitiesOf, createSwitchyardMcpServer, isInitialize, sessionIdFor, type CallerTools, type SwitchyardMcpServerOptions } from '@switchyard/mcp';
 import { SwitchyardError, mayInvoke, runDenial } from '@switchyard/core';
 import { authorize, callerOf, credentialOf, type Credential } from '../credentials.js';
 import { baseUrlOf } from '../base-url.js';
-import type { HttpContext } from '../context.js';
+import type { Needs } from '../context.js';
 import { mcpHostGuard } from '../mcp-host-guard.js';
 import { mcpParamsCheck } from '../mcp-params.js';
 import { serveMcp } from '../mcp-transport.js';
 import { virtualMcpRoutes } from './mcp-virtual.js';
 
+/** What this module uses of the HTTP context: it receives nothing else. */
+export type McpCtx = Needs<'apiKeys' | 'blobs' | 'bodyLimitBytes' | 'dispatch' | 'logger' | 'mcp' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens' | 'upstreams'>;
+type Ctx = McpCtx;
+
 export const MCP_VERSION = '0.1.0';
 
 /** The tools of one request's credential (owner or token; the public credential never gets here). */
-export function callerTools(req: Request, ctx: HttpContext, cred: Exclude<Credential, { kind: 'public' }>): CallerTools {
+export function callerTools(req: Request, ctx: Ctx, cred: Exclude<Credential, { kind: 'public' }>): CallerTools {
   return {
     list() {
       // Listing is not a use of the token (nothing runs), so no token use is recorded per key.
       // Keyless tokens would only ever be refused an auth-required run: not offered as tools.
       return ctx.registry.list().filter((c) => mayInvoke(cred, c));
     },
-    async call(key, args) {
+    async call(key, args, live) {
       try {
         // registry.require throws unknown_capability with did_you_mean before any token use.
         // A tool name matches its key in any letter case; the move and the record use the registered key.
         const { capability } = ctx.registry.require(key);
         const allowed = await authorize(req, ctx, `invoke:${capability.key}`);
-        return await ctx.dispatch.dispatch({ key: capability.key, body: args, source: 'mcp' }, callerOf(allowed));
+        return await ctx.dispatch.dispatch({ key: capability.key, body: args, source: 'mcp', ...live }, callerOf(allowed));
       } catch (err) {
         // The client only sees "internal error" for these; the log keeps the cause, as the error middleware does.
         if (!SwitchyardError.is(err)) ctx.logger.error('unhandled error', { path: req.path, tool: key, error: (err as Error)?.stack ?? String(err) });
@@ -45,11 +50,25 @@ export const methodNotAllowed: RequestHandler = (_req, res) => {
 };
 
 /**
+ * A tools/call answered as a stream (SSE) rather than one JSON body: when the caller asked for
+ * progress, or its client can be asked things (elicitation, sampling) while the call runs.
+ */
+function streams(body: unknown, sessionId: string | undefined): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  const caps = capabilitiesOf(sessionId);
+  return messages.some((m) => {
+    if (typeof m !== 'object' || m === null || (m as { method?: unknown }).method !== 'tools/call') return false;
+    const meta = ((m as { params?: { _meta?: { progressToken?: unknown } } }).params ?? {})._meta;
+    return meta?.progressToken !== undefined || caps.elicitation || caps.sampling;
+  });
+}
+
+/**
  * The credential is decided before the body is read or any MCP processing: a bad key or token is
  * our coded 401, and so is no credential at all (tools are for callers who may invoke). Every such
  * 401 says `WWW-Authenticate: Bearer`, as MCP clients expect.
  */
-export const mcpCredential = (ctx: HttpContext): RequestHandler => async (req, res, next) => {
+export const mcpCredential = (ctx: Ctx): RequestHandler => async (req, res, next) => {
   res.set('www-authenticate', 'Bearer');
   const cred = await credentialOf(req, ctx);
   const noCredential = runDenial(cred, 'the MCP server', `${baseUrlOf(req, ctx.publicBaseUrl)}/start`);
@@ -73,19 +92,48 @@ export const mcpBodyErrors: ErrorRequestHandler = (err, _req, res, next) => {
 /** The caller's credential, once mcpCredential let the request through. */
 export const mcpCaller = (res: { locals: Record<string, unknown> }) => res.locals['credential'] as Exclude<Credential, { kind: 'public' }>;
 
-export function mcpRoutes(ctx: HttpContext): Router {
+/** What every face's server shares for one request: the caller, its session and the exchange. */
+export type FaceOptions = Pick<SwitchyardMcpServerOptions, 'baseUrl' | 'version' | 'blobs' | 'exchange' | 'session' | 'pageSize'>;
+
+/**
+ * Answers one MCP POST on any face: answers to our questions and withdrawn calls go to the exchange;
+ * otherwise `build` makes the face's server for this caller, answered as JSON, or as a stream when
+ * the call may send progress or ask the caller something.
+ */
+export async function answerMcp(req: Request, res: Response, ctx: Ctx, exchange: CallerExchange, build: (options: FaceOptions) => Server): Promise<void> {
+  const sessionHeader = req.get('mcp-session-id');
+  if (exchange.intercept(req.body, sessionHeader)) {
+    res.status(202).end();
+    return;
+  }
+  // The session id only carries what the caller's client declared; nothing is kept server-side.
+  const sessionId = isInitialize(req.body) ? sessionIdFor(req.body.params) : sessionHeader;
+  if (isInitialize(req.body)) res.setHeader('mcp-session-id', sessionId!);
+  const server = build({
+    baseUrl: baseUrlOf(req, ctx.publicBaseUrl),
+    version: MCP_VERSION,
+    blobs: ctx.blobs,
+    exchange,
+    pageSize: ctx.mcp.pageSize,
+    ...(sessionId ? { session: { id: sessionId, capabilities: capabilitiesOf(sessionId) } } : {}),
+  });
+  await serveMcp(server, req, res, { json: !streams(req.body, sessionHeader) });
+}
+
+export function mcpRoutes(ctx: Ctx): Router {
   const router = Router();
+  // Answers to our questions and withdrawn calls arrive in their own POSTs: one exchange per service.
+  const exchange = new CallerExchange();
   router.use('/mcp', mcpHostGuard({ allowedHosts: ctx.mcp.allowedHosts, allowedOrigins: ctx.mcp.allowedOrigins, publicBaseUrl: ctx.publicBaseUrl }));
   const credential = mcpCredential(ctx);
 
   router.post('/mcp', credential, json({ limit: ctx.bodyLimitBytes }), mcpParamsCheck, async (req, res) => {
-    const cred = mcpCaller(res);
-    const server = createSwitchyardMcpServer({ tools: callerTools(req, ctx, cred), baseUrl: baseUrlOf(req, ctx.publicBaseUrl), version: MCP_VERSION, pageSize: ctx.mcp.pageSize });
-    await serveMcp(server, req, res);
+    const tools = callerTools(req, ctx, mcpCaller(res));
+    await answerMcp(req, res, ctx, exchange, (options) => createSwitchyardMcpServer({ ...options, tools }));
   });
   router.get('/mcp', methodNotAllowed);
   router.delete('/mcp', methodNotAllowed);
-  router.use(virtualMcpRoutes(ctx));
+  router.use(virtualMcpRoutes(ctx, exchange));
   router.use('/mcp', mcpBodyErrors);
 
   return router;

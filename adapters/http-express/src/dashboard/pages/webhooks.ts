@@ -1,5 +1,6 @@
 // Webhooks: the list with on/off switches, one webhook's deliveries with its switch (new ones
-// arrive live over server-sent events) and one delivery whole: every header as received and the body.
+// arrive live over server-sent events) and one delivery whole: every header as received and the
+// body (a link to the raw body instead when it is over the inline threshold).
 import { counted, type StoredDelivery, type Webhook } from '@switchyard/core';
 import { html, type Html } from '../html.js';
 
@@ -54,6 +55,8 @@ export function deliveryBody(d: StoredDelivery, body: { body: string | null; bod
 <h2>Headers (as received)</h2>
 <table class="headers"><tbody>${d.headers.map(([n, v]) => html`<tr><th scope="row">${n}</th><td>${v}</td></tr>`)}</tbody></table>
 <h2>Body <span class="muted">${counted(d.body_size, 'byte')}${body.body_encoding ? `, ${body.body_encoding}` : ''}</span></h2>
-<pre id="delivery-body">${body.body ?? ''}</pre>`;
+${d.body_omitted
+  ? html`<p id="delivery-body-omitted">Too large to show here. SHA-256 <code>${d.body_sha256}</code> · <a href="/dashboard/deliveries/${d.id}/body">the raw body</a> (with its original content type)</p>`
+  : html`<pre id="delivery-body">${body.body ?? ''}</pre>`}`;
 }
 

@@ -1,10 +1,12 @@
-// An in-memory InvocationStore for unit tests of the pure core (the real stores run the store contract).
-import type { InvocationRecord, InvocationStore, Page, RepairLink, StoredInvocation } from '@switchyard/core';
+// An in-memory InvocationStore for plugin tests and core unit tests; it passes the store contract's invocation group.
+import { cursorPosition, type InvocationRecord, type InvocationStore, type LedgerPageRequest, type Page, type RepairLink, type StoredInvocation } from '@switchyard/core';
 
 export class MemoryInvocationStore implements InvocationStore {
   private readonly rows: StoredInvocation[] = [];
 
   async append(record: InvocationRecord): Promise<StoredInvocation> {
+    // The knex stores refuse this through the primary key.
+    if (this.rows.some((r) => r.id === record.id)) throw new Error(`invocation ${record.id} is already recorded`);
     const stored = { ...structuredClone(record), seq: this.rows.length + 1, repaired_by: [] };
     this.rows.push(stored);
     return this.withLinks(stored);
@@ -15,9 +17,11 @@ export class MemoryInvocationStore implements InvocationStore {
     return row ? this.withLinks(row) : undefined;
   }
 
-  async listByKey(key: string, options: { after?: string | null; limit: number }): Promise<Page<StoredInvocation>> {
-    const after = options.after ? Number(options.after) : 0;
-    const matching = this.rows.filter((r) => r.key === key && r.seq > after);
+  async list(options: LedgerPageRequest & { key?: string }): Promise<Page<StoredInvocation>> {
+    const position = cursorPosition(options.cursor);
+    const newest = options.order === 'newest';
+    const ordered = newest ? [...this.rows].reverse() : this.rows;
+    const matching = ordered.filter((r) => (options.key === undefined || r.key === options.key) && (position === null || (newest ? r.seq < position : r.seq > position)));
     const items = matching.slice(0, options.limit).map((r) => this.withLinks(r));
     const more = matching.length > options.limit;
     return { items, next_cursor: more ? String(items[items.length - 1]!.seq) : null };
