@@ -72,6 +72,17 @@ export function mayInvoke(p: Principal, capability: Pick<Capability, 'key' | 'au
 }
 
 /**
+ * True when the principal may read an imported server's resources, resource templates and prompts
+ * (MCP at /mcp/servers/<name>). They are not capabilities and have no move of their own, so they
+ * go with the server's tools: the owner reads them; anyone else only when offered every one of the
+ * server's tools (a server with none shows them to the owner only).
+ */
+export function mayReadServer(p: Principal, tools: Pick<Capability, 'key' | 'auth'>[]): boolean {
+  if (p.kind === 'owner') return true;
+  return tools.length > 0 && tools.every((c) => mayInvoke(p, c));
+}
+
+/**
  * Who owns an invocation, as far as reading its private fields and re-running it go: the owner owns
  * every one; a token owns the runs its family made (itself, or a token it was narrowed from: they
  * share an id, so a fingerprint) on the keys it still holds. Webhooks and the public own none.

@@ -8,6 +8,7 @@ import {
   invocationView,
   leafParts,
   mayInvoke,
+  mayReadServer,
   mayRunAuthRequired,
   mintToken,
   narrowToken,
@@ -86,6 +87,17 @@ describe('core: the access policy', () => {
     expect(mayInvoke(START, paid)).to.equal(false);
     expect(mayInvoke(START, free)).to.equal(true);
     expect(mayInvoke(OBSERVER, free)).to.equal(false);
+  });
+
+  it("lets a server's resources and prompts be read by the owner, or by whoever is offered every one of its tools", () => {
+    const free = { key: 'EDGE_X', auth: 'none' as const };
+    const paid = { key: 'PAID_Z', auth: 'required' as const };
+    expect(mayReadServer(OWNER, [])).to.equal(true);
+    expect(mayReadServer(START, []), 'a server with no tools shows them to the owner only').to.equal(false);
+    expect(mayReadServer(START, [free])).to.equal(true);
+    expect(mayReadServer(START, [free, paid]), 'a keyless token is not offered the auth-required tool').to.equal(false);
+    expect(mayReadServer(OWNERS_TOKEN, [free, paid])).to.equal(true);
+    expect(mayReadServer(PUBLIC, [free])).to.equal(false);
   });
 
   it('gives each invocation an owner: the owner of all, a token family of its runs on keys it still holds', () => {

@@ -26,6 +26,8 @@ export interface Config {
   tokens: { rootKeys: Array<{ kid: string; secret: string }>; mintPerMinute: number; workspaces: string[] };
   ledger: { origin: string; signingKey?: string | null; commitmentKey?: string | null; integrateIntervalMs: number; leafWorker: boolean; inlineBodyBytes: number; pageBytes: number };
   upstreams: { connectTimeoutMs?: number; listTimeoutMs?: number; servers?: Record<string, UpstreamServerConfig> };
+  /** The MCP faces: accepted Host and Origin values, tools/list page size, named virtual servers. */
+  mcp: { allowedHosts: string[]; allowedOrigins: string[]; pageSize: number; virtualServers: Record<string, { description?: string; tools: string[] }> };
   simulators: { host?: string };
   /** Published articles: one <slug>.md per article. */
   content: { folder: string };

@@ -26,6 +26,11 @@ export class MeteredUpstreamClient implements UpstreamToolClient {
     return this.inner.listTools(upstream, options);
   }
 
+  request(upstream: UpstreamAddress, method: string, params: Record<string, unknown> | undefined, options: { timeoutMs: number }): Promise<Record<string, unknown>> {
+    if (!this.inner.request) return Promise.reject(new Error(`the upstream client cannot forward ${method}`));
+    return this.inner.request(upstream, method, params, options);
+  }
+
   onToolListChanged(listener: (upstream: UpstreamAddress) => void): () => void {
     return this.inner.onToolListChanged(listener);
   }

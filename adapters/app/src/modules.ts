@@ -253,6 +253,12 @@ async function httpApp(p: HttpParts): Promise<ReturnType<typeof createHttpApp>> 
   const { config, db, metrics } = p;
   // Read at each scrape, on the read connection so a scrape never waits behind the writer.
   metrics.watchLedgerBacklog(() => readLedgerBacklog(db.readKnex));
+  // A curated MCP server naming a key nobody registered is most likely a typo (or a server down at
+  // start); p.upstreams is resolved, so the imports have been tried.
+  for (const [name, server] of Object.entries(config.mcp.virtualServers)) {
+    const missing = server.tools.filter((key) => !p.registry.has(key));
+    if (missing.length) p.logger.warn('mcp.virtualServers names keys not registered; they are not offered until they are', { server: name, keys: missing });
+  }
   return createHttpApp({
     registry: p.registry,
     dispatch: p.dispatch,
@@ -274,6 +280,7 @@ async function httpApp(p: HttpParts): Promise<ReturnType<typeof createHttpApp>> 
     logger: p.logger,
     metrics,
     metricsPublic: config.metrics.public,
+    mcp: config.mcp,
     publicBaseUrl: config.server.publicBaseUrl,
     bodyLimitBytes: config.server.bodyLimitBytes,
     hookBodyLimitBytes: config.webhooks.bodyLimitBytes,

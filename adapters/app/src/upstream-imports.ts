@@ -113,6 +113,19 @@ export class ConfiguredUpstreamImports implements UpstreamImports {
       .sort((a, b) => a.name.localeCompare(b.name));
   }
 
+  keysOf(name: string): string[] | undefined {
+    const state = this.servers.get(name);
+    return state ? [...state.keys] : undefined;
+  }
+
+  /** A resources, prompts or completion request to the server, with the list timeout. */
+  async forward(name: string, method: string, params: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
+    const state = this.servers.get(name);
+    if (!state) throw new SwitchyardError('upstream_not_found', `no upstream server named ${JSON.stringify(name)} in config upstreams.servers`, { name, upstreams: [...this.servers.keys()].sort() });
+    if (!this.tools.request) throw new SwitchyardError('upstream_unavailable', `the upstream client cannot forward ${method}`, { upstream: state.address.url, method });
+    return this.tools.request(state.address, method, params, { timeoutMs: this.listTimeoutMs });
+  }
+
   refresh(name: string): Promise<UpstreamRefresh> {
     const state = this.servers.get(name);
     if (!state) {

@@ -10,6 +10,18 @@ export interface HttpLogger {
   debug?(message: string, fields?: Record<string, unknown>): void;
 }
 
+/** The MCP faces (/mcp, /mcp/servers/<name>, /mcp/v/<name>): config mcp. */
+export interface McpFacesConfig {
+  /** Host values accepted besides the listening address and PUBLIC_BASE_URL's host. */
+  allowedHosts: string[];
+  /** Origin values accepted besides those of the accepted hosts. */
+  allowedOrigins: string[];
+  /** Tools per tools/list page. */
+  pageSize: number;
+  /** Named virtual servers: a curated set of capability keys each, served at /mcp/v/<name>. */
+  virtualServers: Record<string, { description?: string; tools: string[] }>;
+}
+
 export interface HttpContext {
   registry: CapabilityRegistry;
   dispatch: DispatchService;
@@ -42,6 +54,7 @@ export interface HttpContext {
   metrics: ServiceMetrics;
   /** Whether /metrics answers without the owner's API key. */
   metricsPublic: boolean;
+  mcp: McpFacesConfig;
   /** Fixed public base URL, or null to derive it from each request. */
   publicBaseUrl: string | null;
   bodyLimitBytes: number;

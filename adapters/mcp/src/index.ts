@@ -2,4 +2,7 @@
 export { McpUpstreamClient, type McpUpstreamClientOptions } from './upstream-client.js';
 export { hostMcpServer, type HostedMcpServer, type HostOptions } from './server-host.js';
 export { createSwitchyardMcpServer, toolOf, toolResultOf, rpcErrorOf, type CallerTools, type SwitchyardMcpServerOptions } from './switchyard-mcp-server.js';
+export { createVirtualMcpServer, type ServerPassThrough, type VirtualMcpServerOptions } from './virtual-mcp-server.js';
+export { pageOfTools, DEFAULT_PAGE_SIZE } from './tool-pages.js';
+export { isStaleSession } from './upstream-client.js';
 export { CallerExchange, capabilitiesOf, isInitialize, sessionIdFor, type CallerCapabilities } from './caller-exchange.js';

@@ -66,7 +66,12 @@ export function createLeanFetch(): { fetch: FetchLike; close(): void } {
           res.on('error', reject);
         },
       );
-      req.on('error', reject);
+      req.on('error', (err: NodeJS.ErrnoException & { unsent?: boolean }) => {
+        // A kept-alive socket the server had already closed: the request never reached it, and
+        // Node's own advice is to send it again. Marked so the MCP client can tell.
+        if (req.reusedSocket && err.code === 'ECONNRESET') err.unsent = true;
+        reject(err);
+      });
       req.end(body ?? undefined);
     });
   };

@@ -2,9 +2,10 @@
 // low-level Server (our input schemas are already JSON Schema, so McpServer's zod layer would only
 // get in the way). It knows nothing of HTTP: whoever hosts it decides the caller and the transport.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type ServerCapabilities, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { SwitchyardError, authRisk, inlineBlobs, isImportedTool, type BlobStore, type CallerChannel, type Capability, type DispatchOutcome, type LiveCall, type ErrorCode as SwitchyardErrorCode } from '@switchyard/core';
+import { DEFAULT_PAGE_SIZE, pageOfTools } from './tool-pages.js';
 import { NO_CALLER_CAPABILITIES, type CallerCapabilities, type CallerExchange } from './caller-exchange.js';
 
 /** The port: the tools one caller may see, and running one of them as that caller. */
@@ -30,6 +31,12 @@ export interface SwitchyardMcpServerOptions {
   session?: { id: string; capabilities: CallerCapabilities };
   /** Questions to the caller and withdrawals of calls, across the caller's HTTP requests. */
   exchange?: CallerExchange;
+  /** Tools per tools/list page (DEFAULT_PAGE_SIZE when left out). */
+  pageSize?: number;
+  /** The name a capability is offered under (its key when left out; a virtual server's own names). */
+  nameOf?: (capability: Capability) => string;
+  /** The server as clients see it (switchyard, tools only, when left out). */
+  info?: { name: string; instructions?: string; capabilities?: ServerCapabilities };
 }
 
 /** JSON-RPC codes for calls that never became a run. Unknown tools get -32602, as the SDK's own McpServer does. */
@@ -105,8 +112,18 @@ const sharedValidator = new AjvJsonSchemaValidator();
 
 /** A fresh server for one caller; cheap enough to build per HTTP request (stateless transport). */
 export function createSwitchyardMcpServer(options: SwitchyardMcpServerOptions): Server {
-  const server = new Server({ name: 'switchyard', version: options.version }, { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: sharedValidator });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: options.tools.list().map(toolOf) }));
+  const server = new Server(
+    { name: options.info?.name ?? 'switchyard', version: options.version },
+    {
+      capabilities: { tools: { listChanged: false }, ...options.info?.capabilities },
+      jsonSchemaValidator: sharedValidator,
+      ...(options.info?.instructions ? { instructions: options.info.instructions } : {}),
+    },
+  );
+  const nameOf = options.nameOf;
+  server.setRequestHandler(ListToolsRequestSchema, async (request) =>
+    pageOfTools(options.tools.list().map((c) => (nameOf ? { ...toolOf(c), name: nameOf(c) } : toolOf(c))), request.params?.cursor, options.pageSize ?? DEFAULT_PAGE_SIZE),
+  );
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
     const controller = new AbortController();

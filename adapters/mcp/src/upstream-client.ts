@@ -7,9 +7,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, LoggingMessageNotificationSchema, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, LoggingMessageNotificationSchema, McpError, ResultSchema, ToolListChangedNotificationSchema, type Request as McpRequest } from '@modelcontextprotocol/sdk/types.js';
 import { SwitchyardError, textOf, type CallerChannel, type ContentBlock, type McpToolDescription, type ToolCallOptions, type ToolCallResult, type UpstreamAddress, type UpstreamLogEntry, type UpstreamToolClient } from '@switchyard/core';
 import { createLeanFetch } from './lean-fetch.js';
 
@@ -91,7 +91,8 @@ export class McpUpstreamClient implements UpstreamToolClient {
 
   async callTool(upstream: UpstreamAddress, tool: string, args: unknown, options: ToolCallOptions): Promise<ToolCallResult> {
     const connectionKey = connectionKeyOf(upstream);
-    const client = await this.connection(connectionKey, upstream);
+    const pending = this.connection(connectionKey, upstream);
+    let client = await pending;
     // Out of time: the upstream is told (notifications/cancelled), as for a caller's cancellation.
     const deadline = new AbortController();
     let timer: NodeJS.Timeout | undefined;
@@ -110,20 +111,35 @@ export class McpUpstreamClient implements UpstreamToolClient {
         if (--asking === 0 && !deadline.signal.aborted) startClock();
       },
     };
-    const calls = this.inFlight.get(client) ?? new Set<InFlightCall>();
+    let calls = this.inFlight.get(client) ?? new Set<InFlightCall>();
     this.inFlight.set(client, calls);
     calls.add(call);
     startClock();
     try {
       const progress = options.channel?.progress;
-      const result = await currentCall.run(call, () =>
-        client.callTool({ name: tool, arguments: (args ?? {}) as Record<string, unknown> }, undefined, {
-          timeout: NO_SDK_TIMEOUT,
-          // Aborting sends notifications/cancelled to the upstream (the SDK does it).
-          signal: options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal,
-          ...(progress ? { onprogress: (p: { progress: number; total?: number; message?: string }) => progress(p) } : {}),
-        }),
-      );
+      const send = (c: Client) =>
+        currentCall.run(call, () =>
+          c.callTool({ name: tool, arguments: (args ?? {}) as Record<string, unknown> }, undefined, {
+            timeout: NO_SDK_TIMEOUT,
+            // Aborting sends notifications/cancelled to the upstream (the SDK does it).
+            signal: options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal,
+            ...(progress ? { onprogress: (p: { progress: number; total?: number; message?: string }) => progress(p) } : {}),
+          }),
+        );
+      let result: unknown;
+      try {
+        result = await send(client);
+      } catch (err) {
+        if (!isStaleSession(err) || options.signal?.aborted || deadline.signal.aborted) throw err;
+        // The upstream restarted while we were idle and never read the call: a new session, same call.
+        this.forget(connectionKey, pending, client);
+        calls.delete(call);
+        client = await this.connection(connectionKey, upstream);
+        calls = this.inFlight.get(client) ?? new Set<InFlightCall>();
+        this.inFlight.set(client, calls);
+        calls.add(call);
+        result = await send(client);
+      }
       if (call.unanswered) throw call.unanswered;
       return toToolCallResult(result as { isError?: boolean; content?: unknown; structuredContent?: unknown });
     } catch (err) {
@@ -146,6 +162,42 @@ export class McpUpstreamClient implements UpstreamToolClient {
       clearTimeout(timer);
       calls.delete(call);
     }
+  }
+
+  async request(upstream: UpstreamAddress, method: string, params: Record<string, unknown> | undefined, options: { timeoutMs: number }): Promise<Record<string, unknown>> {
+    const connectionKey = connectionKeyOf(upstream);
+    let client: Client | undefined;
+    try {
+      const pending = this.connection(connectionKey, upstream);
+      client = await pending;
+      const send = (c: Client) => c.request({ method, ...(params ? { params } : {}) } as McpRequest, AnyResult, { timeout: options.timeoutMs });
+      try {
+        return await send(client);
+      } catch (err) {
+        if (!isStaleSession(err)) throw err;
+        this.forget(connectionKey, pending, client);
+        client = await this.connection(connectionKey, upstream);
+        return await send(client);
+      }
+    } catch (err) {
+      if (SwitchyardError.is(err)) throw err;
+      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+        throw new SwitchyardError('upstream_timeout', `${upstream.url} did not answer ${method} within ${options.timeoutMs} ms`, { upstream: upstream.url, method });
+      }
+      // The upstream's own JSON-RPC error (unknown resource, bad params) goes back as it is.
+      if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed) throw err;
+      if (client) this.drop(connectionKey, client);
+      throw new SwitchyardError('upstream_unavailable', `${upstream.url} is unavailable: ${(err as Error).message}`, { upstream: upstream.url, method });
+    }
+  }
+
+  /**
+   * Forgets a connection whose session the upstream no longer knows, at once (drop forgets on a
+   * later tick), so the retry that follows opens a new one.
+   */
+  private forget(key: string, pending: Promise<Client>, client: Client): void {
+    if (this.connections.get(key) === pending) this.connections.delete(key);
+    client.close().catch(() => {});
   }
 
   /** The call a message from this connection belongs to: its own stream's, else the only one in flight. */
@@ -282,6 +334,25 @@ export class McpUpstreamClient implements UpstreamToolClient {
     await Promise.all(all.map((p) => p.then((c) => c.close()).catch(() => {})));
     this.http.close();
   }
+}
+
+/** Any result object (the SDK's base schema keeps unknown fields): forwarded as the upstream gave it. */
+const AnyResult = ResultSchema;
+
+/**
+ * An error that says the upstream never saw the request on our session, so sending it again on a
+ * new one cannot run anything twice: the server refused the session unread, the connection was
+ * refused, a kept-alive socket turned out closed before the request went out (marked by
+ * lean-fetch), or the SDK found the connection closed before writing.
+ */
+export function isStaleSession(err: unknown): boolean {
+  // The spec says 404 for a session the server does not know; many servers (server-everything
+  // among them) answer 400 "No valid session ID". Either way the request was refused unread.
+  if (err instanceof StreamableHTTPError) return err.code === 404 || (err.code === 400 && /session/i.test(err.message));
+  if (err instanceof McpError) return false;
+  if (err instanceof Error && err.message === 'Not connected') return true;
+  const e = err as { code?: unknown; unsent?: unknown; cause?: { code?: unknown; unsent?: unknown } } | null;
+  return e?.code === 'ECONNREFUSED' || e?.cause?.code === 'ECONNREFUSED' || e?.unsent === true || e?.cause?.unsent === true;
 }
 
 function toToolCallResult(result: { isError?: boolean; content?: unknown; structuredContent?: unknown }): ToolCallResult {

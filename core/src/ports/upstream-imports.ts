@@ -31,5 +31,9 @@ export interface UpstreamRefresh {
 export interface UpstreamImports {
   list(): UpstreamStatus[];
   refresh(name: string): Promise<UpstreamRefresh>;
+  /** The capability keys imported from server `name` (undefined when no such server is configured). */
+  keysOf(name: string): string[] | undefined;
+  /** Sends a non-tool MCP request (resources, prompts, completion) to server `name` unchanged. */
+  forward(name: string, method: string, params: Record<string, unknown> | undefined): Promise<Record<string, unknown>>;
 }
 export const UpstreamImports = Symbol.for('switchyard.UpstreamImports');

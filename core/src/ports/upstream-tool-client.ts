@@ -19,6 +19,12 @@ export interface UpstreamToolClient {
   listTools(upstream: UpstreamAddress, options: { timeoutMs: number }): Promise<McpToolDescription[]>;
   /** Called when a connected upstream says its tool list changed; returns a function that stops listening. */
   onToolListChanged(listener: (upstream: UpstreamAddress) => void): () => void;
+  /**
+   * Any other MCP request (resources, prompts, completion) sent to the upstream as it is; the
+   * answer is the upstream's result; a JSON-RPC error from it is thrown as the client's own error,
+   * code kept. Optional: only the MCP client adapter forwards.
+   */
+  request?(upstream: UpstreamAddress, method: string, params: Record<string, unknown> | undefined, options: { timeoutMs: number }): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 export const UpstreamToolClient = Symbol.for('switchyard.UpstreamToolClient');

@@ -99,19 +99,53 @@ const hookId = pathParam('id', 'Webhook id', { type: 'string', pattern: '^hk_[A-
 const dstId = pathParam('dst', 'Destination id', { type: 'string', pattern: '^dst_[A-Za-z0-9]{16}$' });
 const anyBody = { required: false, content: { '*/*': { schema: { type: 'string', format: 'binary' } } } };
 
+/** A JSON-RPC request to one of the MCP faces. */
+const mcpBody = { required: true, content: { 'application/json': { schema: { type: 'object', properties: { jsonrpc: { const: '2.0' }, id: {}, method: { type: 'string' }, params: { type: 'object' } }, required: ['jsonrpc', 'method'] } } } };
+const mcpResponses = {
+  '200': json('The JSON-RPC response (a JSON-RPC error object for unknown methods, bad params and bad cursors)'),
+  '202': { description: 'A notification was accepted' },
+  '400': json('Parse error: the body is not JSON (JSON-RPC -32700)'),
+  '403': json('The Host or Origin does not name this service (DNS-rebinding guard; config mcp.allowedHosts, mcp.allowedOrigins)'),
+  '413': json('The body is larger than server.bodyLimitBytes (JSON-RPC -32600)'),
+  ...credentialErrors,
+};
+
 export const paths = {
   '/api/dispatch': { get: dispatchGet, post: dispatchPost },
   '/api/route': { post: route },
   '/mcp': {
     post: {
       operationId: 'mcp', tags: ['mcp'], summary: 'Switchyard as an MCP server (streamable HTTP, stateless): tools/list and tools/call over JSON-RPC',
-      description: 'tools/list shows the capabilities the credential may invoke (key = tool name, inputs = inputSchema); tools/call runs exactly as POST /api/dispatch and returns content plus structuredContent with the invocation id. An unknown tool is JSON-RPC error -32602 with did_you_mean.',
+      description: 'tools/list shows the capabilities the credential may invoke (key = tool name, inputs = inputSchema), a page at a time (nextCursor; a cursor we did not make is -32602); tools/call runs exactly as POST /api/dispatch and returns content plus structuredContent with the invocation id. An unknown tool is JSON-RPC error -32602 with did_you_mean. A body that is not JSON is -32700; a Host or Origin that does not name this service is 403; a 401 carries WWW-Authenticate: Bearer.',
       security: tokenOrKey,
-      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { jsonrpc: { const: '2.0' }, id: {}, method: { type: 'string' }, params: { type: 'object' } }, required: ['jsonrpc', 'method'] } } } },
-      responses: { '200': json('The JSON-RPC response'), '202': { description: 'A notification was accepted' }, ...credentialErrors },
+      requestBody: mcpBody,
+      responses: mcpResponses,
     },
     get: { operationId: 'mcpStream', tags: ['mcp'], summary: 'No stream to open: the server is stateless (405, a JSON-RPC error)', security: tokenOrKey, responses: { '405': json('Method not allowed') } },
     delete: { operationId: 'mcpEndSession', tags: ['mcp'], summary: 'No session to end: the server is stateless (405, a JSON-RPC error)', security: tokenOrKey, responses: { '405': json('Method not allowed') } },
+  },
+  '/mcp/servers/{name}': {
+    post: {
+      operationId: 'mcpImportedServer', tags: ['mcp'], summary: 'One imported MCP server as itself: its tools under their own names, its resources, templates, prompts and completions forwarded',
+      description: 'Tools are the server\'s imported capabilities the credential may invoke, named as the server names them; each call is a run of its capability key through POST /api/dispatch\'s path (ledger, approvals). resources/*, prompts/* and completion/complete go to the server unchanged, for the owner or a credential offered every tool of the server.',
+      security: tokenOrKey,
+      parameters: [pathParam('name', 'The server\'s name in config upstreams.servers')],
+      requestBody: mcpBody,
+      responses: { ...mcpResponses, ...errors([404, 'upstream_not_found']) },
+    },
+    get: { operationId: 'mcpImportedServerStream', tags: ['mcp'], summary: 'No stream to open: stateless (405, a JSON-RPC error)', security: tokenOrKey, parameters: [pathParam('name', 'The server\'s name')], responses: { '405': json('Method not allowed') } },
+    delete: { operationId: 'mcpImportedServerEndSession', tags: ['mcp'], summary: 'No session to end: stateless (405, a JSON-RPC error)', security: tokenOrKey, parameters: [pathParam('name', 'The server\'s name')], responses: { '405': json('Method not allowed') } },
+  },
+  '/mcp/v/{name}': {
+    post: {
+      operationId: 'mcpVirtualServer', tags: ['mcp'], summary: 'A named virtual MCP server: the capabilities config mcp.virtualServers.<name> lists, as tools named by key',
+      security: tokenOrKey,
+      parameters: [pathParam('name', 'The virtual server\'s name in config mcp.virtualServers')],
+      requestBody: mcpBody,
+      responses: { ...mcpResponses, ...errors([404, 'not_found']) },
+    },
+    get: { operationId: 'mcpVirtualServerStream', tags: ['mcp'], summary: 'No stream to open: stateless (405, a JSON-RPC error)', security: tokenOrKey, parameters: [pathParam('name', 'The virtual server\'s name')], responses: { '405': json('Method not allowed') } },
+    delete: { operationId: 'mcpVirtualServerEndSession', tags: ['mcp'], summary: 'No session to end: stateless (405, a JSON-RPC error)', security: tokenOrKey, parameters: [pathParam('name', 'The virtual server\'s name')], responses: { '405': json('Method not allowed') } },
   },
   '/api/invocations': {
     get: {

@@ -2,21 +2,26 @@
 // server and transport bound to the request's credential, so any service process can answer any
 // request (no session to pin). Tools are the capabilities the credential may invoke; a call goes
 // through the same authorize + dispatch as POST /api/dispatch, so ledger, lineage and approvals match.
-import { Router, json, type Request, type RequestHandler } from 'express';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallerExchange, capabilitiesOf, createSwitchyardMcpServer, isInitialize, sessionIdFor, type CallerTools } from '@switchyard/mcp';
+import { Router, json, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallerExchange, capabilitiesOf, createSwitchyardMcpServer, isInitialize, sessionIdFor, type CallerTools, type SwitchyardMcpServerOptions } from '@switchyard/mcp';
 import { SwitchyardError, mayInvoke, runDenial } from '@switchyard/core';
 import { authorize, callerOf, credentialOf, type Credential } from '../credentials.js';
 import { baseUrlOf } from '../base-url.js';
 import type { Needs } from '../context.js';
+import { mcpHostGuard } from '../mcp-host-guard.js';
+import { mcpParamsCheck } from '../mcp-params.js';
+import { serveMcp } from '../mcp-transport.js';
+import { virtualMcpRoutes } from './mcp-virtual.js';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'apiKeys' | 'blobs' | 'bodyLimitBytes' | 'dispatch' | 'logger' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens'>;
+export type McpCtx = Needs<'apiKeys' | 'blobs' | 'bodyLimitBytes' | 'dispatch' | 'logger' | 'mcp' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens' | 'upstreams'>;
+type Ctx = McpCtx;
 
-const VERSION = '0.1.0';
+export const MCP_VERSION = '0.1.0';
 
 /** The tools of one request's credential (owner or token; the public credential never gets here). */
-function callerTools(req: Request, ctx: Ctx, cred: Exclude<Credential, { kind: 'public' }>): CallerTools {
+export function callerTools(req: Request, ctx: Ctx, cred: Exclude<Credential, { kind: 'public' }>): CallerTools {
   return {
     list() {
       // Listing is not a use of the token (nothing runs), so no token use is recorded per key.
@@ -40,7 +45,7 @@ function callerTools(req: Request, ctx: Ctx, cred: Exclude<Credential, { kind: '
 }
 
 /** Stateless mode has no stream to open (GET) or session to end (DELETE): 405, as the SDK's examples answer. */
-const methodNotAllowed: RequestHandler = (_req, res) => {
+export const methodNotAllowed: RequestHandler = (_req, res) => {
   res.status(405).set('allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send JSON-RPC by POST' }, id: null });
 };
 
@@ -58,49 +63,78 @@ function streams(body: unknown, sessionId: string | undefined): boolean {
   });
 }
 
+/**
+ * The credential is decided before the body is read or any MCP processing: a bad key or token is
+ * our coded 401, and so is no credential at all (tools are for callers who may invoke). Every such
+ * 401 says `WWW-Authenticate: Bearer`, as MCP clients expect.
+ */
+export const mcpCredential = (ctx: Ctx): RequestHandler => async (req, res, next) => {
+  res.set('www-authenticate', 'Bearer');
+  const cred = await credentialOf(req, ctx);
+  const noCredential = runDenial(cred, 'the MCP server', `${baseUrlOf(req, ctx.publicBaseUrl)}/start`);
+  if (noCredential) throw noCredential;
+  res.removeHeader('www-authenticate');
+  res.locals['credential'] = cred;
+  next();
+};
+
+/** A body that is not JSON, or too large, is a JSON-RPC error (-32700 parse error, -32600 too large), not our envelope. */
+export const mcpBodyErrors: ErrorRequestHandler = (err, _req, res, next) => {
+  const type = (err as { type?: string }).type;
+  if (type === 'entity.parse.failed') {
+    res.status(400).json({ jsonrpc: '2.0', error: { code: -32700, message: `Parse error: ${(err as Error).message}`, data: { code: 'invalid_request' } }, id: null });
+  } else if (type === 'entity.too.large') {
+    const limit = (err as { limit?: number }).limit;
+    res.status(413).json({ jsonrpc: '2.0', error: { code: -32600, message: `Invalid Request: body larger than ${limit} bytes`, data: { code: 'payload_too_large', limit } }, id: null });
+  } else next(err);
+};
+
+/** The caller's credential, once mcpCredential let the request through. */
+export const mcpCaller = (res: { locals: Record<string, unknown> }) => res.locals['credential'] as Exclude<Credential, { kind: 'public' }>;
+
+/** What every face's server shares for one request: the caller, its session and the exchange. */
+export type FaceOptions = Pick<SwitchyardMcpServerOptions, 'baseUrl' | 'version' | 'blobs' | 'exchange' | 'session' | 'pageSize'>;
+
+/**
+ * Answers one MCP POST on any face: answers to our questions and withdrawn calls go to the exchange;
+ * otherwise `build` makes the face's server for this caller, answered as JSON, or as a stream when
+ * the call may send progress or ask the caller something.
+ */
+export async function answerMcp(req: Request, res: Response, ctx: Ctx, exchange: CallerExchange, build: (options: FaceOptions) => Server): Promise<void> {
+  const sessionHeader = req.get('mcp-session-id');
+  if (exchange.intercept(req.body, sessionHeader)) {
+    res.status(202).end();
+    return;
+  }
+  // The session id only carries what the caller's client declared; nothing is kept server-side.
+  const sessionId = isInitialize(req.body) ? sessionIdFor(req.body.params) : sessionHeader;
+  if (isInitialize(req.body)) res.setHeader('mcp-session-id', sessionId!);
+  const server = build({
+    baseUrl: baseUrlOf(req, ctx.publicBaseUrl),
+    version: MCP_VERSION,
+    blobs: ctx.blobs,
+    exchange,
+    pageSize: ctx.mcp.pageSize,
+    ...(sessionId ? { session: { id: sessionId, capabilities: capabilitiesOf(sessionId) } } : {}),
+  });
+  await serveMcp(server, req, res, { json: !streams(req.body, sessionHeader) });
+}
+
 export function mcpRoutes(ctx: Ctx): Router {
   const router = Router();
   // Answers to our questions and withdrawn calls arrive in their own POSTs: one exchange per service.
   const exchange = new CallerExchange();
+  router.use('/mcp', mcpHostGuard({ allowedHosts: ctx.mcp.allowedHosts, allowedOrigins: ctx.mcp.allowedOrigins, publicBaseUrl: ctx.publicBaseUrl }));
+  const credential = mcpCredential(ctx);
 
-  // The credential is decided before the body is read or any MCP processing: a bad key or token is
-  // our coded 401, and so is no credential at all (tools are for callers who may invoke).
-  const credential: RequestHandler = async (req, res, next) => {
-    const cred = await credentialOf(req, ctx);
-    const noCredential = runDenial(cred, 'the MCP server', `${baseUrlOf(req, ctx.publicBaseUrl)}/start`);
-    if (noCredential) throw noCredential;
-    res.locals['credential'] = cred;
-    next();
-  };
-
-  router.post('/mcp', credential, json({ limit: ctx.bodyLimitBytes }), async (req, res) => {
-    const cred = res.locals['credential'] as Exclude<Credential, { kind: 'public' }>;
-    const sessionHeader = req.get('mcp-session-id');
-    if (exchange.intercept(req.body, sessionHeader)) {
-      res.status(202).end();
-      return;
-    }
-    // The session id only carries what the caller's client declared; nothing is kept server-side.
-    const sessionId = isInitialize(req.body) ? sessionIdFor(req.body.params) : sessionHeader;
-    if (isInitialize(req.body)) res.setHeader('mcp-session-id', sessionId!);
-    const server = createSwitchyardMcpServer({
-      tools: callerTools(req, ctx, cred),
-      baseUrl: baseUrlOf(req, ctx.publicBaseUrl),
-      version: VERSION,
-      blobs: ctx.blobs,
-      exchange,
-      ...(sessionId ? { session: { id: sessionId, capabilities: capabilitiesOf(sessionId) } } : {}),
-    });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streams(req.body, sessionHeader) });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+  router.post('/mcp', credential, json({ limit: ctx.bodyLimitBytes }), mcpParamsCheck, async (req, res) => {
+    const tools = callerTools(req, ctx, mcpCaller(res));
+    await answerMcp(req, res, ctx, exchange, (options) => createSwitchyardMcpServer({ ...options, tools }));
   });
   router.get('/mcp', methodNotAllowed);
   router.delete('/mcp', methodNotAllowed);
+  router.use(virtualMcpRoutes(ctx, exchange));
+  router.use('/mcp', mcpBodyErrors);
 
   return router;
 }

@@ -1,0 +1,49 @@
+// Virtual MCP servers over streamable HTTP, stateless like /mcp: /mcp/servers/<name> is one imported
+// server as itself (tools under their upstream names, resources and prompts forwarded), /mcp/v/<name>
+// a curated set of capabilities named in config (mcp.virtualServers). Tool calls go through the same
+// callerTools as /mcp: authorize + dispatch, ledgered under the capability key.
+import { Router, json } from 'express';
+import { createVirtualMcpServer, type CallerExchange, type CallerTools } from '@switchyard/mcp';
+import { SwitchyardError, mayReadServer } from '@switchyard/core';
+import { mcpParamsCheck } from '../mcp-params.js';
+import { answerMcp, callerTools, mcpCaller, mcpCredential, methodNotAllowed, type McpCtx } from './mcp.js';
+
+/** The caller's tools cut to `keys` (a server's imports, or a curated list), in the registry's letter case. */
+function toolsAmong(all: CallerTools, keys: string[]): CallerTools {
+  const wanted = new Set(keys.map((k) => k.toUpperCase()));
+  return { list: () => all.list().filter((c) => wanted.has(c.key.toUpperCase())), call: (key, args, live) => all.call(key, args, live) };
+}
+
+export function virtualMcpRoutes(ctx: McpCtx, exchange: CallerExchange): Router {
+  const router = Router();
+  const credential = mcpCredential(ctx);
+  const body = json({ limit: ctx.bodyLimitBytes });
+
+  router.post('/mcp/servers/:name', credential, body, mcpParamsCheck, async (req, res) => {
+    const name = req.params['name'] as string;
+    const keys = ctx.upstreams.keysOf(name);
+    if (!keys) throw new SwitchyardError('upstream_not_found', `no upstream server named ${JSON.stringify(name)} in config upstreams.servers`, { name, upstreams: ctx.upstreams.list().map((u) => u.name) });
+    const cred = mcpCaller(res);
+    const tools = toolsAmong(callerTools(req, ctx, cred), keys);
+    const imported = keys.flatMap((k) => ctx.registry.get(k)?.capability ?? []);
+    const passThrough = { readable: mayReadServer(cred, imported), forward: (method: string, params: Record<string, unknown> | undefined) => ctx.upstreams.forward(name, method, params) };
+    // An imported tool is offered under the name its server gave it.
+    await answerMcp(req, res, ctx, exchange, (options) => createVirtualMcpServer({ ...options, name, tools, nameOf: (c) => c.tool ?? c.key, passThrough }));
+  });
+
+  router.post('/mcp/v/:name', credential, body, mcpParamsCheck, async (req, res) => {
+    const name = req.params['name'] as string;
+    const curated = Object.hasOwn(ctx.mcp.virtualServers, name) ? ctx.mcp.virtualServers[name] : undefined;
+    if (!curated) throw new SwitchyardError('not_found', `no virtual server named ${JSON.stringify(name)} in config mcp.virtualServers`, { name, servers: Object.keys(ctx.mcp.virtualServers).sort() });
+    const tools = toolsAmong(callerTools(req, ctx, mcpCaller(res)), curated.tools);
+    await answerMcp(req, res, ctx, exchange, (options) =>
+      createVirtualMcpServer({ ...options, name, tools, nameOf: (c) => c.key, ...(curated.description ? { instructions: curated.description } : {}) }),
+    );
+  });
+
+  for (const path of ['/mcp/servers/:name', '/mcp/v/:name']) {
+    router.get(path, methodNotAllowed);
+    router.delete(path, methodNotAllowed);
+  }
+  return router;
+}

