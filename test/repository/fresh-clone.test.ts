@@ -46,7 +46,7 @@ describe('repository: a fresh clone stands on its own', function () {
   });
 
   it('names no path outside the repository in any tracked file', () => {
-    const hits = spawnSync('git', ['grep', '-nE', String.raw`\.\./shared|SWITCHYARD_VECTORS_DIR|/work/|/home/[a-z]|/Users/[A-Za-z]`, '--', '.', ':!package-lock.json', ':!test/repository/fresh-clone.test.ts'], { cwd: clone, encoding: 'utf8' });
+    const hits = spawnSync('git', ['grep', '-nE', String.raw`\.\./shared|SWITCHYARD_VECTORS[_]DIR|\/work\/|\/home\/[a-z]|\/Users\/[A-Za-z]`, '--', '.', ':!package-lock.json'], { cwd: clone, encoding: 'utf8' });
     expect(hits.stdout, hits.stdout).to.equal('');
   });
 });
