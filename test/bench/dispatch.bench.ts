@@ -7,14 +7,14 @@
 // a temp SQLite file), BENCH_NODE_ARGS (extra flags for the child processes, e.g. --cpu-prof).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { setMaxListeners } from 'node:events';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { writeReport } from './support/report.js';
 import { spawnSimulator } from './support/simulator.js';
 import { closedLoop, type Figures } from './support/stats.js';
-import { withCpu } from './support/cpu.js';
+import { measureOverhead } from './support/overhead.js';
 import { listeningUrl, spawnTs } from '../support/processes.js';
 
 // The SDK's default transport (used here as the baseline, unmodified) lets the platform fetch hold
@@ -69,37 +69,15 @@ try {
   // Latency (what one call costs, unloaded) at concurrency 1; throughput under load at CONCURRENCY.
   // CPU per request of each process (warm-up included in the phase, so slightly high for all).
   const pids = { client: undefined, service: service.child.process.pid, upstream: sim.child.process.pid };
-  const latency = { direct: await direct(1), dispatch: await dispatch(1) };
-  const measured = (path: typeof direct) => withCpu(pids, () => path(CONCURRENCY));
-  const rounds: Array<Record<'direct' | 'dispatch', Awaited<ReturnType<typeof measured>>>> = [];
-  for (let r = 0; r < ROUNDS; r++) rounds.push({ direct: await measured(direct), dispatch: await measured(dispatch) });
-  /** The round with the median throughput of one path (its latencies and CPU come with it). */
-  const median = (path: 'direct' | 'dispatch') => rounds.map((r) => r[path]).sort((a, b) => a.per_second - b.per_second)[Math.floor(rounds.length / 2)]!;
-  const load = { direct: median('direct'), dispatch: median('dispatch') };
-  await client.close();
-
-  const round = (n: number): number => Math.round(n * 1000) / 1000;
-  const report = {
-    benchmark: 'dispatch',
+  const report = await measureOverhead('dispatch', 'dispatch', direct, dispatch, {
+    concurrency: CONCURRENCY,
+    rounds: ROUNDS,
+    seconds: SECONDS,
     engine: databaseUrl.startsWith('postgres') ? 'postgresql' : 'sqlite',
-    seconds_per_phase: SECONDS,
-    latency: {
-      concurrency: 1,
-      ...latency,
-      p50_overhead_ms: round(latency.dispatch.p50_ms - latency.direct.p50_ms),
-      p99_overhead_ms: round(latency.dispatch.p99_ms - latency.direct.p99_ms),
-    },
-    throughput: {
-      concurrency: CONCURRENCY,
-      ...load,
-      ratio: round(load.dispatch.per_second / load.direct.per_second),
-      rounds: rounds.map((r) => ({ direct: round(r.direct.per_second), dispatch: round(r.dispatch.per_second), ratio: round(r.dispatch.per_second / r.direct.per_second) })),
-    },
+    pids,
     targets: { 'throughput.ratio': '>= 0.5', 'latency.p50_overhead_ms': '<= 3' },
-    cpus: availableParallelism(),
-    node: process.version,
-    at: new Date().toISOString(),
-  };
+  });
+  await client.close();
   writeReport('dispatch', report);
 } finally {
   await service.child.stop();

@@ -8,7 +8,7 @@
 // a temp SQLite file), BENCH_NODE_ARGS (extra flags for the child processes, e.g. --cpu-prof).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { setMaxListeners } from 'node:events';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -16,7 +16,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { writeReport } from './support/report.js';
 import { spawnSimulator } from './support/simulator.js';
 import { closedLoop, type Figures } from './support/stats.js';
-import { withCpu } from './support/cpu.js';
+import { measureOverhead } from './support/overhead.js';
 import { listeningUrl, spawnTs } from '../support/processes.js';
 
 // The SDK's default transport (used here as the baseline, unmodified) lets the platform fetch hold
@@ -71,38 +71,16 @@ try {
   // Latency (what one call costs, unloaded) at concurrency 1; throughput under load at CONCURRENCY.
   // CPU per request of each process (warm-up included in the phase, so slightly high for all).
   const pids = { client: undefined, service: service.child.process.pid, upstream: sim.child.process.pid };
-  const latency = { direct: await direct(1), mcp: await mcp(1) };
-  const measured = (path: typeof direct) => withCpu(pids, () => path(CONCURRENCY));
-  const rounds: Array<Record<'direct' | 'mcp', Awaited<ReturnType<typeof measured>>>> = [];
-  for (let r = 0; r < ROUNDS; r++) rounds.push({ direct: await measured(direct), mcp: await measured(mcp) });
-  /** The round with the median throughput of one path (its latencies and CPU come with it). */
-  const median = (path: 'direct' | 'mcp') => rounds.map((r) => r[path]).sort((a, b) => a.per_second - b.per_second)[Math.floor(rounds.length / 2)]!;
-  const load = { direct: median('direct'), mcp: median('mcp') };
+  const report = await measureOverhead('mcp', 'mcp', direct, mcp, {
+    concurrency: CONCURRENCY,
+    rounds: ROUNDS,
+    seconds: SECONDS,
+    engine: databaseUrl.startsWith('postgres') ? 'postgresql' : 'sqlite',
+    pids,
+    targets: { 'throughput.ratio': '>= 0.5', 'latency.p50_overhead_ms': '<= 2' },
+  });
   await client.close();
   await gateway.close();
-
-  const round = (n: number): number => Math.round(n * 1000) / 1000;
-  const report = {
-    benchmark: 'mcp',
-    engine: databaseUrl.startsWith('postgres') ? 'postgresql' : 'sqlite',
-    seconds_per_phase: SECONDS,
-    latency: {
-      concurrency: 1,
-      ...latency,
-      p50_overhead_ms: round(latency.mcp.p50_ms - latency.direct.p50_ms),
-      p99_overhead_ms: round(latency.mcp.p99_ms - latency.direct.p99_ms),
-    },
-    throughput: {
-      concurrency: CONCURRENCY,
-      ...load,
-      ratio: round(load.mcp.per_second / load.direct.per_second),
-      rounds: rounds.map((r) => ({ direct: round(r.direct.per_second), mcp: round(r.mcp.per_second), ratio: round(r.mcp.per_second / r.direct.per_second) })),
-    },
-    targets: { 'throughput.ratio': '>= 0.5', 'latency.p50_overhead_ms': '<= 2' },
-    cpus: availableParallelism(),
-    node: process.version,
-    at: new Date().toISOString(),
-  };
   writeReport('mcp', report);
 } finally {
   await service.child.stop();
