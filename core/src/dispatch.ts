@@ -35,6 +35,9 @@ export const argsHash = (args: unknown): string => `sha256:${createHash('sha256'
 /** Codes that mean the run was refused before the runner, as opposed to a run that failed. */
 const REFUSALS: ReadonlySet<ErrorCode> = new Set(['approval_required', 'credential_required', 'plan_required']);
 
+const invalidArguments = (capability: Capability, problems: { path: string; message: string }[]): SwitchyardError =>
+  new SwitchyardError('invalid_arguments', `arguments do not match the input schema of ${capability.key}: ${problems.map((p) => p.message).join('; ')}`, { errors: problems });
+
 export class DispatchService {
   constructor(
     private readonly registry: CapabilityRegistry,
@@ -56,6 +59,23 @@ export class DispatchService {
       checkRepairTarget(capability.key, request.repairs, await this.store.get(request.repairs));
     }
     return this.run(capability, validate, request.body, caller, { repairs: request.repairs ?? null, replays: null, source });
+  }
+
+  /**
+   * What a run of `key` with this body would be refused for before reaching its runner (body
+   * format, input schema, auth), or null when it would run or wait for approval. Nothing is stored.
+   */
+  refusalFor(key: string, rawBody: unknown, caller: Caller): SwitchyardError | null {
+    const { capability, validate } = this.registry.require(key);
+    try {
+      const problems = validate(parseBody(capability.bodyFormat, rawBody));
+      if (problems.length > 0) return invalidArguments(capability, problems);
+      this.checkPermission(capability, caller);
+      return null;
+    } catch (err) {
+      if (SwitchyardError.is(err)) return err;
+      throw err;
+    }
   }
 
   private async replay(id: unknown, caller: Caller, source: string): Promise<DispatchOutcome> {
@@ -98,9 +118,7 @@ export class DispatchService {
     try {
       args = parseBody(capability.bodyFormat, rawBody);
       const problems = validate(args);
-      if (problems.length > 0) {
-        fail('invalid_arguments', `arguments do not match the input schema of ${capability.key}: ${problems.map((p) => p.message).join('; ')}`, { errors: problems });
-      }
+      if (problems.length > 0) throw invalidArguments(capability, problems);
       this.checkPermission(capability, caller);
       if (capability.approval && approvedArgsHash === null) {
         // Not run: the owner approves these exact arguments first (or denies them).

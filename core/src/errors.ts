@@ -31,6 +31,9 @@ export type ErrorCode =
   | 'already_decided'
   | 'invalid_article'
   | 'article_exists'
+  | 'service_busy'
+  | 'request_timeout'
+  | 'headers_too_large'
   | 'internal_error';
 
 const BRAND = Symbol.for('switchyard.SwitchyardError');

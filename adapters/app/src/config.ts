@@ -11,12 +11,22 @@ export interface PluginConfig {
 }
 
 export interface Config {
-  server: { host: string; port: number; publicBaseUrl: string | null; bodyLimitBytes: number };
+  server: {
+    host: string;
+    port: number;
+    publicBaseUrl: string | null;
+    bodyLimitBytes: number;
+    bodyBudgetBytes: number;
+    bodyTimeoutMs: number;
+    retryAfterSeconds: number;
+    maxHeaders: number;
+    maxHeaderBytes: number;
+  };
   database: { url: string };
   log: { level: 'debug' | 'info' | 'warn' | 'error' | 'silent' };
   auth: { apiKey?: string | null };
   dispatch: { timeoutMs: number };
-  webhooks: { bodyLimitBytes: number };
+  webhooks: { bodyLimitBytes: number; refusedBodyBytes: number };
   approvals: { ttlSeconds: number };
   tokens: { rootKeys: Array<{ kid: string; secret: string }>; mintPerMinute: number; workspaces: string[] };
   ledger: { origin: string; signingKey?: string | null; commitmentKey?: string | null; integrateIntervalMs: number; leafWorker: boolean };

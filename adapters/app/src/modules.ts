@@ -18,6 +18,8 @@ import {
   ApprovalService,
   ArticleStore,
   systemClock,
+  ByteBudget,
+  WebhookIntake,
   type SwitchyardPlugin,
   type UpstreamAddress,
 } from '@switchyard/core';
@@ -25,7 +27,7 @@ import { KnexApprovalStore, KnexApiKeyStore, KnexDeliveryStore, KnexInvocationSt
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { McpUpstreamClient } from '@switchyard/mcp';
-import { createHttpApp } from '@switchyard/http-express';
+import { createHttpApp, statusFor } from '@switchyard/http-express';
 import type { Config } from './config.js';
 import { FolderArticleStore } from './article-folder.js';
 import type { Logger } from './logger.js';
@@ -34,6 +36,7 @@ import {
   DatabaseToken,
   DispatchToken,
   HttpAppToken,
+  WebhookIntakeToken,
   LoadedPluginToken,
   LoggerToken,
   RegistryToken,
@@ -190,6 +193,24 @@ export const coreModule = new ContainerModule(({ bind }) => {
       );
     })
     .inSingletonScope();
+  // The rules of a delivery to /hook; steps after acceptance (forwarding) join its last argument.
+  bind<WebhookIntake>(WebhookIntakeToken)
+    .toDynamicValue(async (ctx) => {
+      const config = ctx.get<Config>(ConfigToken);
+      return new WebhookIntake(
+        await ctx.getAsync<WebhookStore>(WebhookStore),
+        await ctx.getAsync<DeliveryStore>(DeliveryStore),
+        await ctx.getAsync<CapabilityRegistry>(RegistryToken),
+        await ctx.getAsync<DispatchService>(DispatchToken),
+        ctx.get<Clock>(Clock),
+        {
+          bodyLimitBytes: config.webhooks.bodyLimitBytes,
+          refusedBodyBytes: config.webhooks.refusedBodyBytes,
+          answerStatus: (code) => (code === null ? 200 : statusFor(code)),
+        },
+      );
+    })
+    .inSingletonScope();
 });
 
 export const httpModule = new ContainerModule(({ bind }) => {
@@ -220,7 +241,13 @@ export const httpModule = new ContainerModule(({ bind }) => {
         logger: ctx.get<Logger>(LoggerToken),
         publicBaseUrl: config.server.publicBaseUrl,
         bodyLimitBytes: config.server.bodyLimitBytes,
-        hookBodyLimitBytes: config.webhooks.bodyLimitBytes,
+        intake: await ctx.getAsync<WebhookIntake>(WebhookIntakeToken),
+        limits: {
+          budget: new ByteBudget(config.server.bodyBudgetBytes),
+          bodyTimeoutMs: config.server.bodyTimeoutMs,
+          maxHeaders: config.server.maxHeaders,
+          retryAfterSeconds: config.server.retryAfterSeconds,
+        },
         dashboardSessionKey: new Uint8Array(Buffer.from(await (await ctx.getAsync<SharedSettings>(SharedSettings)).once('dashboard_session_key', () => randomBytes(32).toString('base64')), 'base64')),
         databaseHealth: async () => {
           await db.knex.raw('select 1');

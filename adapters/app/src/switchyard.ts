@@ -6,6 +6,7 @@ import type { Express } from 'express';
 import { Container } from 'inversify';
 import { ApiKeyStore, CapabilityRegistry, UpstreamToolClient, VerifiableLedger, randomId } from '@switchyard/core';
 import { startIntegrator, type Database } from '@switchyard/storage-knex';
+import { createHttpServer } from '@switchyard/http-express';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { configModule, coreModule, httpModule, mcpModule, pluginModule, storageModule } from './modules.js';
@@ -24,6 +25,8 @@ export interface Switchyard {
   logger: Logger;
   /** Set when this start generated the first API key (it is shown once, then only its hash is kept). */
   generatedApiKey: string | null;
+  /** A new HTTP server around the app with the configured header limits (not listening yet). */
+  createServer(): Server;
   listen(): Promise<{ server: Server; url: string }>;
   close(): Promise<void>;
 }
@@ -58,6 +61,7 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
     // Queued ledger entries join the Merkle tree on a timer; every batch signs a checkpoint.
     const ledger = await container.getAsync<VerifiableLedger>(VerifiableLedger);
     integrator = startIntegrator(ledger, config.ledger.integrateIntervalMs, (e) => logger.error('ledger integration failed; retrying', { error: (e as Error).message }));
+    const createServer = (): Server => createHttpServer(app, { maxHeaderBytes: config.server.maxHeaderBytes });
     const generatedApiKey = await bootstrapApiKey(await container.getAsync<ApiKeyStore>(ApiKeyStore), config.auth.apiKey ?? null);
     return {
       config,
@@ -68,9 +72,12 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
       plugins,
       logger,
       generatedApiKey,
+      createServer,
       async listen() {
         server = await new Promise<Server>((resolve, reject) => {
-          const s = app.listen(config.server.port, config.server.host, (err?: Error) => (err ? reject(err) : resolve(s)));
+          const s = createServer();
+          s.once('error', reject);
+          s.listen(config.server.port, config.server.host, () => resolve(s));
         });
         const { port } = server.address() as AddressInfo;
         const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;

@@ -8,6 +8,7 @@ export const RegistryToken = Symbol.for('switchyard.CapabilityRegistry');
 export const RunnerDirectoryToken = Symbol.for('switchyard.RunnerDirectory');
 export const DispatchToken = Symbol.for('switchyard.DispatchService');
 export const HttpAppToken = Symbol.for('switchyard.HttpApp');
+export const WebhookIntakeToken = Symbol.for('switchyard.WebhookIntake');
 export const LoadedPluginToken = Symbol.for('switchyard.LoadedPlugin');
 
 /** A plugin after the host resolved its options, its upstream and its runner. */

@@ -17,11 +17,14 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { upstreamRoutes } from './routes/upstreams.js';
 import { contentRoutes } from './routes/content.js';
 import { mcpRoutes } from './routes/mcp.js';
+import { requestGate } from './request-gate.js';
 
 export function createHttpApp(ctx: HttpContext): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
+  // Before any route: header count, body timeout and the budget of bodies in flight.
+  app.use(requestGate(ctx.limits));
   // Deliveries are the hottest path; mounted first so they do not walk the other routers.
   app.use(hookRoutes(ctx));
   app.use(healthRoutes(ctx));

@@ -1,5 +1,6 @@
 // What the HTTP adapter needs from the composition root; resolved once at startup, never per request.
-import type { ApiKeyStore, ApprovalService, ArticleStore, CapabilityRegistry, DeliveryStore, DispatchService, InvocationStore, TokenIssuer, TokenUseStore, UpstreamImports, VerifiableLedger, WebhookStore } from '@switchyard/core';
+import type { WebhookIntake, ApiKeyStore, ApprovalService, ArticleStore, CapabilityRegistry, DeliveryStore, DispatchService, InvocationStore, TokenIssuer, TokenUseStore, UpstreamImports, VerifiableLedger, WebhookStore } from '@switchyard/core';
+import type { RequestLimits } from './request-gate.js';
 
 export interface HttpLogger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -32,8 +33,10 @@ export interface HttpContext {
   /** Fixed public base URL, or null to derive it from each request. */
   publicBaseUrl: string | null;
   bodyLimitBytes: number;
-  /** Largest webhook delivery stored (413 and a refusal entry above it). */
-  hookBodyLimitBytes: number;
+  /** The rules of a delivery to /hook (core). */
+  intake: WebhookIntake;
+  /** Header count, body-read timeout and the budget of body bytes in flight. */
+  limits: RequestLimits;
   /** Signs dashboard session cookies; shared through the database so every process accepts them. */
   dashboardSessionKey: Uint8Array;
   /** Liveness of the database, for /healthz. */
