@@ -61,7 +61,7 @@ function liveDeliveries(tbody) {
     cell(d.received_at);
     cell(d.method);
     cell(d.delivery_id ?? '—');
-    cell(`${d.outcome}${d.duplicate ? ' · duplicate' : ''}`);
+    cell(d.outcome);
     cell(String(d.body_size));
     tbody.prepend(row);
   });

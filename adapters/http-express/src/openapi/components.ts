@@ -53,7 +53,7 @@ export const schemas = {
       client_address: { type: ['string', 'null'] }, headers: { type: 'array', items: { type: 'array', items: str, minItems: 2, maxItems: 2 } },
       body: { type: ['string', 'null'] }, body_encoding: { type: ['string', 'null'], enum: ['utf8', 'base64', null] }, body_size: int,
       delivery_id: { type: ['string', 'null'] }, delivery_id_rule: { type: ['string', 'null'] }, signature: { type: ['string', 'null'], enum: ['verified', 'invalid', 'missing', null] },
-      duplicate: bool, duplicate_of: { type: ['string', 'null'] }, outcome: { type: 'string', enum: ['accepted', 'refused'] },
+      duplicate: bool, duplicate_of: { type: ['string', 'null'] }, outcome: { type: 'string', enum: ['accepted', 'duplicate', 'refused'] },
       refusal: { type: ['object', 'null'] }, action: { type: ['string', 'null'] }, action_run: { type: ['object', 'null'] },
     },
     ['id', 'hook_id', 'seq', 'received_at', 'headers', 'body_size', 'duplicate', 'outcome'],
