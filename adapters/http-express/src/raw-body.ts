@@ -10,9 +10,14 @@ export type BodyRead =
   /** The connection closed or failed before the body ended. */
   | { kind: 'aborted' };
 
-/** The whole body, or too_large as soon as it passes `limit`. */
-export function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
+/**
+ * The whole body, or too_large as soon as it passes `limit`. A body with a content-length within
+ * the limit is copied into one buffer of that size as it arrives (one copy of the body held, not
+ * its chunks and then their concatenation).
+ */
+export function readBody(req: IncomingMessage, limit: number, declared: number | null = null): Promise<BodyRead> {
   return new Promise((resolve) => {
+    const whole = declared !== null && declared <= limit ? Buffer.allocUnsafe(declared) : null;
     const chunks: Buffer[] = [];
     let size = 0;
     const done = (result: BodyRead): void => {
@@ -21,6 +26,12 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyRead>
       resolve(result);
     };
     const onData = (chunk: Buffer): void => {
+      // The parser frames a body by its content-length, so `whole` is never passed.
+      if (whole) {
+        chunk.copy(whole, size);
+        size += chunk.length;
+        return;
+      }
       size += chunk.length;
       if (size > limit) {
         chunks.length = 0;
@@ -29,7 +40,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyRead>
       }
       chunks.push(chunk);
     };
-    const onEnd = (): void => done({ kind: 'body', bytes: Buffer.concat(chunks, size) });
+    const onEnd = (): void => done({ kind: 'body', bytes: whole ? whole.subarray(0, size) : Buffer.concat(chunks, size) });
     const onAbort = (): void => done({ kind: 'aborted' });
     const onClose = (): void => {
       if (!req.complete) onAbort();

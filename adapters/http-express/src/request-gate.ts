@@ -31,18 +31,36 @@ const hasBody = (req: IncomingMessage): boolean => {
   return length !== null ? length > 0 : req.headers['transfer-encoding'] !== undefined;
 };
 
+/** How long a connection answered before its body was read goes on discarding what still arrives. */
+const LINGER_MS = 2000;
+
 /**
- * Answers with a coded error and closes the connection: whatever of the body is still unread is
- * not read (nor kept) for a next request.
+ * Closes the connection once the answer is out, without reading the rest of the body into anything:
+ * the answer is followed by a FIN, what still arrives is discarded for a moment (so the sender,
+ * still sending, reads the answer rather than a reset), then the socket is destroyed.
  */
+export function closeAfterAnswer(res: ServerResponse): void {
+  res.setHeader('connection', 'close');
+  const socket = res.req.socket;
+  // Node ends a `connection: close` answer with destroySoon(): a reset if the sender is still sending.
+  socket.destroySoon = () => {
+    socket.end();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  };
+}
+
+/** Answers with a coded error and closes the connection (the rest of the body is never read). */
 export function refuseAndClose(req: IncomingMessage, res: ServerResponse, error: SwitchyardError, headers: Record<string, string> = {}): void {
   if (res.headersSent) {
     req.socket.destroy();
     return;
   }
   const body = JSON.stringify({ ok: false, error: error.toJSON() });
-  res.writeHead(statusFor(error.code), { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
-  res.end(body, () => req.socket.destroy());
+  closeAfterAnswer(res);
+  res.writeHead(statusFor(error.code), { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
 }
 
 const busy = (limits: RequestLimits): SwitchyardError =>
@@ -81,7 +99,7 @@ export function holdBody(req: Request, res: Response, limits: RequestLimits): bo
   held = already;
   const push = req.push.bind(req);
   req.push = (chunk: unknown, encoding?: BufferEncoding): boolean => {
-    if (chunk !== null && (chunk as Buffer).length > 0) {
+    if (chunk !== null && (chunk as Buffer).length > 0 && !res.writableEnded) {
       if (!limits.budget.tryReserve((chunk as Buffer).length)) {
         refuseAndClose(req, res, busy(limits), retry);
         return false;

@@ -8,7 +8,7 @@ import { baseUrlOf } from '../base-url.js';
 import type { HttpContext } from '../context.js';
 import { unknownKeyLinks, runAnswer } from '../presenters.js';
 import { readBody, readFirstBytes } from '../raw-body.js';
-import { holdBody, refuseAndClose, declaredLength } from '../request-gate.js';
+import { closeAfterAnswer, declaredLength, holdBody, refuseAndClose } from '../request-gate.js';
 import { statusFor } from '../status.js';
 import { writeJson } from '../write-json.js';
 
@@ -60,7 +60,7 @@ export function hookRoutes(ctx: HttpContext): Router {
 
   /** Answers what the intake decided; a body left unread closes the connection. */
   const answer = (req: Request, res: Response, result: IntakeResult, bodyUnread: boolean): void => {
-    if (bodyUnread) res.setHeader('connection', 'close');
+    if (bodyUnread) closeAfterAnswer(res);
     const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
     switch (result.kind) {
       case 'accepted':
@@ -98,7 +98,7 @@ export function hookRoutes(ctx: HttpContext): Router {
       admission = await ctx.intake.admit(head);
     } catch (err) {
       // Unknown: answered at once; the body is never read.
-      res.setHeader('connection', 'close');
+      closeAfterAnswer(res);
       throw err;
     }
     if (admission.kind === 'off') {
@@ -107,7 +107,7 @@ export function hookRoutes(ctx: HttpContext): Router {
     }
     if (admission.kind === 'too_large') return answer(req, res, await ctx.intake.refuseTooLarge(head, admission.hook, admission.size), true);
     if (!holdBody(req, res, ctx.limits)) return;
-    const read = await readBody(req, admission.limit);
+    const read = await readBody(req, admission.limit, head.declaredSize);
     if (read.kind === 'aborted') return refuseAndClose(req, res, new SwitchyardError('invalid_request', 'the request body ended before it was complete'));
     if (read.kind === 'too_large') return answer(req, res, await ctx.intake.refuseTooLarge(head, admission.hook, read.size), true);
     answer(req, res, await ctx.intake.deliver(head, admission.hook, read.bytes), false);
