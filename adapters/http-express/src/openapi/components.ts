@@ -61,10 +61,11 @@ export const schemas = {
   /** What POST /hook/<id> answers: what was stored. */
   DeliveryReceipt: obj(
     {
-      ok: bool, entry: str, hook: str, delivery_id: { type: ['string', 'null'] }, delivery_id_rule: { type: ['string', 'null'] },
+      ok: bool, entry: str, hook: str, outcome: { type: 'string', enum: ['accepted', 'duplicate', 'refused'] },
+      delivery_id: { type: ['string', 'null'] }, delivery_id_rule: { type: ['string', 'null'] },
       duplicate: bool, duplicate_of: { type: ['string', 'null'] }, bytes: int, signature: { type: ['string', 'null'] },
     },
-    ['entry', 'hook', 'duplicate', 'bytes'],
+    ['entry', 'hook', 'outcome', 'duplicate', 'bytes'],
   ),
   Token: obj({ ok: bool, token: { type: 'string', pattern: '^sy1\\.' }, fingerprint: str, moves: { type: 'array', items: str }, keys: { type: 'array', items: str }, expires_at: { type: ['string', 'null'] } }, ['token']),
   Checkpoint: obj({ size: int, root: str, note: str, created_at: str }),
