@@ -56,6 +56,9 @@ export interface WebhookIntakeOptions {
   answerStatus(code: ErrorCode | null): number;
 }
 
+/** Bodies at least this large are stored one at a time (see WebhookIntake.store). */
+export const LARGE_BODY_BYTES = 1024 * 1024;
+
 const hookCaller = (hookId: string): Caller => ({ actor: `hook:${hookId}`, fingerprint: null, mayRunAuthRequired: false });
 
 export class WebhookIntake {
@@ -68,6 +71,8 @@ export class WebhookIntake {
     private readonly options: WebhookIntakeOptions,
     private readonly steps: readonly AcceptedDeliveryStep[] = [],
   ) {}
+
+  private largeStores: Promise<unknown> = Promise.resolve();
 
   get bodyLimitBytes(): number {
     return this.options.bodyLimitBytes;
@@ -116,7 +121,7 @@ export class WebhookIntake {
       return refuse(new SwitchyardError('signature_invalid', `signature ${check.verdict}: ${check.reason}; the delivery was stored as a refusal`, { scheme: hook.signature.scheme }));
     }
     const action = head.action;
-    if (action === null) return this.accepted({ kind: 'accepted', delivery: await this.deliveries.append(rec) });
+    if (action === null) return this.accepted({ kind: 'accepted', delivery: await this.store(rec) });
     if (!this.registry.has(action)) return refuse(new SwitchyardError('unknown_capability', `no capability ${action}; the delivery was stored as a refusal`));
 
     const text = Buffer.from(body).toString('utf8');
@@ -124,12 +129,12 @@ export class WebhookIntake {
     const refusal = this.dispatch.refusalFor(action, text, caller);
     if (refusal) {
       // The delivery is refused with its action's reason; the refused run is still ledgered.
-      const stored = await this.deliveries.append({ ...rec, outcome: 'refused', refusal: { code: refusal.code, message: `action ${action} refused: ${refusal.message}` } });
+      const stored = await this.store({ ...rec, outcome: 'refused', refusal: { code: refusal.code, message: `action ${action} refused: ${refusal.message}` } });
       const run = await this.runAction(stored, action, text, caller);
       return { kind: 'refused', delivery: stored, error: refusal, run };
     }
 
-    const stored = await this.deliveries.append(rec);
+    const stored = await this.store(rec);
     if (stored.duplicate) {
       // A retry of a delivery that already ran its action must not run it again.
       const first = stored.duplicate_of ? await this.deliveries.get(stored.duplicate_of) : undefined;
@@ -160,8 +165,20 @@ export class WebhookIntake {
     return outcome;
   }
 
+  /**
+   * Appends a delivery. Each body is copied again on its way into the database, so large ones
+   * committing together would multiply the memory the body budget bounds: they take turns, while
+   * small ones keep sharing commits.
+   */
+  private store(rec: DeliveryRecord): Promise<StoredDelivery> {
+    if ((rec.body?.length ?? 0) < LARGE_BODY_BYTES) return this.deliveries.append(rec);
+    const turn = this.largeStores.then(() => this.deliveries.append(rec));
+    this.largeStores = turn.catch(() => undefined);
+    return turn;
+  }
+
   private async refuse(rec: DeliveryRecord, refusal: DeliveryRefusal, error: SwitchyardError): Promise<IntakeResult> {
-    const delivery = await this.deliveries.append({ ...rec, outcome: 'refused', refusal });
+    const delivery = await this.store({ ...rec, outcome: 'refused', refusal });
     return { kind: 'refused', delivery, error, run: null };
   }
 }

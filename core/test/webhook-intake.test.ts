@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import {
   ByteBudget,
+  LARGE_BODY_BYTES,
   CapabilityRegistry,
   DispatchService,
   RunnerDirectory,
@@ -135,6 +136,31 @@ describe('core: webhook intake', () => {
     if (result.kind !== 'ran') return;
     expect(result.run.invocation).to.include({ ok: true, actor: 'hook:hk_AAAAAAAAAAAA' });
     expect(deliveries.actions[0]).to.deep.include({ ok: true, status: 'ok', answer: { status: 200, body: { ok: true, result: result.run.invocation.result, invocation: result.run.invocation.id, error: null } } });
+  });
+
+  it('stores large bodies one at a time, small ones at once', async () => {
+    const { intake, deliveries } = setup();
+    const started: number[] = [];
+    const release: Array<() => void> = [];
+    const append = deliveries.append.bind(deliveries);
+    deliveries.append = async (r) => {
+      started.push(r.body?.length ?? 0);
+      await new Promise<void>((done) => release.push(done));
+      return append(r);
+    };
+    const large = new Uint8Array(LARGE_BODY_BYTES);
+    const first = intake.deliver(head(), hook(true), large);
+    const second = intake.deliver(head(), hook(true), large);
+    const small = intake.deliver(head(), hook(true), bytes('{}'));
+    await new Promise((r) => setImmediate(r));
+    // The small one and the first large one are being stored; the second large one waits its turn.
+    expect([...started].sort((a, b) => a - b)).to.deep.equal([2, LARGE_BODY_BYTES]);
+    release[started.indexOf(LARGE_BODY_BYTES)]!();
+    await first;
+    await new Promise((r) => setImmediate(r));
+    expect(started.filter((n) => n === LARGE_BODY_BYTES)).to.have.length(2);
+    release.forEach((done) => done());
+    expect((await Promise.all([second, small])).map((r) => r.kind)).to.deep.equal(['accepted', 'accepted']);
   });
 });
 
