@@ -8,6 +8,7 @@ import type { DispatchOutcome, DispatchService } from './dispatch.js';
 import { SwitchyardError, type ErrorCode } from './errors.js';
 import type { Clock, DeliveryStore, WebhookStore } from './ports.js';
 import type { CapabilityRegistry } from './registry.js';
+import { ByteBudget } from './byte-budget.js';
 import { verifySignature } from './signature.js';
 import { WEBHOOK_ID_PATTERN, newDeliveryEntryId, type ActionRecord, type DeliveryRecord, type DeliveryRefusal, type StoredDelivery, type Webhook } from './webhook.js';
 
@@ -56,8 +57,8 @@ export interface WebhookIntakeOptions {
   answerStatus(code: ErrorCode | null): number;
 }
 
-/** Bodies at least this large are stored one at a time (see WebhookIntake.store). */
-export const LARGE_BODY_BYTES = 1024 * 1024;
+/** Bytes of bodies being stored at once (see WebhookIntake.store). */
+export const STORING_BUDGET_BYTES = 16 * 1024 * 1024;
 
 const hookCaller = (hookId: string): Caller => ({ actor: `hook:${hookId}`, fingerprint: null, mayRunAuthRequired: false });
 
@@ -72,7 +73,7 @@ export class WebhookIntake {
     private readonly steps: readonly AcceptedDeliveryStep[] = [],
   ) {}
 
-  private largeStores: Promise<unknown> = Promise.resolve();
+  private readonly storing = new ByteBudget(STORING_BUDGET_BYTES);
 
   get bodyLimitBytes(): number {
     return this.options.bodyLimitBytes;
@@ -166,15 +167,18 @@ export class WebhookIntake {
   }
 
   /**
-   * Appends a delivery. Each body is copied again on its way into the database, so large ones
-   * committing together would multiply the memory the body budget bounds: they take turns, while
-   * small ones keep sharing commits.
+   * Appends a delivery. Each body is copied again on its way into the database, so many large ones
+   * committing together would multiply the memory the body budget bounds: up to 16 MiB of bodies
+   * are stored at once (small ones keep sharing commits), a larger one alone.
    */
-  private store(rec: DeliveryRecord): Promise<StoredDelivery> {
-    if ((rec.body?.length ?? 0) < LARGE_BODY_BYTES) return this.deliveries.append(rec);
-    const turn = this.largeStores.then(() => this.deliveries.append(rec));
-    this.largeStores = turn.catch(() => undefined);
-    return turn;
+  private async store(rec: DeliveryRecord): Promise<StoredDelivery> {
+    const bytes = rec.body?.length ?? 0;
+    await this.storing.reserve(bytes);
+    try {
+      return await this.deliveries.append(rec);
+    } finally {
+      this.storing.release(bytes);
+    }
   }
 
   private async refuse(rec: DeliveryRecord, refusal: DeliveryRefusal, error: SwitchyardError): Promise<IntakeResult> {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import {
   ByteBudget,
-  LARGE_BODY_BYTES,
+  STORING_BUDGET_BYTES,
   CapabilityRegistry,
   DispatchService,
   RunnerDirectory,
@@ -138,7 +138,7 @@ describe('core: webhook intake', () => {
     expect(deliveries.actions[0]).to.deep.include({ ok: true, status: 'ok', answer: { status: 200, body: { ok: true, result: result.run.invocation.result, invocation: result.run.invocation.id, error: null } } });
   });
 
-  it('stores large bodies one at a time, small ones at once', async () => {
+  it('stores at most 16 MiB of bodies at once, in the order they came', async () => {
     const { intake, deliveries } = setup();
     const started: number[] = [];
     const release: Array<() => void> = [];
@@ -148,17 +148,18 @@ describe('core: webhook intake', () => {
       await new Promise<void>((done) => release.push(done));
       return append(r);
     };
-    const large = new Uint8Array(LARGE_BODY_BYTES);
+    const large = new Uint8Array(STORING_BUDGET_BYTES / 2 + 1);
+    const LARGE = large.length;
     const first = intake.deliver(head(), hook(true), large);
     const second = intake.deliver(head(), hook(true), large);
     const small = intake.deliver(head(), hook(true), bytes('{}'));
     await new Promise((r) => setImmediate(r));
-    // The small one and the first large one are being stored; the second large one waits its turn.
-    expect([...started].sort((a, b) => a - b)).to.deep.equal([2, LARGE_BODY_BYTES]);
-    release[started.indexOf(LARGE_BODY_BYTES)]!();
+    // Two large ones do not fit together: the second waits, and the small one after it.
+    expect(started).to.deep.equal([LARGE]);
+    release[0]!();
     await first;
     await new Promise((r) => setImmediate(r));
-    expect(started.filter((n) => n === LARGE_BODY_BYTES)).to.have.length(2);
+    expect(started).to.deep.equal([LARGE, LARGE, 2]);
     release.forEach((done) => done());
     expect((await Promise.all([second, small])).map((r) => r.kind)).to.deep.equal(['accepted', 'accepted']);
   });
@@ -175,5 +176,22 @@ describe('core: byte budget', () => {
     expect(budget.inFlight).to.equal(40);
     expect(budget.tryReserve(60)).to.equal(true);
     expect(budget.tryReserve(1)).to.equal(false);
+  });
+
+  it('makes reservations wait their turn, first come first served, and lets one larger than the budget go alone', async () => {
+    const budget = new ByteBudget(100);
+    const order: string[] = [];
+    await budget.reserve(70);
+    const a = budget.reserve(50).then(() => order.push('a'));
+    const b = budget.reserve(10).then(() => order.push('b'));
+    expect(budget.tryReserve(10), 'no jumping the queue').to.equal(false);
+    await new Promise((r) => setImmediate(r));
+    expect(order).to.deep.equal([]);
+    budget.release(70);
+    await Promise.all([a, b]);
+    expect(order).to.deep.equal(['a', 'b']);
+    budget.release(60);
+    await budget.reserve(500);
+    expect(budget.inFlight).to.equal(500);
   });
 });
