@@ -17,7 +17,9 @@ export interface RequestLimits {
   retryAfterSeconds: number;
 }
 
+/** On a request whose body is held: the function that releases it. */
 const HELD = Symbol('switchyard.bodyHeld');
+type Holding = { [HELD]?: () => void };
 
 /** The announced length, or null for a chunked (or otherwise unannounced) body. */
 export const declaredLength = (req: IncomingMessage): number | null => {
@@ -51,8 +53,12 @@ export function closeAfterAnswer(res: ServerResponse): void {
   };
 }
 
-/** Answers with a coded error and closes the connection (the rest of the body is never read). */
+/**
+ * Answers with a coded error and closes the connection (the rest of the body is never read); what
+ * the body held of the budget is released at once.
+ */
 export function refuseAndClose(req: IncomingMessage, res: ServerResponse, error: SwitchyardError, headers: Record<string, string> = {}): void {
+  (req as IncomingMessage & Holding)[HELD]?.();
   if (res.headersSent) {
     req.socket.destroy();
     return;
@@ -66,35 +72,38 @@ export function refuseAndClose(req: IncomingMessage, res: ServerResponse, error:
 const busy = (limits: RequestLimits): SwitchyardError =>
   new SwitchyardError('service_busy', `request bodies in flight are at their budget of ${limits.budget.limit} bytes; retry later`, { retry_after_seconds: limits.retryAfterSeconds });
 
+const NOTHING_HELD = (): void => {};
+
 /**
- * Reserves the request's body in the budget before it is read: false (after answering 503 with
- * Retry-After) when it does not fit. Chunked bodies are counted as they arrive and refused when
- * the budget runs out. Everything held is released when the response is done.
+ * Reserves the request's body in the budget before it is read. Null (after answering 503 with
+ * Retry-After) when it does not fit; otherwise the function that releases what is held, to call
+ * once the body is no longer needed. Chunked bodies are counted as they arrive and refused when
+ * the budget runs out.
  */
-export function holdBody(req: Request, res: Response, limits: RequestLimits): boolean {
-  const r = req as Request & { [HELD]?: boolean };
-  if (r[HELD] || !hasBody(req)) return true;
-  r[HELD] = true;
+export function holdBody(req: Request, res: Response, limits: RequestLimits): (() => void) | null {
+  const r = req as Request & Holding;
+  if (r[HELD] || !hasBody(req)) return NOTHING_HELD;
   let held = 0;
-  res.once('close', () => {
+  const release = (): void => {
     limits.budget.release(held);
     held = 0;
-  });
+  };
+  r[HELD] = release;
   const retry = { 'retry-after': String(limits.retryAfterSeconds) };
   const declared = declaredLength(req);
   if (declared !== null) {
     if (!limits.budget.tryReserve(declared)) {
       refuseAndClose(req, res, busy(limits), retry);
-      return false;
+      return null;
     }
     held = declared;
-    return true;
+    return release;
   }
   // Chunked: count what the parser hands over (and what it already has) before anyone reads it.
   const already = req.readableLength;
   if (!limits.budget.tryReserve(already)) {
     refuseAndClose(req, res, busy(limits), retry);
-    return false;
+    return null;
   }
   held = already;
   const push = req.push.bind(req);
@@ -108,28 +117,56 @@ export function holdBody(req: Request, res: Response, limits: RequestLimits): bo
     }
     return push(chunk, encoding);
   };
-  return true;
+  return release;
+}
+
+/**
+ * Bodies being received, checked a few times per timeout rather than given a timer each: one
+ * slower than the timeout is answered 408 and its connection closed.
+ */
+function bodyWatch(timeoutMs: number): (req: Request, res: Response) => void {
+  const watched = new Set<{ req: Request; res: Response; since: number }>();
+  let sweeper: NodeJS.Timeout | undefined;
+  const sweep = (): void => {
+    const now = Date.now();
+    for (const w of watched) {
+      if (w.req.complete || w.res.writableEnded || w.req.socket.destroyed) watched.delete(w);
+      else if (now - w.since >= timeoutMs) {
+        watched.delete(w);
+        refuseAndClose(w.req, w.res, new SwitchyardError('request_timeout', `the request body did not arrive within ${timeoutMs} ms`, { timeout_ms: timeoutMs }));
+      }
+    }
+    if (watched.size === 0) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
+  };
+  return (req, res) => {
+    watched.add({ req, res, since: Date.now() });
+    if (!sweeper) {
+      sweeper = setInterval(sweep, Math.max(10, Math.min(1000, Math.floor(timeoutMs / 4))));
+      sweeper.unref();
+    }
+  };
 }
 
 /**
  * The first middleware: too many headers → 431; a body that takes longer than the timeout → 408;
  * the body budget for every route but /hook, which looks its webhook up before it holds a body.
  */
-export const requestGate =
-  (limits: RequestLimits): RequestHandler =>
-  (req, res, next) => {
+export const requestGate = (limits: RequestLimits): RequestHandler => {
+  const watch = bodyWatch(limits.bodyTimeoutMs);
+  return (req, res, next) => {
     if (req.rawHeaders.length / 2 > limits.maxHeaders) {
       return refuseAndClose(req, res, new SwitchyardError('headers_too_large', `requests may have at most ${limits.maxHeaders} header lines`, { limit: limits.maxHeaders }));
     }
     if (!hasBody(req)) return next();
-    const timer = setTimeout(() => {
-      if (req.complete) return;
-      refuseAndClose(req, res, new SwitchyardError('request_timeout', `the request body did not arrive within ${limits.bodyTimeoutMs} ms`, { timeout_ms: limits.bodyTimeoutMs }));
-    }, limits.bodyTimeoutMs);
-    timer.unref();
-    const clear = (): void => clearTimeout(timer);
-    req.once('end', clear);
-    res.once('close', clear);
-    if (!req.path.startsWith('/hook/') && !holdBody(req, res, limits)) return;
+    watch(req, res);
+    if (!req.path.startsWith('/hook/')) {
+      const release = holdBody(req, res, limits);
+      if (!release) return;
+      res.once('close', release);
+    }
     next();
   };
+};

@@ -106,11 +106,17 @@ export function hookRoutes(ctx: HttpContext): Router {
       return answer(req, res, await ctx.intake.refuseOff(head, admission.hook, first.bytes, first.complete), !first.complete);
     }
     if (admission.kind === 'too_large') return answer(req, res, await ctx.intake.refuseTooLarge(head, admission.hook, admission.size), true);
-    if (!holdBody(req, res, ctx.limits)) return;
-    const read = await readBody(req, admission.limit, head.declaredSize);
-    if (read.kind === 'aborted') return refuseAndClose(req, res, new SwitchyardError('invalid_request', 'the request body ended before it was complete'));
-    if (read.kind === 'too_large') return answer(req, res, await ctx.intake.refuseTooLarge(head, admission.hook, read.size), true);
-    answer(req, res, await ctx.intake.deliver(head, admission.hook, read.bytes), false);
+    const release = holdBody(req, res, ctx.limits);
+    if (!release) return;
+    try {
+      const read = await readBody(req, admission.limit, head.declaredSize);
+      if (read.kind === 'aborted') return refuseAndClose(req, res, new SwitchyardError('invalid_request', 'the request body ended before it was complete'));
+      if (read.kind === 'too_large') return answer(req, res, await ctx.intake.refuseTooLarge(head, admission.hook, read.size), true);
+      answer(req, res, await ctx.intake.deliver(head, admission.hook, read.bytes), false);
+    } finally {
+      // The body is stored (or dropped) by now: its bytes leave the budget.
+      release();
+    }
   };
 
   router.post('/hook/:id', ingest);
