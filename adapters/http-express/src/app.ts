@@ -23,10 +23,12 @@ export function createHttpApp(ctx: HttpContext): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
-  // Before any route: header count, body timeout and the budget of bodies in flight.
-  app.use(requestGate(ctx.limits));
-  // Deliveries are the hottest path; mounted first so they do not walk the other routers.
-  app.use(hookRoutes(ctx));
+  // Header count, body timeout and the budget of bodies in flight, before any route reads a body.
+  const gate = requestGate(ctx.limits);
+  // Deliveries are the hottest path; mounted first so they do not walk the other routers (they
+  // pass the gate inside, holding a body only once the webhook is known).
+  app.use(hookRoutes(ctx, gate));
+  app.use(gate.middleware);
   app.use(healthRoutes(ctx));
   app.use(dispatchRoutes(ctx));
   app.use(invocationRoutes(ctx));

@@ -150,23 +150,37 @@ function bodyWatch(timeoutMs: number): (req: Request, res: Response) => void {
   };
 }
 
+export interface RequestGate {
+  /** The gate as the first middleware of every route but /hook (which calls `check` itself). */
+  middleware: RequestHandler;
+  /**
+   * Too many headers → 431 (false: answered); a body is watched for the timeout (408). The budget
+   * is left to the caller: /hook holds a body only once its webhook is known.
+   */
+  check(req: Request, res: Response): boolean;
+}
+
 /**
- * The first middleware: too many headers → 431; a body that takes longer than the timeout → 408;
- * the body budget for every route but /hook, which looks its webhook up before it holds a body.
+ * The gate every request passes first: too many headers → 431; a body slower than the timeout →
+ * 408; the body held in the budget before it is read (503), except on /hook, which looks its
+ * webhook up before it holds a body.
  */
-export const requestGate = (limits: RequestLimits): RequestHandler => {
+export function requestGate(limits: RequestLimits): RequestGate {
   const watch = bodyWatch(limits.bodyTimeoutMs);
-  return (req, res, next) => {
+  const check = (req: Request, res: Response): boolean => {
     if (req.rawHeaders.length / 2 > limits.maxHeaders) {
-      return refuseAndClose(req, res, new SwitchyardError('headers_too_large', `requests may have at most ${limits.maxHeaders} header lines`, { limit: limits.maxHeaders }));
+      refuseAndClose(req, res, new SwitchyardError('headers_too_large', `requests may have at most ${limits.maxHeaders} header lines`, { limit: limits.maxHeaders }));
+      return false;
     }
-    if (!hasBody(req)) return next();
-    watch(req, res);
-    if (!req.path.startsWith('/hook/')) {
-      const release = holdBody(req, res, limits);
-      if (!release) return;
-      res.once('close', release);
-    }
+    if (hasBody(req)) watch(req, res);
+    return true;
+  };
+  const middleware: RequestHandler = (req, res, next) => {
+    if (!check(req, res)) return;
+    const release = holdBody(req, res, limits);
+    if (!release) return;
+    if (release !== NOTHING_HELD) res.once('close', release);
     next();
   };
-};
+  return { middleware, check };
+}

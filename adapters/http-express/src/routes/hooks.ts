@@ -8,7 +8,7 @@ import { baseUrlOf } from '../base-url.js';
 import type { HttpContext } from '../context.js';
 import { unknownKeyLinks, runAnswer } from '../presenters.js';
 import { readBody, readFirstBytes } from '../raw-body.js';
-import { closeAfterAnswer, declaredLength, holdBody, refuseAndClose } from '../request-gate.js';
+import { closeAfterAnswer, declaredLength, holdBody, refuseAndClose, type RequestGate } from '../request-gate.js';
 import { statusFor } from '../status.js';
 import { writeJson } from '../write-json.js';
 
@@ -49,11 +49,12 @@ const receipt = (d: StoredDelivery) => ({
   signature: d.signature,
 });
 
-export function hookRoutes(ctx: HttpContext): Router {
+export function hookRoutes(ctx: HttpContext, gate: RequestGate): Router {
   const router = Router();
 
   // The public face of a webhook: its name and whether it is on, nothing about deliveries.
   router.get('/hook/:id', async (req, res) => {
+    if (!gate.check(req, res)) return;
     const hook = await ctx.intake.find(req.params['id'] as string);
     res.json({ name: hook.name, on: hook.on });
   });
@@ -61,7 +62,7 @@ export function hookRoutes(ctx: HttpContext): Router {
   /** Answers what the intake decided; a body left unread closes the connection. */
   const answer = (req: Request, res: Response, result: IntakeResult, bodyUnread: boolean): void => {
     if (bodyUnread) closeAfterAnswer(res);
-    const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
+    const baseUrl = (): string => baseUrlOf(req, ctx.publicBaseUrl);
     switch (result.kind) {
       case 'accepted':
         return writeJson(res, 200, { ok: true, ...receipt(result.delivery) });
@@ -74,17 +75,17 @@ export function hookRoutes(ctx: HttpContext): Router {
       }
       case 'ran': {
         const inv = result.run.invocation;
-        res.status(inv.ok ? 200 : statusFor(inv.error?.code ?? 'internal_error')).json({ ...runAnswer(result.run, baseUrl), delivery: receipt(result.delivery) });
+        res.status(inv.ok ? 200 : statusFor(inv.error?.code ?? 'internal_error')).json({ ...runAnswer(result.run, baseUrl()), delivery: receipt(result.delivery) });
         return;
       }
       case 'refused': {
         const { delivery, error, run } = result;
         ctx.logger.warn('webhook delivery refused', { hook: delivery.hook_id, entry: delivery.id, code: error.code, action: delivery.action });
         if (run) {
-          res.status(statusFor(error.code)).json({ ...runAnswer(run, baseUrl), error: error.toJSON(), delivery: receipt(delivery) });
+          res.status(statusFor(error.code)).json({ ...runAnswer(run, baseUrl()), error: error.toJSON(), delivery: receipt(delivery) });
           return;
         }
-        const links = error.code === 'unknown_capability' && delivery.action ? unknownKeyLinks(delivery.action, ctx.registry.suggest(delivery.action), baseUrl) : {};
+        const links = error.code === 'unknown_capability' && delivery.action ? unknownKeyLinks(delivery.action, ctx.registry.suggest(delivery.action), baseUrl()) : {};
         res.status(statusFor(error.code)).json({ ok: false, error: { ...error.toJSON(), ...links }, ...receipt(delivery) });
         return;
       }
@@ -92,6 +93,7 @@ export function hookRoutes(ctx: HttpContext): Router {
   };
 
   const ingest = async (req: Request, res: Response): Promise<void> => {
+    if (!gate.check(req, res)) return;
     const head = deliveryHead(req, req.params['id'] as string, (req.params['action'] as string | undefined) ?? null);
     let admission;
     try {
