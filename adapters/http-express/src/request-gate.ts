@@ -172,7 +172,8 @@ export function requestGate(limits: RequestLimits): RequestGate {
       refuseAndClose(req, res, new SwitchyardError('headers_too_large', `requests may have at most ${limits.maxHeaders} header lines`, { limit: limits.maxHeaders }));
       return false;
     }
-    if (hasBody(req)) watch(req, res);
+    // A body that came with its head (most small ones) is already complete: nothing to watch.
+    if (!req.complete && hasBody(req)) watch(req, res);
     return true;
   };
   const middleware: RequestHandler = (req, res, next) => {
