@@ -75,6 +75,52 @@ export function parseArticle(text: string): Article {
   return { ...checked, body: text.replace(/^\uFEFF/, '').slice(match[0].length).replace(/^\s*\n/, '') };
 }
 
+/** A slug made from a title: ASCII letters and digits, lower-case, words joined by `-`; '' if none. */
+export function slugFromTitle(title: string): string {
+  const words = title.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  return words.slice(0, 80).replace(/^-+|-+$/g, '');
+}
+
+/**
+ * The first paragraph of a markdown body as one line of plain text ('' if there is none): headings,
+ * fenced code, HTML comments, tables and rules are skipped; links keep their text, code and strong
+ * marks are dropped. Cut to the summary's 500 characters.
+ */
+export function summaryFromBody(body: string): string {
+  const paragraph: string[] = [];
+  let fence: string | null = null;
+  for (const raw of body.split(/\r?\n/)) {
+    const line = raw.trim();
+    const marker = /^(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence) {
+      if (marker && line.startsWith(fence)) fence = null;
+      continue;
+    }
+    const skipped = marker !== undefined || /^(#{1,6}\s|<!--|\||(?:[-*_]\s*){3,}$)/.test(line);
+    if (line === '' || skipped) {
+      if (paragraph.length) break;
+      if (marker) fence = marker;
+      continue;
+    }
+    paragraph.push(line);
+  }
+  const text = paragraph.join(' ').replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/`|\*\*|__/g, '').replace(/\s+/g, ' ').trim();
+  return text.length > 500 ? `${text.slice(0, 499).trimEnd()}…` : text;
+}
+
+/**
+ * The fields form of a new article with what was left out filled in: the slug from the title, the
+ * date as today's UTC day, the summary from the body's first paragraph. Fields sent always win; a
+ * field that cannot be derived stays missing, so the check names it.
+ */
+export function withDerivedFields(fields: Record<string, unknown>, now: Date): Record<string, unknown> {
+  const derived: Record<string, unknown> = {};
+  if (fields['slug'] === undefined && typeof fields['title'] === 'string' && slugFromTitle(fields['title'])) derived['slug'] = slugFromTitle(fields['title']);
+  if (fields['date'] === undefined) derived['date'] = now.toISOString().slice(0, 10);
+  if (fields['summary'] === undefined && typeof fields['body'] === 'string' && summaryFromBody(fields['body'])) derived['summary'] = summaryFromBody(fields['body']);
+  return { ...derived, ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) };
+}
+
 /** The file form of an article: front matter in a fixed key order, then the body. */
 export function articleSource(a: Article): string {
   const yamlString = (s: string) => JSON.stringify(s); // JSON strings are valid YAML scalars

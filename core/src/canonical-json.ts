@@ -93,6 +93,6 @@ function writeCanonical(value: unknown): string {
       return `${out}}`;
     }
     default:
-      throw new TypeError(`cannot canonicalize a ${typeof value}`);
+      throw new TypeError(`cannot canonicalize ${typeof value === 'undefined' ? 'an' : 'a'} ${typeof value}`);
   }
 }

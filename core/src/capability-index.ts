@@ -12,7 +12,7 @@ export interface AskHit {
   description: string;
   /** minisearch's relevance score (BM25-like), rounded; only the order means something. */
   score: number;
-  /** Which searchable fields the question matched: key (which holds the system), description, inputs. */
+  /** Which searchable fields the question matched: key (which holds the system), description, inputs, example. */
   matched: string[];
   /** The question's terms that matched (after stemming), for a reader to see why. */
   terms: string[];
@@ -33,6 +33,7 @@ interface Doc {
   key: string;
   description: string;
   inputs: string;
+  example: string;
 }
 
 // Words a question carries that say nothing about a capability.
@@ -81,6 +82,17 @@ function inputText(schema: JsonSchema | undefined, depth = 0): string {
   return parts.filter(Boolean).join(' ');
 }
 
+/**
+ * The words of a capability's example call: its string values at any depth. An example says what
+ * the capability is for in a user's own words ("refund a payment" for a search over a payment
+ * processor's operations). Ids, numbers and hex strings carry no meaning, so words with digits are dropped.
+ */
+function exampleText(example: unknown, depth = 0): string {
+  if (typeof example === 'string') return tokenize(example).filter((w) => !/[0-9]/.test(w)).join(' ');
+  if (typeof example !== 'object' || example === null || depth > 4) return '';
+  return Object.values(example).map((v) => exampleText(v, depth + 1)).filter(Boolean).join(' ');
+}
+
 const KEY_SHAPED = /^[A-Za-z][A-Za-z0-9]*(_[A-Za-z0-9]+)+$|^[A-Z][A-Z0-9]{2,}$/;
 
 /** Registries up to this size rank did_you_mean over every key; larger ones over the index's candidates. */
@@ -105,22 +117,22 @@ export class CapabilityIndex {
   constructor(capabilities: readonly Capability[]) {
     this.search = new MiniSearch<Doc>({
       // The key already holds the system's name, so the path adds nothing to search.
-      fields: ['key', 'description', 'inputs'],
+      fields: ['key', 'description', 'inputs', 'example'],
       storeFields: [],
       tokenize,
       processTerm,
       searchOptions: {
-        boost: { key: 3, description: 2, inputs: 1 },
+        boost: { key: 3, description: 2, inputs: 1, example: 1 },
         prefix: (term) => term.length >= 4,
         fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
         maxFuzzy: 2,
         combineWith: 'OR',
       },
     });
-    const docs = capabilities.map((c) => ({ id: c.key, key: c.key, description: c.description, inputs: inputText(c.inputs) }));
+    const docs = capabilities.map((c) => ({ id: c.key, key: c.key, description: c.description, inputs: inputText(c.inputs), example: exampleText(c.example) }));
     this.search.addAll(docs);
     for (const d of docs) {
-      const terms = new Set(tokenize(`${d.key} ${d.description} ${d.inputs}`).map(processTerm));
+      const terms = new Set(tokenize(`${d.key} ${d.description} ${d.inputs} ${d.example}`).map(processTerm));
       for (const t of terms) if (t) this.documentFrequency.set(t, (this.documentFrequency.get(t) ?? 0) + 1);
     }
     this.keys = capabilities.map((c) => c.key);

@@ -43,8 +43,16 @@ export interface Capability extends CapabilityDefinition {
   path: [string, string, string];
   /** Where the runner reaches its upstream; filled by the host at registration. */
   upstreamUrl?: string;
+  /** The upstream account's plan, from the plugin's options (see plan.ts); filled by the host at registration. */
+  accountPlan?: string;
 }
 
 export const KEY_PATTERN = /^[A-Z][A-Z0-9_]{1,127}$/;
+
+/**
+ * The canonical spelling of a key a caller names: keys match without regard to letter case, and
+ * records keep the upper-case key. ASCII letters only, so no other character can turn into a key's.
+ */
+export const canonicalKey = (name: string): string => name.replace(/[a-z]+/g, (letters) => letters.toUpperCase());
 
 export const pathText = (c: Pick<Capability, 'path'>): string => c.path.join(' > ');

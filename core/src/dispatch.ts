@@ -2,17 +2,20 @@
 // Every request that names a known capability becomes exactly one invocation, whether it ran or not.
 import { pathText, type Capability } from './capability.js';
 import type { Caller } from './caller.js';
+import { requireOwnInvocation } from './access-policy.js';
 import { bodyText, parseBody } from './body-format.js';
 import { SwitchyardError, fail, type ErrorCode } from './errors.js';
 import { newInvocationId } from './ids.js';
 import type { InvocationError, InvocationRecord, InvocationStatus, StoredInvocation } from './invocation.js';
 import { INVOCATION_ID, checkRepairTarget } from './lineage.js';
-import type { Clock, InvocationStore } from './ports.js';
+import { checkPlan } from './plan.js';
+import { noRequestScope, type Clock, type InvocationStore, type RequestScope } from './ports.js';
 import type { CapabilityRegistry } from './registry.js';
 import type { RunnerDirectory } from './runner-directory.js';
 import { computeYield } from './yield.js';
 import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
+import { nestsDeeperThan, stringifyIteratively } from './json-depth.js';
 
 export type DispatchRequest =
   | { key: string; body?: unknown; repairs?: string; source?: string }
@@ -27,7 +30,12 @@ export interface DispatchOptions {
   timeoutMs: number;
   /** How long an approval request stays open. */
   approvalTtlSeconds?: number;
+  /** How deep arguments (and results) may nest; deeper arguments are invalid. */
+  maxArgumentDepth?: number;
 }
+
+/** The default depth limit of arguments: far beyond any real input schema, far below the stack. */
+export const DEFAULT_MAX_ARGUMENT_DEPTH = 64;
 
 /** The SHA-256 of the canonical JSON of a run's arguments: what an approval is bound to. */
 export const argsHash = (args: unknown): string => `sha256:${createHash('sha256').update(canonicalJson(args ?? null)).digest('hex')}`;
@@ -35,16 +43,23 @@ export const argsHash = (args: unknown): string => `sha256:${createHash('sha256'
 /** Codes that mean the run was refused before the runner, as opposed to a run that failed. */
 const REFUSALS: ReadonlySet<ErrorCode> = new Set(['approval_required', 'credential_required', 'plan_required']);
 
+type Validate = (args: unknown) => { path: string; message: string }[];
+
 const invalidArguments = (capability: Capability, problems: { path: string; message: string }[]): SwitchyardError =>
   new SwitchyardError('invalid_arguments', `arguments do not match the input schema of ${capability.key}: ${problems.map((p) => p.message).join('; ')}`, { errors: problems });
 
 export class DispatchService {
+  /** Repairs running in this process, by the invocation they repair (see repair()). */
+  private readonly repairing = new Map<string, string>();
+
   constructor(
     private readonly registry: CapabilityRegistry,
     private readonly runners: RunnerDirectory,
     private readonly store: InvocationStore,
     private readonly clock: Clock,
     private readonly options: DispatchOptions,
+    /** Names the request each record came from. */
+    private readonly scope: RequestScope = noRequestScope,
   ) {}
 
   async dispatch(request: DispatchRequest, caller: Caller): Promise<DispatchOutcome> {
@@ -52,13 +67,33 @@ export class DispatchService {
     if ('replay' in request) return this.replay(request.replay, caller, source);
     if (typeof request.key !== 'string' || request.key.length === 0) fail('invalid_request', 'key must be a non-empty string');
     const { capability, validate } = this.registry.require(request.key);
-    if (request.repairs !== undefined) {
-      if (typeof request.repairs !== 'string' || !INVOCATION_ID.test(request.repairs)) {
-        fail('invalid_repair', 'repairs must be an invocation id of the form inv_…', { repairs: request.repairs ?? null, reason: 'malformed' });
-      }
-      checkRepairTarget(capability.key, request.repairs, await this.store.get(request.repairs));
+    if (request.repairs !== undefined) return this.repair(capability, validate, request.repairs, request.body, caller, source);
+    return this.run(capability, validate, request.body, caller, { repairs: null, replays: null, source });
+  }
+
+  /** A repair: the lineage rules (lineage.ts) against the ledger, then a run linked to the failure. */
+  private async repair(capability: Capability, validate: Validate, repairs: unknown, body: unknown, caller: Caller, source: string): Promise<DispatchOutcome> {
+    if (typeof repairs !== 'string' || !INVOCATION_ID.test(repairs)) {
+      // Echoed only as a scalar: an array or object named here may nest as deep as the request allows.
+      const echoed = typeof repairs === 'object' ? null : (repairs ?? null);
+      fail('invalid_repair', 'repairs must be an invocation id of the form inv_…', { repairs: echoed, reason: 'malformed' });
     }
-    return this.run(capability, validate, request.body, caller, { repairs: request.repairs ?? null, replays: null, source });
+    const targetId = repairs as string;
+    const target = await this.store.get(targetId);
+    // Someone else's failure is not the caller's to repair: to it, that invocation does not exist.
+    if (target) requireOwnInvocation(caller.principal, target, targetId);
+    // A second repair of the same failure while the first runs would fork the chain: the first
+    // reserves the failure until its record is appended.
+    const inFlight = this.repairing.get(targetId);
+    if (inFlight) fail('invalid_repair', `${targetId} is being repaired by ${inFlight} right now; repair that one if it fails`, { repairs: targetId, reason: 'superseded', repair_instead: inFlight });
+    const id = newInvocationId();
+    this.repairing.set(targetId, id);
+    try {
+      checkRepairTarget(capability.key, targetId, target, target ? await this.store.repairChain(targetId) : []);
+      return await this.run(capability, validate, body, caller, { repairs: targetId, replays: null, source }, null, id);
+    } finally {
+      this.repairing.delete(targetId);
+    }
   }
 
   /**
@@ -68,9 +103,9 @@ export class DispatchService {
   refusalFor(key: string, rawBody: unknown, caller: Caller): SwitchyardError | null {
     const { capability, validate } = this.registry.require(key);
     try {
-      const problems = validate(parseBody(capability.bodyFormat, rawBody));
-      if (problems.length > 0) return invalidArguments(capability, problems);
+      this.checkArguments(capability, validate, rawBody, this.tooDeep(rawBody));
       this.checkPermission(capability, caller);
+      checkPlan(capability);
       return null;
     } catch (err) {
       if (SwitchyardError.is(err)) return err;
@@ -80,10 +115,10 @@ export class DispatchService {
 
   private async replay(id: unknown, caller: Caller, source: string): Promise<DispatchOutcome> {
     if (typeof id !== 'string' || !INVOCATION_ID.test(id)) fail('invalid_request', 'replay must be an invocation id of the form inv_…');
-    const original = await this.store.get(id as string);
-    if (!original) fail('invocation_not_found', `no invocation ${id}`, { id });
-    const { capability, validate } = this.registry.require(original!.key);
-    return this.run(capability, validate, original!.body, caller, { repairs: null, replays: original!.id, source });
+    // Only the original's owner replays it (it re-sends the original arguments); to anyone else it does not exist.
+    const original = requireOwnInvocation(caller.principal, await this.store.get(id as string), id as string);
+    const { capability, validate } = this.registry.require(original.key);
+    return this.run(capability, validate, original.body, caller, { repairs: null, replays: original.id, source });
   }
 
   /**
@@ -94,13 +129,15 @@ export class DispatchService {
   async runApproved(waiting: StoredInvocation, approval: { id: string; args_hash: string }, invocationId: string = newInvocationId()): Promise<DispatchOutcome> {
     const { capability, validate } = this.registry.require(waiting.key);
     if (argsHash(waiting.args) !== approval.args_hash) fail('invalid_request', 'the approved arguments are not the ones this invocation holds');
-    const caller: Caller = { actor: waiting.actor, fingerprint: waiting.fingerprint, mayRunAuthRequired: true };
-    return this.run(capability, validate, waiting.body, caller, { repairs: null, replays: null, source: `approval:${approval.id}` }, approval.args_hash, invocationId);
+    // The owner approved it: it runs as the caller who asked, with the owner's leave. A waiting
+    // repair's run keeps its repairs link, so a successful one closes the lineage.
+    const caller: Caller = { actor: waiting.actor, fingerprint: waiting.fingerprint, mayRunAuthRequired: true, principal: { kind: 'owner' } };
+    return this.run(capability, validate, waiting.body, caller, { repairs: waiting.repairs, replays: null, source: `approval:${approval.id}` }, approval.args_hash, invocationId);
   }
 
   private async run(
     capability: Capability,
-    validate: (args: unknown) => { path: string; message: string }[],
+    validate: Validate,
     rawBody: unknown,
     caller: Caller,
     links: { repairs: string | null; replays: string | null; source: string },
@@ -108,7 +145,10 @@ export class DispatchService {
     id: string = newInvocationId(),
   ): Promise<DispatchOutcome> {
     const started = this.clock.now();
-    const text = bodyText(rawBody);
+    const maxDepth = this.maxDepth;
+    // An object body too deep is never handed to anything recursive, JSON.stringify included.
+    const bodyTooDeep = this.tooDeep(rawBody);
+    const text = bodyTooDeep ? stringifyIteratively(rawBody) : bodyText(rawBody);
     let args: unknown = null;
     let status: InvocationStatus = 'ok';
     let ran = false;
@@ -116,10 +156,9 @@ export class DispatchService {
     let error: InvocationError | null = null;
 
     try {
-      args = parseBody(capability.bodyFormat, rawBody);
-      const problems = validate(args);
-      if (problems.length > 0) throw invalidArguments(capability, problems);
+      args = this.checkArguments(capability, validate, rawBody, bodyTooDeep);
       this.checkPermission(capability, caller);
+      checkPlan(capability);
       if (capability.approval && approvedArgsHash === null) {
         // Not run: the owner approves these exact arguments first (or denies them).
         const expires = new Date(started.getTime() + (this.options.approvalTtlSeconds ?? 86_400) * 1000).toISOString();
@@ -128,6 +167,8 @@ export class DispatchService {
       if (approvedArgsHash !== null && argsHash(args) !== approvedArgsHash) fail('invalid_request', 'the arguments differ from the approved ones');
       ran = true;
       result = await this.runners.runnerFor(capability).run(capability, args, { timeoutMs: this.options.timeoutMs, invocationId: id, actor: caller.actor });
+      // The result is written to the ledger and its leaves like the arguments: bounded the same way.
+      if (nestsDeeperThan(result, maxDepth)) fail('tool_error', `the result of ${capability.key} nests deeper than ${maxDepth} levels`, { max_depth: maxDepth });
     } catch (err) {
       const coded = SwitchyardError.is(err) ? err : new SwitchyardError('internal_error', `runner failed: ${(err as Error)?.message ?? String(err)}`);
       error = coded.toJSON();
@@ -157,8 +198,30 @@ export class DispatchService {
       source: links.source,
       created_at: started.toISOString(),
       duration_ms: this.clock.now().getTime() - started.getTime(),
+      request_id: this.scope.requestId(),
     };
     return { capability, invocation: await this.store.append(record) };
+  }
+
+  private get maxDepth(): number {
+    return this.options.maxArgumentDepth ?? DEFAULT_MAX_ARGUMENT_DEPTH;
+  }
+
+  /** An object body nesting deeper than the limit (a text body is measured once parsed). */
+  private tooDeep(rawBody: unknown): boolean {
+    return typeof rawBody === 'object' && rawBody !== null && nestsDeeperThan(rawBody, this.maxDepth);
+  }
+
+  /** The body parsed, within the depth limit and valid against the input schema: the arguments, or the refusal thrown. */
+  private checkArguments(capability: Capability, validate: Validate, rawBody: unknown, bodyTooDeep: boolean): unknown {
+    const maxDepth = this.maxDepth;
+    const parsed = parseBody(capability.bodyFormat, rawBody);
+    if (bodyTooDeep || (parsed !== rawBody && nestsDeeperThan(parsed, maxDepth))) {
+      fail('invalid_arguments', `arguments nest deeper than ${maxDepth} levels`, { max_depth: maxDepth, errors: [{ path: '/', message: `nests deeper than ${maxDepth} levels`, keyword: 'maxDepth', params: { limit: maxDepth } }] });
+    }
+    const problems = validate(parsed);
+    if (problems.length > 0) throw invalidArguments(capability, problems);
+    return parsed;
   }
 
   /** Auth and approval, decided before anything reaches the runner. */

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'invalid_api_key'
   | 'invalid_arguments'
   | 'invalid_repair'
+  | 'lineage_closed'
   | 'invocation_not_found'
   | 'credential_required'
   | 'approval_required'
@@ -34,6 +35,7 @@ export type ErrorCode =
   | 'service_busy'
   | 'request_timeout'
   | 'headers_too_large'
+  | 'database_unavailable'
   | 'internal_error';
 
 const BRAND = Symbol.for('switchyard.SwitchyardError');

@@ -33,7 +33,12 @@ export interface InvocationRecord {
   source: string;
   created_at: string;
   duration_ms: number;
+  /** The id of the request that caused the run (x-request-id), null outside a request; not in the leaf. */
+  request_id: string | null;
 }
+
+/** The event name of invocations in the ledger listings (deliveries are DELIVERY_EVENT). */
+export const INVOCATION_EVENT = 'invocation';
 
 /** A record as read back: its ledger position, and links derived by query (never written back). */
 export interface StoredInvocation extends InvocationRecord {
@@ -44,3 +49,13 @@ export interface StoredInvocation extends InvocationRecord {
 /** A failed run can be repaired; one awaiting approval has not failed yet. */
 export const isRepairable = (inv: Pick<InvocationRecord, 'ok' | 'status'>): boolean =>
   !inv.ok && (inv.status === 'failed' || inv.status === 'refused' || inv.status === 'denied');
+
+/** One step down a repair chain: an invocation that repairs another (what lineage rules read). */
+export interface RepairLink {
+  id: string;
+  /** The invocation this one repairs. */
+  repairs: string;
+  ok: boolean;
+  status: InvocationStatus;
+  seq: number;
+}

@@ -1,6 +1,7 @@
 // Markdown renderings of contracts, the root map and system articles (format=markdown).
 import type { Capability } from './capability.js';
 import type { SystemNode } from './registry.js';
+import { counted } from './counted.js';
 import { describe, exampleBody } from './self-description.js';
 
 const fence = (lang: string, text: string): string => `\`\`\`${lang}\n${text}\n\`\`\``;
@@ -33,9 +34,12 @@ export function contractMarkdown(c: Capability, baseUrl: string, token?: string)
     '',
     '## Run it',
     '',
+    "With the owner's API key in `SWITCHYARD_API_KEY` (`export SWITCHYARD_API_KEY=sy_…`, the key printed at first start):",
+    '',
     fence('sh', [
       `curl -s -X POST ${baseUrl}/api/dispatch \\`,
-      `  -H 'content-type: application/json' -H 'x-sheets-key: $SWITCHYARD_API_KEY' \\`,
+      // Double quotes, so the shell puts the key in; the key itself is never printed in a contract.
+      `  -H 'content-type: application/json' -H "x-sheets-key: $SWITCHYARD_API_KEY" \\`,
       `  -d '${JSON.stringify({ key: c.key, body: exampleBody(c) }).replace(/'/g, "'\\''")}'`,
     ].join('\n')),
     '',
@@ -57,7 +61,7 @@ export function rootMapMarkdown(root: string, systems: SystemNode[], baseUrl: st
 }
 
 export function systemArticleMarkdown(system: SystemNode, baseUrl: string): string {
-  const lines = [`# ${system.system}`, '', `${system.capabilities.length} capabilities under ${system.capabilities[0]?.path.slice(0, 2).join(' > ') ?? system.system}.`, ''];
+  const lines = [`# ${system.system}`, '', `${counted(system.capabilities.length, 'capability', 'capabilities')} under ${system.capabilities[0]?.path.slice(0, 2).join(' > ') ?? system.system}.`, ''];
   for (const c of system.capabilities) {
     const d = describe(c, baseUrl);
     lines.push(`## ${c.key}`, '', c.description, '', `- type · runner: ${d['type · runner']}`, `- auth · risk: ${d['auth · risk']}`, `- Example call: \`${d['Example call']}\``, `- Contract: ${baseUrl}/api/dispatch?key=${c.key}&format=markdown`, '');

@@ -28,6 +28,12 @@ export interface SwitchyardPlugin<Options = Record<string, unknown>> {
   /** Default transport of the upstream for tool plugins. */
   transport?: UpstreamAddress['transport'];
   createRunner(host: PluginHost<Options>): CapabilityRunner;
+  /**
+   * The upstream account's plan, read from the plugin's (validated) options. Capabilities whose
+   * `limits.plan` it does not reach are refused `plan_required` before the upstream is called, and
+   * a simulator starts on it unless its own settings name another plan.
+   */
+  accountPlan?(options: Options): string | undefined;
   /** A real MCP server with believable state, for development and tests. */
   startSimulator?(options: { host: string; port: number; settings?: Record<string, unknown> }): Promise<RunningSimulator>;
 }

@@ -1,12 +1,13 @@
 // Ports: what the core needs from the outside world. Each is an interface plus a same-named token
 // that the composition root binds an adapter to.
 import type { Capability } from './capability.js';
-import type { InvocationRecord, StoredInvocation } from './invocation.js';
+import type { InvocationRecord, RepairLink, StoredInvocation } from './invocation.js';
 import type { ActionRecord, DeliveryRecord, StoredDelivery, Webhook } from './webhook.js';
 import type { LedgerEntryKind } from './ledger-leaf.js';
 import type { McpToolDescription } from './imported-tool.js';
 import type { Article } from './article.js';
 import type { TagIndex } from './tag-index.js';
+import type { LedgerPageRequest } from './ledger-paging.js';
 
 export interface Page<T> {
   items: T[];
@@ -17,8 +18,10 @@ export interface Page<T> {
 export interface InvocationStore {
   append(record: InvocationRecord): Promise<StoredInvocation>;
   get(id: string): Promise<StoredInvocation | undefined>;
-  /** Invocations of one capability key, in append order. */
-  listByKey(key: string, options: { after?: string | null; limit: number }): Promise<Page<StoredInvocation>>;
+  /** Invocations (of one capability key when `key` is given) in the ledger listings' order. */
+  list(options: LedgerPageRequest & { key?: string }): Promise<Page<StoredInvocation>>;
+  /** Every invocation that repairs `id`, directly or down a chain of repairs, in append order. */
+  repairChain(id: string): Promise<RepairLink[]>;
 }
 export const InvocationStore = Symbol.for('switchyard.InvocationStore');
 
@@ -37,9 +40,15 @@ export interface DeliveryStore {
    */
   append(record: DeliveryRecord): Promise<StoredDelivery>;
   appendAction(record: ActionRecord): Promise<void>;
-  get(id: string): Promise<StoredDelivery | undefined>;
-  /** Newest first. */
-  list(options: { hookId?: string; before?: string | null; limit: number }): Promise<Page<StoredDelivery>>;
+  /** One delivery; a body over `inlineBodyBytes` (default: any size) is left out (`body_omitted`). */
+  get(id: string, options?: { inlineBodyBytes?: number }): Promise<StoredDelivery | undefined>;
+  /**
+   * Deliveries in the ledger listings' order. Bodies over `inlineBodyBytes` are left out and never
+   * read: the row gives their size and hash.
+   */
+  list(options: LedgerPageRequest & { hookId?: string; inlineBodyBytes: number }): Promise<Page<StoredDelivery>>;
+  /** Up to `length` bytes of a stored body from `offset`; empty past its end, undefined without a body. */
+  readBody(id: string, offset: number, length: number): Promise<Uint8Array | undefined>;
 }
 export const DeliveryStore = Symbol.for('switchyard.DeliveryStore');
 
@@ -133,6 +142,16 @@ export interface Clock {
 }
 export const Clock = Symbol.for('switchyard.Clock');
 export const systemClock: Clock = { now: () => new Date() };
+
+/**
+ * The request a piece of work belongs to (an HTTP request's id), so ledger records and log lines
+ * can be matched. Null outside any request (timers, the CLI, tests of the core).
+ */
+export interface RequestScope {
+  requestId(): string | null;
+}
+export const RequestScope = Symbol.for('switchyard.RequestScope');
+export const noRequestScope: RequestScope = { requestId: () => null };
 
 /** A leaf of the Merkle log, as stored. */
 export interface LedgerLeafRecord {

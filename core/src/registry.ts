@@ -1,5 +1,5 @@
 // The capability registry: the tree root > system > key, with schemas compiled once at boot.
-import { ROOT, KEY_PATTERN, type Capability, type CapabilityDefinition } from './capability.js';
+import { ROOT, KEY_PATTERN, canonicalKey, type Capability, type CapabilityDefinition } from './capability.js';
 import { SwitchyardError, fail } from './errors.js';
 import { compileValidator, createAjv, type ArgumentValidator } from './validation.js';
 import { CapabilityIndex, type AskAnswer } from './capability-index.js';
@@ -23,7 +23,7 @@ export class CapabilityRegistry {
   private derived?: { version: number; index: CapabilityIndex; build?: BuildMap };
 
   /** Fails loudly at boot on a duplicate key, a bad key or a schema strict Ajv will not compile. */
-  register(definition: CapabilityDefinition, upstreamUrl?: string): Capability {
+  register(definition: CapabilityDefinition, upstreamUrl?: string, account: { plan?: string } = {}): Capability {
     const { key } = definition;
     if (!KEY_PATTERN.test(key)) fail('invalid_request', `capability key ${JSON.stringify(key)} must match ${KEY_PATTERN}`);
     if (this.entries.has(key)) fail('invalid_request', `duplicate capability key ${key}`);
@@ -39,6 +39,7 @@ export class CapabilityRegistry {
       bodyFormat: definition.bodyFormat ?? 'json',
       path: [ROOT, definition.system, key],
       ...(upstreamUrl ? { upstreamUrl } : {}),
+      ...(account.plan ? { accountPlan: account.plan } : {}),
     };
     this.entries.set(key, { capability, validate });
     this.changes++;
@@ -70,13 +71,17 @@ export class CapabilityRegistry {
     return this.changes;
   }
 
+  /**
+   * The one place a key a caller names is matched: in any letter case (see canonicalKey). Callers
+   * record `capability.key`, the canonical upper-case key, never the name as given.
+   */
   get(key: string): RegistryEntry | undefined {
-    return this.entries.get(key);
+    return this.entries.get(canonicalKey(key));
   }
 
   /** The entry, or unknown_capability with did_you_mean: a caller should never guess a key. */
   require(key: string): RegistryEntry {
-    const entry = this.entries.get(key);
+    const entry = this.get(key);
     if (!entry) {
       fail('unknown_capability', `no capability with key ${JSON.stringify(key)}`, {
         key,
@@ -87,7 +92,12 @@ export class CapabilityRegistry {
   }
 
   has(key: string): boolean {
-    return this.entries.has(key);
+    return this.get(key) !== undefined;
+  }
+
+  /** The registered key a caller's name stands for, in any letter case; undefined when unknown. */
+  keyOf(name: string): string | undefined {
+    return this.get(name)?.capability.key;
   }
 
   /** did_you_mean for an unknown key: the one suggester every 404 uses. */

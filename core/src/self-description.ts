@@ -17,6 +17,7 @@ export interface SelfDescription {
 
 export const OUTPUTS: Record<string, string> = {
   ok: 'boolean: true when the capability ran and succeeded',
+  error: 'only when ok is false: the coded error {code, message, …}, the same as invocation.error',
   result: "the capability's output (null when not ok)",
   invocation: 'the ledgered invocation record',
   yield: 'tokens {in, out}, cost (micro-units), material (bytes), waste {bytes, cost}',

@@ -6,14 +6,18 @@
 // only ever narrow: every caveat must hold, so two `keys=` caveats allow their intersection.
 //
 // Wire form: "sy1." base64url(JSON {k: kid, i: id, c: [caveat…]}) "." base64url(signature).
-// A caveat is "name=value" with the value percent-encoded; lists are comma-separated.
+// A caveat is "name=value" with the value percent-encoded; lists are comma-separated. A caveat
+// whose value is malformed makes the whole token token_corrupted (fail closed).
+//
+// Narrowing, caveat by caveat: moves and keys intersect; the earliest expires and the smallest uses
+// win; actor and purpose refine (a later value is appended to the earlier: "bot-1/night-shift"), so
+// a child names itself under its parent and never as someone else; workspace and role refuse (a
+// second, different value leaves a token with no moves at all).
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { actorProblem } from './actor-names.js';
+import { canonicalKey } from './capability.js';
 import { SwitchyardError } from './errors.js';
-
-/** What a credential may do. invoke:<KEY> is per key; `invoke:*` stands for "any key the token allows". */
-export const MOVES = ['contract:read', 'confirm:read', 'receipt:read', 'ledger:read', 'explain', 'invoke:*'] as const;
-/** Without any credential: read contracts and confirmations, nothing else. */
-export const PUBLIC_MOVES: readonly string[] = ['contract:read', 'confirm:read'];
+import { TOKEN_KEY_PATTERN, isTokenMove } from './moves.js';
 
 const PREFIX = 'sy1.';
 const CAVEAT_NAMES = ['moves', 'keys', 'actor', 'purpose', 'workspace', 'role', 'expires', 'uses'] as const;
@@ -58,6 +62,12 @@ export interface TokenScope {
 
 const b64url = (b: Uint8Array | string) => Buffer.from(b).toString('base64url');
 const hmac = (key: Uint8Array, data: string) => new Uint8Array(createHmac('sha256', key).update(data).digest());
+
+/** Token ids say who minted them, under the root signature: the owner (o_…) or a keyless route (k_…). */
+export const OWNER_ID_PREFIX = 'o_';
+export const KEYLESS_ID_PREFIX = 'k_';
+/** True for tokens the owner minted (their signed id says so). */
+export const isOwnerIssued = (scope: Pick<TokenScope, 'id'>): boolean => scope.id.startsWith(OWNER_ID_PREFIX);
 
 /** The public name of a token: a short hash of its id, never the token itself. */
 export const tokenFingerprint = (id: string): string => `fp_${createHash('sha256').update(id).digest('hex').slice(0, 16)}`;
@@ -124,6 +134,38 @@ export function narrowToken(token: string, caveats: Caveats): string {
 
 const intersect = (a: string[] | null, b: string[]): string[] => (a === null ? b : a.filter((x) => b.includes(x)));
 
+const TEXT_MAX = 200;
+
+/** A percent-encoded value; malformed encoding is a corrupted token, never a 500. */
+function decodeValue(name: string, raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw corrupted(`its ${name} caveat is not valid percent-encoding`);
+  }
+}
+
+/** A non-empty comma-separated list whose every item passes `valid`. */
+function caveatList(name: string, raw: string, valid: (item: string) => boolean): string[] {
+  const items = raw.split(',').map((x) => decodeValue(name, x));
+  const bad = items.find((x) => x === '' || !valid(x));
+  if (bad !== undefined) throw corrupted(`its ${name} caveat lists ${bad === '' ? 'an empty item' : JSON.stringify(bad.slice(0, 40))}`);
+  return items;
+}
+
+/** Why a text caveat's value is not well formed, or null: 1 to 200 characters without control characters; an actor also not a reserved name. */
+export function caveatTextProblem(name: 'actor' | 'purpose' | 'workspace' | 'role', value: string): string | null {
+  if (name === 'actor') return actorProblem(value);
+  return value.length === 0 || value.length > TEXT_MAX || /[\u0000-\u001f\u007f]/.test(value) ? `${name} must be text of 1 to ${TEXT_MAX} characters without control characters` : null;
+}
+
+function caveatText(name: 'actor' | 'purpose' | 'workspace' | 'role', raw: string): string {
+  const value = decodeValue(name, raw);
+  const problem = caveatTextProblem(name, value);
+  if (problem) throw corrupted(`its ${name} caveat is malformed: ${problem}`);
+  return value;
+}
+
 /**
  * Checks the signature chain against the root keys (any listed kid verifies, so old keys keep
  * working after a rotation) and folds the caveats into a scope. token_corrupted: cannot decode,
@@ -139,7 +181,8 @@ export function verifyToken(token: string, roots: RootKey[], nowSeconds: number)
 
   let moves: string[] | null = null;
   let keys: string[] | null = null;
-  const single: Partial<Record<'actor' | 'purpose' | 'workspace' | 'role', string>> = {};
+  const refined: Partial<Record<'actor' | 'purpose', string>> = {};
+  const single: Partial<Record<'workspace' | 'role', string>> = {};
   let conflict = false;
   let expires: number | null = null;
   let uses: number | null = null;
@@ -148,25 +191,35 @@ export function verifyToken(token: string, roots: RootKey[], nowSeconds: number)
     const name = caveat.slice(0, at) as CaveatName;
     const raw = caveat.slice(at + 1);
     if (at < 1 || !CAVEAT_NAMES.includes(name)) throw corrupted(`it carries an unknown caveat ${JSON.stringify(caveat.slice(0, 40))}`);
-    const list = () => (raw === '' ? [] : raw.split(',').map((x) => decodeURIComponent(x)));
     switch (name) {
       case 'moves':
-        moves = intersect(moves, list());
+        // invoke:<KEY> names a capability in any letter case, as keys= does.
+        moves = intersect(moves, caveatList(name, raw, isTokenMove).map((m) => (m.startsWith('invoke:') ? `invoke:${canonicalKey(m.slice(7))}` : m)));
         break;
       case 'keys':
-        keys = intersect(keys, list());
+        // A key names a capability in any letter case (see canonicalKey).
+        keys = intersect(keys, caveatList(name, raw, (k) => TOKEN_KEY_PATTERN.test(k)).map(canonicalKey));
         break;
       case 'expires':
       case 'uses': {
-        const n = Number(raw);
-        if (!Number.isSafeInteger(n) || n < 0) throw corrupted(`its ${name} caveat is not a number`);
+        // Digits only: Number() would read "" as 0 and "1e3" as 1000.
+        const n = /^[0-9]{1,15}$/.test(raw) ? Number(raw) : NaN;
+        if (!Number.isSafeInteger(n) || (name === 'uses' && n < 1)) throw corrupted(`its ${name} caveat ${JSON.stringify(raw.slice(0, 40))} is not ${name === 'uses' ? 'a positive integer' : 'a time in unix seconds'}`);
         if (name === 'expires') expires = expires === null ? n : Math.min(expires, n);
         else uses = uses === null ? n : Math.min(uses, n);
         break;
       }
+      case 'actor':
+      case 'purpose': {
+        const value = caveatText(name, raw);
+        // Refines: a child names itself under its parent's actor and purpose.
+        const before = refined[name];
+        refined[name] = before === undefined || before === value ? value : `${before}${name === 'actor' ? '/' : ' › '}${value}`;
+        break;
+      }
       default: {
-        const value = decodeURIComponent(raw);
-        // A second, different value for a single-valued caveat can never hold: the token allows nothing.
+        const value = caveatText(name, raw);
+        // A second, different workspace or role can never hold: the token allows nothing.
         if (single[name] !== undefined && single[name] !== value) conflict = true;
         single[name] ??= value;
       }
@@ -181,8 +234,8 @@ export function verifyToken(token: string, roots: RootKey[], nowSeconds: number)
     fingerprint: tokenFingerprint(d.id),
     moves: conflict ? [] : (moves ?? []),
     keys,
-    actor: single.actor ?? null,
-    purpose: single.purpose ?? null,
+    actor: refined.actor ?? null,
+    purpose: refined.purpose ?? null,
     workspace: single.workspace ?? null,
     role: single.role ?? null,
     expires,

@@ -6,20 +6,26 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from './ports.js';
 import type { CapabilityRegistry } from './registry.js';
 import { SwitchyardError } from './errors.js';
-import { mintToken, narrowToken, verifyToken, type Caveats, type RootKey, type TokenScope } from './share-token.js';
-
-const OWNER_ID_PREFIX = 'o_';
-const KEYLESS_ID_PREFIX = 'k_';
-/** True for tokens the owner minted (their signed id says so). */
-export const isOwnerIssued = (scope: Pick<TokenScope, 'id'>): boolean => scope.id.startsWith(OWNER_ID_PREFIX);
+import { isPublicCapability } from './access-policy.js';
+import { KEYLESS_MOVES, MOVES, OBSERVER_MOVES, TOKEN_KEY_PATTERN, isTokenMove } from './moves.js';
+import { KEYLESS_ID_PREFIX, OWNER_ID_PREFIX, allowedMoves, caveatTextProblem, mintToken, narrowToken, scopeAllows, verifyToken, type Caveats, type RootKey, type TokenScope } from './share-token.js';
 
 export const START_TTL_SECONDS = 3600;
 export const OBSERVER_TTL_SECONDS = 24 * 3600;
 export const NARROW_TTL_SECONDS = 600;
 
-/** The moves of a keyless token for running public capabilities. */
-export const KEYLESS_MOVES = ['contract:read', 'confirm:read', 'receipt:read', 'explain', 'invoke:*'];
-export const OBSERVER_MOVES = ['contract:read', 'confirm:read', 'ledger:read', 'explain'];
+/** Refuses caveats a caller may not ask for (a reserved actor, malformed text) before anything is minted. */
+function checkCaveats(c: Caveats): void {
+  if (c.moves?.length === 0 || c.keys?.length === 0) throw new SwitchyardError('invalid_request', `an empty ${c.moves?.length === 0 ? 'moves' : 'keys'} list leaves a token that allows no move; nothing was minted`, { needed: 'at least one move', allowed: [] });
+  const badMove = c.moves?.find((m) => !isTokenMove(m));
+  if (badMove !== undefined) throw new SwitchyardError('invalid_request', `unknown move ${JSON.stringify(badMove)}`, { moves: [...MOVES, 'invoke:<KEY>'] });
+  const badKey = c.keys?.find((k) => !TOKEN_KEY_PATTERN.test(k));
+  if (badKey !== undefined) throw new SwitchyardError('invalid_request', `${JSON.stringify(badKey.slice(0, 60))} is not a capability key`);
+  for (const name of ['actor', 'purpose', 'workspace', 'role'] as const) {
+    const problem = c[name] === undefined ? null : caveatTextProblem(name, c[name]!);
+    if (problem) throw new SwitchyardError('invalid_request', problem, { [name]: c[name]!.slice(0, 200) });
+  }
+}
 
 export interface Minted {
   token: string;
@@ -28,7 +34,8 @@ export interface Minted {
 
 export interface SelfScoped extends Minted {
   granted: string[];
-  refused: Array<{ key: string; reason: 'unknown' | 'auth_required' | 'outside_parent' }>;
+  /** Keys not granted, and why; an unknown key carries the nearest known keys. */
+  refused: Array<{ key: string; reason: 'unknown' | 'auth_required' | 'outside_parent'; did_you_mean?: string[] }>;
 }
 
 export class TokenIssuer {
@@ -59,26 +66,27 @@ export class TokenIssuer {
    * keyless token into an owner's one (and caveats could only narrow anyway).
    */
   private mintAs(issuer: 'owner' | 'keyless', caveats: Caveats): Minted {
+    checkCaveats(caveats);
     const token = mintToken(this.roots[0]!, caveats, `${issuer === 'owner' ? OWNER_ID_PREFIX : KEYLESS_ID_PREFIX}${randomBytes(16).toString('base64url')}`);
-    return { token, scope: this.verify(token) };
+    return { token, scope: usable(this.verify(token)) };
   }
 
   /** The capability keys anyone may run: auth none. */
   publicKeys(): string[] {
     return this.registry
       .list()
-      .filter((c) => c.auth === 'none')
+      .filter(isPublicCapability)
       .map((c) => c.key);
   }
 
   /** GET /start: the public keys, their receipts, explain; one hour. */
   start(actor: string | null): Minted {
-    return this.mintAs('keyless', { moves: KEYLESS_MOVES, keys: this.publicKeys(), ...(actor ? { actor } : {}), purpose: 'start', expires: this.now() + START_TTL_SECONDS });
+    return this.mintAs('keyless', { moves: [...KEYLESS_MOVES], keys: this.publicKeys(), ...(actor ? { actor } : {}), purpose: 'start', expires: this.now() + START_TTL_SECONDS });
   }
 
   /** A read-only credential in one workspace. */
   observer(workspace: string, actor: string | null): Minted {
-    return this.mintAs('keyless', { moves: OBSERVER_MOVES, workspace, role: 'observer', ...(actor ? { actor } : {}), expires: this.now() + OBSERVER_TTL_SECONDS });
+    return this.mintAs('keyless', { moves: [...OBSERVER_MOVES], workspace, role: 'observer', ...(actor ? { actor } : {}), expires: this.now() + OBSERVER_TTL_SECONDS });
   }
 
   /**
@@ -87,22 +95,33 @@ export class TokenIssuer {
    * token is invoke-only, single use and short-lived.
    */
   selfScope(keys: string[], options: { purpose: string | null; actor: string | null; narrow: boolean; parent: string | null }): SelfScoped {
+    if (keys.length === 0) throw new SwitchyardError('invalid_request', 'self_scope needs keys=<KEY,KEY…>: the capabilities the token is for', { needed: 'keys' });
     const publicSet = new Set(this.publicKeys());
     const parent = options.parent ? this.verify(options.parent) : null;
+    const extraCaveats: Caveats = { ...(options.purpose ? { purpose: options.purpose } : {}), ...(options.actor ? { actor: options.actor } : {}) };
+    checkCaveats(extraCaveats);
     const granted: string[] = [];
     const refused: SelfScoped['refused'] = [];
-    for (const key of [...new Set(keys)]) {
-      if (!this.registry.has(key)) refused.push({ key, reason: 'unknown' });
+    // Keys match in any letter case; the token carries the registered (upper-case) keys.
+    for (const key of [...new Set(keys.map((k) => this.registry.keyOf(k) ?? k))]) {
+      if (!this.registry.has(key)) refused.push({ key, reason: 'unknown', did_you_mean: this.registry.suggest(key) });
       else if (!publicSet.has(key)) refused.push({ key, reason: 'auth_required' });
-      else if (parent && parent.keys !== null && !parent.keys.includes(key)) refused.push({ key, reason: 'outside_parent' });
+      // Narrowing a parent keeps its moves: a key it cannot invoke would give a token that does nothing.
+      else if (options.narrow && parent && !scopeAllows(parent, `invoke:${key}`)) refused.push({ key, reason: 'outside_parent' });
       else granted.push(key);
     }
     if (granted.length === 0) throw new SwitchyardError('scope_denied', 'none of the listed keys can be granted to a keyless caller', { needed: keys.map((k) => `invoke:${k}`), allowed: [], refused });
-    const extra: Caveats = { keys: granted, ...(options.purpose ? { purpose: options.purpose } : {}), ...(options.actor ? { actor: options.actor } : {}) };
+    const extra: Caveats = { keys: granted, ...extraCaveats };
     let token: string;
     if (options.narrow && parent) token = narrowToken(options.parent!, extra);
     else if (options.narrow) token = this.mintAs('keyless', { moves: ['invoke:*'], ...extra, uses: 1, expires: this.now() + NARROW_TTL_SECONDS }).token;
-    else token = this.mintAs('keyless', { moves: KEYLESS_MOVES, ...extra, expires: this.now() + START_TTL_SECONDS }).token;
-    return { token, scope: this.verify(token), granted, refused };
+    else token = this.mintAs('keyless', { moves: [...KEYLESS_MOVES], ...extra, expires: this.now() + START_TTL_SECONDS }).token;
+    return { token, scope: usable(this.verify(token)), granted, refused };
   }
+}
+
+/** Nothing is ever answered ok with a token that can do nothing. */
+function usable(scope: TokenScope): TokenScope {
+  if (allowedMoves(scope).length === 0) throw new SwitchyardError('invalid_request', 'these caveats leave a token that allows no move; nothing was minted', { needed: 'at least one move', allowed: [] });
+  return scope;
 }

@@ -1,12 +1,13 @@
 // The webhook intake: the rules of a delivery to /hook/<id>[/<action>], from its head to its records.
 // An adapter hands over what arrived (head first, then the body it was told to read); the intake
 // decides, stores and runs. Steps after acceptance (forwarding) plug in as AcceptedDeliveryStep.
+import { callerOf } from './access-policy.js';
 import type { Caller } from './caller.js';
 import type { RawHeaders } from './delivery-id.js';
 import { resolveDeliveryId } from './delivery-id.js';
 import type { DispatchOutcome, DispatchService } from './dispatch.js';
 import { SwitchyardError, type ErrorCode } from './errors.js';
-import type { Clock, DeliveryStore, WebhookStore } from './ports.js';
+import { noRequestScope, type Clock, type DeliveryStore, type RequestScope, type WebhookStore } from './ports.js';
 import type { CapabilityRegistry } from './registry.js';
 import { ByteBudget } from './byte-budget.js';
 import { verifySignature } from './signature.js';
@@ -60,7 +61,8 @@ export interface WebhookIntakeOptions {
 /** Bytes of bodies being stored at once (see WebhookIntake.store). */
 export const STORING_BUDGET_BYTES = 16 * 1024 * 1024;
 
-const hookCaller = (hookId: string): Caller => ({ actor: `hook:${hookId}`, fingerprint: null, mayRunAuthRequired: false });
+/** An action address runs as its webhook: the access policy says who that is. */
+const hookCaller = (hookId: string): Caller => callerOf({ kind: 'hook', hookId });
 
 export class WebhookIntake {
   constructor(
@@ -70,6 +72,8 @@ export class WebhookIntake {
     private readonly dispatch: DispatchService,
     private readonly clock: Clock,
     private readonly options: WebhookIntakeOptions,
+    /** Names the request each delivery came from. */
+    private readonly scope: RequestScope = noRequestScope,
     private readonly steps: readonly AcceptedDeliveryStep[] = [],
   ) {}
 
@@ -102,19 +106,19 @@ export class WebhookIntake {
     const error = new SwitchyardError('webhook_off', `webhook ${hook.id} is off; the delivery was stored as a refusal`);
     const refusal: DeliveryRefusal = { code: error.code, message: error.message };
     if (!complete) Object.assign(refusal, { body_truncated: true, declared_size: head.declaredSize });
-    return this.refuse(deliveryRecord(head, hook, kept, complete ? kept.length : (head.declaredSize ?? kept.length), this.clock.now(), complete), refusal, error);
+    return this.refuse(this.record(head, hook, kept, complete ? kept.length : (head.declaredSize ?? kept.length), complete), refusal, error);
   }
 
   /** Stores the refusal of a body over the limit (announced, or found while reading), without its body. */
   async refuseTooLarge(head: DeliveryHead, hook: Webhook, size: number): Promise<IntakeResult> {
     const limit = this.options.bodyLimitBytes;
     const error = new SwitchyardError('payload_too_large', `deliveries are limited to ${limit} bytes; this one was stored as a refusal without its body`, { limit });
-    return this.refuse(deliveryRecord(head, hook, null, size, this.clock.now(), false), { code: error.code, message: error.message }, error);
+    return this.refuse(this.record(head, hook, null, size, false), { code: error.code, message: error.message }, error);
   }
 
   /** A delivery read whole: signature, action, storage, duplicate, the action's run and its record. */
   async deliver(head: DeliveryHead, hook: Webhook, body: Uint8Array): Promise<IntakeResult> {
-    const rec = deliveryRecord(head, hook, body, body.length, this.clock.now());
+    const rec = this.record(head, hook, body, body.length, true);
     const refuse = (error: SwitchyardError) => this.refuse(rec, { code: error.code, message: error.message }, error);
 
     if (hook.signature?.require && rec.signature !== 'verified') {
@@ -142,6 +146,11 @@ export class WebhookIntake {
       return { kind: 'duplicate', delivery: stored, firstRun: first?.action_run ?? null };
     }
     return this.accepted({ kind: 'ran', delivery: stored, run: await this.runAction(stored, action, text, caller) });
+  }
+
+  /** The delivery's record, named by the request it came in. */
+  private record(head: DeliveryHead, hook: Webhook, body: Uint8Array | null, bodySize: number, whole: boolean): DeliveryRecord {
+    return deliveryRecord(head, hook, body, bodySize, this.clock.now(), whole, this.scope.requestId());
   }
 
   private async accepted<R extends IntakeResult>(result: R): Promise<R> {
@@ -191,7 +200,7 @@ export class WebhookIntake {
  * A delivery as received: what is stored, before the database decides whether it is a duplicate.
  * Only a whole body is searched for a delivery id or checked against a signature.
  */
-export function deliveryRecord(head: DeliveryHead, hook: Webhook, body: Uint8Array | null, bodySize: number, now: Date, whole = true): DeliveryRecord {
+export function deliveryRecord(head: DeliveryHead, hook: Webhook, body: Uint8Array | null, bodySize: number, now: Date, whole = true, requestId: string | null = null): DeliveryRecord {
   const found = resolveDeliveryId({ headers: head.headers, body: whole ? body : null, contentType: head.contentType, webhookPath: hook.delivery_id_path });
   const signature = hook.signature && body && whole ? verifySignature(hook.signature, head.headers, body, now) : null;
   return {
@@ -211,5 +220,6 @@ export function deliveryRecord(head: DeliveryHead, hook: Webhook, body: Uint8Arr
     outcome: 'accepted',
     refusal: null,
     action: head.action,
+    request_id: requestId,
   };
 }

@@ -66,10 +66,19 @@ export interface DeliveryRecord {
   refusal: DeliveryRefusal | null;
   /** The capability key named by an action address, if any. */
   action: string | null;
+  /** The id of the HTTP request that brought it (x-request-id); not in the leaf. */
+  request_id: string | null;
 }
 
 export interface StoredDelivery extends DeliveryRecord {
   seq: number;
+  /** SHA-256 (hex) of the stored body, computed when it was written; null when no body is stored. */
+  body_sha256: string | null;
+  /**
+   * True when a listing left the body out (`body` null) because it is over the inline threshold;
+   * its bytes are read with DeliveryStore.readBody.
+   */
+  body_omitted: boolean;
   duplicate: boolean;
   /** The first delivery with the same delivery id on this webhook (itself when first). */
   duplicate_of: string | null;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { SwitchyardError, articleSource, checkArticleMeta, newestFirst, parseArticle, type Article } from '../src/index.js';
+import { SwitchyardError, articleSource, checkArticleMeta, newestFirst, parseArticle, slugFromTitle, summaryFromBody, withDerivedFields, type Article } from '../src/index.js';
 
 const source = (front: string, body = 'Body text.\n') => `---\n${front}\n---\n\n${body}`;
 const GOOD = 'slug: first-steps\ntitle: First steps\ntags: [guides, webhooks]\ndate: 2026-11-20\nsummary: How to begin.';
@@ -60,5 +60,30 @@ describe('core: articles', () => {
     const again = parseArticle(articleSource(a));
     expect(again.slug).to.equal('x');
     expect(again.body).to.contain('<script>');
+  });
+
+  it('derives a slug from a title: ASCII words joined by -, accents dropped, 80 characters at most', () => {
+    expect(slugFromTitle('Rotating token root keys')).to.equal('rotating-token-root-keys');
+    expect(slugFromTitle('  Crème brûlée: 2 ways!  ')).to.equal('creme-brulee-2-ways');
+    expect(slugFromTitle('日本語')).to.equal('');
+    const long = slugFromTitle(`${'word '.repeat(30)}end`);
+    expect(long.length).to.be.at.most(80);
+    expect(() => checkArticleMeta({ slug: long, title: 'T', tags: ['t'], date: '2026-01-01', summary: 's' })).to.not.throw();
+  });
+
+  it('summarises a body by its first paragraph, skipping headings, code and comments', () => {
+    expect(summaryFromBody('# Title\n\n<!-- note -->\n\n```sh\necho hi\n\necho again\n```\n\nThe **first** `real` [paragraph](https://x.test)\ncontinues.\n\nNot this.')).to.equal('The first real paragraph continues.');
+    expect(summaryFromBody('## Only a heading\n')).to.equal('');
+    const long = summaryFromBody('x'.repeat(600));
+    expect(long).to.have.length(500);
+    expect(long.endsWith('…')).to.equal(true);
+  });
+
+  it('fills in slug, date (UTC day) and summary only where they were left out', () => {
+    const now = new Date('2026-05-31T23:59:59Z');
+    expect(withDerivedFields({ title: 'Hello world', tags: ['t'], body: 'Para one.\n\nPara two.' }, now)).to.deep.equal({ slug: 'hello-world', title: 'Hello world', tags: ['t'], date: '2026-05-31', summary: 'Para one.', body: 'Para one.\n\nPara two.' });
+    const explicit = { slug: 'mine', title: 'Hello world', tags: ['t'], date: '2026-01-02', summary: 'Mine.', body: 'Para one.' };
+    expect(withDerivedFields(explicit, now)).to.deep.equal(explicit);
+    expect(withDerivedFields({ title: '…', tags: ['t'], body: '# h' }, now)).to.not.have.any.keys('slug', 'summary');
   });
 });

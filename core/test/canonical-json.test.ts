@@ -72,6 +72,7 @@ describe('core: canonical JSON, written natively when the keys are already in or
     expect(canonicalJson({ at: new Date(0) })).to.equal('{"at":{}}');
     expect(() => canonicalJson({ a: 1, b: Number.POSITIVE_INFINITY })).to.throw(TypeError);
     expect(() => canonicalJson({ a: [1, () => 2] })).to.throw(TypeError);
-    expect(() => canonicalJson({ a: 1n })).to.throw(TypeError);
+    expect(() => canonicalJson({ a: 1n })).to.throw(TypeError, 'cannot canonicalize a bigint');
+    expect(() => canonicalJson(undefined)).to.throw(TypeError, 'cannot canonicalize an undefined');
   });
 });

@@ -7,7 +7,7 @@ const spec: CapabilityDefinition[] = [
   { ...echoCapability, key: 'EDGE_BUILDS_WORKERS_BUILDS_SET_ACTIVE_WORKER', system: 'EDGE', description: 'Sets the active worker id used by later calls', inputs: { type: 'object', properties: { workerId: { type: 'string' } } } },
   { ...echoCapability, key: 'MESSAGING_UPDATE_GROUP', system: 'MESSAGING', description: 'Renames a group', inputs: { type: 'object', properties: { groupId: { type: 'string' }, name: { type: 'string' } } } },
   { ...echoCapability, key: 'MESSAGING_BATCH_LOOKUP_PHONE_NUMBERS', system: 'MESSAGING', description: 'Looks up up to 100 phone numbers at once; needs an enterprise plan', inputs: { type: 'object', properties: { phoneNumbers: { type: 'array', items: { type: 'string' } } } } },
-  { ...echoCapability, key: 'PAYMENTS_PROCESSOR_API_SEARCH', system: 'PAYMENTS', description: "Searches a payment processor's API operations by keyword", inputs: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer' } } } },
+  { ...echoCapability, key: 'PAYMENTS_PROCESSOR_API_SEARCH', system: 'PAYMENTS', description: "Searches a payment processor's API operations by keyword", inputs: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer' } } }, example: { query: 'refund a payment', limit: 5 } },
   { ...echoCapability, key: 'WEB_FETCH', system: 'WEB', description: 'Fetches a URL over HTTP(S) and returns status, headers and body', inputs: { type: 'string' } },
 ];
 
@@ -35,6 +35,15 @@ describe('core: ask (capability index)', () => {
     expect(top('phnoe numbres')).to.equal('MESSAGING_BATCH_LOOKUP_PHONE_NUMBERS');
     expect(top('paym')).to.equal('PAYMENTS_PROCESSOR_API_SEARCH');
     expect(r.ask('workerId').hits[0]!.matched).to.include('inputs');
+  });
+
+  it('finds a capability by the words of its example call, not by its ids or numbers', () => {
+    expect(top('refund')).to.equal('PAYMENTS_PROCESSOR_API_SEARCH');
+    expect(top('refunds')).to.equal('PAYMENTS_PROCESSOR_API_SEARCH');
+    expect(r.ask('refund').hits[0]!.matched).to.deep.equal(['example']);
+    const withIds = registryOf([{ ...spec[0]!, example: { workerId: '3f9a1c07d2b84e6fa5c0e1d2b3a49f81', note: 'grp_4f7c2a9d1e' } }]);
+    expect(withIds.ask('3f9a1c07d2b84e6fa5c0e1d2b3a49f81').hits).to.deep.equal([]);
+    expect(withIds.ask('4f7c2a9d1e').hits).to.deep.equal([]);
   });
 
   it('puts an exactly named key first, in any case, with no did_you_mean', () => {

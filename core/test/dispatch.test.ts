@@ -1,9 +1,13 @@
 import { expect } from 'chai';
-import { CapabilityRegistry, DispatchService, OWNER, argsHash, RunnerDirectory, SwitchyardError, type Caller, type CapabilityRunner } from '../src/index.js';
+import { CapabilityRegistry, DispatchService, OWNER, argsHash, RunnerDirectory, SwitchyardError, callerOf, mintToken, verifyToken, type Caller, type CapabilityRunner } from '../src/index.js';
 import { MemoryInvocationStore } from '../../test/support/memory-store.js';
 import { echoCapability, echoRunner, guardedCapability, ownerOnlyCapability } from './fixtures.js';
 
-const keyless: Caller = { actor: 'agent', fingerprint: 'fp_test', mayRunAuthRequired: false };
+const ROOT = { kid: 't', secret: new Uint8Array(32).fill(7) };
+/** A keyless token's caller, as the access policy builds it. */
+const tokenCaller = (id: string, caveats: { keys?: string[]; actor?: string } = {}): Caller =>
+  callerOf({ kind: 'token', scope: verifyToken(mintToken(ROOT, { moves: ['invoke:*'], ...caveats }, id), [ROOT], 0) });
+const keyless: Caller = tokenCaller('k_test', { actor: 'agent' });
 
 function setup(runner: CapabilityRunner = echoRunner) {
   const registry = new CapabilityRegistry();
@@ -31,6 +35,20 @@ describe('core: dispatch', () => {
     expect(await store.get(invocation.id)).to.deep.include({ id: invocation.id, seq: 1 });
   });
 
+  it('records the request id its scope names, and null outside a request', async () => {
+    const { dispatch: unscoped } = setup();
+    expect((await unscoped.dispatch({ key: 'TEST_ECHO', body: { text: 'x' } }, OWNER)).invocation.request_id).to.equal(null);
+    const registry = new CapabilityRegistry();
+    const runners = new RunnerDirectory();
+    registry.register(echoCapability);
+    runners.assign(echoCapability.key, echoRunner);
+    let current: string | null = 'req-one';
+    const scoped = new DispatchService(registry, runners, new MemoryInvocationStore(), { now: () => new Date() }, { timeoutMs: 1000 }, { requestId: () => current });
+    expect((await scoped.dispatch({ key: 'TEST_ECHO', body: { text: 'x' } }, OWNER)).invocation.request_id).to.equal('req-one');
+    current = 'req-two';
+    expect((await scoped.dispatch({ key: 'TEST_ECHO', body: '{}' }, OWNER)).invocation).to.include({ ok: false, request_id: 'req-two' });
+  });
+
   it('gives every invocation a different random id', async () => {
     const { dispatch } = setup();
     const ids = new Set<string>();
@@ -46,7 +64,7 @@ describe('core: dispatch', () => {
     } catch (err) {
       expect(SwitchyardError.is(err, 'unknown_capability')).to.equal(true);
     }
-    expect((await store.listByKey('TEST_ECH', { limit: 10 })).items).to.have.length(0);
+    expect((await store.list({ key: 'TEST_ECH', order: 'append', cursor: null, limit: 10 })).items).to.have.length(0);
   });
 
   const invalid: [string, unknown][] = [
@@ -68,6 +86,23 @@ describe('core: dispatch', () => {
       expect(invocation.yield.cost).to.equal(0);
     });
   }
+
+  it('refuses arguments nested past the depth limit as invalid_arguments, ledgered without them', async () => {
+    const { dispatch } = setup();
+    const text = `{"text":"a","deep":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    for (const body of [text, JSON.parse(text)]) {
+      const { invocation } = await dispatch.dispatch({ key: 'TEST_ECHO', body }, OWNER);
+      expect(invocation).to.include({ ok: false, ran: false, status: 'failed', args: null, body: text });
+      expect(invocation.error).to.include({ code: 'invalid_arguments', max_depth: 64 });
+    }
+  });
+
+  it('fails a run whose result nests past the depth limit as tool_error, without the result', async () => {
+    const { dispatch } = setup({ run: async () => JSON.parse(`{"r":${'['.repeat(5000)}${']'.repeat(5000)}}`) });
+    const { invocation } = await dispatch.dispatch({ key: 'TEST_ECHO', body: { text: 'a' } }, OWNER);
+    expect(invocation).to.include({ ok: false, ran: true, status: 'failed', result: null });
+    expect(invocation.error).to.include({ code: 'tool_error', max_depth: 64 });
+  });
 
   it('holds approval-required runs as awaiting_approval, bound to the hash of their exact arguments', async () => {
     let ran = 0;
@@ -94,7 +129,7 @@ describe('core: dispatch', () => {
   it('refuses auth-required capabilities to a keyless caller, ledgered under its fingerprint', async () => {
     const { dispatch } = setup();
     const { invocation } = await dispatch.dispatch({ key: 'TEST_OWNER_ONLY', body: { text: 'a' } }, keyless);
-    expect(invocation).to.include({ status: 'refused', ran: false, fingerprint: 'fp_test', actor: 'agent' });
+    expect(invocation).to.include({ status: 'refused', ran: false, fingerprint: keyless.fingerprint, actor: 'agent' });
     expect(invocation.error?.code).to.equal('credential_required');
     const owner = await dispatch.dispatch({ key: 'TEST_OWNER_ONLY', body: { text: 'a' } }, OWNER);
     expect(owner.invocation.ok).to.equal(true);
@@ -134,6 +169,61 @@ describe('core: dispatch', () => {
       expect((await store.get(b.id))!.repaired_by).to.deep.equal([c.id]);
     });
 
+    it('closes the lineage once a repair succeeds: lineage_closed names it, for every link of the chain', async () => {
+      const { dispatch, store } = setup();
+      const a = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{}' }, OWNER)).invocation;
+      const b = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":5}', repairs: a.id }, OWNER)).invocation;
+      const c = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"x"}', repairs: b.id }, OWNER)).invocation;
+      const before = (await store.list({ key: 'TEST_ECHO', order: 'append', cursor: null, limit: 100 })).items.length;
+      for (const target of [a.id, b.id]) {
+        const err = await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"y"}', repairs: target }, OWNER).then(() => undefined, (e: unknown) => e);
+        expect(SwitchyardError.is(err, 'lineage_closed'), String(err)).to.equal(true);
+        expect((err as SwitchyardError).details).to.include({ repairs: target, closed_by: c.id });
+      }
+      expect((await store.list({ key: 'TEST_ECHO', order: 'append', cursor: null, limit: 100 })).items.length).to.equal(before);
+    });
+
+    it('keeps the chain linear: a failure that has a failed repair is repaired through that repair', async () => {
+      const { dispatch, store } = setup();
+      const a = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{}' }, OWNER)).invocation;
+      const b = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":5}', repairs: a.id }, OWNER)).invocation;
+      const err = await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"x"}', repairs: a.id }, OWNER).then(() => undefined, (e: unknown) => e);
+      expect(SwitchyardError.is(err, 'invalid_repair'), String(err)).to.equal(true);
+      expect((err as SwitchyardError).details).to.include({ reason: 'superseded', repair_instead: b.id });
+      expect((await store.get(a.id))!.repaired_by).to.deep.equal([b.id]);
+    });
+
+    it('lets one of two simultaneous repairs of a failure run; the other names it', async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const slow: CapabilityRunner = { run: async (_c, args) => (await gate, { echoed: args }) };
+      const { dispatch, store } = setup(slow);
+      const a = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{}' }, OWNER)).invocation;
+      const first = dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"1"}', repairs: a.id }, OWNER);
+      const second = await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"2"}', repairs: a.id }, OWNER).then(() => undefined, (e: unknown) => e);
+      release();
+      const won = (await first).invocation;
+      expect(SwitchyardError.is(second, 'invalid_repair'), String(second)).to.equal(true);
+      expect((second as SwitchyardError).details).to.include({ reason: 'superseded', repair_instead: won.id });
+      expect((await store.get(a.id))!.repaired_by).to.deep.equal([won.id]);
+    });
+
+    it('a repair waiting for approval blocks nothing; once approved, its run carries the link and closes the lineage', async () => {
+      const { dispatch } = setup();
+      const failedRun = (await dispatch.dispatch({ key: 'TEST_GUARDED', body: '{}' }, OWNER)).invocation;
+      expect(failedRun.status).to.equal('failed');
+      const waiting = (await dispatch.dispatch({ key: 'TEST_GUARDED', body: '{"text":"a"}', repairs: failedRun.id }, OWNER)).invocation;
+      expect(waiting).to.include({ status: 'awaiting_approval', repairs: failedRun.id });
+      // Not yet a run: another repair may be asked for (that one waits too).
+      const other = (await dispatch.dispatch({ key: 'TEST_GUARDED', body: '{"text":"b"}', repairs: failedRun.id }, OWNER)).invocation;
+      expect(other.status).to.equal('awaiting_approval');
+      const approved = (await dispatch.runApproved(waiting, { id: 'apr_1', args_hash: argsHash(waiting.args) })).invocation;
+      expect(approved).to.include({ ok: true, repairs: failedRun.id, source: 'approval:apr_1' });
+      const err = await dispatch.dispatch({ key: 'TEST_GUARDED', body: '{"text":"c"}', repairs: failedRun.id }, OWNER).then(() => undefined, (e: unknown) => e);
+      expect(SwitchyardError.is(err, 'lineage_closed'), String(err)).to.equal(true);
+      expect((err as SwitchyardError).details['closed_by']).to.equal(approved.id);
+    });
+
     const badRepairs: [string, (ids: { ok: string; failed: string; otherKey: string }) => unknown, string][] = [
       ['an unknown invocation', () => 'inv_doesnotexist000000', 'not_found'],
       ['a successful invocation', (ids) => ids.ok, 'not_failed'],
@@ -147,7 +237,7 @@ describe('core: dispatch', () => {
         const ok = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"a"}' }, OWNER)).invocation.id;
         const failed = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{}' }, OWNER)).invocation.id;
         const otherKey = (await dispatch.dispatch({ key: 'TEST_OWNER_ONLY', body: '{}' }, OWNER)).invocation.id;
-        const before = (await store.listByKey('TEST_ECHO', { limit: 100 })).items.length;
+        const before = (await store.list({ key: 'TEST_ECHO', order: 'append', cursor: null, limit: 100 })).items.length;
         try {
           await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"a"}', repairs: pick({ ok, failed, otherKey }) as string }, OWNER);
           expect.fail('should throw');
@@ -155,7 +245,7 @@ describe('core: dispatch', () => {
           expect(SwitchyardError.is(err, 'invalid_repair'), String(err)).to.equal(true);
           expect((err as SwitchyardError).details['reason']).to.equal(reason);
         }
-        expect((await store.listByKey('TEST_ECHO', { limit: 100 })).items.length).to.equal(before);
+        expect((await store.list({ key: 'TEST_ECHO', order: 'append', cursor: null, limit: 100 })).items.length).to.equal(before);
       });
     }
   });
@@ -176,6 +266,22 @@ describe('core: dispatch', () => {
       const again = (await dispatch.dispatch({ replay: first.id }, OWNER)).invocation;
       expect(again).to.include({ ok: false, replays: first.id });
       expect(again.error?.code).to.equal('invalid_arguments');
+    });
+
+    it('replays and repairs only its owner\'s invocations: to anyone else they do not exist', async () => {
+      const { dispatch } = setup();
+      const mine = tokenCaller('k_mine');
+      const other = tokenCaller('k_other');
+      const narrowedAway = tokenCaller('k_mine', { keys: ['TEST_GUARDED'] });
+      const ok = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"secret"}' }, mine)).invocation;
+      const failed = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{}' }, mine)).invocation;
+      const codeOf = async (p: Promise<unknown>) => p.then(() => 'ran', (e) => (SwitchyardError.is(e) ? e.code : String(e)));
+      expect(await codeOf(dispatch.dispatch({ replay: ok.id }, other))).to.equal('invocation_not_found');
+      expect(await codeOf(dispatch.dispatch({ replay: ok.id }, narrowedAway)), 'a family member narrowed off the key').to.equal('invocation_not_found');
+      expect(await codeOf(dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"x"}', repairs: failed.id }, other))).to.equal('invocation_not_found');
+      expect(await codeOf(dispatch.dispatch({ replay: ok.id }, mine))).to.equal('ran');
+      expect(await codeOf(dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"x"}', repairs: failed.id }, mine))).to.equal('ran');
+      expect(await codeOf(dispatch.dispatch({ replay: ok.id }, OWNER)), 'the owner replays anything').to.equal('ran');
     });
 
     it('answers invocation_not_found for an unknown id', async () => {

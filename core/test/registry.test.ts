@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CapabilityRegistry, SwitchyardError, describe as describeCapability, suggestKeys, editDistance } from '../src/index.js';
+import { CapabilityRegistry, SwitchyardError, canonicalKey, describe as describeCapability, suggestKeys, editDistance } from '../src/index.js';
 import { echoCapability } from './fixtures.js';
 
 describe('core: registry', () => {
@@ -14,6 +14,20 @@ describe('core: registry', () => {
     const r = new CapabilityRegistry();
     r.register(echoCapability);
     expect(() => r.register(echoCapability)).to.throw(/duplicate capability key TEST_ECHO/);
+  });
+
+  it('finds a key named in any letter case, answering the registered upper-case key', () => {
+    const r = new CapabilityRegistry();
+    r.register(echoCapability);
+    for (const named of ['test_echo', 'Test_Echo', 'TEST_ECHO']) {
+      expect(r.keyOf(named)).to.equal('TEST_ECHO');
+      expect(r.has(named)).to.equal(true);
+      expect(r.require(named).capability.key).to.equal('TEST_ECHO');
+    }
+    // Only ASCII letters fold: a dotless ı is not an I.
+    expect(canonicalKey('fetch_lıst')).to.equal('FETCH_LıST');
+    expect('fetch_lıst'.toUpperCase()).to.equal('FETCH_LIST');
+    expect(() => r.require('test_echoo')).to.throw(SwitchyardError).with.property('code', 'unknown_capability');
   });
 
   it('rejects a lower-case key and a schema strict Ajv will not compile', () => {
@@ -79,7 +93,7 @@ describe('core: registry', () => {
     expect(d['type · runner']).to.equal('tool · test');
     expect(d['auth · risk']).to.equal('none · low');
     expect(d['From the router']).to.equal('[TEST_ECHO]<args>[/TEST_ECHO] in text sent to POST http://h:1/api/route');
-    expect(Object.keys(d.outputs)).to.deep.equal(['ok', 'result', 'invocation', 'yield', '_self']);
+    expect(Object.keys(d.outputs)).to.deep.equal(['ok', 'error', 'result', 'invocation', 'yield', '_self']);
     expect(describeCapability({ ...c, auth: 'required', risk: 'high', approval: true }, 'http://h:1')['auth · risk']).to.equal('required · high · approval required');
   });
 

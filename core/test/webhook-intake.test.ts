@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import {
   ByteBudget,
@@ -24,7 +25,15 @@ class MemoryDeliveries implements DeliveryStore {
   readonly actions: ActionRecord[] = [];
   async append(r: DeliveryRecord): Promise<StoredDelivery> {
     const first = r.delivery_id && r.outcome === 'accepted' ? this.rows.find((d) => d.hook_id === r.hook_id && d.delivery_id === r.delivery_id && d.outcome === 'accepted' && !d.duplicate) : undefined;
-    const stored: StoredDelivery = { ...r, seq: this.rows.length + 1, duplicate: first !== undefined, duplicate_of: first?.id ?? (r.delivery_id ? r.id : null), action_run: null };
+    const stored: StoredDelivery = {
+      ...r,
+      seq: this.rows.length + 1,
+      body_sha256: r.body ? createHash('sha256').update(r.body).digest('hex') : null,
+      body_omitted: false,
+      duplicate: first !== undefined,
+      duplicate_of: first?.id ?? (r.delivery_id ? r.id : null),
+      action_run: null,
+    };
     this.rows.push(stored);
     return stored;
   }
@@ -37,6 +46,9 @@ class MemoryDeliveries implements DeliveryStore {
   }
   async list(): Promise<{ items: StoredDelivery[]; next_cursor: string | null }> {
     return { items: [...this.rows].reverse(), next_cursor: null };
+  }
+  async readBody(id: string, offset: number, length: number): Promise<Uint8Array | undefined> {
+    return this.rows.find((x) => x.id === id)?.body?.subarray(offset, offset + length);
   }
 }
 
@@ -55,7 +67,7 @@ function setup(on = true) {
   const webhooks: WebhookStore = { create: async (w) => w, get: async (id) => (id === 'hk_AAAAAAAAAAAA' ? hook(on) : undefined), list: async () => [hook(on)], update: async () => undefined };
   const deliveries = new MemoryDeliveries();
   const forwarded: string[] = [];
-  const intake = new WebhookIntake(webhooks, deliveries, registry, dispatch, clock, { bodyLimitBytes: 100, refusedBodyBytes: 4, answerStatus: (code) => (code ? 422 : 200) }, [
+  const intake = new WebhookIntake(webhooks, deliveries, registry, dispatch, clock, { bodyLimitBytes: 100, refusedBodyBytes: 4, answerStatus: (code) => (code ? 422 : 200) }, { requestId: () => 'req-4711' }, [
     { afterAccepted: async (d) => void forwarded.push(d.id) },
   ]);
   return { intake, deliveries, invocations, forwarded };
@@ -94,7 +106,7 @@ describe('core: webhook intake', () => {
     const result = await intake.refuseOff(head({ declaredSize: 5000 }), hook(false), bytes('{"a"'), false);
     expect(result.kind).to.equal('refused');
     const d = deliveries.rows[0]!;
-    expect(d).to.include({ outcome: 'refused', body_size: 5000, received_at: '2030-05-06T07:08:09.000Z' });
+    expect(d).to.include({ outcome: 'refused', body_size: 5000, received_at: '2030-05-06T07:08:09.000Z', request_id: 'req-4711' });
     expect(Buffer.from(d.body!).toString()).to.equal('{"a"');
     expect(d.refusal).to.deep.equal({ code: 'webhook_off', message: d.refusal!.message, body_truncated: true, declared_size: 5000 });
     expect(forwarded).to.deep.equal([]);
@@ -135,6 +147,8 @@ describe('core: webhook intake', () => {
     expect(result.kind).to.equal('ran');
     if (result.kind !== 'ran') return;
     expect(result.run.invocation).to.include({ ok: true, actor: 'hook:hk_AAAAAAAAAAAA' });
+    // The delivery is named by the request it came in (the RequestScope port).
+    expect(result.delivery.request_id).to.equal('req-4711');
     expect(deliveries.actions[0]).to.deep.include({ ok: true, status: 'ok', answer: { status: 200, body: { ok: true, result: result.run.invocation.result, invocation: result.run.invocation.id, error: null } } });
   });
 

@@ -13,7 +13,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { computeYield, newInvocationId, type InvocationRecord } from '@switchyard/core';
-import { KnexLedger, SqliteStatements, insertValues, openDatabase, startIntegrator } from '@switchyard/storage-knex';
+import { KnexLedger, insertValues, openDatabase, startIntegrator } from '@switchyard/storage-knex';
 import { writeReport } from './support/report.js';
 import { startServiceProcess } from '../support/processes.js';
 import { figures } from './support/stats.js';
@@ -32,7 +32,7 @@ const record = (): InvocationRecord => ({
   actor: 'owner', fingerprint: null, body: '{"workerId":"0123456789abcdef0123456789abcdef"}', args: { workerId: '0123456789abcdef0123456789abcdef' },
   status: 'ok', ok: true, ran: true, error: null, result: { active_worker_id: '0123456789abcdef0123456789abcdef', previous_worker_id: null },
   yield: computeYield({ bodyText: '{}', resultText: '{}', ok: true, ran: true, cost: { perRunMicros: 100 }, args: {} }),
-  repairs: null, replays: null, source: 'api', created_at: new Date().toISOString(), duration_ms: 2,
+  repairs: null, replays: null, source: 'api', created_at: new Date().toISOString(), duration_ms: 2, request_id: null,
 });
 const row = (r: InvocationRecord) => ({ id: r.id, key: r.key, actor: r.actor, fingerprint: r.fingerprint, status: r.status, ok: r.ok, ran: r.ran, repairs: r.repairs, replays: r.replays, source: r.source, created_at: r.created_at, duration_ms: r.duration_ms, record: JSON.stringify(r) });
 
@@ -41,7 +41,7 @@ const knex = database.knex;
 // Opened as the service opens it: reads off the writer's connection, leaves built in the worker.
 const ledger = await KnexLedger.open(knex, { origin: ORIGIN }, undefined, { readKnex: database.readKnex, leafReader: database.leafReader });
 // On SQLite the service runs its batch INSERTs as statements prepared once per size; so do the appends here.
-const statements = SqliteStatements.for(knex);
+const statements = database.dialect.statements(knex);
 
 /**
  * Bulk-inserts `n` rows into `table`, 500 per statement (one VALUES list, prepared once, as the

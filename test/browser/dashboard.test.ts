@@ -133,7 +133,10 @@ for (const engine of engines()) {
       const repair = (await api('/api/dispatch', { method: 'POST', body: JSON.stringify({ key: GROUP, body: { group_id: 'grp_4f7c2a9d1e', name: 'Fixed' }, repairs: failed['invocation'].id }) })).body;
       await page.goto(`${svc.url}/dashboard/ledger`);
       await Promise.all([page.waitForURL(/key=/), page.click(`a:has-text("${GROUP}")`)]);
-      const row = page.locator('tr', { has: page.locator(`a:has-text("${failed['invocation'].id}")`) }).first();
+      // The failed run's own row (its id in the Invocation column); newest first, the repair's row comes above it.
+      const row = page.locator('tr', { has: page.locator(`td:nth-child(2) a:has-text("${failed['invocation'].id}")`) });
+      const ids = await page.locator('tbody tr td:nth-child(2)').allTextContents();
+      expect(ids.indexOf(repair['invocation'].id)).to.be.below(ids.indexOf(failed['invocation'].id));
       expect(await row.textContent()).to.contain(repair['invocation'].id).and.contain('failed');
       await shot('05-ledger');
       await Promise.all([page.waitForURL(/invocations/), page.click(`a:has-text("${repair['invocation'].id}") >> nth=0`)]);

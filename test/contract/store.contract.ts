@@ -14,6 +14,9 @@ import {
   type DeliveryStore,
   type InvocationRecord,
   type InvocationStore,
+  type Page,
+  type StoredDelivery,
+  type StoredInvocation,
   type WebhookStore,
 } from '@switchyard/core';
 
@@ -41,6 +44,7 @@ export function record(overrides: Partial<InvocationRecord> = {}): InvocationRec
     source: 'api',
     created_at: new Date().toISOString(),
     duration_ms: 3,
+    request_id: null,
     ...overrides,
   };
 }
@@ -64,6 +68,7 @@ export function delivery(hookId: string, overrides: Partial<DeliveryRecord> = {}
     outcome: 'accepted',
     refusal: null,
     action: null,
+    request_id: null,
     ...overrides,
   };
 }
@@ -90,6 +95,16 @@ export function storeContract(engine: string, harness: StoreHarness): void {
       expect(read).to.deep.equal({ ...r, seq: stored.seq, repaired_by: [] });
     });
 
+    it('keeps the request id of a record, and null for one made outside a request', async function () {
+      const within = record({ request_id: 'edge-4711.3' });
+      const outside = record();
+      await Promise.all([s.invocations.append(within), s.invocations.append(outside)]);
+      expect((await s.invocations.get(within.id))!.request_id).to.equal('edge-4711.3');
+      expect((await s.invocations.get(outside.id))!.request_id).to.equal(null);
+      const column = await s.raw('invocations').select('id', 'request_id').whereIn('id', [within.id, outside.id]);
+      expect(Object.fromEntries(column.map((r: { id: string; request_id: string | null }) => [r.id, r.request_id]))).to.deep.equal({ [within.id]: 'edge-4711.3', [outside.id]: null });
+    });
+
     it('answers undefined for an unknown id', async function () {
       expect(await s.invocations.get('inv_doesnotexist0000000')).to.equal(undefined);
     });
@@ -103,26 +118,32 @@ export function storeContract(engine: string, harness: StoreHarness): void {
         await s.invocations.append(r);
         await s.invocations.append(record({ key: 'TEST_OTHER' }));
       }
-      const seen: string[] = [];
-      let after: string | null = null;
-      let pages = 0;
-      do {
-        const page = await s.invocations.listByKey(key, { after, limit: 3 });
-        seen.push(...page.items.map((i) => i.id));
-        for (const item of page.items) expect(item.key).to.equal(key);
-        after = page.next_cursor;
-        pages += 1;
-      } while (after && pages < 10);
-      expect(seen).to.deep.equal(ids);
-      expect(pages).to.equal(3);
-      const all = await s.invocations.listByKey(key, { limit: 7 });
+      for (const order of ['append', 'newest'] as const) {
+        const seen: string[] = [];
+        let cursor: string | null = null;
+        let pages = 0;
+        do {
+          const page: Page<StoredInvocation> = await s.invocations.list({ key, order, cursor, limit: 3 });
+          seen.push(...page.items.map((i) => i.id));
+          for (const item of page.items) expect(item.key).to.equal(key);
+          cursor = page.next_cursor;
+          pages += 1;
+        } while (cursor && pages < 10);
+        expect(seen).to.deep.equal(order === 'append' ? ids : [...ids].reverse());
+        expect(pages).to.equal(3);
+      }
+      const all = await s.invocations.list({ key, order: 'append', cursor: null, limit: 7 });
       expect(all.next_cursor).to.equal(null);
-      expect((await s.invocations.listByKey('TEST_NO_SUCH_KEY', { limit: 5 })).items).to.deep.equal([]);
+      expect((await s.invocations.list({ key: 'TEST_NO_SUCH_KEY', order: 'newest', cursor: null, limit: 5 })).items).to.deep.equal([]);
+      // Without a key: every invocation, the other keys' among them, newest first.
+      const everything = await s.invocations.list({ order: 'newest', cursor: null, limit: 2 });
+      expect(everything.items.map((i) => i.key)).to.deep.equal(['TEST_OTHER', key]);
+      expect(everything.items[0]!.seq).to.be.greaterThan(everything.items[1]!.seq);
     });
 
     it('refuses a cursor that is not one it gave out', async function () {
       try {
-        await s.invocations.listByKey('TEST_ECHO', { after: 'abc', limit: 5 });
+        await s.invocations.list({ key: 'TEST_ECHO', order: 'append', cursor: 'abc', limit: 5 });
         expect.fail('should have thrown');
       } catch (e) {
         expect((e as { code?: string }).code).to.equal('invalid_request');
@@ -139,8 +160,27 @@ export function storeContract(engine: string, harness: StoreHarness): void {
       const read = await s.invocations.get(bad.id);
       expect(read?.repaired_by).to.deep.equal([fix1.id, fix2.id]);
       expect(read?.status).to.equal('failed');
-      const listed = (await s.invocations.listByKey('TEST_ECHO', { limit: 1000 })).items.find((i) => i.id === bad.id);
+      const listed = (await s.invocations.list({ key: 'TEST_ECHO', order: 'append', cursor: null, limit: 1000 })).items.find((i) => i.id === bad.id);
       expect(listed?.repaired_by).to.deep.equal([fix1.id, fix2.id]);
+    });
+
+    it('reads a repair chain down from a failure, in append order, with each link ok or not', async function () {
+      const bad = failed();
+      await s.invocations.append(bad);
+      const fix1 = failed({ repairs: bad.id });
+      await s.invocations.append(fix1);
+      await s.invocations.append(failed());
+      const fix2 = record({ repairs: fix1.id });
+      await s.invocations.append(fix2);
+      const chain = await s.invocations.repairChain(bad.id);
+      expect(chain.map(({ id, repairs, ok, status }) => ({ id, repairs, ok, status }))).to.deep.equal([
+        { id: fix1.id, repairs: bad.id, ok: false, status: 'failed' },
+        { id: fix2.id, repairs: fix1.id, ok: true, status: 'ok' },
+      ]);
+      expect(chain[0]!.seq).to.be.a('number').lessThan(chain[1]!.seq);
+      expect((await s.invocations.repairChain(fix1.id)).map((l) => l.id)).to.deep.equal([fix2.id]);
+      expect(await s.invocations.repairChain(fix2.id)).to.deep.equal([]);
+      expect(await s.invocations.repairChain('inv_doesnotexist0000000')).to.deep.equal([]);
     });
 
     it('rejects a second record with the same id', async function () {
@@ -228,6 +268,33 @@ export function storeContract(engine: string, harness: StoreHarness): void {
       expect((await s.deliveries.get(empty.id))!.body).to.deep.equal(new Uint8Array());
     });
 
+    it('stores each body\'s SHA-256 and lists a body over the inline threshold by size and hash, its bytes read by slices', async function () {
+      const hook = newWebhookId();
+      const big = new Uint8Array(5000).map((_, i) => (i * 7) % 256);
+      const small = new TextEncoder().encode('{"id":"evt_small"}');
+      const bigSha = createHash('sha256').update(big).digest('hex');
+      const stored = await s.deliveries.append(delivery(hook, { body: big, body_size: big.byteLength }));
+      expect(stored).to.include({ body_sha256: bigSha, body_omitted: false });
+      await s.deliveries.append(delivery(hook, { body: small, body_size: small.byteLength }));
+      await s.deliveries.append(delivery(hook, { body: null, body_size: 99_999_999, outcome: 'refused', refusal: { code: 'payload_too_large', message: 'too large' } }));
+      const [refused, listedSmall, listedBig] = (await s.deliveries.list({ hookId: hook, order: 'newest', cursor: null, limit: 10, inlineBodyBytes: 4096 })).items;
+      expect(listedBig).to.include({ id: stored.id, body: null, body_omitted: true, body_size: 5000, body_sha256: bigSha });
+      expect(listedSmall).to.include({ body_omitted: false, body_sha256: createHash('sha256').update(small).digest('hex') });
+      expect(Buffer.from(listedSmall!.body!).toString()).to.equal('{"id":"evt_small"}');
+      expect(refused).to.include({ body: null, body_omitted: false, body_sha256: null, body_size: 99_999_999 });
+      // One read with the same threshold; without one, the body whole.
+      expect(await s.deliveries.get(stored.id, { inlineBodyBytes: 4096 })).to.include({ body: null, body_omitted: true, body_sha256: bigSha });
+      expect(Buffer.from((await s.deliveries.get(stored.id))!.body!).equals(Buffer.from(big))).to.equal(true);
+      // Slices put back together are the body, byte for byte; past the end, nothing.
+      const parts: Uint8Array[] = [];
+      for (let offset = 0; offset < 5000; offset += 1024) parts.push((await s.deliveries.readBody(stored.id, offset, 1024))!);
+      expect(parts.map((p) => p.byteLength)).to.deep.equal([1024, 1024, 1024, 1024, 904]);
+      expect(Buffer.concat(parts).equals(Buffer.from(big))).to.equal(true);
+      expect((await s.deliveries.readBody(stored.id, 5000, 1024))!.byteLength).to.equal(0);
+      expect(await s.deliveries.readBody(refused!.id, 0, 1024)).to.equal(undefined);
+      expect(await s.deliveries.readBody('dlv_doesnotexist', 0, 1024)).to.equal(undefined);
+    });
+
     it('marks a repeated delivery id as a duplicate of the first, per webhook, and keeps it', async function () {
       const hook = newWebhookId();
       const first = await s.deliveries.append(delivery(hook, { delivery_id: 'evt_1', delivery_id_rule: 'body:id' }));
@@ -279,7 +346,7 @@ export function storeContract(engine: string, harness: StoreHarness): void {
       // One batch statement: columns empty in every row are written as NULL, the rest bound per row.
       const batch = [
         delivery(hook),
-        delivery(hook, { signature: 'verified', delivery_id: 'evt_m1', delivery_id_rule: 'header:webhook-id' }),
+        delivery(hook, { signature: 'verified', delivery_id: 'evt_m1', delivery_id_rule: 'header:webhook-id', request_id: '0b6c5f0e-6d1a-4c4e-9a57-1f2d3c4b5a69' }),
         delivery(hook, { outcome: 'refused', refusal: { code: 'webhook_off', message: 'off' }, action: 'WEB_FETCH' }),
         delivery(hook, { body: null, body_size: 11 * 1024 * 1024, client_address: null, outcome: 'refused', refusal: { code: 'payload_too_large', message: 'big' } }),
         delivery(hook, { body: new Uint8Array(), body_size: 0, query: 'a=1&a=2' }),
@@ -321,14 +388,14 @@ export function storeContract(engine: string, harness: StoreHarness): void {
       const seen: string[] = [];
       let before: string | null = null;
       do {
-        const page = await s.deliveries.list({ hookId: hook, before, limit: 2 });
+        const page: Page<StoredDelivery> = await s.deliveries.list({ hookId: hook, order: 'newest', cursor: before, limit: 2, inlineBodyBytes: 1024 });
         seen.push(...page.items.map((d) => d.id));
         before = page.next_cursor;
       } while (before);
       expect(seen).to.deep.equal([...ids].reverse());
-      const newest = (await s.deliveries.list({ hookId: hook, limit: 1 })).items[0]!;
+      const newest = (await s.deliveries.list({ hookId: hook, order: 'newest', cursor: null, limit: 1, inlineBodyBytes: 1024 })).items[0]!;
       expect(newest.action_run).to.deep.include({ invocation: 'inv_x', ok: true, answer: { status: 200, body: { ok: true } } });
-      expect((await s.deliveries.list({ limit: 3 })).items).to.have.length(3);
+      expect((await s.deliveries.list({ order: 'newest', cursor: null, limit: 3, inlineBodyBytes: 1024 })).items).to.have.length(3);
     });
 
     it('refuses UPDATE and DELETE on deliveries and action records', async function () {

@@ -97,7 +97,20 @@ for (const engine of engines()) {
           for (const c of s.capabilities) expect(page).to.contain(`<h2>${c.key}</h2>`);
           const md = await http.get(`/systems/${s.system}.md`).expect(200).expect('content-type', /text\/markdown/);
           expect(md.text).to.match(new RegExp(`^# ${s.system}\\n`));
+          const n = s.capabilities.length;
+          expect(md.text).to.contain(`\n${n} ${n === 1 ? 'capability' : 'capabilities'} under `);
         }
+        // The counts read as English: a system with one capability says "1 capability".
+        const systems = svc.switchyard.registry.systems();
+        expect(systems.some((s) => s.capabilities.length === 1)).to.equal(true);
+        const home = (await http.get('/').expect(200)).text;
+        const llms = (await http.get('/llms.txt').expect(200)).text;
+        for (const s of systems) {
+          const n = s.capabilities.length;
+          expect(home).to.contain(`>${s.system}</a> <span class="count">${n} ${n === 1 ? 'capability' : 'capabilities'}</span>`);
+          expect(llms).to.contain(`: ${n} ${n === 1 ? 'capability' : 'capabilities'}, generated from the registry`);
+        }
+        expect(home).to.not.match(/\b1 capabilities\b/);
         expect((await http.get('/systems/NOPE').expect(404)).text).to.contain('No system NOPE');
       });
 
@@ -106,6 +119,11 @@ for (const engine of engines()) {
         expect(page).to.match(/<a href="\/tags\/zeta" rel="tag">zeta<\/a> <span class="count">3 articles<\/span>/);
         const systems = STARTER.filter((a) => a.tags.includes('systems')).length;
         expect(page).to.contain(`<a href="/tags/systems" rel="tag">systems</a> <span class="count">${systems} articles</span>`);
+        const once = STARTER.flatMap((a) => a.tags).filter((t, _i, all) => all.filter((x) => x === t).length === 1);
+        expect(once.length).to.be.greaterThan(0);
+        for (const tag of once) expect(page).to.contain(`<a href="/tags/${tag}" rel="tag">${tag}</a> <span class="count">1 article</span>`);
+        expect((await http.get(`/tags/${once[0]}.md`).expect(200)).text).to.contain('\n1 article, newest first.');
+        expect((await http.get(`/tags/${once[0]}`).expect(200)).text).to.contain('<span id="count">1</span> article, newest first.');
       });
     });
 
@@ -137,14 +155,24 @@ for (const engine of engines()) {
         expect(md).to.match(/\(http:\/\/[^)]+\/tags\/zeta\.zip\)/);
       });
 
-      it('answers an unknown tag with a 404 HTML page; unknown downloads with a coded 404', async () => {
-        for (const path of ['/tags/no-such-tag', '/tags/UPPER', '/tags/..%2Fetc', '/tags/no-such-tag.md', '/tags/no-such-tag/all.md', '/articles/no-such-article', '/articles/tokens.zip']) {
+      it('answers an unknown tag with a 404 in the format asked: HTML for a page, markdown for .md, coded JSON for downloads', async () => {
+        for (const path of ['/tags/no-such-tag', '/tags/UPPER', '/tags/..%2Fetc', '/articles/no-such-article', '/articles/tokens.zip', '/systems/NOPE']) {
           const res = await http.get(path).expect(404);
           expect(res.type, path).to.equal('text/html');
           expect(res.text, path).to.contain('<h1>Not found</h1>');
         }
         expect((await http.get('/tags/no-such-tag').expect(404)).text).to.contain('Nothing is tagged no-such-tag.');
-        for (const path of ['/tags/no-such-tag.zip', '/tags/no-such-tag.json']) expect((await http.get(path).expect(404)).body.error.code, path).to.equal('not_found');
+        for (const path of ['/tags/no-such-tag.md', '/tags/UPPER.md', '/tags/no-such-tag/all.md', '/articles/no-such-article.md', '/systems/NOPE.md']) {
+          const res = await http.get(path).expect(404);
+          expect(res.type, path).to.equal('text/markdown');
+          expect(res.text, path).to.match(/^# Not found\n/).and.not.contain('<');
+          expect(res.text, path).to.contain('(http://switchyard.test/llms.txt)');
+        }
+        expect((await http.get('/tags/no-such-tag.md').expect(404)).text).to.contain('\nNothing is tagged no-such-tag.\n');
+        for (const path of ['/tags/no-such-tag.zip', '/tags/no-such-tag.json', '/tags/UPPER.json']) {
+          const res = await http.get(path).expect(404).expect('content-type', /application\/json/);
+          expect(res.body.error.code, path).to.equal('not_found');
+        }
       });
 
       it('sends a self-only CSP and the other security headers on pages, and not on the API', async () => {
@@ -248,6 +276,39 @@ for (const engine of engines()) {
         const page = (await http.get('/articles/by-fields').expect(200)).text;
         expect(page).to.contain('<h1>By fields</h1>').and.contain('<time datetime="2026-12-02T10:00:00Z">2026-12-02</time>');
         expect(listed((await http.get('/tags/gamma').expect(200)).text)).to.deep.equal(['by-fields', 'fresh-news']);
+      });
+
+      it('accepts title, tags and body alone: slug from the title, today (UTC, the service clock) as date, summary from the first paragraph', async () => {
+        const clock = await svc.switchyard.container.getAsync<{ now(): Date }>(Symbol.for('switchyard.Clock'));
+        const realNow = clock.now;
+        // Late in the UTC day, so a local-time date would differ in zones east of UTC.
+        clock.now = () => new Date('2027-03-04T23:30:00Z');
+        try {
+          const minimal = { title: 'Über the hill: 3 notes!', tags: ['delta'], body: '# Notes\n\nFirst **paragraph** with a [link](https://example.com/x),\nover two lines.\n\nSecond paragraph.\n' };
+          const created = await owner(http.post('/api/articles')).send(minimal).expect(201);
+          expect(created.body.article).to.include({ slug: 'uber-the-hill-3-notes', title: 'Über the hill: 3 notes!', date: '2027-03-04', summary: 'First paragraph with a link, over two lines.' });
+          const stored = parseArticle((await http.get('/articles/uber-the-hill-3-notes.md').expect(200)).text);
+          expect(stored).to.include({ slug: 'uber-the-hill-3-notes', date: '2027-03-04', summary: 'First paragraph with a link, over two lines.' });
+          expect(stored.body).to.contain('Second paragraph.');
+
+          const before = files();
+          const taken = await owner(http.post('/api/articles')).send({ ...minimal, body: 'Another text.' }).expect(409);
+          expect(taken.body.error).to.include({ code: 'article_exists', slug: 'uber-the-hill-3-notes' });
+          expect(parseArticle((await http.get('/articles/uber-the-hill-3-notes.md').expect(200)).text).summary).to.equal('First paragraph with a link, over two lines.');
+
+          const explicit = await owner(http.post('/api/articles')).send({ ...minimal, slug: 'chosen-slug', date: '2026-12-03', summary: 'Chosen summary.' }).expect(201);
+          expect(explicit.body.article).to.include({ slug: 'chosen-slug', date: '2026-12-03', summary: 'Chosen summary.' });
+          expect(files()).to.deep.equal([...before, 'chosen-slug.md'].sort());
+
+          // Nothing to derive from: a title without a letter or digit, a body without a paragraph.
+          const noSlug = await owner(http.post('/api/articles')).send({ title: '¿¡…!?', tags: ['delta'], body: 'Text.' }).expect(422);
+          expect(noSlug.body.error.message).to.contain("'slug'");
+          const noSummary = await owner(http.post('/api/articles')).send({ title: 'Only a heading', tags: ['delta'], body: '# Heading\n' }).expect(422);
+          expect(noSummary.body.error.message).to.contain("'summary'");
+          expect(files()).to.deep.equal([...before, 'chosen-slug.md'].sort());
+        } finally {
+          clock.now = realNow;
+        }
       });
 
       it('refuses a taken slug with 409 article_exists, and replaces it with "replace": true', async () => {

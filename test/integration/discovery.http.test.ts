@@ -35,6 +35,9 @@ for (const engine of engines()) {
         expect(await top('which API operation of the payment processor lists refunds')).to.equal(PAYMENTS);
         expect(await top('make another worker the active one')).to.equal(EDGE);
         expect(await top('download a web page')).to.equal('WEB_FETCH');
+        // One word a user would type: refunds are operations of a payment processor's API.
+        expect(await top('refund')).to.equal(PAYMENTS);
+        expect(await top('refund a customer')).to.equal(PAYMENTS);
         const body = (await http.get('/api/dispatch?ask=rename%20a%20group').expect(200)).body;
         expect(body).to.include({ ok: true, ask: 'rename a group', key_shaped: false, exact: null });
         expect(body.matches[0]).to.include({ key: GROUP, contract: `${new URL(body.registry).origin}/api/dispatch?key=${GROUP}`, 'auth · risk': 'none · low' });

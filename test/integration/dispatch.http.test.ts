@@ -4,6 +4,10 @@ import { once } from 'node:events';
 import { connect, type AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import request from 'supertest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '@switchyard/app';
+import { QUERY_VERBS } from '@switchyard/http-express';
 import { TEST_API_KEY, engines, startTestService, type TestService } from '../support/app.js';
 
 const WORKER_A = '0123456789abcdef0123456789abcdef';
@@ -15,6 +19,16 @@ const KEYS = [
   'PAYMENTS_PROCESSOR_API_SEARCH',
   'WEB_FETCH',
 ] as const;
+
+describe('GET /api/dispatch query verbs in the docs', () => {
+  it('docs/api.md lists exactly the verbs of the table, each with its move', () => {
+    const api = readFileSync(join(PROJECT_ROOT, 'docs', 'api.md'), 'utf8');
+    const section = api.slice(api.indexOf('### `GET /api/dispatch`'), api.indexOf('An unknown key answers'));
+    const rows = [...section.matchAll(/^\| `([a-z_]+)=[^|]*\| ([^|]+) \|/gm)].map((m) => ({ verb: m[1]!, move: m[2]!.trim() }));
+    expect([...new Set(rows.map((r) => r.verb))].sort()).to.deep.equal([...QUERY_VERBS].sort());
+    for (const row of rows) expect(row.move, row.verb).to.not.equal('');
+  });
+});
 
 for (const engine of engines()) {
   describe(`HTTP dispatch (${engine})`, function () {
@@ -68,6 +82,34 @@ for (const engine of engines()) {
         expect(res.body.error.code).to.equal('unknown_capability');
         expect(res.body.error.did_you_mean[0].key).to.equal('MESSAGING_UPDATE_GROUP');
         expect(res.body.error.did_you_mean[0].contract).to.match(/\/api\/dispatch\?key=MESSAGING_UPDATE_GROUP$/);
+      });
+
+      it('takes exactly one query verb: any two are 400 invalid_request naming both, and nothing runs', async () => {
+        const values: Record<string, string> = {
+          invoke: `${KEYS[0]}&body=${encodeURIComponent(JSON.stringify({ workerId: WORKER_A }))}`,
+          key: KEYS[0], confirm: 'inv_doesnotexist00000000', receipt: 'inv_doesnotexist00000000', map: '1',
+          registry: '1', ask: 'edge', build: '1', explain: '1', self_scope: `1&keys=${KEYS[0]}`,
+        };
+        const verbs = Object.keys(values);
+        const before = await count(KEYS[0]);
+        let pairs = 0;
+        for (const [i, a] of verbs.entries()) {
+          for (const b of verbs.slice(i + 1)) {
+            const res = await http.get(`/api/dispatch?${a}=${values[a]}&${b}=${values[b]}`).set('x-sheets-key', TEST_API_KEY).expect(400);
+            expect(res.body.error).to.include({ code: 'invalid_request' });
+            expect(res.body.error.verbs, `${a} + ${b}`).to.deep.equal([a, b]);
+            expect(res.body.error.message).to.contain(a).and.contain(b);
+            pairs += 1;
+          }
+        }
+        expect(pairs).to.equal(45);
+        expect(await count(KEYS[0])).to.equal(before);
+        // Each verb alone is answered (none of them is the "no verb" or "two verbs" 400).
+        for (const verb of verbs) {
+          const res = await http.get(`/api/dispatch?${verb}=${values[verb]}`).set('x-sheets-key', TEST_API_KEY);
+          expect(res.body.error?.verbs, verb).to.equal(undefined);
+          expect(res.body.error?.queries, verb).to.equal(undefined);
+        }
       });
 
       it('renders the root map and system articles as markdown', async () => {
@@ -126,8 +168,9 @@ for (const engine of engines()) {
         it(`answers ${name} with 422 invalid_arguments, ledgered as failed`, async () => {
           const before = await count(key);
           const res = await run({ key, body }).expect(422);
-          expect(res.body).to.have.all.keys('ok', 'result', 'invocation', 'yield', '_self');
+          expect(res.body).to.have.all.keys('ok', 'error', 'result', 'invocation', 'yield', '_self');
           expect(res.body.ok).to.equal(false);
+          expect(res.body.error).to.deep.equal(res.body.invocation.error);
           expect(res.body.invocation.error.code).to.equal('invalid_arguments');
           expect(res.body.invocation).to.include({ ran: false, status: 'failed' });
           expect(await count(key)).to.equal(before + 1);
@@ -142,6 +185,39 @@ for (const engine of engines()) {
         expect(read.body.invocation.repaired_by).to.deep.equal([fixed.body.invocation.id]);
         const lineage = await http.get(`/api/invocations/${fixed.body.invocation.id}`).set('x-sheets-key', TEST_API_KEY).expect(200);
         expect(lineage.body.lineage.repairs_chain).to.deep.equal([bad.body.invocation.id]);
+      });
+
+      it('closes the lineage once a repair succeeds (409 lineage_closed) and keeps the chain linear', async () => {
+        const bad = (await run({ key: KEYS[0], body: { workerId: 'nope' } }).expect(422)).body.invocation.id;
+        const fix1 = (await run({ key: KEYS[0], body: { workerId: 'still nope' }, repairs: bad }).expect(422)).body.invocation.id;
+        let before = await count(KEYS[0]);
+        // The failure already has a repair: the next attempt repairs that one, never the failure again.
+        const again = await run({ key: KEYS[0], body: { workerId: WORKER_A }, repairs: bad }).expect(422);
+        expect(again.body.error).to.include({ code: 'invalid_repair', reason: 'superseded', repairs: bad, repair_instead: fix1 });
+        expect(await count(KEYS[0])).to.equal(before);
+        // A failed repair may itself be repaired.
+        const fix2 = (await run({ key: KEYS[0], body: { workerId: WORKER_A }, repairs: fix1 }).expect(200)).body.invocation.id;
+        before = await count(KEYS[0]);
+        for (const target of [bad, fix1]) {
+          const closed = await run({ key: KEYS[0], body: { workerId: WORKER_B }, repairs: target }).expect(409);
+          expect(closed.body.error).to.include({ code: 'lineage_closed', repairs: target, closed_by: fix2 });
+          expect(closed.body.error.message).to.contain(fix2);
+        }
+        expect(await count(KEYS[0])).to.equal(before);
+        const read = await http.get(`/api/invocations/${bad}`).set('x-sheets-key', TEST_API_KEY).expect(200);
+        expect(read.body.invocation.repaired_by).to.deep.equal([fix1]);
+        const tip = await http.get(`/api/invocations/${fix2}`).set('x-sheets-key', TEST_API_KEY).expect(200);
+        expect(tip.body.lineage.repairs_chain).to.deep.equal([fix1, bad]);
+      });
+
+      it('lets only one of two simultaneous repairs of one failure run', async () => {
+        const bad = (await run({ key: KEYS[0], body: { workerId: 'nope' } }).expect(422)).body.invocation.id;
+        const answers = await Promise.all([WORKER_A, WORKER_B].map((workerId) => run({ key: KEYS[0], body: { workerId }, repairs: bad })));
+        expect(answers.map((a) => a.status).sort()).to.satisfy((s: number[]) => s[0] === 200 && (s[1] === 409 || s[1] === 422));
+        const loser = answers.find((a) => a.status !== 200)!;
+        expect(loser.body.error.code).to.be.oneOf(['lineage_closed', 'invalid_repair']);
+        const read = await http.get(`/api/invocations/${bad}`).set('x-sheets-key', TEST_API_KEY).expect(200);
+        expect(read.body.invocation.repaired_by).to.have.length(1);
       });
 
       it('refuses a repair of a successful invocation (invalid_repair) and ledgers nothing', async () => {
@@ -227,22 +303,33 @@ for (const engine of engines()) {
         await http.get(`/api/invocations?object_id=${KEYS[0]}`).expect(401);
         await http.get(`/api/invocations?object_id=${KEYS[0]}&limit=0`).set('x-sheets-key', TEST_API_KEY).expect(400);
         await http.get(`/api/invocations?object_id=${KEYS[0]}&limit=abc`).set('x-sheets-key', TEST_API_KEY).expect(400);
-        await http.get('/api/invocations?object_id=lower').set('x-sheets-key', TEST_API_KEY).expect(400);
+        // Any letter case names a key (lower is LOWER); what is not key-shaped is refused.
+        await http.get('/api/invocations?object_id=not-a-key').set('x-sheets-key', TEST_API_KEY).expect(400);
+        await http.get('/api/invocations?object_id=1ABC').set('x-sheets-key', TEST_API_KEY).expect(400);
       });
 
-      it('pages the ledger of a key in append order with a cursor', async () => {
-        const all = (await http.get(`/api/invocations?object_id=${KEYS[0]}&limit=1000`).set('x-sheets-key', TEST_API_KEY).expect(200)).body.items;
-        expect(all.length).to.be.greaterThan(5);
-        const seen: string[] = [];
-        let after: string | null = null;
-        do {
-          const page: request.Response = await http.get(`/api/invocations?object_id=${KEYS[0]}&limit=2${after ? `&after=${after}` : ''}`).set('x-sheets-key', TEST_API_KEY).expect(200);
-          seen.push(...page.body.items.map((i: { id: string }) => i.id));
-          after = page.body.next_cursor;
-        } while (after);
-        expect(seen).to.deep.equal(all.map((i: { id: string }) => i.id));
-        const seqs = all.map((i: { seq: number }) => i.seq);
-        expect(seqs).to.deep.equal([...seqs].sort((a: number, b: number) => a - b));
+      it('pages the ledger of a key newest first (before) or in append order (after), by one cursor rule', async () => {
+        const list = (q: string): Promise<request.Response> => http.get(`/api/invocations?object_id=${KEYS[0]}&${q}`).set('x-sheets-key', TEST_API_KEY).expect(200);
+        const all = (await list('limit=1000')).body;
+        expect(all.order).to.equal('newest first');
+        expect(all.items.length).to.be.greaterThan(5);
+        const seqs = all.items.map((i: { seq: number }) => i.seq);
+        expect(seqs).to.deep.equal([...seqs].sort((a: number, b: number) => b - a));
+        for (const [first, param, expected] of [['order=newest', 'before', all.items], ['order=append', 'after', [...all.items].reverse()]] as const) {
+          const seen: string[] = [];
+          let cursor: string | null = null;
+          do {
+            const page: request.Response = await list(`limit=2&${cursor ? `${param}=${cursor}` : first}`);
+            expect(page.body.order).to.equal(param === 'before' ? 'newest first' : 'append');
+            seen.push(...page.body.items.map((i: { id: string }) => i.id));
+            cursor = page.body.next_cursor;
+          } while (cursor);
+          expect(seen).to.deep.equal(expected.map((i: { id: string }) => i.id));
+        }
+        // A cursor says which way it pages: both at once, or one against the order named, is refused.
+        for (const q of ['before=5&after=2', 'order=append&before=5', 'order=newest&after=2', 'order=sideways']) {
+          expect((await http.get(`/api/invocations?object_id=${KEYS[0]}&${q}`).set('x-sheets-key', TEST_API_KEY).expect(400)).body.error.code).to.equal('invalid_request');
+        }
       });
     });
   });

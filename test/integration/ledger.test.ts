@@ -17,8 +17,10 @@ import {
   parseCheckpoint,
   verifyConsistency,
   verifyInclusion,
+  type InvocationRecord,
+  type StoredInvocation,
 } from '@switchyard/core';
-import { KnexDeliveryStore, KnexInvocationStore, KnexLedger, WorkerLeafReader, inThreadLeafReader, knexConfig, migrationSource, openDatabase, type Database, type QueuedLeafReader, type SeqRange } from '@switchyard/storage-knex';
+import { KnexDeliveryStore, KnexInvocationStore, KnexLedger, WorkerLeafReader, inThreadLeafReader, knexConfig, migrationNames, migrationSource, openDatabase, type Database, type QueuedLeafReader, type SeqRange } from '@switchyard/storage-knex';
 import { delivery, record } from '../contract/store.contract.js';
 import { engines, freshDatabase } from '../support/app.js';
 
@@ -27,6 +29,15 @@ const ORIGIN = 'ledger.switchyard.test';
 /** A ledger opened as the service opens it: reads off the writer, leaves from the database's reader. */
 const openAsService = (database: Database, leafReader: QueuedLeafReader = database.leafReader) =>
   KnexLedger.open(database.knex, { origin: ORIGIN }, undefined, { readKnex: database.readKnex, leafReader });
+
+/** Appends an invocation as the service did at migration 007: the row without later columns. */
+async function appendAt007(knex: knexFactory.Knex, r: InvocationRecord): Promise<StoredInvocation> {
+  const { request_id: _, ...old } = r;
+  const { id, key, actor, fingerprint, status, ok, ran, repairs, replays, source, created_at, duration_ms } = old;
+  await knex('invocations').insert({ id, key, actor, fingerprint, status, ok, ran, repairs, replays, source, created_at, duration_ms, record: JSON.stringify(old) });
+  const { seq } = (await knex('invocations').select('seq').where({ id }).first()) as { seq: number | string };
+  return { ...r, seq: Number(seq), repaired_by: [] };
+}
 
 /** The latest checkpoint, its signature checked against the ledger's verifier key. */
 const signedTree = async (ledger: KnexLedger) => parseCheckpoint(openNote((await ledger.latestCheckpoint())!.note, [noteVerifier(ledger.verifierKey)]).text);
@@ -150,9 +161,8 @@ for (const engine of engines()) {
         for (let i = 0; i < 7; i++) await knex.migrate.up({ migrationSource });
         const commitmentKey = new Uint8Array(32).fill(7);
         await knex('ledger_settings').insert({ name: 'commitment_key', value: Buffer.from(commitmentKey).toString('base64'), created_at: new Date().toISOString() });
-        const store = new KnexInvocationStore(knex);
         const appended = [];
-        for (let i = 0; i < 6; i++) appended.push(await store.append(record()));
+        for (let i = 0; i < 6; i++) appended.push(await appendAt007(knex, record()));
         const old = appended.slice(0, 4).map((inv, idx) => {
           const leaf = buildLeaf(leafParts({ kind: 'invocation', entry: inv }), commitmentSalt(commitmentKey, 'invocation', inv.id));
           return { idx, kind: 'invocation', entry_id: inv.id, leaf: leaf.text, leaf_hash: Buffer.from(leaf.hash).toString('hex'), integrated_at: new Date().toISOString() };
@@ -206,7 +216,9 @@ for (const engine of engines()) {
       }
       const knex = knexFactory(knexConfig(db.url));
       try {
-        await knex.migrate.down({ migrationSource });
+        // Back to 007: the later migrations first, newest first.
+        const names = migrationNames();
+        for (const name of names.slice(names.indexOf('008_ledger_entry_positions')).reverse()) await knex.migrate.down({ migrationSource, name });
         const nodes = (await knex('ledger_nodes').select('level', 'idx', 'hash').orderBy(['level', 'idx'])) as Array<{ level: number; idx: number | string; hash: string }>;
         // 11 leaves: 5 subtrees at level 1, 2 at level 2, 1 at level 3.
         expect(nodes.map((n) => `${n.level}:${n.idx}`)).to.deep.equal(['1:0', '1:1', '1:2', '1:3', '1:4', '2:0', '2:1', '3:0']);

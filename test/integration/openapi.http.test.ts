@@ -79,6 +79,13 @@ for (const engine of engines()) {
       matches(answer('/api/ledger', 'get'), page, 'GET /api/ledger');
       for (const item of page.items) namesEvery('Delivery', item);
       matches(answer('/api/ledger/{entry}', 'get'), (await owner(http.get(`/api/ledger/${receipt.entry}`)).expect(200)).body, 'GET /api/ledger/{entry}');
+      // The invocation the action ran (the duplicate ran none), through both listings.
+      const invocations = (await owner(http.get('/api/ledger?event=invocation')).expect(200)).body;
+      expect(invocations.items.map((i: { event: string; key: string }) => [i.event, i.key])).to.deep.equal([['invocation', 'MESSAGING_UPDATE_GROUP']]);
+      matches(answer('/api/ledger', 'get'), invocations, 'GET /api/ledger?event=invocation');
+      const byKey = (await owner(http.get('/api/invocations?object_id=MESSAGING_UPDATE_GROUP&order=append')).expect(200)).body;
+      matches(answer('/api/invocations', 'get'), byKey, 'GET /api/invocations');
+      expect(byKey.order).to.equal('append');
     });
 
     it('is public but still held to a token\'s scope', async () => {

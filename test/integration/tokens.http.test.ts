@@ -56,10 +56,35 @@ for (const engine of engines()) {
     it('self_scope cuts the listed keys from the public set and lists the rest as refused', async () => {
       const res = (await http.get(`/api/dispatch?self_scope=1&keys=${EDGE},${PAYMENTS},NO_SUCH_KEY&purpose=nightly&actor=bot-1`).expect(200)).body;
       expect(res.granted).to.deep.equal([EDGE]);
-      expect(res.refused).to.deep.equal([{ key: PAYMENTS, reason: 'auth_required' }, { key: 'NO_SUCH_KEY', reason: 'unknown' }]);
+      expect(res.refused.map((r: { key: string; reason: string }) => [r.key, r.reason])).to.deep.equal([[PAYMENTS, 'auth_required'], ['NO_SUCH_KEY', 'unknown']]);
+      expect(res.refused[0]).to.not.have.property('did_you_mean');
       expect(res).to.include({ actor: 'bot-1', purpose: 'nightly' });
       const none = await http.get(`/api/dispatch?self_scope=1&keys=${PAYMENTS}`).expect(403);
       expect(none.body.error.code).to.equal('scope_denied');
+    });
+
+    it('self_scope: no keys is 400 invalid_request; an unknown key is refused with did_you_mean links', async () => {
+      for (const path of ['/api/dispatch?self_scope=1', '/api/dispatch?self_scope=1&keys=', '/api/dispatch?self_scope=1&keys=,,']) {
+        const res = await http.get(path).expect(400);
+        expect(res.body.error.code, path).to.equal('invalid_request');
+        expect(res.body.error.message, path).to.contain('keys=');
+      }
+      const typo = EDGE.slice(0, -2);
+      const res = (await http.get(`/api/dispatch?self_scope=1&keys=${EDGE},${typo}`).expect(200)).body;
+      const refused = res.refused.find((r: { key: string }) => r.key === typo);
+      expect(refused.reason).to.equal('unknown');
+      expect(refused.did_you_mean[0].key).to.equal(EDGE);
+      expect(refused.did_you_mean[0].contract).to.match(new RegExp(`/api/dispatch\\?key=${EDGE}$`));
+      // All refused: the 403 lists them the same way.
+      const all = (await http.get(`/api/dispatch?self_scope=1&keys=${typo}`).expect(403)).body.error;
+      expect(all.refused[0].did_you_mean[0].key).to.equal(EDGE);
+    });
+
+    it('explain without a token answers 200 and describes the public credential', async () => {
+      const res = (await http.get('/api/dispatch?explain=1').expect(200)).body;
+      expect(res).to.include({ ok: true, credential: 'public' });
+      expect(res.moves).to.deep.equal(['contract:read', 'confirm:read']);
+      expect(res.start).to.match(/\/start$/);
     });
 
     it('narrow=1: without a parent, invoke-only and single use; with one, parent ∩ keys', async () => {
@@ -192,7 +217,7 @@ for (const engine of engines()) {
       const T = (s: number, code?: string) => [s, code] as const;
       const ok = T(200);
       const expected: Record<string, ReadonlyArray<readonly [number, string | undefined]>> = {
-        none: [ok, ok, T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), ok, ok, ok, ok, T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), ok, T(401, 'credential_required')],
+        none: [ok, ok, T(401, 'credential_required'), ok, T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), ok, ok, ok, ok, T(401, 'credential_required'), T(401, 'credential_required'), T(401, 'credential_required'), ok, T(401, 'credential_required')],
         start: [ok, ok, T(404, 'invocation_not_found'), ok, ok, T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), ok, ok, ok, ok, T(403, 'scope_denied'), ok, T(403, 'scope_denied'), ok, ok],
         'self-scoped other keys': [ok, ok, T(404, 'invocation_not_found'), ok, T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), ok, ok, ok, ok, T(403, 'scope_denied'), T(200, 'scope_denied'), T(403, 'scope_denied'), ok, ok],
         narrowed: [T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), ok, T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), T(403, 'scope_denied'), ok, T(403, 'scope_denied'), ok, ok],

@@ -66,7 +66,8 @@ for (const engine of engines()) {
       expect(res.body.ok).to.equal(false);
       expect(res.body.invocation).to.include({ status: 'failed', ok: false, key: EDGE });
       expect(res.body.invocation.error.code).to.equal('upstream_unavailable');
-      expect(res.body).to.have.all.keys('ok', 'result', 'invocation', 'yield', '_self');
+      expect(res.body).to.have.all.keys('ok', 'error', 'result', 'invocation', 'yield', '_self');
+      expect(res.body.error).to.deep.equal(res.body.invocation.error);
       const stored = await http.get(`/api/invocations/${res.body.invocation.id}`).set('x-sheets-key', TEST_API_KEY).expect(200);
       expect(stored.body.invocation.error.code).to.equal('upstream_unavailable');
     });

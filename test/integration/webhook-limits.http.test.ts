@@ -7,6 +7,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { TEST_API_KEY, engines, startTestService, type TestService } from '../support/app.js';
+import { parseExposition, valueOf } from '../support/prometheus.js';
 import { LAST_CHUNK, chunk, openRaw } from '../support/raw-http.js';
 
 const TEN_MIB = 10 * 1024 * 1024;
@@ -234,6 +235,41 @@ for (const engine of engines()) {
       expect(bigAnswer.status).to.equal(431);
       expect(bigAnswer.body.error.code).to.equal('headers_too_large');
       expect((await deliveriesOf(r, hookId)).length).to.equal(before);
+    });
+
+    it('counts every request turned away by a limit as a refused request by its code', async () => {
+      const refused = async (reason: string) =>
+        valueOf(parseExposition((await owner(r.http.get('/metrics')).expect(200)).text), 'switchyard_refusals_total', { kind: 'request', reason }) ?? 0;
+      const before = { busy: await refused('service_busy'), timeout: await refused('request_timeout'), headers: await refused('headers_too_large') };
+
+      const holder = await openRaw(r.port, 'POST', `/hook/${hookId}`, [['Content-Type', 'application/octet-stream'], ['Content-Length', String(60 * 1024)]]);
+      holder.write(Buffer.alloc(1024, 1));
+      await new Promise((done) => setTimeout(done, 200));
+      const busy = await openRaw(r.port, 'POST', `/hook/${hookId}`, [['Content-Type', 'application/json'], ['Content-Length', String(8 * 1024)]]);
+      expect((await busy.answer).status).to.equal(503);
+      busy.close();
+      holder.write(Buffer.alloc(59 * 1024, 1));
+      expect((await holder.answer).status).to.equal(200);
+      holder.close();
+
+      const slow = await openRaw(r.port, 'POST', `/hook/${hookId}`, [['Content-Type', 'application/json'], ['Content-Length', '100']]);
+      slow.write('{"slow":');
+      expect((await slow.answer).status).to.equal(408);
+      slow.close();
+
+      const many = await openRaw(r.port, 'POST', `/hook/${hookId}`, [...Array.from({ length: 60 }, (_, i): [string, string] => [`X-N${i}`, 'v']), ['Content-Length', '2']]);
+      many.write('{}');
+      expect((await many.answer).status).to.equal(431);
+      many.close();
+      const big = await openRaw(r.port, 'POST', `/hook/${hookId}`, [['X-Big', 'b'.repeat(5000)], ['Content-Length', '2']]);
+      big.write('{}');
+      expect((await big.answer).status).to.equal(431);
+      big.close();
+
+      expect((await refused('service_busy')) - before.busy).to.equal(1);
+      expect((await refused('request_timeout')) - before.timeout).to.equal(1);
+      // One by the gate (header count), one by the parser (header bytes).
+      expect((await refused('headers_too_large')) - before.headers).to.equal(2);
     });
   });
 }

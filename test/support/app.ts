@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import knexFactory from 'knex';
-import { PROJECT_ROOT, createLogger, createSwitchyard, deepMerge, loadConfig, type Switchyard } from '@switchyard/app';
+import { PROJECT_ROOT, createLogger, createSwitchyard, deepMerge, loadConfig, type Logger, type Switchyard } from '@switchyard/app';
 
 export const TEST_API_KEY = 'sy_test_key_0123456789abcdefghijklmnopqrstuv';
 export const PG_URL = process.env['SWITCHYARD_TEST_PG_URL'];
@@ -57,14 +57,14 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export async function startTestService(engine: Engine, overrides: Record<string, unknown> = {}): Promise<TestService> {
+export async function startTestService(engine: Engine, overrides: Record<string, unknown> = {}, options: { logger?: Logger } = {}): Promise<TestService> {
   const db = await freshDatabase(engine);
   const content = freshContentFolder();
   const config = loadConfig({
     env: {},
     overrides: deepMerge({ database: { url: db.url }, auth: { apiKey: TEST_API_KEY }, log: { level: 'silent' }, server: { port: 0 }, dispatch: { timeoutMs: 3000 }, content: { folder: content.folder } }, overrides),
   });
-  const switchyard = await createSwitchyard(config, { logger: createLogger('silent') });
+  const switchyard = await createSwitchyard(config, { logger: options.logger ?? createLogger('silent') });
   return {
     switchyard,
     db,

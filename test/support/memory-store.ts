@@ -1,5 +1,5 @@
 // An in-memory InvocationStore for unit tests of the pure core (the real stores run the store contract).
-import type { InvocationRecord, InvocationStore, Page, StoredInvocation } from '@switchyard/core';
+import { cursorPosition, type InvocationRecord, type InvocationStore, type LedgerPageRequest, type Page, type RepairLink, type StoredInvocation } from '@switchyard/core';
 
 export class MemoryInvocationStore implements InvocationStore {
   private readonly rows: StoredInvocation[] = [];
@@ -15,12 +15,26 @@ export class MemoryInvocationStore implements InvocationStore {
     return row ? this.withLinks(row) : undefined;
   }
 
-  async listByKey(key: string, options: { after?: string | null; limit: number }): Promise<Page<StoredInvocation>> {
-    const after = options.after ? Number(options.after) : 0;
-    const matching = this.rows.filter((r) => r.key === key && r.seq > after);
+  async list(options: LedgerPageRequest & { key?: string }): Promise<Page<StoredInvocation>> {
+    const position = cursorPosition(options.cursor);
+    const newest = options.order === 'newest';
+    const ordered = newest ? [...this.rows].reverse() : this.rows;
+    const matching = ordered.filter((r) => (options.key === undefined || r.key === options.key) && (position === null || (newest ? r.seq < position : r.seq > position)));
     const items = matching.slice(0, options.limit).map((r) => this.withLinks(r));
     const more = matching.length > options.limit;
     return { items, next_cursor: more ? String(items[items.length - 1]!.seq) : null };
+  }
+
+  async repairChain(id: string): Promise<RepairLink[]> {
+    const chain: RepairLink[] = [];
+    const reached = new Set([id]);
+    for (const r of this.rows) {
+      if (r.repairs !== null && reached.has(r.repairs)) {
+        reached.add(r.id);
+        chain.push({ id: r.id, repairs: r.repairs, ok: r.ok, status: r.status, seq: r.seq });
+      }
+    }
+    return chain;
   }
 
   private withLinks(row: StoredInvocation): StoredInvocation {

@@ -25,15 +25,17 @@ export interface Config {
   database: { url: string };
   log: { level: 'debug' | 'info' | 'warn' | 'error' | 'silent' };
   auth: { apiKey?: string | null };
-  dispatch: { timeoutMs: number };
+  dispatch: { timeoutMs: number; maxArgumentDepth: number };
   webhooks: { bodyLimitBytes: number; refusedBodyBytes: number };
   approvals: { ttlSeconds: number };
   tokens: { rootKeys: Array<{ kid: string; secret: string }>; mintPerMinute: number; workspaces: string[] };
-  ledger: { origin: string; signingKey?: string | null; commitmentKey?: string | null; integrateIntervalMs: number; leafWorker: boolean };
+  ledger: { origin: string; signingKey?: string | null; commitmentKey?: string | null; integrateIntervalMs: number; leafWorker: boolean; inlineBodyBytes: number; pageBytes: number };
   upstreams: { connectTimeoutMs?: number; listTimeoutMs?: number; servers?: Record<string, UpstreamServerConfig> };
   simulators: { host?: string };
   /** Published articles: one <slug>.md per article. */
   content: { folder: string };
+  /** GET /metrics: public, or the owner's API key. */
+  metrics: { public: boolean };
   plugins: Record<string, PluginConfig>;
 }
 
@@ -110,6 +112,11 @@ function envOverrides(env: NodeJS.ProcessEnv): Json {
   if (env['SWITCHYARD_CONTENT_FOLDER']) o['content'] = { folder: env['SWITCHYARD_CONTENT_FOLDER'] };
   if (env['LOG_LEVEL']) o['log'] = { level: env['LOG_LEVEL'] };
   if (env['SWITCHYARD_API_KEY']) o['auth'] = { apiKey: env['SWITCHYARD_API_KEY'] };
+  const metricsPublic = env['SWITCHYARD_METRICS_PUBLIC'];
+  if (metricsPublic !== undefined && metricsPublic !== '') {
+    if (metricsPublic !== 'true' && metricsPublic !== 'false') throw new ConfigError('metrics.public', `SWITCHYARD_METRICS_PUBLIC=${JSON.stringify(metricsPublic)} is not true or false`);
+    o['metrics'] = { public: metricsPublic === 'true' };
+  }
   const ledger: Json = {};
   if (env['SWITCHYARD_LEDGER_SIGNING_KEY']) ledger['signingKey'] = env['SWITCHYARD_LEDGER_SIGNING_KEY'];
   if (env['SWITCHYARD_LEDGER_COMMITMENT_KEY']) ledger['commitmentKey'] = env['SWITCHYARD_LEDGER_COMMITMENT_KEY'];

@@ -1,24 +1,49 @@
-// A small JSON-lines logger on stdout/stderr, with the level from config.
-import type { HttpLogger } from '@switchyard/http-express';
+// The service's logger: pino, one JSON object per line ({level, time, message, ...fields}), the level
+// from config, warn and error on stderr and the rest on stdout. A line written while a request is
+// handled names its request id (request_id), as the ledger records of that request do.
+import { pino, type DestinationStream } from 'pino';
+import { currentRequestId, type HttpLogger } from '@switchyard/http-express';
 
-const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
-export type LogLevel = keyof typeof LEVELS;
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 export interface Logger extends HttpLogger {
   debug(message: string, fields?: Record<string, unknown>): void;
 }
 
-export function createLogger(level: LogLevel): Logger {
-  const min = LEVELS[level];
-  const write = (lvl: Exclude<LogLevel, 'silent'>, message: string, fields?: Record<string, unknown>): void => {
-    if (LEVELS[lvl] < min) return;
-    const line = JSON.stringify({ time: new Date().toISOString(), level: lvl, message, ...fields });
-    (lvl === 'error' || lvl === 'warn' ? process.stderr : process.stdout).write(line + '\n');
-  };
-  return {
-    debug: (m, f) => write('debug', m, f),
-    info: (m, f) => write('info', m, f),
-    warn: (m, f) => write('warn', m, f),
-    error: (m, f) => write('error', m, f),
-  };
+export interface LoggerOptions {
+  /** Where lines go; by default warn and error to stderr, the rest to stdout. */
+  destination?: DestinationStream;
+}
+
+const standardStreams = (): DestinationStream =>
+  pino.multistream(
+    [
+      { level: 'debug', stream: process.stdout },
+      { level: 'warn', stream: process.stderr },
+    ],
+    { dedupe: true },
+  );
+
+export function createLogger(level: LogLevel, options: LoggerOptions = {}): Logger {
+  const base = pino(
+    {
+      level,
+      base: null,
+      messageKey: 'message',
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      mixin: () => {
+        const id = currentRequestId();
+        return id === null ? {} : { request_id: id };
+      },
+    },
+    options.destination ?? (level === 'silent' ? undefined : standardStreams()),
+  );
+  const at =
+    (lvl: 'debug' | 'info' | 'warn' | 'error') =>
+    (message: string, fields?: Record<string, unknown>): void => {
+      if (fields) base[lvl](fields, message);
+      else base[lvl](message);
+    };
+  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }

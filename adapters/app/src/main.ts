@@ -1,4 +1,5 @@
 // `npm start`: load config, build the service, listen, and shut down cleanly on SIGINT/SIGTERM.
+import { DatabaseUnavailableError } from '@switchyard/storage-knex';
 import { ConfigError, loadConfig } from './config.js';
 import { createSwitchyard } from './switchyard.js';
 
@@ -30,7 +31,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError) {
+  // What the user can fix (config, the database) is one line; anything else keeps its stack.
+  if (err instanceof ConfigError || err instanceof DatabaseUnavailableError) {
     process.stderr.write(`switchyard: cannot start: ${err.message}\n`);
   } else {
     process.stderr.write(`switchyard: cannot start: ${(err as Error)?.stack ?? String(err)}\n`);

@@ -17,20 +17,24 @@ import {
   ApprovalStore,
   ApprovalService,
   ArticleStore,
+  RequestScope,
   systemClock,
   ByteBudget,
   WebhookIntake,
+  type StoredDelivery,
+  type StoredInvocation,
   type SwitchyardPlugin,
   type UpstreamAddress,
 } from '@switchyard/core';
-import { KnexApprovalStore, KnexApiKeyStore, KnexDeliveryStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexWebhookStore, openDatabase, type Database } from '@switchyard/storage-knex';
+import { KnexApprovalStore, KnexApiKeyStore, KnexDeliveryStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexWebhookStore, openDatabase, readLedgerBacklog, type Database } from '@switchyard/storage-knex';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { McpUpstreamClient } from '@switchyard/mcp';
-import { createHttpApp, statusFor } from '@switchyard/http-express';
+import { ServiceMetrics, createHttpApp, httpRequestScope, statusFor } from '@switchyard/http-express';
 import type { Config } from './config.js';
 import { FolderArticleStore } from './article-folder.js';
 import type { Logger } from './logger.js';
+import { MeteredUpstreamClient } from './metered-upstream-client.js';
 import {
   ConfigToken,
   DatabaseToken,
@@ -39,6 +43,7 @@ import {
   WebhookIntakeToken,
   LoadedPluginToken,
   LoggerToken,
+  MetricsToken,
   RegistryToken,
   RunnerDirectoryToken,
   TokenIssuerToken,
@@ -52,6 +57,9 @@ export const configModule = (config: Config, logger: Logger): ContainerModule =>
     bind(ConfigToken).toConstantValue(config);
     bind(LoggerToken).toConstantValue(logger);
     bind(Clock).toConstantValue(systemClock);
+    // One registry per service: tests run many services in one process.
+    bind(MetricsToken).toConstantValue(new ServiceMetrics());
+    bind(RequestScope).toConstantValue(httpRequestScope);
   });
 
 export const storageModule = new ContainerModule(({ bind }) => {
@@ -62,7 +70,11 @@ export const storageModule = new ContainerModule(({ bind }) => {
     })
     .inSingletonScope();
   bind<InvocationStore>(InvocationStore)
-    .toDynamicValue(async (ctx) => new KnexInvocationStore((await ctx.getAsync<Database>(DatabaseToken)).knex))
+    .toDynamicValue(async (ctx) => {
+      const metrics = ctx.get<ServiceMetrics>(MetricsToken);
+      const observer = { ...metrics.groupCommit('invocations'), appended: (inv: StoredInvocation) => metrics.runRecorded(inv) };
+      return new KnexInvocationStore((await ctx.getAsync<Database>(DatabaseToken)).knex, { observer });
+    })
     .inSingletonScope();
   bind<ApiKeyStore>(ApiKeyStore)
     .toDynamicValue(async (ctx) => new KnexApiKeyStore((await ctx.getAsync<Database>(DatabaseToken)).knex))
@@ -71,7 +83,11 @@ export const storageModule = new ContainerModule(({ bind }) => {
     .toDynamicValue(async (ctx) => new KnexWebhookStore((await ctx.getAsync<Database>(DatabaseToken)).knex))
     .inSingletonScope();
   bind<DeliveryStore>(DeliveryStore)
-    .toDynamicValue(async (ctx) => new KnexDeliveryStore((await ctx.getAsync<Database>(DatabaseToken)).knex))
+    .toDynamicValue(async (ctx) => {
+      const metrics = ctx.get<ServiceMetrics>(MetricsToken);
+      const observer = { ...metrics.groupCommit('deliveries'), appended: (d: StoredDelivery) => metrics.deliveryRecorded(d) };
+      return new KnexDeliveryStore((await ctx.getAsync<Database>(DatabaseToken)).knex, { observer });
+    })
     .inSingletonScope();
   bind<SharedSettings>(SharedSettings)
     .toDynamicValue(async (ctx) => new KnexSettings((await ctx.getAsync<Database>(DatabaseToken)).knex))
@@ -102,7 +118,10 @@ export const storageModule = new ContainerModule(({ bind }) => {
 
 export const mcpModule = new ContainerModule(({ bind }) => {
   bind<UpstreamToolClient>(UpstreamToolClient)
-    .toDynamicValue((ctx) => new McpUpstreamClient({ connectTimeoutMs: ctx.get<Config>(ConfigToken).upstreams.connectTimeoutMs ?? 5000 }))
+    .toDynamicValue(
+      (ctx) =>
+        new MeteredUpstreamClient(new McpUpstreamClient({ connectTimeoutMs: ctx.get<Config>(ConfigToken).upstreams.connectTimeoutMs ?? 5000 }), ctx.get<ServiceMetrics>(MetricsToken)),
+    )
     .inSingletonScope();
 });
 
@@ -118,7 +137,10 @@ export const pluginModule = (plugin: SwitchyardPlugin<unknown>, options: Record<
       .toDynamicValue(async (ctx) => {
         const config = ctx.get<Config>(ConfigToken);
         const logger = ctx.get<Logger>(LoggerToken);
-        const { upstream: wanted, simulator: settings } = options as UpstreamOptions;
+        const { upstream: wanted, simulator: simulatorSettings } = options as UpstreamOptions;
+        const accountPlan = plugin.accountPlan?.(options);
+        // A simulator simulates the configured account: it starts on the account's plan unless its own settings say otherwise.
+        const settings = accountPlan !== undefined ? { plan: accountPlan, ...simulatorSettings } : simulatorSettings;
         let upstream: UpstreamAddress | undefined;
         let simulator: LoadedPlugin['simulator'];
         if (plugin.transport && wanted?.url) {
@@ -133,7 +155,7 @@ export const pluginModule = (plugin: SwitchyardPlugin<unknown>, options: Record<
           }
         }
         const runner = plugin.createRunner({ options, tools: ctx.get<UpstreamToolClient>(UpstreamToolClient), ...(upstream ? { upstream } : {}) });
-        return { plugin, runner, ...(upstream ? { upstream } : {}), ...(simulator ? { simulator } : {}) };
+        return { plugin, runner, ...(upstream ? { upstream } : {}), ...(simulator ? { simulator } : {}), ...(accountPlan !== undefined ? { accountPlan } : {}) };
       })
       .inSingletonScope();
   });
@@ -146,7 +168,7 @@ export const coreModule = new ContainerModule(({ bind }) => {
       const runners = ctx.get<RunnerDirectory>(RunnerDirectoryToken);
       for (const loaded of await ctx.getAllAsync<LoadedPlugin>(LoadedPluginToken)) {
         loaded.capabilities = loaded.plugin.capabilities.map((def) => {
-          const capability = registry.register(def, loaded.upstream?.url);
+          const capability = registry.register(def, loaded.upstream?.url, loaded.accountPlan !== undefined ? { plan: loaded.accountPlan } : {});
           runners.assign(def.key, loaded.runner);
           return capability;
         });
@@ -189,7 +211,8 @@ export const coreModule = new ContainerModule(({ bind }) => {
         ctx.get<RunnerDirectory>(RunnerDirectoryToken),
         await ctx.getAsync<InvocationStore>(InvocationStore),
         ctx.get<Clock>(Clock),
-        { timeoutMs: config.dispatch.timeoutMs, approvalTtlSeconds: config.approvals.ttlSeconds },
+        { timeoutMs: config.dispatch.timeoutMs, approvalTtlSeconds: config.approvals.ttlSeconds, maxArgumentDepth: config.dispatch.maxArgumentDepth },
+        ctx.get<RequestScope>(RequestScope),
       );
     })
     .inSingletonScope();
@@ -208,6 +231,7 @@ export const coreModule = new ContainerModule(({ bind }) => {
           refusedBodyBytes: config.webhooks.refusedBodyBytes,
           answerStatus: (code) => (code === null ? 200 : statusFor(code)),
         },
+        ctx.get<RequestScope>(RequestScope),
       );
     })
     .inSingletonScope();
@@ -218,6 +242,9 @@ export const httpModule = new ContainerModule(({ bind }) => {
     .toDynamicValue(async (ctx) => {
       const config = ctx.get<Config>(ConfigToken);
       const db = await ctx.getAsync<Database>(DatabaseToken);
+      const metrics = ctx.get<ServiceMetrics>(MetricsToken);
+      // Read at each scrape, on the read connection so a scrape never waits behind the writer.
+      metrics.watchLedgerBacklog(() => readLedgerBacklog(db.readKnex));
       return createHttpApp({
         registry: await ctx.getAsync<CapabilityRegistry>(RegistryToken),
         dispatch: await ctx.getAsync<DispatchService>(DispatchToken),
@@ -236,9 +263,12 @@ export const httpModule = new ContainerModule(({ bind }) => {
           ctx.get<Clock>(Clock),
         ),
         articles: ctx.get<ArticleStore>(ArticleStore),
+        clock: ctx.get<Clock>(Clock),
         mintPerMinute: config.tokens.mintPerMinute,
         workspaces: config.tokens.workspaces,
         logger: ctx.get<Logger>(LoggerToken),
+        metrics,
+        metricsPublic: config.metrics.public,
         publicBaseUrl: config.server.publicBaseUrl,
         bodyLimitBytes: config.server.bodyLimitBytes,
         intake: await ctx.getAsync<WebhookIntake>(WebhookIntakeToken),
@@ -248,6 +278,8 @@ export const httpModule = new ContainerModule(({ bind }) => {
           maxHeaders: config.server.maxHeaders,
           retryAfterSeconds: config.server.retryAfterSeconds,
         },
+        inlineBodyBytes: config.ledger.inlineBodyBytes,
+        pageBytes: config.ledger.pageBytes,
         dashboardSessionKey: new Uint8Array(Buffer.from(await (await ctx.getAsync<SharedSettings>(SharedSettings)).once('dashboard_session_key', () => randomBytes(32).toString('base64')), 'base64')),
         databaseHealth: async () => {
           await db.knex.raw('select 1');

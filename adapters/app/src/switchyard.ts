@@ -6,12 +6,12 @@ import type { Express } from 'express';
 import { Container } from 'inversify';
 import { ApiKeyStore, CapabilityRegistry, UpstreamToolClient, VerifiableLedger, randomId } from '@switchyard/core';
 import { startIntegrator, type Database } from '@switchyard/storage-knex';
-import { createHttpServer } from '@switchyard/http-express';
+import { createHttpServer, type ServiceMetrics } from '@switchyard/http-express';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { configModule, coreModule, httpModule, mcpModule, pluginModule, storageModule } from './modules.js';
 import { loadPlugins } from './plugin-loader.js';
-import { DatabaseToken, HttpAppToken, LoadedPluginToken, RegistryToken, UpstreamImportsToken, type LoadedPlugin } from './tokens.js';
+import { DatabaseToken, HttpAppToken, LoadedPluginToken, MetricsToken, RegistryToken, UpstreamImportsToken, type LoadedPlugin } from './tokens.js';
 import type { ConfiguredUpstreamImports } from './upstream-imports.js';
 
 export interface Switchyard {
@@ -61,7 +61,8 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
     // Queued ledger entries join the Merkle tree on a timer; every batch signs a checkpoint.
     const ledger = await container.getAsync<VerifiableLedger>(VerifiableLedger);
     integrator = startIntegrator(ledger, config.ledger.integrateIntervalMs, (e) => logger.error('ledger integration failed; retrying', { error: (e as Error).message }));
-    const createServer = (): Server => createHttpServer(app, { maxHeaderBytes: config.server.maxHeaderBytes });
+    const metrics = container.get<ServiceMetrics>(MetricsToken);
+    const createServer = (): Server => createHttpServer(app, { maxHeaderBytes: config.server.maxHeaderBytes, refused: (code) => metrics.requestRefused(code) });
     const generatedApiKey = await bootstrapApiKey(await container.getAsync<ApiKeyStore>(ApiKeyStore), config.auth.apiKey ?? null);
     return {
       config,

@@ -10,6 +10,7 @@ export const DispatchToken = Symbol.for('switchyard.DispatchService');
 export const HttpAppToken = Symbol.for('switchyard.HttpApp');
 export const WebhookIntakeToken = Symbol.for('switchyard.WebhookIntake');
 export const LoadedPluginToken = Symbol.for('switchyard.LoadedPlugin');
+export const MetricsToken = Symbol.for('switchyard.Metrics');
 
 /** A plugin after the host resolved its options, its upstream and its runner. */
 export interface LoadedPlugin {
@@ -17,6 +18,8 @@ export interface LoadedPlugin {
   runner: CapabilityRunner;
   upstream?: UpstreamAddress;
   simulator?: RunningSimulator;
+  /** The upstream account's plan, when the plugin reads one from its options. */
+  accountPlan?: string;
   capabilities?: Capability[];
 }
 export const UpstreamImportsToken = Symbol.for('switchyard.UpstreamImports');

@@ -43,6 +43,16 @@ describe('adapter app: config', () => {
     expect(loadConfig({ env: { SWITCHYARD_CONTENT_FOLDER: '/srv/articles' } }).content.folder).to.equal('/srv/articles');
   });
 
+  it('keeps /metrics behind the API key unless metrics.public or SWITCHYARD_METRICS_PUBLIC says otherwise', () => {
+    expect(loadConfig({ env: {} }).metrics.public).to.equal(false);
+    expect(loadConfig({ env: { SWITCHYARD_METRICS_PUBLIC: 'true' } }).metrics.public).to.equal(true);
+    expect(loadConfig({ env: { SWITCHYARD_METRICS_PUBLIC: 'false' }, overrides: {} }).metrics.public).to.equal(false);
+    expect(loadConfig({ env: {}, overrides: { metrics: { public: true } } }).metrics.public).to.equal(true);
+    failsWith(() => loadConfig({ env: { SWITCHYARD_METRICS_PUBLIC: 'yes' } }), 'metrics.public');
+    failsWith(() => loadConfig({ env: {}, overrides: { metrics: { public: 'yes' } } }), 'metrics.public');
+    failsWith(() => loadConfig({ env: {}, overrides: { metrics: { path: '/m' } } }), 'metrics.path');
+  });
+
   it('merges the SWITCHYARD_CONFIG file over the defaults, key by key', () => {
     const file = tmpFile(JSON.stringify({ dispatch: { timeoutMs: 1234 }, plugins: { messaging: { simulator: { plan: 'free' } } } }));
     const c = loadConfig({ env: { SWITCHYARD_CONFIG: file } });

@@ -153,3 +153,45 @@ describe('adapter cli: switchyard hook …', function () {
     expect((await cli(['hook', 'show', 'dlv_doesnotexist'])).stderr).to.contain('not_found');
   });
 });
+
+describe('adapter cli: hook deliveries within the byte budget', function () {
+  this.timeout(60_000);
+  let svc: ListeningService;
+
+  const cli = async (args: string[]): Promise<Result> => {
+    try {
+      const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, SWITCHYARD_URL: svc.url, SWITCHYARD_API_KEY: TEST_API_KEY } });
+      return { code: 0, stdout, stderr };
+    } catch (err) {
+      const e = err as { code: number; stdout: string; stderr: string };
+      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    }
+  };
+
+  before(async function () {
+    svc = await startListeningService('sqlite', { ledger: { inlineBodyBytes: 8192, pageBytes: 65_536 } });
+  });
+  after(async () => svc?.close());
+
+  it('gives as many deliveries as asked for though each page ends early, and names a large body by hash and URL', async function () {
+    const hook = JSON.parse((await cli(['hook', 'create', 'budget', '--json'])).stdout).id as string;
+    const entries: string[] = [];
+    const post = async (body: string) => {
+      const res = await fetch(`${svc.url}/hook/${hook}`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body });
+      entries.push(((await res.json()) as { entry: string }).entry);
+    };
+    for (let i = 0; i < 20; i++) await post(`${i}:${'x'.repeat(8000)}`);
+    await post('y'.repeat(20_000));
+    // About seven of these fit a page of 64 KiB: 20 need three pages.
+    const page = (await (await fetch(`${svc.url}/api/ledger?event=webhook%20delivery&hook=${hook}&limit=20`, { headers: { 'x-sheets-key': TEST_API_KEY } })).json()) as { items: unknown[]; next_cursor: string | null };
+    expect(page.items.length).to.be.below(20);
+    expect(page.next_cursor).to.be.a('string');
+    const listed = await cli(['hook', 'deliveries', hook, '--limit', '21', '--json']);
+    expect(listed.code, listed.stderr).to.equal(0);
+    const items = JSON.parse(listed.stdout) as Array<{ id: string; body_omitted: boolean; body_sha256: string; body_url: string }>;
+    expect(items.map((d) => d.id)).to.deep.equal([...entries].reverse());
+    expect(items[0]).to.include({ body_omitted: true, body_url: `${svc.url}/api/ledger/${entries[20]}/body` });
+    const shown = await cli(['hook', 'show', entries[20]!]);
+    expect(shown.stdout).to.contain(`sha256 ${items[0]!.body_sha256}`).and.contain(`raw          ${svc.url}/api/ledger/${entries[20]}/body`);
+  });
+});

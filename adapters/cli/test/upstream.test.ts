@@ -56,7 +56,7 @@ describe('adapter cli: switchyard upstream …', function () {
     writeFileSync(toolsFile, JSON.stringify(['beta', 'gamma']));
     const refreshed = await cli(['upstream', 'refresh', 'listing']);
     expect(refreshed.code, refreshed.stderr).to.equal(0);
-    expect(refreshed.stdout).to.contain('listing: 2 tool(s) under LISTING').and.contain('added:   LISTING_GAMMA').and.contain('removed: LISTING_ALPHA');
+    expect(refreshed.stdout).to.contain('listing: 2 tools under LISTING').and.contain('added:   LISTING_GAMMA').and.contain('removed: LISTING_ALPHA');
     expect(svc.switchyard.registry.has('LISTING_ALPHA')).to.equal(false);
     const json = JSON.parse((await cli(['upstream', 'refresh', 'listing', '--json'])).stdout);
     expect(json).to.deep.include({ added: [], removed: [], count: 2 });

@@ -145,5 +145,8 @@ describe('adapter cli: switchyard token narrow', function () {
     expect((await cli(['token', 'narrow', 'sy1.bad.token', '--keys', 'A'])).code).to.equal(1);
     expect((await cli(['token', 'narrow', 'sy1.x.y'])).code).to.equal(2);
     expect((await cli(['token', 'narrow', 'sy1.x.y', '--uses', '0'])).code).to.equal(2);
+    const reserved = await cli(['token', 'narrow', 'sy1.x.y', '--actor', 'owner']);
+    expect(reserved.code).to.equal(2);
+    expect(reserved.stderr).to.contain('reserved');
   });
 });

@@ -52,17 +52,18 @@ function liveDeliveries(tbody) {
     const row = document.createElement('tr');
     row.dataset.entry = d.id;
     row.className = 'fresh';
-    const cell = (text) => { const td = document.createElement('td'); td.textContent = text; row.append(td); return td; };
-    const first = cell('');
+    const cell = (label, text) => { const td = document.createElement('td'); td.dataset.label = label; td.textContent = text; row.append(td); return td; };
+    const first = cell('Entry', '');
+    first.className = 'token';
     const link = document.createElement('a');
     link.href = `/dashboard/deliveries/${encodeURIComponent(d.id)}`;
     link.textContent = d.id;
     first.append(link);
-    cell(d.received_at);
-    cell(d.method);
-    cell(d.delivery_id ?? '—');
-    cell(d.outcome);
-    cell(String(d.body_size));
+    cell('Received', d.received_at).className = 'token';
+    cell('Method', d.method);
+    cell('Delivery id', d.delivery_id ?? '—');
+    cell('Outcome', d.outcome);
+    cell('Bytes', String(d.body_size));
     tbody.prepend(row);
   });
 }

@@ -1,11 +1,14 @@
 // What the HTTP adapter needs from the composition root; resolved once at startup, never per request.
-import type { WebhookIntake, ApiKeyStore, ApprovalService, ArticleStore, CapabilityRegistry, DeliveryStore, DispatchService, InvocationStore, TokenIssuer, TokenUseStore, UpstreamImports, VerifiableLedger, WebhookStore } from '@switchyard/core';
+import type { ServiceMetrics } from './metrics.js';
+import type { WebhookIntake, ApiKeyStore, ApprovalService, ArticleStore, CapabilityRegistry, Clock, DeliveryStore, DispatchService, InvocationStore, TokenIssuer, TokenUseStore, UpstreamImports, VerifiableLedger, WebhookStore } from '@switchyard/core';
 import type { RequestLimits } from './request-gate.js';
 
 export interface HttpLogger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
+  /** One line per answered request, when the level lets it through. */
+  debug?(message: string, fields?: Record<string, unknown>): void;
 }
 
 export interface HttpContext {
@@ -25,11 +28,17 @@ export interface HttpContext {
   upstreams: UpstreamImports;
   /** Published articles, for the content pages. */
   articles: ArticleStore;
+  /** Today's date for articles published without one. */
+  clock: Clock;
   /** Keyless tokens per client address per minute. */
   mintPerMinute: number;
   /** Workspaces that observers may enter, by slug. */
   workspaces: string[];
   logger: HttpLogger;
+  /** This service's metrics (its own registry), served at /metrics. */
+  metrics: ServiceMetrics;
+  /** Whether /metrics answers without the owner's API key. */
+  metricsPublic: boolean;
   /** Fixed public base URL, or null to derive it from each request. */
   publicBaseUrl: string | null;
   bodyLimitBytes: number;
@@ -37,6 +46,10 @@ export interface HttpContext {
   intake: WebhookIntake;
   /** Header count, body-read timeout and the budget of body bytes in flight. */
   limits: RequestLimits;
+  /** Ledger listings leave out delivery bodies larger than this; body_url streams them. */
+  inlineBodyBytes: number;
+  /** The most bytes a ledger listing's page may take; it ends early with a cursor before that. */
+  pageBytes: number;
   /** Signs dashboard session cookies; shared through the database so every process accepts them. */
   dashboardSessionKey: Uint8Array;
   /** Liveness of the database, for /healthz. */

@@ -1,12 +1,13 @@
-// Who a request is, and whether it may make the move it asks for. Three credentials:
+// Who a request is (its credential), and the HTTP side of asking the access policy (core's
+// access-policy.ts) whether it may make the move it asks for. Three credentials:
 //   the owner's API key (x-sheets-key)      → every move;
 //   a share token (share= or Bearer)         → the moves its caveats allow;
 //   nothing                                  → the public moves (contract:read, confirm:read).
 // A bad key or token is an error, never a fall-back to a weaker credential, and a denial names
 // exactly what was needed. Every use of a token, allowed or denied, is written to the ledger under
-// the token's fingerprint; a uses= caveat is claimed atomically before the move is allowed.
+// the token's fingerprint; a uses= caveat is claimed atomically once the move is allowed.
 import type { Request } from 'express';
-import { PUBLIC_MOVES, SwitchyardError, allowedMoves, isOwnerIssued, randomId, scopeAllows, type Caller, type TokenScope } from '@switchyard/core';
+import { OWNER_MOVES, SwitchyardError, callerOf as policyCallerOf, denialOf, randomId, requireOwnInvocation, type Caller, type StoredInvocation, type TokenScope } from '@switchyard/core';
 import { API_KEY_HEADER } from './api-key.js';
 import type { HttpContext } from './context.js';
 
@@ -44,43 +45,56 @@ export function credentialOf(req: Request, ctx: HttpContext): Promise<Credential
 const routeOf = (req: Request) => `${req.method} ${req.path}`;
 
 /**
- * Checks that the request's credential allows `move` and answers the credential. Owner-only
- * moves (webhook management, minting wide tokens) are simply moves no token can carry.
+ * Asks the access policy whether the request's credential may make `move` (on `object`, when the
+ * move reads or re-runs one invocation) and answers the credential. Owner-only moves (webhook
+ * management, minting wide tokens) are simply moves no token can carry. A token's decision is
+ * written to the ledger under its fingerprint; an allowed move then spends one of its uses, as a
+ * separate step (spendUse).
  */
-export async function authorize(req: Request, ctx: HttpContext, move: string): Promise<Credential> {
+export async function authorize(req: Request, ctx: HttpContext, move: string, object?: { id: string; invocation: StoredInvocation | undefined }): Promise<Credential> {
   const credential = await credentialOf(req, ctx);
-  if (credential.kind === 'owner') return credential;
-  if (credential.kind === 'public') {
-    if (PUBLIC_MOVES.includes(move)) return credential;
-    throw new SwitchyardError('credential_required', `${move} needs a credential: a share token (share= or Authorization: Bearer) or the owner's API key`, {
-      needed: move,
-      allowed: [...PUBLIC_MOVES],
-      start: '/start',
-    });
+  let denial = denialOf(credential, move);
+  if (!denial && object) {
+    try {
+      requireOwnInvocation(credential, object.invocation, object.id);
+    } catch (err) {
+      denial = err as SwitchyardError;
+    }
   }
-  const { scope } = credential;
-  const use = (outcome: 'allowed' | 'denied', code: string | null) =>
-    ctx.tokenUses.record({ id: randomId('use_', 20), fingerprint: scope.fingerprint, move, outcome, code, route: routeOf(req), at: new Date().toISOString() });
-  if (!scopeAllows(scope, move)) {
-    await use('denied', 'scope_denied');
-    throw new SwitchyardError('scope_denied', `this token does not allow ${move}`, { needed: move, allowed: allowedMoves(scope) });
+  if (credential.kind !== 'token') {
+    if (denial) throw denial;
+    return credential;
   }
-  if (scope.uses !== null && !(await ctx.tokenUses.claimUse(scope.fingerprint, scope.uses))) {
-    await use('denied', 'uses_spent');
-    throw new SwitchyardError('scope_denied', `this token's ${scope.uses} use(s) are spent`, { needed: move, allowed: [], uses: scope.uses });
+  if (denial) {
+    await recordUse(req, ctx, credential.scope, move, 'denied', denial.code);
+    throw denial;
   }
-  await use('allowed', null);
+  await spendUse(req, ctx, credential.scope, move);
   return credential;
 }
 
-/** What dispatch needs to know of the caller. Tokens never run auth-required capabilities. */
-export function callerOf(credential: Credential): Caller {
-  if (credential.kind === 'owner') return { actor: 'owner', fingerprint: null, mayRunAuthRequired: true };
-  // Tokens the owner minted may ask for auth-required runs (which then wait for approval where the
-  // capability needs it); tokens minted keyless never may. The issuer is in the signed token id.
-  if (credential.kind === 'token') return { actor: credential.scope.actor ?? `token:${credential.scope.fingerprint}`, fingerprint: credential.scope.fingerprint, mayRunAuthRequired: isOwnerIssued(credential.scope) };
-  return { actor: 'public', fingerprint: null, mayRunAuthRequired: false };
+const recordUse = (req: Request, ctx: HttpContext, scope: TokenScope, move: string, outcome: 'allowed' | 'denied', code: string | null) =>
+  ctx.tokenUses.record({ id: randomId('use_', 20), fingerprint: scope.fingerprint, move, outcome, code, route: routeOf(req), at: new Date().toISOString() });
+
+/** Spends one of a token's uses (a uses= caveat is claimed atomically) and records the use. */
+async function spendUse(req: Request, ctx: HttpContext, scope: TokenScope, move: string): Promise<void> {
+  if (scope.uses !== null && !(await ctx.tokenUses.claimUse(scope.fingerprint, scope.uses))) {
+    await recordUse(req, ctx, scope, move, 'denied', 'uses_spent');
+    throw spent(scope, move);
+  }
+  await recordUse(req, ctx, scope, move, 'allowed', null);
 }
+
+const spent = (scope: TokenScope, move: string) => new SwitchyardError('scope_denied', `this token's ${scope.uses} use(s) are spent`, { needed: move, allowed: [], uses: scope.uses });
+
+/** A token presented only to be narrowed or looked at must still be good: a spent one is refused, without spending. */
+export async function requireUnspent(ctx: HttpContext, credential: Credential, move: string): Promise<void> {
+  if (credential.kind !== 'token' || credential.scope.uses === null) return;
+  if ((await ctx.tokenUses.usesClaimed(credential.scope.fingerprint)) >= credential.scope.uses) throw spent(credential.scope, move);
+}
+
+/** What dispatch needs to know of the caller: the policy's answer for this credential. */
+export const callerOf = (credential: Credential): Caller => policyCallerOf(credential);
 
 /** The token to carry in links built for this request (run_now, next steps), if any. */
 export const linkToken = (credential: Credential): string | undefined => (credential.kind === 'token' ? credential.token : undefined);
@@ -93,5 +107,5 @@ export const needs =
     next();
   };
 
-/** Moves that exist only for the owner's API key: no token is ever minted with them. */
-export const OWNER_MOVES = { manageWebhooks: 'webhook:manage', readDeliveries: 'deliveries:read', mintTokens: 'token:mint', decideApprovals: 'approval:decide', manageUpstreams: 'upstream:manage', publishArticles: 'article:publish' } as const;
+/** Moves that exist only for the owner's API key (defined in core with every other move). */
+export { OWNER_MOVES };

@@ -1,5 +1,5 @@
 // Answers of the discovery queries: ask (plain-language lookup) and build (the whole registry as one map).
-import { ROOT, SwitchyardError, describe, systemArticleMarkdown, rootMapMarkdown, type AskAnswer, type BuildMap, type CapabilityRegistry } from '@switchyard/core';
+import { ROOT, SwitchyardError, counted, describe, systemArticleMarkdown, rootMapMarkdown, type AskAnswer, type BuildMap, type CapabilityRegistry } from '@switchyard/core';
 import { contractUrl, didYouMeanLinks } from './presenters.js';
 
 export const ASK_MAX_LENGTH = 500;
@@ -80,7 +80,7 @@ export function buildMarkdown(build: BuildMap, baseUrl: string): string {
   return [
     rootMapMarkdown(build.root, build.systems, baseUrl).trimEnd(),
     '',
-    `Terminal key: \`${build.terminalKey}\` (${build.count} capabilities)`,
+    `Terminal key: \`${build.terminalKey}\` (${counted(build.count, 'capability', 'capabilities')})`,
     '',
     ...build.systems.map((s) => systemArticleMarkdown(s, baseUrl).replace(/^# /, '## ').replace(/\n## /g, '\n### ')),
   ].join('\n');

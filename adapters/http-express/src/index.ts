@@ -7,3 +7,7 @@ export { readBody } from './raw-body.js';
 export { deliveryHead } from './routes/hooks.js';
 export { createHttpServer, type ServerLimits } from './server.js';
 export type { RequestLimits } from './request-gate.js';
+export { UNMATCHED_ROUTE, routePattern } from './route-pattern.js';
+export { ServiceMetrics, type GroupCommitStore, type UpstreamOutcome, type LedgerBacklogReading } from './metrics.js';
+export { REQUEST_ID_HEADER, REQUEST_ID_PATTERN, currentRequestId, httpRequestScope, type BytesInFlight } from './request-id.js';
+export { QUERY_VERBS, type QueryVerb } from './routes/dispatch.js';

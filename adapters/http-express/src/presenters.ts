@@ -3,15 +3,21 @@ import { SwitchyardError, describe, type Capability, type DispatchOutcome } from
 
 export interface RunAnswer {
   ok: boolean;
+  /** Only when ok is false: the run's coded error (the same as invocation.error), as every ok:false answer has. */
+  error?: NonNullable<DispatchOutcome['invocation']['error']>;
   result: unknown;
   invocation: DispatchOutcome['invocation'];
   yield: DispatchOutcome['invocation']['yield'];
   _self: ReturnType<typeof describe>;
 }
 
-/** Every run answers exactly these five fields, failed runs included (the error is in invocation.error). */
+/**
+ * Every run answers these five fields, failed and refused runs included; one that is not ok also
+ * carries the top-level `error` every ok:false answer has (the same as invocation.error).
+ */
 export const runAnswer = (outcome: DispatchOutcome, baseUrl: string, token?: string): RunAnswer => ({
   ok: outcome.invocation.ok,
+  ...(outcome.invocation.ok || !outcome.invocation.error ? {} : { error: outcome.invocation.error }),
   result: outcome.invocation.result,
   invocation: outcome.invocation,
   yield: outcome.invocation.yield,

@@ -63,6 +63,9 @@ export function refuseAndClose(req: IncomingMessage, res: ServerResponse, error:
     req.socket.destroy();
     return;
   }
+  // Counted by the metrics as a request turned away, like the error middleware's answers.
+  const locals = (res as { locals?: Record<string, unknown> }).locals;
+  if (locals) locals['errorCode'] = error.code;
   const body = JSON.stringify({ ok: false, error: error.toJSON() });
   closeAfterAnswer(res);
   res.writeHead(statusFor(error.code), { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });

@@ -8,6 +8,8 @@ import { statusFor } from './status.js';
 export interface ServerLimits {
   /** Most bytes of a request's head (request line and headers). */
   maxHeaderBytes: number;
+  /** Told of each request the parser turns away before the app sees it (the metrics count them). */
+  refused?: (code: 'headers_too_large' | 'request_timeout') => void;
 }
 
 const HEADERS_TOO_LARGE = (limit: number): string => {
@@ -22,9 +24,13 @@ export function createHttpServer(app: Express, limits: ServerLimits): Server {
   server.on('clientError', (err: Error, socket: Duplex) => {
     if (!socket.writable) return void socket.destroy();
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'HPE_HEADER_OVERFLOW') socket.end(HEADERS_TOO_LARGE(limits.maxHeaderBytes));
-    else if (code === 'ERR_HTTP_REQUEST_TIMEOUT') socket.end('HTTP/1.1 408 Request Timeout\r\nconnection: close\r\n\r\n');
-    else socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+    if (code === 'HPE_HEADER_OVERFLOW') {
+      limits.refused?.('headers_too_large');
+      socket.end(HEADERS_TOO_LARGE(limits.maxHeaderBytes));
+    } else if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      limits.refused?.('request_timeout');
+      socket.end('HTTP/1.1 408 Request Timeout\r\nconnection: close\r\n\r\n');
+    } else socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
   });
   return server;
 }

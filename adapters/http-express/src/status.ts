@@ -10,6 +10,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   invalid_api_key: 401,
   invalid_arguments: 422,
   invalid_repair: 422,
+  lineage_closed: 409,
   invocation_not_found: 404,
   credential_required: 401,
   approval_required: 403,
@@ -35,6 +36,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   service_busy: 503,
   request_timeout: 408,
   headers_too_large: 431,
+  database_unavailable: 503,
   internal_error: 500,
 };
 

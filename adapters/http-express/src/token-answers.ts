@@ -1,9 +1,9 @@
 // What the token endpoints answer: the token, what it allows, and next-step URLs with the token
 // filled in, so a reader can go on without assembling a URL.
-import type { Request } from 'express';
-import { allowedMoves, type TokenScope } from '@switchyard/core';
+import { PUBLIC_MOVES, SwitchyardError, allowedMoves, type SelfScoped, type TokenScope } from '@switchyard/core';
 import type { HttpContext } from './context.js';
-import { presentedToken, type Credential } from './credentials.js';
+import type { Credential } from './credentials.js';
+import { didYouMeanLinks } from './presenters.js';
 
 const iso = (seconds: number | null) => (seconds === null ? null : new Date(seconds * 1000).toISOString());
 
@@ -44,17 +44,27 @@ export async function minted(ctx: HttpContext, baseUrl: string, token: string, s
 
 export async function explainAnswer(ctx: HttpContext, credential: Credential, baseUrl: string): Promise<Record<string, unknown>> {
   if (credential.kind === 'owner') return { ok: true, credential: 'owner', moves: ['*'], note: 'the API key may make every move' };
-  if (credential.kind === 'public') return { ok: true, credential: 'public', moves: ['contract:read', 'confirm:read'], start: `${baseUrl}/start` };
+  if (credential.kind === 'public') return { ok: true, credential: 'public', moves: [...PUBLIC_MOVES], note: 'without a credential: read contracts and confirmations; GET /start mints a token that may run the public capabilities', start: `${baseUrl}/start` };
   return { ok: true, credential: 'token', ...(await scopeView(ctx, credential.scope)), next: nextSteps(ctx, baseUrl, credential.token, credential.scope) };
 }
 
+/** Refused keys as answered: an unknown key's nearest keys as links to their contracts. */
+const refusedView = (refused: SelfScoped['refused'], baseUrl: string) =>
+  refused.map((r) => (r.did_you_mean ? { ...r, did_you_mean: didYouMeanLinks(r.did_you_mean, baseUrl) } : r));
+
 export async function selfScopeAnswer(
   ctx: HttpContext,
-  req: Request,
+  credential: Credential,
   baseUrl: string,
   options: { keys: string[]; purpose: string | null; actor: string | null; narrow: boolean },
 ): Promise<Record<string, unknown>> {
-  const parent = options.narrow ? presentedToken(req) : null;
-  const result = ctx.tokens.selfScope(options.keys, { ...options, parent });
-  return { ...(await minted(ctx, baseUrl, result.token, result.scope)), granted: result.granted, refused: result.refused, narrowed_from: parent ? ctx.tokens.verify(parent).fingerprint : null };
+  const parent = options.narrow && credential.kind === 'token' ? credential : null;
+  let result: SelfScoped;
+  try {
+    result = ctx.tokens.selfScope(options.keys, { ...options, parent: parent?.token ?? null });
+  } catch (err) {
+    if (SwitchyardError.is(err) && Array.isArray(err.details['refused'])) throw new SwitchyardError(err.code, err.message, { ...err.details, refused: refusedView(err.details['refused'] as SelfScoped['refused'], baseUrl) });
+    throw err;
+  }
+  return { ...(await minted(ctx, baseUrl, result.token, result.scope)), granted: result.granted, refused: refusedView(result.refused, baseUrl), narrowed_from: parent ? parent.scope.fingerprint : null };
 }

@@ -34,7 +34,14 @@ export function presentBody(body: Uint8Array | null): { body: string | null; bod
   }
 }
 
-export const presentDelivery = (d: StoredDelivery) => ({
+/** Where the raw body of a delivery streams from, byte for byte with its original content type. */
+export const deliveryBodyUrl = (baseUrl: string, entry: string): string => `${baseUrl}/api/ledger/${entry}/body`;
+
+/**
+ * A delivery as the ledger reads answer it. A body a listing left out (over the inline threshold)
+ * is `null` with `body_omitted: true`; its size, SHA-256 and `body_url` are given either way.
+ */
+export const presentDelivery = (d: StoredDelivery, baseUrl: string) => ({
   id: d.id,
   event: 'webhook delivery',
   hook_id: d.hook_id,
@@ -47,6 +54,9 @@ export const presentDelivery = (d: StoredDelivery) => ({
   headers: d.headers,
   ...presentBody(d.body),
   body_size: d.body_size,
+  body_omitted: d.body_omitted,
+  body_sha256: d.body_sha256,
+  body_url: d.body_sha256 === null ? null : deliveryBodyUrl(baseUrl, d.id),
   delivery_id: d.delivery_id,
   delivery_id_rule: d.delivery_id_rule,
   signature: d.signature,
@@ -56,4 +66,5 @@ export const presentDelivery = (d: StoredDelivery) => ({
   refusal: d.refusal,
   action: d.action,
   action_run: d.action_run,
+  request_id: d.request_id,
 });

@@ -3,11 +3,13 @@
 // first delivery per (webhook, delivery id), and INSERT … ON CONFLICT DO NOTHING lets the index
 // choose, atomically, on both engines and across any number of service processes. A batch of
 // deliveries is one statement (group commit); only the losers, the duplicates, need a second.
+import { hash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { GroupCommit } from './group-commit.js';
-import { FIRST_DELIVERY } from './migrations.js';
-import { SqliteStatements } from './sqlite-statements.js';
-import { SwitchyardError, type ActionRecord, type DeliveryRecord, type DeliveryStore, type Page, type StoredDelivery } from '@switchyard/core';
+import { pageOf, seqPage } from './seq-paging.js';
+import type { StoreObserver, StoreOptions } from './store-observer.js';
+import { FIRST_DELIVERY, dialectFor, type Statements } from './dialect.js';
+import type { ActionRecord, DeliveryRecord, DeliveryStore, LedgerPageRequest, Page, StoredDelivery } from '@switchyard/core';
 
 export interface DeliveryRow {
   seq: number | string;
@@ -20,6 +22,9 @@ export interface DeliveryRow {
   headers: string;
   body: Buffer | null;
   body_size: number;
+  body_sha256: string | null;
+  /** Set by listings: the body is over the inline threshold and was not read. */
+  body_omitted?: number | boolean | null;
   client_address: string | null;
   delivery_id: string | null;
   delivery_id_rule: string | null;
@@ -28,6 +33,7 @@ export interface DeliveryRow {
   refusal: string | null;
   action: string | null;
   duplicate_of: string | null;
+  request_id: string | null;
 }
 
 export interface ActionRow {
@@ -41,8 +47,8 @@ export interface ActionRow {
 }
 
 const COLUMNS = [
-  'id', 'hook_id', 'received_at', 'method', 'path', 'query', 'headers', 'body', 'body_size', 'client_address',
-  'delivery_id', 'delivery_id_rule', 'signature', 'outcome', 'refusal', 'action', 'duplicate_of',
+  'id', 'hook_id', 'received_at', 'method', 'path', 'query', 'headers', 'body', 'body_size', 'body_sha256', 'client_address',
+  'delivery_id', 'delivery_id_rule', 'signature', 'outcome', 'refusal', 'action', 'duplicate_of', 'request_id',
 ] as const;
 /**
  * A multi-row INSERT; hand-written because knex cannot put a WHERE on the conflict target. Columns
@@ -57,15 +63,18 @@ function insertSql(rows: number, firstOnly: boolean, nullColumns: number): strin
   return `INSERT INTO deliveries (${COLUMNS.join(', ')}) VALUES ${values}${conflict} RETURNING id, seq`;
 }
 
+/** SHA-256 (hex) of a body as stored, written with it so that listings need not read the body. */
+const bodyHash = (body: Uint8Array | null): string | null => (body ? hash('sha256', body, 'hex') : null);
+
 /**
  * A record's values in COLUMNS order. The body size is given as text, which binds as cheaply as
  * the other strings; the column's integer type stores it as a number on both engines.
  */
-const rowValues = (r: DeliveryRecord, duplicateOf: string | null): unknown[] => [
+const rowValues = (r: DeliveryRecord, sha256: string | null, duplicateOf: string | null): unknown[] => [
   r.id, r.hook_id, r.received_at, r.method, r.path, r.query, JSON.stringify(r.headers),
   r.body ? Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength) : null,
-  String(r.body_size), r.client_address, r.delivery_id, r.delivery_id_rule, r.signature, r.outcome,
-  r.refusal ? JSON.stringify(r.refusal) : null, r.action, duplicateOf,
+  String(r.body_size), sha256, r.client_address, r.delivery_id, r.delivery_id_rule, r.signature, r.outcome,
+  r.refusal ? JSON.stringify(r.refusal) : null, r.action, duplicateOf, r.request_id,
 ];
 
 export const toAction = (r: ActionRow): ActionRecord => ({
@@ -89,6 +98,8 @@ export const toDelivery = (r: DeliveryRow, actionRun: ActionRecord | null): Stor
   headers: JSON.parse(r.headers) as Array<[string, string]>,
   body: r.body === null ? null : new Uint8Array(r.body),
   body_size: r.body_size,
+  body_sha256: r.body_sha256,
+  body_omitted: Boolean(r.body_omitted),
   client_address: r.client_address,
   delivery_id: r.delivery_id,
   delivery_id_rule: r.delivery_id_rule,
@@ -96,6 +107,7 @@ export const toDelivery = (r: DeliveryRow, actionRun: ActionRecord | null): Stor
   outcome: r.outcome as StoredDelivery['outcome'],
   refusal: r.refusal ? (JSON.parse(r.refusal) as StoredDelivery['refusal']) : null,
   action: r.action,
+  request_id: r.request_id,
   seq: Number(r.seq),
   duplicate: r.duplicate_of !== null,
   duplicate_of: r.duplicate_of,
@@ -107,16 +119,23 @@ const idKey = (hookId: string, deliveryId: string) => `${hookId}\0${deliveryId}`
 export class KnexDeliveryStore implements DeliveryStore {
   private readonly commits: GroupCommit<DeliveryRecord, StoredDelivery>;
   private readonly sqlCache = new Map<string, string>();
-  private readonly statements: SqliteStatements | null;
+  private readonly statements: Statements;
 
-  constructor(private readonly knex: Knex) {
-    // SQLite has one writer, so one batch in flight; PostgreSQL overlaps a few from its pool.
-    const inFlight = knex.client.config.client === 'pg' ? 4 : 1;
-    this.statements = SqliteStatements.for(knex);
+  private readonly observer: StoreObserver<StoredDelivery> | null;
+
+  constructor(
+    private readonly knex: Knex,
+    options: StoreOptions<StoredDelivery> = {},
+  ) {
+    this.observer = options.observer ?? null;
+    const dialect = dialectFor(knex);
+    this.statements = dialect.statements(knex);
     this.commits = new GroupCommit<DeliveryRecord, StoredDelivery>(
-      (records) => this.insertBatch(records),
-      async (record) => (await this.insertBatch([record]))[0]!,
-      inFlight,
+      (records) => this.insertObserved(records),
+      async (record) => (await this.insertObserved([record]))[0]!,
+      dialect.writersInFlight,
+      undefined,
+      this.observer,
     );
   }
 
@@ -130,6 +149,12 @@ export class KnexDeliveryStore implements DeliveryStore {
     return this.commits.submit(record);
   }
 
+  private async insertObserved(records: DeliveryRecord[]): Promise<StoredDelivery[]> {
+    const stored = await this.insertBatch(records);
+    if (this.observer) for (const s of stored) this.observer.appended(s);
+    return stored;
+  }
+
   /**
    * Every record is offered as a first delivery; the index keeps the ones that are (within a batch
    * the earlier record wins, rows go in arrival order). The rest are duplicates of a first that is
@@ -139,7 +164,8 @@ export class KnexDeliveryStore implements DeliveryStore {
   private async insertBatch(records: DeliveryRecord[]): Promise<StoredDelivery[]> {
     const seqOf = new Map<string, number>();
     const duplicateOf = new Map<string, string>();
-    for (const row of await this.insert(records, true)) seqOf.set(row.id, Number(row.seq));
+    const hashes = new Map(records.map((r) => [r.id, bodyHash(r.body)]));
+    for (const row of await this.insert(records, true, hashes)) seqOf.set(row.id, Number(row.seq));
 
     const losers = records.filter((r) => !seqOf.has(r.id));
     if (losers.length > 0) {
@@ -154,16 +180,16 @@ export class KnexDeliveryStore implements DeliveryStore {
         if (first === undefined) throw new Error(`delivery ${r.id} conflicted with no committed first delivery`);
         duplicateOf.set(r.id, first);
       }
-      for (const row of await this.insert(losers, false, duplicateOf)) seqOf.set(row.id, Number(row.seq));
+      for (const row of await this.insert(losers, false, hashes, duplicateOf)) seqOf.set(row.id, Number(row.seq));
     }
     return records.map((r) => {
       const dup = duplicateOf.get(r.id) ?? null;
-      return { ...r, seq: seqOf.get(r.id)!, duplicate: dup !== null, duplicate_of: dup, action_run: null };
+      return { ...r, seq: seqOf.get(r.id)!, body_sha256: hashes.get(r.id) ?? null, body_omitted: false, duplicate: dup !== null, duplicate_of: dup, action_run: null };
     });
   }
 
-  private async insert(records: DeliveryRecord[], firstOnly: boolean, duplicateOf?: Map<string, string>): Promise<Array<{ id: string; seq: number | string }>> {
-    const rows = records.map((r) => rowValues(r, duplicateOf?.get(r.id) ?? null));
+  private async insert(records: DeliveryRecord[], firstOnly: boolean, hashes: Map<string, string | null>, duplicateOf?: Map<string, string>): Promise<Array<{ id: string; seq: number | string }>> {
+    const rows = records.map((r) => rowValues(r, hashes.get(r.id) ?? null, duplicateOf?.get(r.id) ?? null));
     let nullColumns = 0;
     for (let i = 0; i < COLUMNS.length; i++) if (rows.every((row) => row[i] === null)) nullColumns |= 1 << i;
     const cacheKey = `${records.length}:${firstOnly}:${nullColumns}`;
@@ -174,30 +200,46 @@ export class KnexDeliveryStore implements DeliveryStore {
     }
     const bindings: unknown[] = [];
     for (const row of rows) for (let i = 0; i < row.length; i++) if (!(nullColumns & (1 << i))) bindings.push(row[i]);
-    if (this.statements) return this.statements.all(sql, bindings);
-    const result = (await this.knex.raw(sql, bindings as Knex.RawBinding[])) as { rows: Array<{ id: string; seq: number | string }> };
-    return result.rows;
+    return this.statements.all(sql, bindings);
   }
 
   async appendAction(record: ActionRecord): Promise<void> {
     await this.knex('webhook_actions').insert({ ...record, answer: JSON.stringify(record.answer) });
   }
 
-  async get(id: string): Promise<StoredDelivery | undefined> {
-    const row = await this.knex<DeliveryRow>('deliveries').where({ id }).first();
+  async get(id: string, options: { inlineBodyBytes?: number } = {}): Promise<StoredDelivery | undefined> {
+    const query = this.knex<DeliveryRow>('deliveries').where({ id });
+    const row = (await (options.inlineBodyBytes === undefined ? query.select('*') : this.withInlineBody(query, options.inlineBodyBytes)).first()) as DeliveryRow | undefined;
     if (!row) return undefined;
     return (await this.withActions([row]))[0];
   }
 
-  async list(options: { hookId?: string; before?: string | null; limit: number }): Promise<Page<StoredDelivery>> {
-    const before = options.before == null ? null : Number(options.before);
-    if (before !== null && (!Number.isSafeInteger(before) || before < 1)) throw new SwitchyardError('invalid_request', 'before must be a cursor from next_cursor');
-    const query = this.knex<DeliveryRow>('deliveries').orderBy('seq', 'desc').limit(options.limit + 1);
+  async list(options: LedgerPageRequest & { hookId?: string; inlineBodyBytes: number }): Promise<Page<StoredDelivery>> {
+    const query = this.withInlineBody(this.knex<DeliveryRow>('deliveries'), options.inlineBodyBytes);
     if (options.hookId) query.where('hook_id', options.hookId);
-    if (before !== null) query.where('seq', '<', before);
-    const rows = await query;
-    const items = await this.withActions(rows.slice(0, options.limit));
-    return { items, next_cursor: rows.length > options.limit ? String(items[items.length - 1]!.seq) : null };
+    const rows = (await seqPage(query, options)) as DeliveryRow[];
+    return pageOf(await this.withActions(rows.slice(0, options.limit)), rows.length, options.limit);
+  }
+
+  /**
+   * Every column, but the body only when it is at most `inlineBytes` long: a larger one is neither
+   * read nor sent (the database compares its stored length), and `body_omitted` marks it.
+   */
+  private withInlineBody(query: Knex.QueryBuilder, inlineBytes: number): Knex.QueryBuilder {
+    const columns = COLUMNS.filter((c) => c !== 'body');
+    return query.select(
+      'seq', ...columns,
+      this.knex.raw('CASE WHEN length(body) <= ? THEN body END AS body', [inlineBytes]),
+      this.knex.raw('CASE WHEN length(body) > ? THEN 1 ELSE 0 END AS body_omitted', [inlineBytes]),
+    );
+  }
+
+  async readBody(id: string, offset: number, length: number): Promise<Uint8Array | undefined> {
+    const slice = dialectFor(this.knex).byteSlice('body');
+    const row = (await this.knex('deliveries').select(this.knex.raw(`${slice.sql} AS part`, [offset + 1, length])).where({ id }).first()) as { part: Buffer | string | null } | undefined;
+    if (!row || row.part === null) return undefined;
+    const part = typeof row.part === 'string' ? Buffer.from(row.part, slice.encoding === 'base64' ? 'base64' : 'utf8') : row.part;
+    return new Uint8Array(part.buffer, part.byteOffset, part.byteLength);
   }
 
   private async withActions(rows: DeliveryRow[]): Promise<StoredDelivery[]> {

@@ -1,11 +1,52 @@
-// What differs between the two engines: connection settings, the append-only triggers, and how a
-// unique-key violation is reported. Everything else is one knex code path.
+// Everything that differs between the two engines lives here: the knex client and connection
+// settings, how many write transactions overlap, how hand-written SQL runs (prepared and kept on
+// SQLite), bulk writes, the integrator's lock, the append-only and log triggers, and how a
+// unique-key violation is reported. The stores ask their dialect and never name an engine.
+import { resolve } from 'node:path';
 import type { Knex } from 'knex';
+import { SqliteStatements } from './sqlite-statements.js';
+import { chunks, insertValues } from './sql-batches.js';
 
+/** The engine's name as the service reports it (e.g. /healthz). */
 export type DialectName = 'sqlite' | 'postgresql';
+/** knex's name for the engine's driver: spoken only in this file. */
+type KnexClient = 'sqlite3' | 'pg';
+
+/** Runs hand-written SQL and answers its rows (RETURNING included); given a transaction as `db`, on it. */
+export interface Statements {
+  all<T>(sql: string, bindings: unknown[], db?: Knex): Promise<T[]>;
+}
+
+/** A row of a bulk write: strings, numbers and nulls only. */
+export type PlainRow = Record<string, string | number | null>;
+
+/**
+ * The rows that can be first for their (webhook, delivery id): accepted, not duplicates, with an
+ * id. The predicate of the partial unique index (migration 004), which the delivery INSERT's
+ * conflict target must repeat word for word on both engines for the index to be chosen.
+ */
+export const FIRST_DELIVERY = "delivery_id IS NOT NULL AND duplicate_of IS NULL AND outcome = 'accepted'";
 
 export interface Dialect {
   name: DialectName;
+  /** The database URL's connection part: a SQLite file path (or ":memory:"), or the PostgreSQL URL. */
+  connectionOf(url: string, cwd?: string): string;
+  /** The knex settings of the service's connections. */
+  knexConfig(connection: string): Knex.Config;
+  /** The knex settings of background reads: a read-only SQLite connection, or a small pool. */
+  readerConfig(connection: string): Knex.Config;
+  /** The database file, when there is one to create, checkpoint and read from a second connection. */
+  fileOf(connection: string): string | null;
+  /** Write transactions in flight at once: SQLite has one writer; PostgreSQL overlaps a few from its pool. */
+  writersInFlight: number;
+  /** The runner of hand-written SQL for one database (on SQLite it keeps statements prepared). */
+  statements(knex: Knex): Statements;
+  /** Inserts any number of rows in as few statements as the engine allows. */
+  insertRows(db: Knex, table: string, rows: PlainRow[], statements: Statements): Promise<void>;
+  /** Deletes the rows whose seq is listed. */
+  deleteSeqs(db: Knex, table: string, seqs: string[], statements: Statements): Promise<void>;
+  /** Takes a transaction-scoped lock that serialises integrators across processes. */
+  lockForIntegration(trx: Knex.Transaction, lockId: number): Promise<void>;
   /** SQL that makes `table` append-only: UPDATE and DELETE (and TRUNCATE where it exists) fail. */
   appendOnly(table: string): string[];
   dropAppendOnly(table: string): string[];
@@ -18,12 +59,91 @@ export interface Dialect {
   enqueueWithSeqForLog(table: string, kind: string, idColumn: string): string[];
   /** SQL that removes `table`'s enqueue trigger, either version. */
   dropEnqueueForLog(table: string): string;
+  /** SQL that removes what only the seq-queuing triggers use (migration 008 down). */
+  dropEnqueueWithSeq(): string[];
+  /**
+   * SQL for `length` bytes of a binary column from a 1-based offset (two placeholders: offset,
+   * length), read without the rest of the value, and how the driver hands the slice back.
+   */
+  byteSlice(column: string): { sql: string; encoding: 'binary' | 'base64' };
+  /**
+   * True when a row keeps its large values inline in column order, so that reading a column after
+   * a large one walks the large one's overflow pages (SQLite); false when they are kept out of line
+   * and the other columns read without them (PostgreSQL's TOAST). Migration 010 rebuilds the
+   * deliveries table with the body last where this is true.
+   */
+  largeValuesInRow: boolean;
+  /** SQL for the SHA-256 (hex) of a binary column where the engine has it; null where the adapter must hash. */
+  sha256Hex(column: string): string | null;
 }
+
+/** Through knex: the driver prepares each statement anew. */
+const knexStatements = (knex: Knex): Statements => ({
+  async all<T>(sql: string, bindings: unknown[], db: Knex = knex): Promise<T[]> {
+    return ((await db.raw(sql, bindings as Knex.RawBinding[])) as { rows: T[] }).rows;
+  },
+});
+
+const SQLITE: KnexClient = 'sqlite3';
+const PG: KnexClient = 'pg';
 
 const refusal = (table: string, op: string) => `ledger is append-only: ${op} on ${table} is not allowed`;
 
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
+  connectionOf: (url, cwd = process.cwd()) => {
+    const file = /^sqlite:(?:\/\/)?(.+)$/.exec(url)![1]!;
+    return file === ':memory:' ? file : resolve(cwd, file);
+  },
+  knexConfig: (connection) => ({
+    client: SQLITE,
+    connection: { filename: connection },
+    useNullAsDefault: true,
+    // One connection: SQLite serialises writers anyway, and one connection keeps the WAL settings.
+    pool: {
+      min: 1,
+      max: 1,
+      afterCreate: (conn: { run(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) => {
+        conn.run('PRAGMA journal_mode = WAL', (err) => {
+          if (err) return done(err, conn);
+          // NORMAL is durable in WAL mode up to the last checkpointed commit and much faster than FULL.
+          conn.run('PRAGMA synchronous = NORMAL', (err2) => {
+            if (err2) return done(err2, conn);
+            conn.run('PRAGMA busy_timeout = 5000', (err3) => {
+              if (err3) return done(err3, conn);
+              // Checkpoints run on their own connection (see sqlite-checkpointer.ts).
+              conn.run('PRAGMA wal_autocheckpoint = 0', (err4) => done(err4, conn));
+            });
+          });
+        });
+      },
+    },
+  }),
+  readerConfig: (connection) => ({
+    client: SQLITE,
+    connection: { filename: connection },
+    useNullAsDefault: true,
+    pool: { min: 1, max: 1, afterCreate: (conn: { run(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) => conn.run('PRAGMA query_only = 1', (err) => done(err, conn)) },
+  }),
+  fileOf: (connection) => (connection === ':memory:' ? null : connection),
+  writersInFlight: 1,
+  statements: (knex) => new SqliteStatements(knex),
+  /**
+   * One statement with the rows as one JSON parameter: the SQL never changes, so it is prepared
+   * once, and one string is bound. (The sqlite3 driver converts bound values on the JavaScript
+   * thread, and all but strings cost it an instanceof check each.)
+   */
+  async insertRows(db, table, rows, statements) {
+    if (rows.length === 0) return;
+    const columns = Object.keys(rows[0]!);
+    const sql = `INSERT INTO ${table} (${columns.map((c) => `"${c}"`).join(', ')}) SELECT ${columns.map((_, i) => `value ->> ${i}`).join(', ')} FROM json_each(?)`;
+    await statements.all(sql, [JSON.stringify(rows.map((row) => columns.map((c) => row[c])))], db);
+  },
+  async deleteSeqs(db, table, seqs, statements) {
+    await statements.all(`DELETE FROM ${table} WHERE seq IN (SELECT value FROM json_each(?))`, [JSON.stringify(seqs.map(Number))], db);
+  },
+  // The one writer connection already serialises every write transaction.
+  lockForIntegration: async () => {},
   appendOnly: (table) =>
     ['UPDATE', 'DELETE'].map(
       (op) => `CREATE TRIGGER ${table}_no_${op.toLowerCase()} BEFORE ${op} ON ${table} BEGIN SELECT RAISE(ABORT, '${refusal(table, op)}'); END`,
@@ -37,10 +157,38 @@ export const sqliteDialect: Dialect = {
     `CREATE TRIGGER ${table}_log_enqueue AFTER INSERT ON ${table} BEGIN INSERT INTO ledger_queue (kind, entry_id, entry_seq) VALUES ('${kind}', NEW.${idColumn}, NEW.seq); END`,
   ],
   dropEnqueueForLog: (table) => `DROP TRIGGER IF EXISTS ${table}_log_enqueue`,
+  dropEnqueueWithSeq: () => [],
+  byteSlice: (column) => ({ sql: `substr(${column}, ?, ?)`, encoding: 'binary' }),
+  largeValuesInRow: true,
+  sha256Hex: () => null,
+};
+
+// knex prints each failed connection attempt with its stack; the error itself reaches the caller
+// (at start, as one line), so that print is dropped. Other warnings print as knex would.
+const quietConnectErrors = {
+  warn: (message: unknown) => {
+    if (!String(message).startsWith('Acquire connection error')) console.warn(message);
+  },
 };
 
 export const postgresDialect: Dialect = {
   name: 'postgresql',
+  connectionOf: (url) => url,
+  knexConfig: (connection) => ({ client: PG, connection, pool: { min: 0, max: 10 }, log: quietConnectErrors }),
+  readerConfig: (connection) => ({ client: PG, connection, pool: { min: 0, max: 2 } }),
+  fileOf: () => null,
+  writersInFlight: 4,
+  statements: knexStatements,
+  /** VALUES lists of ROWS_PER_STATEMENT rows. */
+  async insertRows(db, table, rows, statements) {
+    for (const part of chunks(rows)) await insertValues(db, table, part, statements);
+  },
+  async deleteSeqs(db, table, seqs) {
+    for (const part of chunks(seqs)) await db(table).whereIn('seq', part).delete();
+  },
+  lockForIntegration: async (trx, lockId) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(?)', [lockId]);
+  },
   appendOnly: (table) => [
     // One function serves every append-only table; TG_OP and TG_TABLE_NAME name what was refused.
     `CREATE OR REPLACE FUNCTION switchyard_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -70,9 +218,22 @@ export const postgresDialect: Dialect = {
     `CREATE TRIGGER ${table}_log_enqueue AFTER INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION switchyard_log_enqueue_seq('${kind}', '${idColumn}')`,
   ],
   dropEnqueueForLog: (table) => `DROP TRIGGER IF EXISTS ${table}_log_enqueue ON ${table}`,
+  dropEnqueueWithSeq: () => ['DROP FUNCTION IF EXISTS switchyard_log_enqueue_seq()'],
+  // node-postgres reads bytea as hex text, twice the bytes and slow to parse; base64 is cheaper.
+  byteSlice: (column) => ({ sql: `encode(substr(${column}, ?, ?), 'base64')`, encoding: 'base64' }),
+  largeValuesInRow: false,
+  sha256Hex: (column) => `encode(sha256(${column}), 'hex')`,
 };
 
-export const dialectFor = (knex: Knex): Dialect => (knex.client.config.client === 'pg' ? postgresDialect : sqliteDialect);
+/** The dialect of an open knex instance. */
+export const dialectFor = (knex: Knex): Dialect => ((knex.client.config.client as KnexClient) === PG ? postgresDialect : sqliteDialect);
+
+/** The dialect a database URL names: postgres:// or postgresql://, or sqlite:<file>. */
+export function dialectOfUrl(url: string): Dialect | undefined {
+  if (/^postgres(ql)?:\/\//.test(url)) return postgresDialect;
+  if (/^sqlite:(?:\/\/)?(.+)$/.test(url)) return sqliteDialect;
+  return undefined;
+}
 
 /** True when an insert failed on a unique index (the database decided: the row already exists). */
 export function isUniqueViolation(error: unknown): boolean {

@@ -1,6 +1,14 @@
 // Group commit: writes that arrive while a transaction is in flight wait and then share the next
 // one, so each caller still gets its answer only after its row is committed, but a burst of N
 // concurrent writes costs one commit (one fsync) instead of N.
+/** What a group commit reports, for metrics: batch sizes and batches that had to fall back. */
+export interface GroupCommitObserver {
+  /** A batch of `size` items went in as one statement. */
+  committed(size: number): void;
+  /** A batch of `size` items failed as a whole and was retried item by item. */
+  fellBack(size: number): void;
+}
+
 export class GroupCommit<T, R> {
   private pending: Array<{ item: T; resolve(r: R): void; reject(e: unknown): void }> = [];
   private inFlight = 0;
@@ -17,6 +25,7 @@ export class GroupCommit<T, R> {
     /** Transactions in flight at once: 1 for SQLite (one writer), more where the engine has a pool. */
     private readonly maxInFlight = 1,
     private readonly maxBatch = 256,
+    private readonly observer: GroupCommitObserver | null = null,
   ) {}
 
   /** Batches that failed as a whole and were retried item by item. */
@@ -48,9 +57,11 @@ export class GroupCommit<T, R> {
     this.schedule();
     try {
       const results = await this.commitBatch(batch.map((b) => b.item));
+      this.observer?.committed(batch.length);
       batch.forEach((b, i) => b.resolve(results[i]!));
     } catch {
       this.failedBatches += 1;
+      this.observer?.fellBack(batch.length);
       for (const b of batch) await this.commitOne(b.item).then(b.resolve, b.reject);
     } finally {
       this.inFlight -= 1;

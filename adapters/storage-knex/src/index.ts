@@ -15,3 +15,6 @@ export * from './queued-leaves.js';
 export * from './leaf-worker.js';
 export * from './sql-batches.js';
 export * from './sqlite-statements.js';
+export * from './group-commit.js';
+export * from './store-observer.js';
+export * from './ledger-backlog.js';

@@ -2,10 +2,15 @@
 // links such as repaired_by are derived by query when reading, never written back.
 import type { Knex } from 'knex';
 import { GroupCommit } from './group-commit.js';
-import { SqliteStatements } from './sqlite-statements.js';
-import { SwitchyardError, type InvocationRecord, type InvocationStore, type Page, type StoredInvocation } from '@switchyard/core';
+import { pageOf, seqPage } from './seq-paging.js';
+import type { StoreObserver, StoreOptions } from './store-observer.js';
+import { dialectFor, type Statements } from './dialect.js';
+import type { InvocationRecord, InvocationStatus, InvocationStore, LedgerPageRequest, Page, RepairLink, StoredInvocation } from '@switchyard/core';
 
-const COLUMNS = ['id', 'key', 'actor', 'fingerprint', 'status', 'ok', 'ran', 'repairs', 'replays', 'source', 'created_at', 'duration_ms', 'record'] as const;
+/** A repair chain longer than this is not read further (the lineage rules need its first success and its end). */
+const MAX_CHAIN = 1000;
+
+const COLUMNS = ['id', 'key', 'actor', 'fingerprint', 'status', 'ok', 'ran', 'repairs', 'replays', 'source', 'created_at', 'duration_ms', 'record', 'request_id'] as const;
 const ROW_PLACEHOLDERS = `(${COLUMNS.map(() => '?').join(', ')})`;
 const sqlBySize = new Map<number, string>();
 const insertSql = (rows: number): string => {
@@ -24,15 +29,24 @@ interface InvocationRow {
 export class KnexInvocationStore implements InvocationStore {
   private readonly commits: GroupCommit<InvocationRecord, StoredInvocation>;
   /** On SQLite, the batch INSERT runs as a statement prepared once per batch size (not re-planned per run). */
-  private readonly statements: SqliteStatements | null;
+  private readonly statements: Statements;
 
-  constructor(private readonly knex: Knex) {
-    this.statements = SqliteStatements.for(knex);
+  private readonly observer: StoreObserver<StoredInvocation> | null;
+
+  constructor(
+    private readonly knex: Knex,
+    options: StoreOptions<StoredInvocation> = {},
+  ) {
+    this.observer = options.observer ?? null;
+    const dialect = dialectFor(knex);
+    this.statements = dialect.statements(knex);
     // Runs finishing together share one INSERT (group commit); each is answered once committed.
     this.commits = new GroupCommit<InvocationRecord, StoredInvocation>(
-      (records) => this.insert(records),
-      async (record) => (await this.insert([record]))[0]!,
-      knex.client.config.client === 'pg' ? 4 : 1,
+      (records) => this.insertObserved(records),
+      async (record) => (await this.insertObserved([record]))[0]!,
+      dialect.writersInFlight,
+      undefined,
+      this.observer,
     );
   }
 
@@ -40,17 +54,19 @@ export class KnexInvocationStore implements InvocationStore {
     return this.commits.submit(record);
   }
 
+  private async insertObserved(records: InvocationRecord[]): Promise<StoredInvocation[]> {
+    const stored = await this.insert(records);
+    if (this.observer) for (const s of stored) this.observer.appended(s);
+    return stored;
+  }
+
   private async insert(records: InvocationRecord[]): Promise<StoredInvocation[]> {
     const texts = records.map((record) => JSON.stringify(record));
     const values = records.map((record, i) => [
       record.id, record.key, record.actor, record.fingerprint, record.status, record.ok, record.ran, record.repairs,
-      record.replays, record.source, record.created_at, Math.round(record.duration_ms), texts[i]!,
+      record.replays, record.source, record.created_at, Math.round(record.duration_ms), texts[i]!, record.request_id,
     ]);
-    const rows: Array<{ seq: number | string; id: string }> = this.statements
-      ? await this.statements.all(insertSql(records.length), values.flat())
-      : await this.knex('invocations')
-          .insert(values.map((v) => Object.fromEntries(COLUMNS.map((c, i) => [c, v[i]]))))
-          .returning(['seq', 'id']);
+    const rows = await this.statements.all<{ seq: number | string; id: string }>(insertSql(records.length), values.flat());
     const seqOf = new Map(rows.map((r) => [r.id, Number(r.seq)]));
     // Answered as stored (a JSON round trip); a new record cannot have been repaired yet.
     return records.map((record, i) => ({ ...(JSON.parse(texts[i]!) as InvocationRecord), seq: seqOf.get(record.id)!, repaired_by: [] }));
@@ -63,18 +79,33 @@ export class KnexInvocationStore implements InvocationStore {
     return stored;
   }
 
-  async listByKey(key: string, options: { after?: string | null; limit: number }): Promise<Page<StoredInvocation>> {
-    const after = options.after == null ? 0 : Number(options.after);
-    if (!Number.isSafeInteger(after) || after < 0) throw new SwitchyardError('invalid_request', 'after must be a cursor from next_cursor');
-    const rows = await this.knex<InvocationRow>('invocations')
-      .select('seq', 'id', 'repairs', 'record')
-      .where('key', key)
-      .andWhere('seq', '>', after)
+  async list(options: LedgerPageRequest & { key?: string }): Promise<Page<StoredInvocation>> {
+    const query = this.knex<InvocationRow>('invocations').select('seq', 'id', 'repairs', 'record');
+    if (options.key !== undefined) query.where('key', options.key);
+    const rows = await seqPage(query, options);
+    return pageOf(await this.withLinks(rows.slice(0, options.limit)), rows.length, options.limit);
+  }
+
+  /**
+   * Every invocation reached from `id` through repairs links, in append order: one recursive query
+   * (the same SQL on SQLite and PostgreSQL), walking down the repairs index.
+   */
+  async repairChain(id: string): Promise<RepairLink[]> {
+    const rows: Array<{ seq: number | string; id: string; repairs: string; ok: boolean | number; status: string }> = await this.knex
+      .withRecursive('chain', ['seq', 'id', 'repairs', 'ok', 'status'], (q) => {
+        q.select('seq', 'id', 'repairs', 'ok', 'status')
+          .from('invocations')
+          .where('repairs', id)
+          .unionAll((u) => {
+            u.select('i.seq', 'i.id', 'i.repairs', 'i.ok', 'i.status').from('invocations as i').join('chain as c', 'i.repairs', 'c.id');
+          });
+      })
+      .select('seq', 'id', 'repairs', 'ok', 'status')
+      .from('chain')
       .orderBy('seq', 'asc')
-      .limit(options.limit + 1);
-    const page = rows.slice(0, options.limit);
-    const items = await this.withLinks(page);
-    return { items, next_cursor: rows.length > options.limit ? String(items[items.length - 1]!.seq) : null };
+      .limit(MAX_CHAIN);
+    // SQLite answers booleans as 0/1, PostgreSQL as booleans; seq is a bigint (a string on pg).
+    return rows.map((r) => ({ id: r.id, repairs: r.repairs, ok: r.ok === true || r.ok === 1, status: r.status as InvocationStatus, seq: Number(r.seq) }));
   }
 
   /** Attaches seq and repaired_by (the invocations that name each row as the one they repair). */
@@ -87,7 +118,8 @@ export class KnexInvocationStore implements InvocationStore {
     const byTarget = new Map<string, string[]>();
     for (const r of repairers) byTarget.set(r.repairs!, [...(byTarget.get(r.repairs!) ?? []), r.id]);
     return rows.map((row) => ({
-      ...(JSON.parse(row.record) as InvocationRecord),
+      // Records written before request ids have none.
+      ...({ request_id: null, ...JSON.parse(row.record) } as InvocationRecord),
       seq: Number(row.seq),
       repaired_by: byTarget.get(row.id) ?? [],
     }));

@@ -7,12 +7,14 @@ import type { LedgerEntryKind } from '@switchyard/core';
 export interface LedgerSource {
   table: string;
   idColumn: string;
+  /** The column holding when the entry was made (ISO 8601 text). */
+  timeColumn: string;
 }
 
 export const LEDGER_SOURCES: Readonly<Record<LedgerEntryKind, LedgerSource>> = {
-  invocation: { table: 'invocations', idColumn: 'id' },
-  delivery: { table: 'deliveries', idColumn: 'id' },
-  action: { table: 'webhook_actions', idColumn: 'delivery' },
-  token_use: { table: 'token_uses', idColumn: 'id' },
-  approval: { table: 'approvals', idColumn: 'id' },
+  invocation: { table: 'invocations', idColumn: 'id', timeColumn: 'created_at' },
+  delivery: { table: 'deliveries', idColumn: 'id', timeColumn: 'received_at' },
+  action: { table: 'webhook_actions', idColumn: 'delivery', timeColumn: 'created_at' },
+  token_use: { table: 'token_uses', idColumn: 'id', timeColumn: 'at' },
+  approval: { table: 'approvals', idColumn: 'id', timeColumn: 'decided_at' },
 };

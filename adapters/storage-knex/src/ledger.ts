@@ -30,8 +30,7 @@ import {
 } from '@switchyard/core';
 import { LEDGER_SOURCES } from './ledger-sources.js';
 import { inThreadLeafReader, type PreparedLeaf, type QueuedLeafReader } from './queued-leaves.js';
-import { deleteSeqs, insertRows } from './sql-batches.js';
-import { SqliteStatements } from './sqlite-statements.js';
+import { dialectFor, type Dialect, type Statements } from './dialect.js';
 import { KnexSettings } from './settings.js';
 
 /** Any fixed 64-bit number naming "the Switchyard integrator" among advisory locks. */
@@ -81,8 +80,9 @@ export class KnexLedger implements VerifiableLedger {
   private integrating: Promise<unknown> = Promise.resolve();
   /** The next batch, read and built while the one before it is being written (a backlog only). */
   private readAhead: { max: number; leaves: Promise<PreparedLeaf[]> } | null = null;
+  private readonly dialect: Dialect;
   /** On SQLite, the batch INSERTs are prepared once per size (sqlite-statements.ts). */
-  private readonly statements: SqliteStatements | null;
+  private readonly statements: Statements;
 
   private constructor(
     private readonly knex: Knex,
@@ -94,7 +94,8 @@ export class KnexLedger implements VerifiableLedger {
     private readonly signer: NoteSigner,
     private readonly commitmentKey: Uint8Array,
   ) {
-    this.statements = SqliteStatements.for(knex);
+    this.dialect = dialectFor(knex);
+    this.statements = this.dialect.statements(knex);
   }
 
   static async open(
@@ -192,7 +193,7 @@ export class KnexLedger implements VerifiableLedger {
    */
   private writeBatch(prepared: PreparedLeaf[], planned: BatchPlan): Promise<{ integrated: number; size: number }> {
     return this.knex.transaction(async (trx) => {
-      if (trx.client.config.client === 'pg') await trx.raw('SELECT pg_advisory_xact_lock(?)', [INTEGRATOR_LOCK]);
+      await this.dialect.lockForIntegration(trx, INTEGRATOR_LOCK);
       // One range read over the batch's positions (a batch is in queue order), each row with the
       // tree's size; positions in between that are not in the batch are left out by the filter.
       const range = (await trx('ledger_queue')
@@ -205,10 +206,10 @@ export class KnexLedger implements VerifiableLedger {
       if (batch.length === 0) return { integrated: 0, size };
       const plan = planned.size === size && batch.length === prepared.length ? planned : await this.plan(trx, size, batch);
 
-      await insertRows(trx, 'ledger_leaves', plan.leaves, this.statements);
-      await insertRows(trx, 'ledger_nodes', plan.nodes, this.statements);
+      await this.dialect.insertRows(trx, 'ledger_leaves', plan.leaves, this.statements);
+      await this.dialect.insertRows(trx, 'ledger_nodes', plan.nodes, this.statements);
       await trx('ledger_checkpoints').insert(plan.checkpoint);
-      await deleteSeqs(trx, 'ledger_queue', batch.map((p) => p.seq), this.statements);
+      await this.dialect.deleteSeqs(trx, 'ledger_queue', batch.map((p) => p.seq), this.statements);
       return { integrated: plan.leaves.length, size: plan.checkpoint.size };
     });
   }

@@ -1,8 +1,9 @@
 // The one migration set for both engines, kept in code so a build carries its schema with it.
 // Add a migration at the end; never edit one that has shipped.
+import { hash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { hashChildren } from '@switchyard/core';
-import { dialectFor } from './dialect.js';
+import { FIRST_DELIVERY, dialectFor, type Dialect } from './dialect.js';
 import { chunks } from './sql-batches.js';
 
 /**
@@ -14,9 +15,6 @@ export const LOGGED_TABLES = [
   ['deliveries', 'delivery', 'id'],
   ['webhook_actions', 'action', 'delivery'],
 ] as const;
-
-/** The rows that can be first for their (webhook, delivery id): accepted, not duplicates, with an id. */
-export const FIRST_DELIVERY = "delivery_id IS NOT NULL AND duplicate_of IS NULL AND outcome = 'accepted'";
 
 /**
  * Every table whose rows are ledger entries, as it stood at migration 008: kind, table, id column.
@@ -55,6 +53,83 @@ async function restoreOddLevels(knex: Knex): Promise<void> {
       if (children.length < PAGE) break;
     }
     if (pairs === 0) return;
+  }
+}
+
+/** 010: the deliveries columns but the body, in order (as migrations 002, 003 and 009 made them). */
+const DELIVERY_COLUMNS_010 = [
+  'id', 'hook_id', 'received_at', 'method', 'path', 'query', 'headers', 'body_size', 'client_address', 'delivery_id',
+  'delivery_id_rule', 'outcome', 'refusal', 'action', 'duplicate_of', 'signature', 'request_id',
+];
+
+/**
+ * 010 where a row keeps large values inline (SQLite): the deliveries table again, with the body as
+ * its last column. SQLite stores a row's columns in order and a large body in a chain of overflow
+ * pages, so reading any column after the body walked the whole chain: listing 50 deliveries of 10 MiB read 500 MB to show their sizes.
+ * With the body last, a listing reads only the small columns (and length(body) from the row header).
+ * Columns added to deliveries from now on must keep it last (rebuild, or keep them elsewhere).
+ */
+async function rebuildDeliveriesBodyLast(knex: Knex, dialect: Dialect): Promise<void> {
+  await knex.schema.createTable('deliveries_010', (t) => {
+    t.bigIncrements('seq').primary();
+    t.string('id', 40).notNullable();
+    t.string('hook_id', 16).notNullable();
+    t.string('received_at', 40).notNullable();
+    t.string('method', 16).notNullable();
+    t.text('path').notNullable();
+    t.text('query').notNullable();
+    t.text('headers').notNullable();
+    t.integer('body_size').notNullable();
+    t.string('client_address', 64).nullable();
+    t.string('delivery_id', 200).nullable();
+    t.string('delivery_id_rule', 240).nullable();
+    t.string('outcome', 16).notNullable();
+    t.text('refusal').nullable();
+    t.string('action', 128).nullable();
+    t.string('duplicate_of', 40).nullable();
+    t.string('signature', 16).nullable();
+    t.string('request_id', 128).nullable();
+    t.string('body_sha256', 64).nullable();
+    t.binary('body').nullable();
+  });
+  const columns = ['seq', ...DELIVERY_COLUMNS_010, 'body'].join(', ');
+  await knex.raw(`INSERT INTO deliveries_010 (${columns}) SELECT ${columns} FROM deliveries ORDER BY seq`);
+  // Its indexes and triggers go with it (dropping a table fires no DELETE trigger).
+  await knex.schema.dropTable('deliveries');
+  await knex.raw('ALTER TABLE deliveries_010 RENAME TO deliveries');
+  await knex.raw('CREATE UNIQUE INDEX deliveries_id_unique ON deliveries (id)');
+  await knex.raw('CREATE INDEX deliveries_hook_id_seq_index ON deliveries (hook_id, seq)');
+  await knex.raw(`CREATE UNIQUE INDEX deliveries_first_by_id ON deliveries (hook_id, delivery_id) WHERE ${FIRST_DELIVERY}`);
+  await fillBodyHashes(knex, dialect);
+  for (const sql of dialect.appendOnly('deliveries')) await knex.raw(sql);
+  for (const sql of dialect.enqueueWithSeqForLog('deliveries', 'delivery', 'id')) await knex.raw(sql);
+}
+
+/**
+ * 010: sets body_sha256 on every stored delivery body. An engine that hashes in SQL does it in one
+ * UPDATE; otherwise the bodies are read in groups of at most 16 MiB, so a large ledger is never held whole.
+ */
+async function fillBodyHashes(knex: Knex, dialect: Dialect): Promise<void> {
+  const inSql = dialect.sha256Hex('body');
+  if (inSql !== null) {
+    await knex.raw(`UPDATE deliveries SET body_sha256 = ${inSql} WHERE body IS NOT NULL`);
+    return;
+  }
+  const GROUP_BYTES = 16 * 1024 * 1024;
+  for (let after = 0; ; ) {
+    const sizes = (await knex('deliveries').select('seq', knex.raw('length(body) AS n')).whereNotNull('body').andWhere('seq', '>', after).orderBy('seq').limit(1000)) as Array<{ seq: number; n: number }>;
+    if (sizes.length === 0) return;
+    for (let i = 0; i < sizes.length; ) {
+      const group: number[] = [];
+      for (let bytes = 0; i < sizes.length && (group.length === 0 || bytes + sizes[i]!.n <= GROUP_BYTES); i++) {
+        group.push(sizes[i]!.seq);
+        bytes += sizes[i]!.n;
+      }
+      for (const row of (await knex('deliveries').select('seq', 'body').whereIn('seq', group)) as Array<{ seq: number; body: Buffer }>) {
+        await knex('deliveries').where({ seq: row.seq }).update({ body_sha256: hash('sha256', row.body, 'hex') });
+      }
+    }
+    after = sizes[sizes.length - 1]!.seq;
   }
 }
 
@@ -265,7 +340,7 @@ const migrations: Migration[] = [
     },
     async down(knex) {
       const dialect = dialectFor(knex);
-      for (const [table] of LOGGED_TABLES) await knex.raw(dialect.name === 'postgresql' ? `DROP TRIGGER IF EXISTS ${table}_log_enqueue ON ${table}` : `DROP TRIGGER IF EXISTS ${table}_log_enqueue`);
+      for (const [table] of LOGGED_TABLES) await knex.raw(dialect.dropEnqueueForLog(table));
       for (const table of ['ledger_leaves', 'ledger_nodes', 'ledger_checkpoints', 'ledger_settings']) for (const sql of dialect.dropAppendOnly(table)) await knex.raw(sql);
       for (const table of ['ledger_settings', 'ledger_checkpoints', 'ledger_nodes', 'ledger_leaves', 'ledger_queue']) await knex.schema.dropTable(table);
     },
@@ -298,7 +373,7 @@ const migrations: Migration[] = [
     },
     async down(knex) {
       const dialect = dialectFor(knex);
-      await knex.raw(dialect.name === 'postgresql' ? 'DROP TRIGGER IF EXISTS token_uses_log_enqueue ON token_uses' : 'DROP TRIGGER IF EXISTS token_uses_log_enqueue');
+      await knex.raw(dialect.dropEnqueueForLog('token_uses'));
       for (const table of ['token_uses', 'token_use_slots']) for (const sql of dialect.dropAppendOnly(table)) await knex.raw(sql);
       for (const table of ['token_use_slots', 'token_uses']) await knex.schema.dropTable(table);
     },
@@ -325,7 +400,7 @@ const migrations: Migration[] = [
     },
     async down(knex) {
       const dialect = dialectFor(knex);
-      await knex.raw(dialect.name === 'postgresql' ? 'DROP TRIGGER IF EXISTS approvals_log_enqueue ON approvals' : 'DROP TRIGGER IF EXISTS approvals_log_enqueue');
+      await knex.raw(dialect.dropEnqueueForLog('approvals'));
       for (const sql of dialect.dropAppendOnly('approvals')) await knex.raw(sql);
       await knex.schema.alterTable('invocations', (t) => t.dropIndex(['status', 'seq']));
       await knex.schema.dropTable('approvals');
@@ -368,11 +443,45 @@ const migrations: Migration[] = [
         await knex.raw(dialect.dropEnqueueForLog(table));
         for (const sql of dialect.enqueueForLog(table, kind, column)) await knex.raw(sql);
       }
-      if (dialect.name === 'postgresql') await knex.raw('DROP FUNCTION IF EXISTS switchyard_log_enqueue_seq()');
+      for (const sql of dialect.dropEnqueueWithSeq()) await knex.raw(sql);
       await knex.raw('ALTER TABLE ledger_leaves DROP COLUMN entry_seq');
       await knex.raw('ALTER TABLE ledger_queue DROP COLUMN entry_seq');
       // The code before 008 reads a subtree at every level: write back the odd levels.
       await restoreOddLevels(knex);
+    },
+  },
+  {
+    // The id of the HTTP request behind each run and delivery (x-request-id, echoed to the client
+    // and in the logs), so a log line leads to its ledger records. A nullable column added, no row
+    // updated: the append-only triggers allow it. Not part of any leaf.
+    name: '009_request_ids',
+    async up(knex) {
+      for (const table of ['invocations', 'deliveries']) await knex.schema.alterTable(table, (t) => t.string('request_id', 128).nullable());
+    },
+    async down(knex) {
+      for (const table of ['invocations', 'deliveries']) await knex.schema.alterTable(table, (t) => t.dropColumn('request_id'));
+    },
+  },
+  {
+    // Listings give a large body's size and SHA-256 instead of its bytes, so the hash is stored
+    // when the delivery is written (and filled in here for the deliveries already stored): a
+    // listing then reads neither the body nor anything derived from it. On SQLite the table is
+    // rebuilt with the body last (see rebuildDeliveriesBodyLast).
+    name: '010_delivery_body_hash',
+    async up(knex) {
+      const dialect = dialectFor(knex);
+      if (dialect.largeValuesInRow) return rebuildDeliveriesBodyLast(knex, dialect);
+      // PostgreSQL keeps a large body out of line (TOAST): the row's other columns read without it.
+      await knex.schema.alterTable('deliveries', (t) => t.string('body_sha256', 64).nullable());
+      // Filling in the new column is the one change ever made to stored deliveries; the
+      // append-only triggers step aside for it inside this migration's transaction.
+      for (const sql of dialect.dropAppendOnly('deliveries')) await knex.raw(sql);
+      await fillBodyHashes(knex, dialect);
+      for (const sql of dialect.appendOnly('deliveries')) await knex.raw(sql);
+    },
+    async down(knex) {
+      // Back to 009's columns (on SQLite the body stays last, which the code at 009 does not mind).
+      await knex.raw('ALTER TABLE deliveries DROP COLUMN body_sha256');
     },
   },
 ];

@@ -3,13 +3,9 @@
 // that is most of the write's cost on the database thread. A small LRU keeps the recent shapes.
 import type { Knex } from 'knex';
 import type sqlite3 from 'sqlite3';
+import type { Statements } from './dialect.js';
 
-export class SqliteStatements {
-  /** The cache for a SQLite database; null on PostgreSQL, whose driver goes through knex. */
-  static for(knex: Knex): SqliteStatements | null {
-    return knex.client.config.client === 'pg' ? null : new SqliteStatements(knex);
-  }
-
+export class SqliteStatements implements Statements {
   private readonly byConnection = new WeakMap<sqlite3.Database, Map<string, sqlite3.Statement>>();
 
   constructor(

@@ -59,4 +59,22 @@ describe('adapter storage-knex: group commit', function () {
     expect(settled.map((s) => s.status)).to.deep.equal(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     expect(settled.filter((s) => s.status === 'fulfilled').map((s) => (s as PromiseFulfilledResult<number>).value)).to.deep.equal([10, 20, 40]);
   });
+
+  it('reports each batch committed as one statement and each that fell back, with their sizes', async function () {
+    const reported: string[] = [];
+    const gc = new GroupCommit<number, number>(
+      async (items) => {
+        if (items.includes(3)) throw new Error('batch refused');
+        return items;
+      },
+      async (i) => i,
+      1,
+      256,
+      { committed: (size) => reported.push(`committed:${size}`), fellBack: (size) => reported.push(`fellBack:${size}`) },
+    );
+    await Promise.all([1, 2].map((i) => gc.submit(i)));
+    await Promise.all([3, 4, 5].map((i) => gc.submit(i)));
+    await gc.submit(6);
+    expect(reported).to.deep.equal(['committed:2', 'fellBack:3', 'committed:1']);
+  });
 });

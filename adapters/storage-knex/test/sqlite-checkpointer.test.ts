@@ -20,7 +20,7 @@ describe('SQLite checkpoints off the write path', function () {
   const append = (store: KnexDeliveryStore, n: number, from = 0) =>
     Promise.all(
       Array.from({ length: n }, (_, i) =>
-        store.append({ id: newDeliveryEntryId(), hook_id: 'hk_ckpt00000000', received_at: new Date().toISOString(), method: 'POST', path: '/hook/hk_ckpt00000000', query: '', headers: [], body, body_size: body.length, client_address: null, delivery_id: `evt_${from + i}`, delivery_id_rule: 'body:id', signature: null, outcome: 'accepted', refusal: null, action: null }),
+        store.append({ id: newDeliveryEntryId(), hook_id: 'hk_ckpt00000000', received_at: new Date().toISOString(), method: 'POST', path: '/hook/hk_ckpt00000000', query: '', headers: [], body, body_size: body.length, client_address: null, delivery_id: `evt_${from + i}`, delivery_id_rule: 'body:id', signature: null, outcome: 'accepted', refusal: null, action: null, request_id: null }),
       ),
     );
 
@@ -95,8 +95,9 @@ describe('SQLite checkpoints off the write path', function () {
     // Each delivery is a 4 KiB body, so `written` deliveries are at least that many pages committed.
     expect(unbounded.largestWal, 'passive checkpoints alone let the WAL grow with every commit').to.be.greaterThan(unbounded.written * 4096);
     expect(bounded.restarts, 'the writer was asked to let the WAL start over, again and again').to.be.greaterThan(10);
-    // The bound plus what commits between two passes (100 deliveries) and during one: about 3.5 MB
-    // of the 33 MB written, however long the writes go on.
-    expect(bounded.largestWal, 'the WAL is started over instead of growing').to.be.lessThan((bounded.written * 4096) / 4);
+    // The bound plus what commits between two passes (100 deliveries) and during one: a few MB, where
+    // the same writes without the bound grow the WAL past 60 MB. How much commits during one pass
+    // depends on how busy the machine is, so the bound is held against that same-run baseline.
+    expect(bounded.largestWal, 'the WAL is started over instead of growing').to.be.lessThan(unbounded.largestWal / 4);
   });
 });

@@ -18,8 +18,8 @@ export const setActiveWorker: CapabilityDefinition = {
     properties: {
       workerId: {
         type: 'string',
-        description: 'id of the worker to make active: 32 hexadecimal characters',
-        pattern: '^[0-9a-f]{32}$',
+        description: 'id of the worker to make active: 32 hexadecimal characters, in either letter case',
+        pattern: '^[0-9a-fA-F]{32}$',
       },
     },
     required: ['workerId'],

@@ -22,9 +22,9 @@ pluginContract(edgePlugin, {
       },
     };
   },
-  valid: { [KEY]: [{ workerId: W1 }, JSON.stringify({ workerId: W2 })] },
+  valid: { [KEY]: [{ workerId: W1 }, JSON.stringify({ workerId: W2 }), { workerId: W1.toUpperCase() }, { workerId: 'AbCdEf0123456789aBcDeF0123456789' }] },
   invalid: {
-    [KEY]: [{}, { workerId: 'not-hex' }, { workerId: W1.toUpperCase() }, { workerId: `${W1}0` }, { workerId: 42 }, '[1,2]'],
+    [KEY]: [{}, { workerId: 'not-hex' }, { workerId: 'G'.repeat(32) }, { workerId: `${W1}0` }, { workerId: 42 }, '[1,2]'],
   },
 });
 
@@ -50,6 +50,10 @@ describe('plugin edge: manifest and simulator state', function () {
       const second = await client.callTool(up, 'workers_builds_set_active_worker', { workerId: W2 }, { timeoutMs: 2000 });
       expect(first.value).to.include({ previous_worker_id: null, active_worker_id: W1 });
       expect(second.value).to.include({ previous_worker_id: W1, active_worker_id: W2 });
+      // Upper-case hex names the same worker: the simulator keeps ids in lower case.
+      const third = await client.callTool(up, 'workers_builds_set_active_worker', { workerId: W1.toUpperCase() }, { timeoutMs: 2000 });
+      expect(third.isError).to.equal(false);
+      expect(third.value).to.include({ previous_worker_id: W2, active_worker_id: W1 });
       expect(sim.url).to.match(/\/sse$/);
     } finally {
       await client.close();

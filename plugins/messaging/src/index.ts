@@ -15,6 +15,7 @@ export const messagingPlugin = definePlugin<MessagingOptions>({
     if (!upstream) throw new SwitchyardError('upstream_unavailable', 'plugins.messaging.upstream.url is not set');
     return new ToolRunner(tools, upstream);
   },
+  accountPlan: (options) => options.plan ?? 'enterprise',
   startSimulator: startMessagingSimulator,
 });
 

@@ -1,4 +1,4 @@
-// plugins.messaging in config: the upstream, and the simulator's account plan.
+// plugins.messaging in config: the upstream, the upstream account's plan, and the simulator's settings.
 import type { JsonSchema, UpstreamAddress } from '@switchyard/core';
 
 export type Plan = 'free' | 'pro' | 'enterprise';
@@ -6,6 +6,9 @@ export type Plan = 'free' | 'pro' | 'enterprise';
 export interface MessagingOptions {
   enabled?: boolean;
   upstream: { url: string; transport?: UpstreamAddress['transport']; headers?: Record<string, string> };
+  /** The plan of the upstream account; phone lookups need enterprise (refused plan_required otherwise). */
+  plan?: Plan;
+  /** The simulator's own account plan, when it should differ from `plan` (it follows `plan` otherwise). */
   simulator?: { plan?: Plan };
 }
 
@@ -23,9 +26,10 @@ export const optionsSchema: JsonSchema = {
       required: ['url'],
       additionalProperties: false,
     },
+    plan: { enum: ['free', 'pro', 'enterprise'], default: 'enterprise', description: "The upstream account's plan" },
     simulator: {
       type: 'object',
-      properties: { plan: { enum: ['free', 'pro', 'enterprise'], default: 'enterprise' } },
+      properties: { plan: { enum: ['free', 'pro', 'enterprise'] } },
       additionalProperties: false,
     },
   },

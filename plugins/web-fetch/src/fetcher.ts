@@ -57,7 +57,7 @@ async function resolveChecked(host: string, limits: HopLimits): Promise<Resolved
   if (addresses.length === 0) throw new SwitchyardError('fetch_failed', `could not resolve ${host}`, { host });
   for (const { address } of addresses) {
     const range = limits.policy.check(host, address);
-    if (range) throw new SwitchyardError('blocked_address', `refused to fetch ${host}: it resolves to ${address}, a ${range} address`, { host, address, range });
+    if (range) throw new SwitchyardError('blocked_address', `refused to fetch ${host}: it resolves to ${address}, ${/^[aeiou]/.test(range) ? 'an' : 'a'} ${range} address`, { host, address, range });
   }
   return addresses[0]!;
 }

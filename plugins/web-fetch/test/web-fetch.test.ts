@@ -164,6 +164,7 @@ describe('plugin web-fetch: refusals (no allowlist)', function () {
       expect(inv.ok).to.equal(false);
       expect(inv.error?.code).to.equal('blocked_address');
       expect(inv.error?.['range']).to.equal(range);
+      expect(inv.error?.message).to.match(new RegExp(`, ${range === 'unspecified' ? 'an' : 'a'} ${range} address$`));
       expect(seen.length).to.equal(before);
     });
   }

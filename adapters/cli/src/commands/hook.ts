@@ -1,4 +1,5 @@
 // `switchyard hook …`: list, create, on/off, deliveries (with --follow), show.
+import { counted } from '@switchyard/core';
 import type { SwitchyardClient } from '../client.js';
 import { CliError } from '../client.js';
 import { table } from '../table.js';
@@ -25,6 +26,11 @@ export interface DeliveryView {
   body: string | null;
   body_encoding: 'utf8' | 'base64' | null;
   body_size: number;
+  /** True when the listing left the body out (over the server's inline threshold). */
+  body_omitted: boolean;
+  body_sha256: string | null;
+  /** Streams the raw body with its original content type (API key). */
+  body_url: string | null;
   delivery_id: string | null;
   delivery_id_rule: string | null;
   duplicate: boolean;
@@ -128,18 +134,39 @@ export function showDelivery(d: DeliveryView): string {
   lines.push('', 'headers');
   for (const [name, value] of d.headers) lines.push(`  ${name}: ${value}`);
   const kept = d.refusal?.body_truncated ? `, only its first bytes kept; ${d.refusal.declared_size ?? 'no'} declared` : '';
-  lines.push('', `body (${d.body_size} bytes${kept}${d.body_encoding === 'base64' ? ', binary, shown as base64' : ''})`);
-  lines.push(d.body ?? '(not stored)');
+  lines.push('', `body (${counted(d.body_size, 'byte')}${kept}${d.body_encoding === 'base64' ? ', binary, shown as base64' : ''}${d.body_sha256 ? `, sha256 ${d.body_sha256}` : ''})`);
+  if (d.body_url) lines.push(`raw          ${d.body_url}`);
+  lines.push(d.body_omitted ? '(left out: too large to list; the raw URL streams it)' : (d.body ?? '(not stored)'));
   return lines.join('\n');
 }
 
+interface DeliveryPage {
+  items: DeliveryView[];
+  next_cursor: string | null;
+}
+
+/**
+ * Follows the listing's cursor until `limit` items or the end: the server ends a page early when
+ * the next item would pass its byte budget, so one page may hold fewer than asked for.
+ */
+async function collect(client: SwitchyardClient, path: (query: string) => string, first: string, cursorParam: 'before' | 'after', limit: number): Promise<DeliveryView[]> {
+  const items: DeliveryView[] = [];
+  let query = first;
+  for (;;) {
+    const page = await client.request<DeliveryPage>('GET', path(`${query}&limit=${limit - items.length}`));
+    items.push(...page.items);
+    if (page.next_cursor === null || items.length >= limit) return items;
+    query = `${cursorParam}=${page.next_cursor}`;
+  }
+}
+
 async function deliveries(client: SwitchyardClient, hookId: string | undefined, options: HookOptions, io: Output): Promise<void> {
-  const query = (limit: number) => `/api/ledger?event=webhook%20delivery&limit=${limit}${hookId ? `&hook=${hookId}` : ''}`;
-  const { items } = await client.request<{ items: DeliveryView[] }>('GET', query(options.limit ?? 20));
+  const path = (query: string) => `/api/ledger?event=webhook%20delivery&${query}${hookId ? `&hook=${hookId}` : ''}`;
+  const items = await collect(client, path, 'order=newest', 'before', options.limit ?? 20);
   if (!options.follow) {
     return io.out(options.json ? JSON.stringify(items, null, 2) : items.length ? deliveryRows(items) : 'no deliveries yet');
   }
-  // Follow: show the latest, then poll for newer entries and print them oldest first, one per line.
+  // Follow: show the latest, then read on in append order from the newest seen, one per line.
   const line = (d: DeliveryView) => (options.json ? JSON.stringify(d) : followLine(deliveryCells(d)));
   if (!options.json) io.out(followLine(DELIVERY_COLUMNS));
   let seen = 0;
@@ -149,10 +176,13 @@ async function deliveries(client: SwitchyardClient, hookId: string | undefined, 
   }
   while (!options.signal?.aborted) {
     await new Promise((r) => setTimeout(r, options.intervalMs));
-    const page = await client.request<{ items: DeliveryView[] }>('GET', query(1000));
-    for (const d of page.items.filter((x) => x.seq > seen).reverse()) {
-      io.out(line(d));
-      seen = Math.max(seen, d.seq);
+    for (let more = true; more && !options.signal?.aborted; ) {
+      const page = await client.request<DeliveryPage>('GET', path(`${seen > 0 ? `after=${seen}` : 'order=append'}&limit=1000`));
+      for (const d of page.items) {
+        io.out(line(d));
+        seen = Math.max(seen, d.seq);
+      }
+      more = page.next_cursor !== null;
     }
   }
 }

@@ -1,7 +1,7 @@
 // `switchyard token narrow <TOKEN> [--keys A,B] [--moves m1,m2] [--expires-in S] [--uses N]
 // [--actor T] [--purpose T]`: adds caveats to a share token offline — no server, no key. The
 // result can only ever do less than the token it came from.
-import { narrowToken, type Caveats } from '@switchyard/core';
+import { actorProblem, narrowToken, type Caveats } from '@switchyard/core';
 import { CliError } from '../client.js';
 import type { Output } from './hook.js';
 
@@ -34,6 +34,9 @@ export function tokenCommand(args: string[], options: NarrowOptions, io: Output,
     ...(expiresIn !== undefined ? { expires: Math.floor(now() / 1000) + expiresIn } : {}),
     ...(positive(options.uses, 'uses') !== undefined ? { uses: positive(options.uses, 'uses')! } : {}),
   };
+  // A reserved actor would only make a token every server refuses (token_corrupted): say so now.
+  const badActor = options.actor ? actorProblem(options.actor) : null;
+  if (badActor) throw new CliError('invalid_request', `--actor: ${badActor}`, 2);
   if (Object.keys(caveats).length === 0) throw new CliError('invalid_request', 'say how to narrow: --keys, --moves, --expires-in, --uses, --actor or --purpose', 2);
   let narrowed: string;
   try {

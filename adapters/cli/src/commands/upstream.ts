@@ -1,4 +1,5 @@
 // `switchyard upstream …`: the imported MCP servers (list) and importing one's tools again (refresh).
+import { counted } from '@switchyard/core';
 import type { SwitchyardClient } from '../client.js';
 import { CliError } from '../client.js';
 import { table } from '../table.js';
@@ -43,7 +44,7 @@ export async function upstreamCommand(client: SwitchyardClient, args: string[], 
       const change = await client.request<RefreshView>('POST', `/api/upstreams/${encodeURIComponent(name)}/refresh`);
       return print(change, () =>
         [
-          `${change.server}: ${change.count} tool(s) under ${change.system}`,
+          `${change.server}: ${counted(change.count, 'tool')} under ${change.system}`,
           `added:   ${change.added.length ? change.added.join(', ') : '-'}`,
           `removed: ${change.removed.length ? change.removed.join(', ') : '-'}`,
         ].join('\n'),

@@ -6,7 +6,7 @@ export { html, type Html } from '../html.js';
 export interface PageOptions {
   title: string;
   /** Which top-level section is current, for the navigation. */
-  section: 'capabilities' | 'webhooks' | 'ledger' | 'login';
+  section: 'capabilities' | 'webhooks' | 'approvals' | 'ledger' | 'login';
   signedIn: boolean;
   csrf?: string;
   scripts?: string[];
@@ -15,6 +15,7 @@ export interface PageOptions {
 const NAV: Array<[PageOptions['section'], string, string]> = [
   ['capabilities', '/dashboard', 'Capabilities'],
   ['webhooks', '/dashboard/webhooks', 'Webhooks'],
+  ['approvals', '/dashboard/approvals', 'Approvals'],
   ['ledger', '/dashboard/ledger', 'Ledger'],
 ];
 

@@ -1,21 +1,25 @@
 // The web dashboard under /dashboard: server-rendered pages with a little script. Capability pages
-// are public (as their contracts are); webhooks and the ledger need the owner's sign-in. Security
-// headers come from helmet with a same-origin-only Content Security Policy (no inline script).
+// are public (as their contracts are); webhooks, approvals and the ledger need the owner's sign-in.
+// Security headers come from helmet with a same-origin-only Content Security Policy (no inline script).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Router, urlencoded, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
-import { SwitchyardError, WEBHOOK_ID_PATTERN, deliveryOutcomeWord, type StoredDelivery } from '@switchyard/core';
+import { INVOCATION_ID, SwitchyardError, WEBHOOK_ID_PATTERN, canonicalKey, deliveryOutcomeWord, type StoredDelivery } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
 import type { HttpContext } from '../context.js';
 import { presentBody } from '../webhook-presenters.js';
+import { streamDeliveryBody } from '../delivery-body.js';
 import { html, page, type Html, type PageOptions } from './html.js';
 import { statusFor } from '../status.js';
+import { signInLimiter } from '../rate-limit.js';
+import { dashboardNext } from './next-page.js';
 import { DashboardSessions, type DashboardSession } from './session.js';
 import { capabilityBody, treeBody } from './pages/capabilities.js';
 import { deliveriesBody, deliveryBody, webhooksBody } from './pages/webhooks.js';
 import { invocationBody, invocationsBody, ledgerIndexBody } from './pages/ledger.js';
 import { loginBody } from './pages/login.js';
+import { approvalsBody, type DecisionNotice } from './pages/approvals.js';
 
 const ASSETS: Record<string, string> = {
   'dashboard.css': 'text/css; charset=utf-8',
@@ -24,6 +28,9 @@ const ASSETS: Record<string, string> = {
 };
 // Read once at start; the folder sits beside src/ and dist/ alike.
 const assetText = Object.fromEntries(Object.keys(ASSETS).map((name) => [name, readFileSync(fileURLToPath(new URL(`../../assets/${name}`, import.meta.url)), 'utf8')]));
+
+/** Pending approvals listed at once, newest first (older ones expire after approvals.ttlSeconds). */
+const APPROVALS_SHOWN = 100;
 
 /** How often a live view looks for new deliveries (the database is the source, so any process's deliveries show). */
 const LIVE_POLL_MS = 400;
@@ -47,9 +54,6 @@ const securityHeaders = helmet({
   },
   referrerPolicy: { policy: 'same-origin' },
 });
-
-/** Only paths inside the dashboard may be returned to after sign-in (no open redirect). */
-const safeNext = (value: unknown): string => (typeof value === 'string' && /^\/dashboard(\/[\w\-./?=&%]*)?$/.test(value) && !value.includes('//') ? value : '/dashboard');
 
 export function dashboardRoutes(ctx: HttpContext): Router {
   const router = Router();
@@ -100,12 +104,12 @@ export function dashboardRoutes(ctx: HttpContext): Router {
   });
 
   router.get('/dashboard/login', (req, res) => {
-    send(req, res, { title: 'Sign in', section: 'login' }, loginBody(safeNext(req.query['next']), false));
+    send(req, res, { title: 'Sign in', section: 'login' }, loginBody(dashboardNext(req.query['next']), false));
   });
 
-  router.post('/dashboard/login', urlencoded({ extended: false, limit: '4kb' }), async (req, res) => {
+  router.post('/dashboard/login', signInLimiter(ctx), urlencoded({ extended: false, limit: '4kb' }), async (req, res) => {
     const body = req.body as Record<string, unknown>;
-    const next = safeNext(body['next']);
+    const next = dashboardNext(body['next']);
     if (typeof body['api_key'] !== 'string' || !(await ctx.apiKeys.verify(body['api_key']))) {
       ctx.logger.warn('dashboard sign-in refused', { client: req.ip });
       return send(req, res, { title: 'Sign in', section: 'login' }, loginBody(next, true), 401);
@@ -130,7 +134,8 @@ export function dashboardRoutes(ctx: HttpContext): Router {
     const updated = await ctx.webhooks.update(req.params['id'] as string, { on: on === 'true' }, new Date().toISOString());
     if (!updated) throw new SwitchyardError('webhook_not_found', `no webhook ${req.params['id']}`);
     ctx.logger.info('webhook changed', { hook: updated.id, fields: ['on'], via: 'dashboard' });
-    res.redirect(303, '/dashboard/webhooks');
+    // Back to the page whose switch it was: the webhook's own page or the list.
+    res.redirect(303, (req.body as Record<string, unknown>)['from'] === 'webhook' ? `/dashboard/webhooks/${updated.id}` : '/dashboard/webhooks');
   });
 
   const hookOf = async (req: Request) => {
@@ -142,8 +147,10 @@ export function dashboardRoutes(ctx: HttpContext): Router {
 
   router.get('/dashboard/webhooks/:id', signedIn, async (req, res) => {
     const hook = await hookOf(req);
-    const recent = await ctx.deliveries.list({ hookId: hook.id, limit: 50 });
-    send(req, res, { title: hook.name, section: 'webhooks', scripts: ['dashboard.js'] }, deliveriesBody(hook, recent.items, baseUrlOf(req, ctx.publicBaseUrl)));
+    // The table shows sizes, never bodies: none is read.
+    const recent = await ctx.deliveries.list({ hookId: hook.id, order: 'newest', cursor: null, limit: 50, inlineBodyBytes: 0 });
+    const session = (req as Signed).dashboardSession!;
+    send(req, res, { title: hook.name, section: 'webhooks', scripts: ['dashboard.js'] }, deliveriesBody(hook, recent.items, baseUrlOf(req, ctx.publicBaseUrl), sessions.csrfToken(session)));
   });
 
   // New deliveries as server-sent events, read from the database so every process's show.
@@ -158,7 +165,7 @@ export function dashboardRoutes(ctx: HttpContext): Router {
       if (polling) return;
       polling = true;
       try {
-        const fresh = (await ctx.deliveries.list({ hookId: hook.id, limit: 100 })).items.filter((d) => d.seq > after).reverse();
+        const fresh = (await ctx.deliveries.list({ hookId: hook.id, order: 'append', cursor: after > 0 ? String(after) : null, limit: 100, inlineBodyBytes: 0 })).items;
         for (const d of fresh) {
           res.write(`event: delivery\ndata: ${JSON.stringify(liveRow(d))}\n\n`);
           after = d.seq;
@@ -179,21 +186,56 @@ export function dashboardRoutes(ctx: HttpContext): Router {
   });
 
   router.get('/dashboard/deliveries/:entry', signedIn, async (req, res) => {
-    const delivery = await ctx.deliveries.get(req.params['entry'] as string);
+    const delivery = await ctx.deliveries.get(req.params['entry'] as string, { inlineBodyBytes: ctx.inlineBodyBytes });
     if (!delivery) throw new SwitchyardError('not_found', `no delivery ${req.params['entry']}`);
     send(req, res, { title: delivery.id, section: 'webhooks' }, deliveryBody(delivery, presentBody(delivery.body)));
   });
 
+  // A body too large for the page, byte for byte with its original content type.
+  router.get('/dashboard/deliveries/:entry/body', signedIn, async (req, res) => {
+    await streamDeliveryBody(ctx.deliveries, req.params['entry'] as string, res);
+  });
+
+  router.get('/dashboard/approvals', signedIn, async (req, res) => {
+    const session = (req as Signed).dashboardSession!;
+    const pending = await ctx.approvals.pending(APPROVALS_SHOWN);
+    send(req, res, { title: 'Approvals', section: 'approvals' }, approvalsBody(pending, sessions.csrfToken(session), await decisionNotice(req.query)));
+  });
+
+  // The same decision as POST /api/approvals/<id>, taken by the signed-in owner; failures
+  // (already decided, expired, not waiting) answer as pages with the API's codes.
+  router.post('/dashboard/approvals/:id', signedIn, urlencoded({ extended: false, limit: '4kb' }), csrf, async (req, res) => {
+    const decision = (req.body as Record<string, unknown>)['decision'];
+    if (decision !== 'approve' && decision !== 'deny') throw new SwitchyardError('invalid_request', 'decision must be approve or deny');
+    const { approval } = await ctx.approvals.decide(req.params['id'] as string, decision, 'owner');
+    ctx.logger.info('approval decided', { invocation: approval.invocation, decision: approval.decision, run: approval.run_invocation, via: 'dashboard' });
+    const run = approval.run_invocation ? `&run=${approval.run_invocation}` : '';
+    res.redirect(303, `/dashboard/approvals?${approval.decision}=${approval.invocation}${run}`);
+  });
+
+  /** The notice after a decision: the ids come from the redirect, what is shown from the ledger. */
+  const decisionNotice = async (query: Request['query']): Promise<DecisionNotice | null> => {
+    const id = (v: unknown) => (typeof v === 'string' && INVOCATION_ID.test(v) ? v : null);
+    const approved = id(query['approved']);
+    const denied = id(query['denied']);
+    const invocation = approved ?? denied;
+    if (!invocation) return null;
+    const runId = approved ? id(query['run']) : null;
+    const run = runId ? ((await ctx.invocations.get(runId)) ?? null) : null;
+    return { invocation, decision: approved ? 'approved' : 'denied', run };
+  };
+
   router.get('/dashboard/ledger', signedIn, async (req, res) => {
-    const key = typeof req.query['key'] === 'string' ? req.query['key'] : undefined;
+    // A key in any letter case lists the invocations of the upper-case key the ledger keeps.
+    const key = typeof req.query['key'] === 'string' ? canonicalKey(req.query['key']) : undefined;
     if (!key) return send(req, res, { title: 'Ledger', section: 'ledger' }, ledgerIndexBody(ctx.registry.systems()));
-    const after = typeof req.query['after'] === 'string' ? req.query['after'] : null;
-    const pageOf = await ctx.invocations.listByKey(key, { after, limit: 100 });
+    const before = typeof req.query['before'] === 'string' ? req.query['before'] : null;
+    const pageOf = await ctx.invocations.list({ key, order: 'newest', cursor: before, limit: 100 });
     send(req, res, { title: `Invocations of ${key}`, section: 'ledger' }, invocationsBody(key, pageOf.items, pageOf.next_cursor));
   });
 
   router.get('/dashboard/invocations/:id', signedIn, async (req, res) => {
-    const inv = /^inv_[A-Za-z0-9]{8,40}$/.test(req.params['id'] as string) ? await ctx.invocations.get(req.params['id'] as string) : undefined;
+    const inv = INVOCATION_ID.test(req.params['id'] as string) ? await ctx.invocations.get(req.params['id'] as string) : undefined;
     if (!inv) throw new SwitchyardError('invocation_not_found', `no invocation ${req.params['id']}`);
     // The repairs chain upwards, oldest first (bounded: a chain is as long as its attempts).
     const chain = [inv];
@@ -209,7 +251,8 @@ export function dashboardRoutes(ctx: HttpContext): Router {
   // Failures on dashboard pages answer as pages, with the same codes the API uses.
   router.use('/dashboard', ((err, req, res, next) => {
     if (!SwitchyardError.is(err)) return next(err);
-    send(req, res, { title: 'Not here', section: 'capabilities' }, html`<h1>${err.code}</h1><p>${err.message}</p><p><a href="/dashboard">Back to the dashboard</a></p>`, statusFor(err.code));
+    const approvals = req.originalUrl.startsWith('/dashboard/approvals');
+    send(req, res, { title: 'Not here', section: approvals ? 'approvals' : 'capabilities' }, html`<h1>${err.code}</h1><p class="message">${err.message}</p><p>${approvals ? html`<a href="/dashboard/approvals">Back to the approvals</a>` : html`<a href="/dashboard">Back to the dashboard</a>`}</p>`, statusFor(err.code));
   }) as ErrorRequestHandler);
 
   return router;

@@ -6,6 +6,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 
 export const SESSION_COOKIE = 'sy_dashboard';
+export const SESSION_COOKIE_PATH = '/dashboard';
 const TTL_MS = 12 * 60 * 60 * 1000;
 
 const b64url = (b: Buffer): string => b.toString('base64url');
@@ -28,12 +29,12 @@ export class DashboardSessions {
   issue(res: Response, secure: boolean): DashboardSession {
     const session = { id: b64url(randomBytes(16)), expiresAt: this.now() + TTL_MS };
     const body = `${session.expiresAt}.${session.id}`;
-    res.cookie(SESSION_COOKIE, `${body}.${this.mac(body)}`, { httpOnly: true, sameSite: 'strict', path: '/dashboard', secure, maxAge: TTL_MS });
+    res.cookie(SESSION_COOKIE, `${body}.${this.mac(body)}`, { httpOnly: true, sameSite: 'strict', path: SESSION_COOKIE_PATH, secure, maxAge: TTL_MS });
     return session;
   }
 
   clear(res: Response): void {
-    res.clearCookie(SESSION_COOKIE, { path: '/dashboard' });
+    res.clearCookie(SESSION_COOKIE, { path: SESSION_COOKIE_PATH });
   }
 
   /** The request's session, or null when there is none, it is forged or it expired. */

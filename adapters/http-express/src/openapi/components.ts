@@ -39,11 +39,14 @@ export const schemas = {
       error: { oneOf: [{ type: 'null' }, obj({ code: str, message: str })] }, result: anyValue, yield: { $ref: '#/components/schemas/Yield' },
       repairs: { type: ['string', 'null'] }, replays: { type: ['string', 'null'] }, repaired_by: { type: 'array', items: str },
       source: str, created_at: { type: 'string', format: 'date-time' }, duration_ms: { type: 'number' },
+      request_id: { type: ['string', 'null'], description: 'The x-request-id of the request that caused the run' },
+      // Shown to a credential that does not own the run: only the public (leaf) fields, and what was left out.
+      withheld: { type: 'array', items: str },
     },
     ['id', 'key', 'status', 'ok', 'ran'],
   ),
   RunAnswer: obj(
-    { ok: bool, result: anyValue, invocation: { $ref: '#/components/schemas/Invocation' }, yield: { $ref: '#/components/schemas/Yield' }, _self: { $ref: '#/components/schemas/SelfDescription' } },
+    { ok: bool, error: obj({ code: str, message: str }, ['code', 'message']), result: anyValue, invocation: { $ref: '#/components/schemas/Invocation' }, yield: { $ref: '#/components/schemas/Yield' }, _self: { $ref: '#/components/schemas/SelfDescription' } },
     ['ok', 'result', 'invocation', 'yield', '_self'],
   ),
   Webhook: obj({ id: { type: 'string', pattern: '^hk_[A-Za-z0-9]{12}$' }, name: str, address: str, on: bool, delivery_id_path: { type: ['string', 'null'] }, created_at: str }, ['id', 'name', 'address', 'on']),
@@ -52,11 +55,13 @@ export const schemas = {
       id: str, event: { type: 'string', enum: ['webhook delivery'] }, hook_id: str, seq: int, received_at: str, method: str, path: str, query: str,
       client_address: { type: ['string', 'null'] }, headers: { type: 'array', items: { type: 'array', items: str, minItems: 2, maxItems: 2 } },
       body: { type: ['string', 'null'] }, body_encoding: { type: ['string', 'null'], enum: ['utf8', 'base64', null] }, body_size: int,
+      body_omitted: bool, body_sha256: { type: ['string', 'null'], pattern: '^[0-9a-f]{64}$' }, body_url: { type: ['string', 'null'] },
       delivery_id: { type: ['string', 'null'] }, delivery_id_rule: { type: ['string', 'null'] }, signature: { type: ['string', 'null'], enum: ['verified', 'invalid', 'missing', null] },
       duplicate: bool, duplicate_of: { type: ['string', 'null'] }, outcome: { type: 'string', enum: ['accepted', 'duplicate', 'refused'] },
       refusal: { type: ['object', 'null'] }, action: { type: ['string', 'null'] }, action_run: { type: ['object', 'null'] },
+      request_id: { type: ['string', 'null'], description: 'The x-request-id of the request that brought it' },
     },
-    ['id', 'hook_id', 'seq', 'received_at', 'headers', 'body_size', 'duplicate', 'outcome'],
+    ['id', 'hook_id', 'seq', 'received_at', 'headers', 'body_size', 'body_omitted', 'body_sha256', 'body_url', 'duplicate', 'outcome'],
   ),
   /** What POST /hook/<id> answers: what was stored. */
   DeliveryReceipt: obj(
@@ -82,6 +87,18 @@ export const htmlPage = (description: string) => ({ description, content: { 'tex
 
 export const query = (name: string, description: string, schema: unknown = str, required = false) => ({ name, in: 'query', description, required, schema });
 export const pathParam = (name: string, description: string, schema: unknown = str) => ({ name, in: 'path', description, required: true, schema });
+/** The paging parameters every ledger listing shares (docs/api.md, "Ledger listings"). */
+export const ledgerPageParams = () => [
+  query('order', '`newest` (newest first, the default) or `append` (oldest first)', { enum: ['newest', 'append'] }),
+  query('before', 'next_cursor of a newest-first page', { type: 'string', pattern: '^[0-9]{1,15}$' }),
+  query('after', 'next_cursor of an append-order page', { type: 'string', pattern: '^[0-9]{1,15}$' }),
+  limitParam(),
+];
+
+/** A ledger listing's answer: a page within the byte budget, a cursor when more follow. */
+export const ledgerPage = (items: unknown, extra: Record<string, unknown> = {}) =>
+  obj({ ok: bool, ...extra, order: { enum: ['newest first', 'append'] }, items: { type: 'array', items }, next_cursor: { type: ['string', 'null'] } }, ['ok', 'order', 'items', 'next_cursor']);
+
 export const limitParam = (max = 1000, def = 50) => query('limit', `Page size, 1–${max} (default ${def})`, { type: 'integer', minimum: 1, maximum: max, default: def });
 
 export const credentialErrors = errors([401, 'credential_required, invalid_api_key, token_corrupted, token_expired'], [403, 'scope_denied']);

@@ -9,6 +9,7 @@ const pageOp = (operationId: string, summary: string, security: unknown[], param
   parameters,
   responses: { '200': htmlPage(summary), '303': { description: 'To the sign-in page when there is no session' }, '404': htmlPage('Not found (a page)') },
 });
+const formResponses = { '303': { description: 'Done: back to a page' }, '401': htmlPage('Refused (sign-in with a wrong key)'), '403': htmlPage('The form is stale or forged (CSRF)') };
 const formOp = (operationId: string, summary: string, fields: Record<string, unknown>, security: unknown[], parameters: unknown[] = []) => ({
   operationId,
   tags: ['dashboard'],
@@ -16,7 +17,7 @@ const formOp = (operationId: string, summary: string, fields: Record<string, unk
   security,
   parameters,
   requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: fields } } } },
-  responses: { '303': { description: 'Done: back to a page' }, '401': htmlPage('Refused (sign-in with a wrong key)'), '403': htmlPage('The form is stale or forged (CSRF)') },
+  responses: formResponses,
 });
 
 export const dashboardPaths = {
@@ -25,12 +26,15 @@ export const dashboardPaths = {
   '/dashboard/capabilities/{key}': { get: pageOp('dashboardCapability', 'A capability: contract and a try-it form', publicOnly, [pathParam('key', 'Capability key')]) },
   '/dashboard/login': {
     get: pageOp('dashboardLoginForm', 'The sign-in form', publicOnly, [query('next', 'Dashboard page to return to')]),
-    post: formOp('dashboardLogin', "Sign in with the owner's API key", { api_key: { type: 'string' }, next: { type: 'string' } }, publicOnly),
+    post: {
+      ...formOp('dashboardLogin', "Sign in with the owner's API key; back to next= when it is a dashboard page, else the dashboard home", { api_key: { type: 'string' }, next: { type: 'string' } }, publicOnly),
+      responses: { ...formResponses, '429': htmlPage('rate_limited: too many sign-in attempts from this client this minute (Retry-After)') },
+    },
   },
   '/dashboard/logout': { post: formOp('dashboardLogout', 'Sign out', { csrf: { type: 'string' } }, dashboardSession) },
   '/dashboard/webhooks': { get: pageOp('dashboardWebhooks', 'Webhooks with on/off switches', dashboardSession) },
   '/dashboard/webhooks/{id}': { get: pageOp('dashboardDeliveries', "A webhook's deliveries, newest first, arriving live", dashboardSession, [pathParam('id', 'Webhook id')]) },
-  '/dashboard/webhooks/{id}/switch': { post: formOp('dashboardSwitchWebhook', 'Turn a webhook on or off', { csrf: { type: 'string' }, on: { enum: ['true', 'false'] } }, dashboardSession, [pathParam('id', 'Webhook id')]) },
+  '/dashboard/webhooks/{id}/switch': { post: formOp('dashboardSwitchWebhook', "Turn a webhook on or off (from=webhook: back to the webhook's page)", { csrf: { type: 'string' }, on: { enum: ['true', 'false'] }, from: { enum: ['list', 'webhook'] } }, dashboardSession, [pathParam('id', 'Webhook id')]) },
   '/dashboard/webhooks/{id}/live': {
     get: {
       operationId: 'dashboardLiveDeliveries', tags: ['dashboard'], summary: 'New deliveries as server-sent events (event: delivery)', security: dashboardSession,
@@ -38,7 +42,26 @@ export const dashboardPaths = {
       responses: { '200': { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, '303': { description: 'To the sign-in page' } },
     },
   },
-  '/dashboard/deliveries/{entry}': { get: pageOp('dashboardDelivery', 'One delivery: headers as received and the body', dashboardSession, [pathParam('entry', 'Delivery entry id')]) },
-  '/dashboard/ledger': { get: pageOp('dashboardLedger', 'Invocations of a key (key=) with their lineage', dashboardSession, [query('key', 'Capability key'), query('after', 'Cursor')]) },
+  '/dashboard/deliveries/{entry}': { get: pageOp('dashboardDelivery', 'One delivery: headers as received and the body (a link to it when over the inline threshold)', dashboardSession, [pathParam('entry', 'Delivery entry id')]) },
+  '/dashboard/deliveries/{entry}/body': {
+    get: {
+      ...pageOp('dashboardDeliveryBody', "A delivery's body, byte for byte, with its original content type", dashboardSession, [pathParam('entry', 'Delivery entry id')]),
+      responses: { '200': { description: 'The body as received', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } }, '303': { description: 'To the sign-in page when there is no session' }, '404': htmlPage('Not found (a page)') },
+    },
+  },
+  '/dashboard/approvals': { get: pageOp('dashboardApprovals', 'Runs waiting for approval, each with Approve and Deny', dashboardSession, [query('approved', 'Invocation just approved'), query('run', 'The run it made'), query('denied', 'Invocation just denied')]) },
+  '/dashboard/approvals/{id}': {
+    post: {
+      ...formOp('dashboardDecideApproval', 'Approve or deny a waiting run (as POST /api/approvals/{id})', { csrf: { type: 'string' }, decision: { enum: ['approve', 'deny'] } }, dashboardSession, [pathParam('id', 'Invocation id')]),
+      responses: {
+        ...formResponses,
+        '400': htmlPage('invalid_request: not a decision, or the invocation is not waiting'),
+        '404': htmlPage('invocation_not_found'),
+        '409': htmlPage('already_decided'),
+        '410': htmlPage('approval_expired'),
+      },
+    },
+  },
+  '/dashboard/ledger': { get: pageOp('dashboardLedger', 'Invocations of a key (key=), newest first, with their lineage', dashboardSession, [query('key', 'Capability key'), query('before', 'Cursor')]) },
   '/dashboard/invocations/{id}': { get: pageOp('dashboardInvocation', 'One invocation, its lineage and a proof verified in the browser', dashboardSession, [pathParam('id', 'Invocation id')]) },
 } as const;

@@ -1,6 +1,6 @@
 // Every endpoint of the service, as OpenAPI path items. A test compares these paths with the routes
 // Express actually mounts, so an endpoint cannot be added without being described here.
-import { anyCredential, credentialErrors, errors, json, limitParam, ownerOnly, pathParam, publicOnly, query, ref, tokenOrKey } from './components.js';
+import { anyCredential, credentialErrors, errors, json, ledgerPage, ledgerPageParams, limitParam, ownerOnly, pathParam, publicOnly, query, ref, tokenOrKey } from './components.js';
 
 const formatParam = query('format', '`markdown` for the markdown form', { enum: ['markdown'] });
 
@@ -17,7 +17,7 @@ const dispatchGet = {
     '- `map=1 | map=SYSTEM [&format=markdown]`: the root tree or one system (public)',
     '- `confirm=inv_…`: public proof that an entry is in the ledger (public)',
     '- `receipt=inv_…`: the opened record of an invocation (API key, or a token for its own runs)',
-    '- `explain=1`: what the presented token may do (token)',
+    '- `explain=1`: what the presented credential may do (any credential; without one, the public credential)',
     '- `invoke=KEY&body=<url-encoded args>`: runs the capability, answered like POST (token or API key)',
     '- `self_scope=1&keys=A,B[&purpose][&actor][&narrow=1]`: a keyless token for the listed public keys (rate limited)',
   ].join('\n'),
@@ -32,7 +32,7 @@ const dispatchGet = {
     formatParam,
     query('confirm', 'An invocation or delivery id'),
     query('receipt', 'An invocation id'),
-    query('explain', '1 to explain the presented token', { enum: ['1'] }),
+    query('explain', '1 to explain the presented credential', { enum: ['1'] }),
     query('invoke', 'Capability key to run'),
     query('body', 'URL-encoded arguments for invoke'),
     query('self_scope', '1 to mint a token for listed keys', { enum: ['1'] }),
@@ -47,7 +47,7 @@ const dispatchGet = {
       content: { 'application/json': { schema: { oneOf: [ref('RunAnswer'), { type: 'object' }] } }, 'text/markdown': { schema: { type: 'string' } } },
     },
     '202': json('The run waits for the owner\'s approval (invocation.status awaiting_approval)', ref('RunAnswer')),
-    ...errors([400, 'invalid_request'], [404, 'unknown_capability (did_you_mean, ask), unknown_system, invocation_not_found, not_found'], [422, 'invalid_arguments, tool_error'], [429, 'rate_limited'], [502, 'upstream_unavailable'], [504, 'upstream_timeout']),
+    ...errors([400, 'invalid_request (no query verb, or two: verbs)'], [404, 'unknown_capability (did_you_mean, ask), unknown_system, invocation_not_found, not_found'], [422, 'invalid_arguments, tool_error'], [429, 'rate_limited'], [502, 'upstream_unavailable'], [504, 'upstream_timeout']),
     ...credentialErrors,
   },
 };
@@ -73,7 +73,7 @@ const dispatchPost = {
   responses: {
     '200': json('The run succeeded', ref('RunAnswer')),
     '202': json('The run waits for approval', ref('RunAnswer')),
-    ...errors([400, 'invalid_request'], [404, 'unknown_capability, invocation_not_found'], [413, 'payload_too_large'], [415, 'unsupported_media_type'], [422, 'invalid_arguments, invalid_repair, tool_error (a failed run: RunAnswer)'], [502, 'upstream_unavailable'], [504, 'upstream_timeout']),
+    ...errors([400, 'invalid_request'], [404, 'unknown_capability, invocation_not_found'], [409, 'lineage_closed (closed_by)'], [413, 'payload_too_large'], [415, 'unsupported_media_type'], [422, 'invalid_arguments, invalid_repair, tool_error (a failed run: RunAnswer)'], [502, 'upstream_unavailable'], [504, 'upstream_timeout']),
     ...credentialErrors,
   },
 };
@@ -114,10 +114,11 @@ export const paths = {
   },
   '/api/invocations': {
     get: {
-      operationId: 'listInvocations', tags: ['ledger'], summary: 'Invocations of one key, in append order',
+      operationId: 'listInvocations', tags: ['ledger'], summary: 'Invocations of one key, newest first or in append order',
+      description: 'Paged like every ledger listing: `before`/`after` with next_cursor, and a page ends early before it would pass `ledger.pageBytes`.',
       security: tokenOrKey,
-      parameters: [query('object_id', 'The capability key', undefined, true), query('after', 'Cursor from next_cursor'), limitParam()],
-      responses: { '200': json('A page', { type: 'object', properties: { ok: { type: 'boolean' }, items: { type: 'array', items: ref('Invocation') }, next_cursor: { type: ['string', 'null'] } } }), ...errors([400, 'invalid_request']), ...credentialErrors },
+      parameters: [query('object_id', 'The capability key', undefined, true), ...ledgerPageParams()],
+      responses: { '200': json('A page', ledgerPage(ref('Invocation'), { object_id: { type: 'string' } })), ...errors([400, 'invalid_request']), ...credentialErrors },
     },
   },
   '/api/invocations/{id}': {
@@ -129,9 +130,19 @@ export const paths = {
   },
   '/api/ledger': {
     get: {
-      operationId: 'listDeliveries', tags: ['webhooks'], summary: 'Webhook deliveries, newest first', security: ownerOnly,
-      parameters: [query('event', '`webhook delivery`', { enum: ['webhook delivery'] }, true), query('hook', 'Only this webhook'), query('before', 'Cursor from next_cursor'), limitParam()],
-      responses: { '200': json('A page', { type: 'object', properties: { items: { type: 'array', items: ref('Delivery') }, next_cursor: { type: ['string', 'null'] } } }), ...errors([400, 'invalid_request'], [404, 'webhook_not_found']), ...credentialErrors },
+      operationId: 'listLedger', tags: ['ledger'], summary: 'Ledger entries of one event: webhook deliveries or invocations, newest first or in append order', security: ownerOnly,
+      description: 'Paged like every ledger listing: `before`/`after` with next_cursor, and a page ends early before it would pass `ledger.pageBytes`. A delivery body over `ledger.inlineBodyBytes` is left out (`body: null`, `body_omitted: true`); `body_size`, `body_sha256` and `body_url` stand for it.',
+      parameters: [
+        query('event', '`webhook delivery` or `invocation`', { enum: ['webhook delivery', 'invocation'] }, true),
+        query('hook', 'Deliveries: only this webhook'),
+        query('key', 'Invocations: only this capability key'),
+        ...ledgerPageParams(),
+      ],
+      responses: {
+        '200': json('A page', { oneOf: [ledgerPage(ref('Delivery'), { event: { const: 'webhook delivery' }, hook: { type: 'string' } }), ledgerPage({ allOf: [ref('Invocation'), { type: 'object', properties: { event: { const: 'invocation' } }, required: ['event'] }] }, { event: { const: 'invocation' }, key: { type: 'string' } })] }),
+        ...errors([400, 'invalid_request'], [404, 'webhook_not_found']),
+        ...credentialErrors,
+      },
     },
   },
   '/api/ledger/{entry}': {
@@ -139,6 +150,14 @@ export const paths = {
       operationId: 'getDelivery', tags: ['webhooks'], summary: 'One delivery, whole', security: ownerOnly,
       parameters: [pathParam('entry', 'Delivery entry id (dlv_…)')],
       responses: { '200': json('The delivery', { type: 'object', properties: { entry: ref('Delivery') } }), ...errors([404, 'not_found']), ...credentialErrors },
+    },
+  },
+  '/api/ledger/{entry}/body': {
+    get: {
+      operationId: 'getDeliveryBody', tags: ['webhooks'], summary: "A delivery's body, byte for byte, with its original content type (streamed)", security: ownerOnly,
+      description: 'The `body_url` of a delivery. The answer carries `Repr-Digest: sha-256=:…:` (the `body_sha256` of the listing), `X-Content-Type-Options: nosniff` and a sandboxing Content-Security-Policy.',
+      parameters: [pathParam('entry', 'Delivery entry id (dlv_…)')],
+      responses: { '200': { description: 'The body as received', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } }, ...errors([404, 'not_found']), ...credentialErrors },
     },
   },
   '/api/objects/webhook': {
@@ -244,7 +263,20 @@ export const paths = {
     get: { operationId: 'protocolSpec', tags: ['entry points'], summary: 'This document: the machine-readable protocol spec (OpenAPI 3.1)', security: anyCredential, responses: { '200': json('The OpenAPI document'), ...credentialErrors } },
   },
   '/healthz': {
-    get: { operationId: 'health', tags: ['operations'], summary: 'Liveness and database health', security: publicOnly, responses: { '200': json('{ok, database, capabilities, uptime_s}'), '503': json('The database does not answer') } },
+    get: { operationId: 'health', tags: ['operations'], summary: 'Liveness and database health', security: publicOnly, responses: { '200': json('{ok, database, capabilities, uptime_s}'), '503': json('The database does not answer: error database_unavailable', ref('Error')) } },
+  },
+  '/metrics': {
+    get: {
+      operationId: 'metrics',
+      tags: ['operations'],
+      summary: 'Prometheus metrics (text exposition format): process, HTTP, runs, upstream calls, deliveries, refusals, ledger backlog, group commits',
+      description: 'The owner\'s API key, unless the config sets metrics.public to true (then no credential is asked).',
+      security: [...ownerOnly, {}],
+      responses: {
+        '200': { description: 'The metrics', content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } } },
+        ...errors([401, 'credential_required, invalid_api_key']),
+      },
+    },
   },
 } as const;
 

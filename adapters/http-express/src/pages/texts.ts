@@ -1,5 +1,5 @@
 // The markdown and JSON forms of the content pages: tag pages, one-file folders, manifests, llms.txt.
-import { articleSource, type Article, type SystemNode, type TagIndex, type TagView } from '@switchyard/core';
+import { articleSource, counted, type Article, type SystemNode, type TagIndex, type TagView } from '@switchyard/core';
 import { guidanceMarkdown, entryPoints, OPERATOR_NOTE } from './guidance.js';
 import { markdownText } from './markdown.js';
 import type { PageUrls } from './urls.js';
@@ -13,7 +13,7 @@ export function tagMarkdown(view: TagView, urls: PageUrls, workspace: string, ba
   return [
     `# Everything tagged ${view.tag}`,
     '',
-    `${view.count} article${view.count === 1 ? '' : 's'}, newest first.`,
+    `${counted(view.count, 'article')}, newest first.`,
     '',
     ...view.articles.map((a) => `- [${markdownText(a.title)}](${urls.articleMd(a.slug)}) (${day(a.date)}): ${markdownText(a.summary)}`),
     '',
@@ -72,12 +72,12 @@ export function llmsTxt(index: TagIndex, systems: SystemNode[], urls: PageUrls, 
     '',
     '## Tags',
     '',
-    ...index.tags().map((t) => link(`Everything tagged ${t.tag}`, urls.tagMd(t.tag), `${t.count} article${t.count === 1 ? '' : 's'}`)),
+    ...index.tags().map((t) => link(`Everything tagged ${t.tag}`, urls.tagMd(t.tag), counted(t.count, 'article'))),
     '',
     '## Systems',
     '',
     ...systems.flatMap((s) => [
-      link(s.system, urls.systemMd(s.system), `${s.capabilities.length} capabilities, generated from the registry`),
+      link(s.system, urls.systemMd(s.system), `${counted(s.capabilities.length, 'capability', 'capabilities')}, generated from the registry`),
       link(`${s.system} map`, `${base}/api/dispatch?map=${s.system}&format=markdown`, 'the same system from the dispatch endpoint'),
       ...s.capabilities.map((c) => link(c.key, `${base}/api/dispatch?key=${c.key}&format=markdown`, c.description.split('. ')[0]!)),
     ]),
@@ -91,3 +91,7 @@ export function llmsTxt(index: TagIndex, systems: SystemNode[], urls: PageUrls, 
 }
 
 export type { Article };
+
+/** A 404 for a markdown address, in markdown: what is missing and where to look instead. */
+export const notFoundMarkdown = (what: string, urls: PageUrls): string =>
+  ['# Not found', '', markdownText(what), '', `- [All tags](${urls.tags}) · [llms.txt](${urls.llms}): every article, tag and system`, ''].join('\n');

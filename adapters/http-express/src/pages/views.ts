@@ -1,5 +1,5 @@
 // The HTML pages. Every value goes through `html`, so titles, tags and summaries arrive escaped.
-import type { Article, SystemNode, TagCount, TagIndex, TagView } from '@switchyard/core';
+import { counted, type Article, type SystemNode, type TagCount, type TagIndex, type TagView } from '@switchyard/core';
 import { guidanceHtml } from './guidance.js';
 import { html, layout, type Html } from './html.js';
 import { renderMarkdown } from './markdown.js';
@@ -10,36 +10,36 @@ const day = (date: string) => date.slice(0, 10);
 const articleList = (articles: Article[], urls: PageUrls): Html => html`<ol class="articles">
 ${articles.map((a) => html`<li><a href="${urls.article(a.slug)}">${a.title}</a> <time datetime="${a.date}">${day(a.date)}</time><br>${a.summary}</li>\n`)}</ol>`;
 
-const tagList = (tags: TagCount[], urls: PageUrls, unit: string): Html => html`<ul class="tags">
-${tags.map((t) => html`<li><a href="${urls.tag(t.tag)}" rel="tag">${t.tag}</a> <span class="count">${t.count} ${unit}</span></li>\n`)}</ul>`;
+const tagList = (tags: TagCount[], urls: PageUrls, unit: (n: number) => string): Html => html`<ul class="tags">
+${tags.map((t) => html`<li><a href="${urls.tag(t.tag)}" rel="tag">${t.tag}</a> <span class="count">${unit(t.count)}</span></li>\n`)}</ul>`;
 
 export const homePage = (index: TagIndex, systems: SystemNode[], urls: PageUrls, workspace: string): string =>
   layout(
     'Articles',
     html`<h1>Switchyard</h1>
-<p>Capability dispatch, ledger and webhook service. ${index.articles.length} articles, newest first.</p>
+<p>Capability dispatch, ledger and webhook service. ${counted(index.articles.length, 'article')}, newest first.</p>
 ${articleList(index.articles, urls)}
 <h2>Tags</h2>
-${tagList(index.tags(), urls, 'articles')}
+${tagList(index.tags(), urls, (n) => counted(n, 'article'))}
 <h2>Systems</h2>
 <ul class="systems">
-${systems.map((s) => html`<li><a href="${urls.system(s.system)}">${s.system}</a> <span class="count">${s.capabilities.length} capabilities</span></li>\n`)}</ul>
+${systems.map((s) => html`<li><a href="${urls.system(s.system)}">${s.system}</a> <span class="count">${counted(s.capabilities.length, 'capability', 'capabilities')}</span></li>\n`)}</ul>
 <p><a href="${urls.site}">Download the whole site (zip)</a></p>
 ${guidanceHtml(workspace)}`,
   );
 
 export const tagsPage = (index: TagIndex, urls: PageUrls): string =>
   layout('Tags', html`<h1>Tags</h1>
-${tagList(index.tags(), urls, 'articles')}`);
+${tagList(index.tags(), urls, (n) => counted(n, 'article'))}`);
 
 export const tagPage = (view: TagView, urls: PageUrls, workspace: string): string =>
   layout(
     `Everything tagged ${view.tag}`,
     html`<h1>Everything tagged ${view.tag}</h1>
-<p class="count"><span id="count">${view.count}</span> article${view.count === 1 ? '' : 's'}, newest first. <a href="${urls.tagMd(view.tag)}">Markdown version</a></p>
+<p class="count"><span id="count">${view.count}</span> ${view.count === 1 ? 'article' : 'articles'}, newest first. <a href="${urls.tagMd(view.tag)}">Markdown version</a></p>
 ${articleList(view.articles, urls)}
 <h2>Related tags</h2>
-${view.related.length ? tagList(view.related, urls, 'shared') : html`<p>None.</p>`}
+${view.related.length ? tagList(view.related, urls, (n) => `${n} shared`) : html`<p>None.</p>`}
 <h2>Downloads</h2>
 <ul class="downloads">
 <li><a href="${urls.tagZip(view.tag)}" download>${view.tag}.zip</a>: the folder as a zip</li>

@@ -1,8 +1,9 @@
 // Publishing an article: POST /api/articles with the owner's API key (no token carries the move).
-// The body is { markdown } (front matter + body) or the fields themselves; "replace": true swaps an
-// article with the same slug, otherwise a taken slug is 409 article_exists. Checked before stored.
+// The body is { markdown } (front matter + body) or the fields themselves, of which title, tags and
+// body are enough (slug, date and summary are derived); "replace": true swaps an article with the
+// same slug, otherwise a taken slug is 409 article_exists. Checked before stored.
 import { Router, json } from 'express';
-import { SwitchyardError, checkArticleMeta, parseArticle, type Article } from '@switchyard/core';
+import { SwitchyardError, checkArticleMeta, parseArticle, withDerivedFields, type Article } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
 import type { HttpContext } from '../context.js';
 import { OWNER_MOVES, needs } from '../credentials.js';
@@ -11,8 +12,8 @@ import { pageUrls } from '../pages/urls.js';
 const FIELDS = ['slug', 'title', 'tags', 'date', 'summary'];
 const ALLOWED = new Set(['markdown', 'body', 'replace', ...FIELDS]);
 
-function articleOf(input: unknown): { article: Article; replace: boolean } {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new SwitchyardError('invalid_request', 'send a JSON object: { "markdown": "---\\n…front matter…\\n---\\nbody" } or the fields slug, title, tags, date, summary and body');
+function articleOf(input: unknown, now: Date): { article: Article; replace: boolean } {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new SwitchyardError('invalid_request', 'send a JSON object: { "markdown": "---\\n…front matter…\\n---\\nbody" } or the fields title, tags and body (slug, date and summary are optional)');
   const body = input as Record<string, unknown>;
   const unknown = Object.keys(body).filter((k) => !ALLOWED.has(k));
   if (unknown.length) throw new SwitchyardError('invalid_request', `unknown field(s): ${unknown.join(', ')}`, { allowed: [...ALLOWED] });
@@ -24,14 +25,15 @@ function articleOf(input: unknown): { article: Article; replace: boolean } {
     return { article: parseArticle(body['markdown']), replace };
   }
   if (typeof body['body'] !== 'string') throw new SwitchyardError('invalid_article', 'body (the markdown after the front matter) must be a string', { errors: [{ path: '/body', message: '/body must be string' }] });
-  const meta = checkArticleMeta(Object.fromEntries(FIELDS.filter((f) => body[f] !== undefined).map((f) => [f, body[f]])));
+  const fields = withDerivedFields(Object.fromEntries([...FIELDS, 'body'].map((f) => [f, body[f]])), now);
+  const meta = checkArticleMeta(Object.fromEntries(FIELDS.filter((f) => fields[f] !== undefined).map((f) => [f, fields[f]])));
   return { article: { ...meta, body: body['body'] }, replace };
 }
 
 export function articleRoutes(ctx: HttpContext): Router {
   const router = Router();
   router.post('/api/articles', needs(ctx, OWNER_MOVES.publishArticles), json({ limit: '1mb' }), async (req, res) => {
-    const { article, replace } = articleOf(req.body);
+    const { article, replace } = articleOf(req.body, ctx.clock.now());
     const { replaced } = await ctx.articles.publish(article, { replace });
     const urls = pageUrls(baseUrlOf(req, ctx.publicBaseUrl));
     const { body: _body, ...meta } = article;

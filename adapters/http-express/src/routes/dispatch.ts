@@ -1,7 +1,8 @@
-// /api/dispatch: POST runs a capability; GET answers the public read queries (contract, registry, map).
+// /api/dispatch: POST runs a capability; GET answers one query verb (contract, registry, map, ask,
+// build, confirm, receipt, explain, invoke, self_scope) from one table.
 import { Router, json, type Request, type RequestHandler, type Response } from 'express';
-import { ROOT, SwitchyardError, contractMarkdown, describe, rootMapMarkdown, systemArticleMarkdown, type DispatchRequest } from '@switchyard/core';
-import { authorize, callerOf, credentialOf, linkToken } from '../credentials.js';
+import { INVOCATION_ID, ROOT, SwitchyardError, contractMarkdown, runDenial, describe, rootMapMarkdown, systemArticleMarkdown, type DispatchRequest, type StoredInvocation } from '@switchyard/core';
+import { authorize, callerOf, credentialOf, linkToken, requireUnspent, type Credential } from '../credentials.js';
 import { explainAnswer, selfScopeAnswer } from '../token-answers.js';
 import { mintLimiter } from '../rate-limit.js';
 import { baseUrlOf } from '../base-url.js';
@@ -24,6 +25,19 @@ const single = (req: Request, name: string): string | undefined => {
   if (typeof value !== 'string') throw new SwitchyardError('invalid_request', `query parameter ${name} must be given once`);
   return value;
 };
+
+/** The query verbs of GET /api/dispatch; a request names exactly one. */
+export const QUERY_VERBS = ['invoke', 'key', 'confirm', 'receipt', 'map', 'registry', 'ask', 'build', 'explain', 'self_scope'] as const;
+export type QueryVerb = (typeof QUERY_VERBS)[number];
+/** invoke's move, spelled per key; checked by the run once the key is known. */
+const INVOKE_MOVE = 'invoke:<KEY>';
+/** The invocation a move is checked against (the access policy's ownership rule). */
+type InvocationObject = { id: string; invocation: StoredInvocation | undefined };
+/**
+ * A verb's handler: the request, the verb's value, the credential that passed the verb's move (none
+ * for invoke and self_scope) and the invocation the move was checked against, if the verb names one.
+ */
+type VerbHandler = (req: Request, res: Response, value: string, cred: Credential | undefined, object: InvocationObject | undefined) => Promise<void>;
 
 /** The POST envelope: {key, body}, {key, body, repairs} or {replay}. */
 function parseEnvelope(payload: unknown): DispatchRequest {
@@ -66,15 +80,23 @@ export function dispatchRoutes(ctx: HttpContext): Router {
   const run = async (req: Request, res: Response, request: DispatchRequest): Promise<void> => {
     const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
     // The key to authorize: the request's, or for a replay the original's. Unknown keys are left to
-    // dispatch, whose 404 carries did_you_mean (the registry is public anyway).
-    let key = 'key' in request ? request.key : undefined;
+    // dispatch, whose 404 carries did_you_mean (the registry is public anyway). A replayed or repaired
+    // invocation must be the caller's own (the policy decides, before any use is spent).
+    // Keys match in any letter case; the move names the registered (upper-case) key.
+    let key = 'key' in request ? ctx.registry.keyOf(request.key) : undefined;
+    let object: InvocationObject | undefined;
     if ('replay' in request) {
-      const original = typeof request.replay === 'string' ? await ctx.invocations.get(request.replay) : undefined;
+      const original = typeof request.replay === 'string' && INVOCATION_ID.test(request.replay) ? await ctx.invocations.get(request.replay) : undefined;
       if (!original) throw new SwitchyardError('invocation_not_found', `no invocation ${String(request.replay)} to replay`);
       key = original.key;
+      object = { id: original.id, invocation: original };
+    } else if (typeof request.repairs === 'string' && INVOCATION_ID.test(request.repairs)) {
+      const target = await ctx.invocations.get(request.repairs);
+      if (target) object = { id: target.id, invocation: target };
     }
-    const cred = key !== undefined && ctx.registry.has(key) ? await authorize(req, ctx, `invoke:${key}`) : await credentialOf(req, ctx);
-    if (cred.kind === 'public') throw new SwitchyardError('credential_required', 'running a capability needs a share token or the API key; GET /start mints a keyless one', { start: `${baseUrl}/start` });
+    const cred = key !== undefined && ctx.registry.has(key) ? await authorize(req, ctx, `invoke:${key}`, object) : await credentialOf(req, ctx);
+    const noCredential = runDenial(cred, 'running a capability', `${baseUrl}/start`);
+    if (noCredential) throw noCredential;
     try {
       const outcome = await ctx.dispatch.dispatch(request, callerOf(cred));
       const error = outcome.invocation.error;
@@ -93,97 +115,136 @@ export function dispatchRoutes(ctx: HttpContext): Router {
 
   const mintLimit = mintLimiter(ctx);
 
-  router.get('/api/dispatch', async (req, res) => {
-    const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
-    const key = single(req, 'key');
-    const map = single(req, 'map');
-    const confirm = single(req, 'confirm');
-    if (confirm !== undefined) {
+  /**
+   * GET /api/dispatch: one query verb per request, looked up in this table (parameter → move →
+   * handler). The move is checked before the handler runs, except invoke's (the run checks
+   * invoke:<KEY> once the key is known, so an unknown key still gets did_you_mean) and
+   * self_scope's (keyless minting, rate limited per client instead).
+   */
+  const verbs: Record<QueryVerb, { move: string | null; object?: (value: string) => Promise<InvocationObject>; handle: VerbHandler }> = {
+    invoke: {
+      move: INVOKE_MOVE,
+      handle: async (req, res, invoke) => {
+        const body = single(req, 'body');
+        await run(req, res, { key: invoke, body: body ?? '' });
+      },
+    },
+    key: {
+      move: 'contract:read',
+      handle: async (req, res, key, cred) => {
+        const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
+        const token = linkToken(cred!);
+        let entry;
+        try {
+          entry = ctx.registry.require(key);
+        } catch (err) {
+          throw withKeyLinks(err, baseUrl);
+        }
+        if (wantsMarkdown(req)) return sendMarkdown(res, contractMarkdown(entry.capability, baseUrl, token));
+        res.json({ ok: true, contract: contractJson(entry.capability, baseUrl, token) });
+      },
+    },
+    confirm: {
       // Public: anyone may check that an invocation happened; nothing private is in the answer.
-      await authorize(req, ctx, 'confirm:read');
-      res.json(await confirmation(ctx, confirm, baseUrl));
-      return;
+      move: 'confirm:read',
+      handle: async (req, res, confirm) => {
+        res.json(await confirmation(ctx, confirm, baseUrlOf(req, ctx.publicBaseUrl)));
+      },
+    },
+    receipt: {
+      move: 'receipt:read',
+      // A receipt opens the private fields: its owner's only; to anyone else it does not exist.
+      object: async (id) => ({ id, invocation: INVOCATION_ID.test(id) ? await ctx.invocations.get(id) : undefined }),
+      handle: async (req, res, _receiptOf, _cred, object) => {
+        res.json(await receipt(ctx, object!.invocation!, baseUrlOf(req, ctx.publicBaseUrl)));
+      },
+    },
+    map: {
+      move: 'contract:read',
+      handle: async (req, res, map, cred) => {
+        const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
+        const token = linkToken(cred!);
+        const systems = ctx.registry.systems();
+        if (map === '1' || map.toUpperCase() === ROOT) {
+          if (wantsMarkdown(req)) return sendMarkdown(res, rootMapMarkdown(ROOT, systems, baseUrl));
+          res.json({ ok: true, root: ROOT, systems: systems.map((s) => ({ system: s.system, path: [ROOT, s.system], capabilities: s.capabilities.map((c) => c.key), article: `${baseUrl}/api/dispatch?map=${s.system}&format=markdown` })) });
+          return;
+        }
+        const system = systems.find((s) => s.system === map.toUpperCase());
+        if (!system) throw new SwitchyardError('unknown_system', `no system ${map}`, { systems: systems.map((s) => s.system) });
+        if (wantsMarkdown(req)) return sendMarkdown(res, systemArticleMarkdown(system, baseUrl));
+        res.json({ ok: true, system: system.system, path: [ROOT, system.system], capabilities: system.capabilities.map((c) => ({ key: c.key, ...describe(c, baseUrl, token) })) });
+      },
+    },
+    registry: {
+      move: 'contract:read',
+      handle: async (req, res, _value, cred) => {
+        const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
+        const capabilities = ctx.registry.list().map((c) => ({ key: c.key, ...describe(c, baseUrl, linkToken(cred!)) }));
+        res.json({ ok: true, root: ROOT, count: capabilities.length, capabilities });
+      },
+    },
+    ask: {
+      move: 'contract:read',
+      handle: async (req, res, ask, cred) => {
+        const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
+        const token = linkToken(cred!);
+        const question = checkQuestion(ask);
+        const answer = ctx.registry.ask(question, askLimit(single(req, 'limit')));
+        if (wantsMarkdown(req)) return sendMarkdown(res, askMarkdown(ctx.registry, question, answer, baseUrl, token));
+        res.json(askJson(ctx.registry, question, answer, baseUrl, token));
+      },
+    },
+    build: {
+      move: 'contract:read',
+      handle: async (req, res, _value, cred) => {
+        const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
+        const build = ctx.registry.build();
+        res.set('etag', `"${build.terminalKey}"`);
+        if (wantsMarkdown(req)) return sendMarkdown(res, buildMarkdown(build, baseUrl));
+        res.json(buildJson(build, baseUrl, linkToken(cred!)));
+      },
+    },
+    explain: {
+      move: 'explain',
+      handle: async (req, res, _value, cred) => {
+        res.json(await explainAnswer(ctx, cred!, baseUrlOf(req, ctx.publicBaseUrl)));
+      },
+    },
+    self_scope: {
+      // Keyless: mints a token (rate limited per client) rather than using one. A credential sent
+      // along must be good, as on every route: a bad one is its error, never ignored.
+      move: null,
+      handle: async (req, res) => {
+        const cred = await credentialOf(req, ctx);
+        await requireUnspent(ctx, cred, 'self_scope');
+        await new Promise<void>((resolve, reject) => mintLimit(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+        res.json(await selfScopeAnswer(ctx, cred, baseUrlOf(req, ctx.publicBaseUrl), {
+          keys: (single(req, 'keys') ?? '').split(',').map((k) => k.trim()).filter(Boolean),
+          purpose: single(req, 'purpose') ?? null,
+          actor: single(req, 'actor') ?? null,
+          narrow: single(req, 'narrow') === '1',
+        }));
+      },
+    },
+  };
+
+  router.get('/api/dispatch', async (req, res) => {
+    const named = Object.keys(req.query).filter((name): name is QueryVerb => (QUERY_VERBS as readonly string[]).includes(name));
+    if (named.length > 1) {
+      throw new SwitchyardError('invalid_request', `GET /api/dispatch takes one query verb; this request names ${named.join(' and ')}`, { verbs: named });
     }
-    const receiptOf = single(req, 'receipt');
-    if (receiptOf !== undefined) {
-      const cred = await authorize(req, ctx, 'receipt:read');
-      const inv = /^inv_[A-Za-z0-9]{8,40}$/.test(receiptOf) ? await ctx.invocations.get(receiptOf) : undefined;
-      // A token reads the receipts of its own runs only; to it, anyone else's do not exist.
-      if (!inv || (cred.kind === 'token' && inv.fingerprint !== cred.scope.fingerprint)) throw new SwitchyardError('invocation_not_found', `no invocation ${receiptOf} run with this credential`);
-      res.json(await receipt(ctx, inv, baseUrl));
-      return;
+    if (named.length === 0) {
+      throw new SwitchyardError('invalid_request', 'GET /api/dispatch needs one of: key=<KEY> [&format=markdown], ask=<question or key>, build=1, registry=1, map=1 | map=<SYSTEM> [&format=markdown], confirm=<inv_id>, receipt=<inv_id>, explain=1, invoke=<KEY>&body=…, self_scope=1&keys=…', {
+        queries: [...QUERY_VERBS],
+      });
     }
-    if (single(req, 'explain') !== undefined) {
-      const cred = await authorize(req, ctx, 'explain');
-      res.json(await explainAnswer(ctx, cred, baseUrl));
-      return;
-    }
-    const invoke = single(req, 'invoke');
-    if (invoke !== undefined) {
-      const body = single(req, 'body');
-      await run(req, res, { key: invoke, body: body ?? '' });
-      return;
-    }
-    if (single(req, 'self_scope') !== undefined) {
-      await new Promise<void>((resolve, reject) => mintLimit(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
-      res.json(await selfScopeAnswer(ctx, req, baseUrl, {
-        keys: (single(req, 'keys') ?? '').split(',').map((k) => k.trim()).filter(Boolean),
-        purpose: single(req, 'purpose') ?? null,
-        actor: single(req, 'actor') ?? null,
-        narrow: single(req, 'narrow') === '1',
-      }));
-      return;
-    }
-    // Everything left reads contracts.
-    const cred = await authorize(req, ctx, 'contract:read');
-    const token = linkToken(cred);
-    if (key !== undefined) {
-      let entry;
-      try {
-        entry = ctx.registry.require(key);
-      } catch (err) {
-        throw withKeyLinks(err, baseUrl);
-      }
-      if (wantsMarkdown(req)) return sendMarkdown(res, contractMarkdown(entry.capability, baseUrl, token));
-      res.json({ ok: true, contract: contractJson(entry.capability, baseUrl, token) });
-      return;
-    }
-    const ask = single(req, 'ask');
-    if (ask !== undefined) {
-      const question = checkQuestion(ask);
-      const answer = ctx.registry.ask(question, askLimit(single(req, 'limit')));
-      if (wantsMarkdown(req)) return sendMarkdown(res, askMarkdown(ctx.registry, question, answer, baseUrl, token));
-      res.json(askJson(ctx.registry, question, answer, baseUrl, token));
-      return;
-    }
-    if (single(req, 'build') !== undefined) {
-      const build = ctx.registry.build();
-      res.set('etag', `"${build.terminalKey}"`);
-      if (wantsMarkdown(req)) return sendMarkdown(res, buildMarkdown(build, baseUrl));
-      res.json(buildJson(build, baseUrl, token));
-      return;
-    }
-    if (single(req, 'registry') !== undefined) {
-      const capabilities = ctx.registry.list().map((c) => ({ key: c.key, ...describe(c, baseUrl, token) }));
-      res.json({ ok: true, root: ROOT, count: capabilities.length, capabilities });
-      return;
-    }
-    if (map !== undefined) {
-      const systems = ctx.registry.systems();
-      if (map === '1' || map.toUpperCase() === ROOT) {
-        if (wantsMarkdown(req)) return sendMarkdown(res, rootMapMarkdown(ROOT, systems, baseUrl));
-        res.json({ ok: true, root: ROOT, systems: systems.map((s) => ({ system: s.system, path: [ROOT, s.system], capabilities: s.capabilities.map((c) => c.key), article: `${baseUrl}/api/dispatch?map=${s.system}&format=markdown` })) });
-        return;
-      }
-      const system = systems.find((s) => s.system === map.toUpperCase());
-      if (!system) throw new SwitchyardError('unknown_system', `no system ${map}`, { systems: systems.map((s) => s.system) });
-      if (wantsMarkdown(req)) return sendMarkdown(res, systemArticleMarkdown(system, baseUrl));
-      res.json({ ok: true, system: system.system, path: [ROOT, system.system], capabilities: system.capabilities.map((c) => ({ key: c.key, ...describe(c, baseUrl, token) })) });
-      return;
-    }
-    throw new SwitchyardError('invalid_request', 'GET /api/dispatch needs one of: key=<KEY> [&format=markdown], ask=<question or key>, build=1, registry=1, map=1 | map=<SYSTEM> [&format=markdown], confirm=<inv_id>, receipt=<inv_id>, explain=1, invoke=<KEY>&body=…, self_scope=1&keys=…', {
-      queries: ['key', 'ask', 'build', 'registry', 'map', 'confirm', 'receipt', 'explain', 'invoke', 'self_scope'],
-    });
+    const name = named[0]!;
+    const value = single(req, name)!;
+    const verb = verbs[name];
+    const object = verb.object ? await verb.object(value) : undefined;
+    const cred = verb.move === null || verb.move === INVOKE_MOVE ? undefined : await authorize(req, ctx, verb.move, object);
+    await verb.handle(req, res, value, cred, object);
   });
 
   return router;

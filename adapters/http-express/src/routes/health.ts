@@ -1,5 +1,7 @@
 // Liveness and readiness: the process answers and the database answers.
 import { Router } from 'express';
+import { SwitchyardError } from '@switchyard/core';
+import { statusFor } from '../status.js';
 import type { HttpContext } from '../context.js';
 
 export function healthRoutes(ctx: HttpContext): Router {
@@ -7,7 +9,9 @@ export function healthRoutes(ctx: HttpContext): Router {
   const started = Date.now();
   router.get('/healthz', async (_req, res) => {
     const database = await ctx.databaseHealth().catch(() => ({ ok: false, engine: 'unknown' }));
-    res.status(database.ok ? 200 : 503).json({ ok: database.ok, database, capabilities: ctx.registry.size, uptime_s: Math.round((Date.now() - started) / 1000) });
+    // Not ok carries the coded error, as every ok:false answer does.
+    const error = database.ok ? {} : { error: new SwitchyardError('database_unavailable', `the ${database.engine} database does not answer`).toJSON() };
+    res.status(database.ok ? 200 : statusFor('database_unavailable')).json({ ok: database.ok, ...error, database, capabilities: ctx.registry.size, uptime_s: Math.round((Date.now() - started) / 1000) });
   });
   return router;
 }

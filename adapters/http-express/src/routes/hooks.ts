@@ -92,9 +92,15 @@ export function hookRoutes(ctx: HttpContext, gate: RequestGate): Router {
     }
   };
 
+  /** The action an address names, as its registered key when it names one in any letter case. */
+  const actionOf = (req: Request): string | null => {
+    const named = req.params['action'] as string | undefined;
+    return named === undefined ? null : (ctx.registry.keyOf(named) ?? named);
+  };
+
   const ingest = async (req: Request, res: Response): Promise<void> => {
     if (!gate.check(req, res)) return;
-    const head = deliveryHead(req, req.params['id'] as string, (req.params['action'] as string | undefined) ?? null);
+    const head = deliveryHead(req, req.params['id'] as string, actionOf(req));
     let admission;
     try {
       admission = await ctx.intake.admit(head);

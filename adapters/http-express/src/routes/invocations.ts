@@ -1,21 +1,29 @@
-// Ledger reads of invocations: by capability key in append order (cursor paged), and one by id.
+// Ledger reads of invocations: by capability key, paged by the ledger listings' rule within the
+// byte budget (newest first, or in append order), and one by id. Each record is shown as the
+// access policy lets the credential see it: whole to its owner, else only its public (Merkle leaf) fields.
 import { Router } from 'express';
-import { INVOCATION_ID, KEY_PATTERN, SwitchyardError } from '@switchyard/core';
-import { needs } from '../credentials.js';
+import { INVOCATION_ID, KEY_PATTERN, SwitchyardError, canonicalKey, fillPage, invocationView, type LedgerPageRequest } from '@switchyard/core';
+import { credentialOf, needs } from '../credentials.js';
 import type { HttpContext } from '../context.js';
-import { parseCursor, parseLimit } from '../paging.js';
+import { ORDER_NAMES, envelopeBytes, parseLedgerPage, writePage } from '../paging.js';
 
 export function invocationRoutes(ctx: HttpContext): Router {
   const router = Router();
   router.use('/api/invocations', needs(ctx, 'ledger:read'));
 
   router.get('/api/invocations', async (req, res) => {
-    const objectId = req.query['object_id'];
-    if (typeof objectId !== 'string' || !KEY_PATTERN.test(objectId)) {
+    const named = req.query['object_id'];
+    // A key matches in any letter case; the ledger keeps (and the answer names) the upper-case key.
+    const objectId = typeof named === 'string' ? canonicalKey(named) : undefined;
+    if (objectId === undefined || !KEY_PATTERN.test(objectId)) {
       throw new SwitchyardError('invalid_request', 'object_id must be a capability key, e.g. ?object_id=MESSAGING_UPDATE_GROUP');
     }
-    const page = await ctx.invocations.listByKey(objectId, { after: parseCursor(req.query['after'], 'after'), limit: parseLimit(req.query['limit']) });
-    res.json({ ok: true, object_id: objectId, order: 'append', ...page });
+    const request = parseLedgerPage(req.query);
+    const cred = await credentialOf(req, ctx);
+    const head = { ok: true, object_id: objectId, order: ORDER_NAMES[request.order] };
+    // Each record is measured against the budget as it is shown.
+    const page = await fillPage((r: LedgerPageRequest) => ctx.invocations.list({ ...r, key: objectId }), request, (i) => JSON.stringify(invocationView(cred, i)), ctx.pageBytes - envelopeBytes(head));
+    writePage(res, head, page);
   });
 
   router.get('/api/invocations/:id', async (req, res) => {
@@ -30,7 +38,7 @@ export function invocationRoutes(ctx: HttpContext): Router {
       lineage.push(cursor);
       cursor = (await ctx.invocations.get(cursor))?.repairs ?? null;
     }
-    res.json({ ok: true, invocation, lineage: { repairs_chain: lineage, repaired_by: invocation.repaired_by } });
+    res.json({ ok: true, invocation: invocationView(await credentialOf(req, ctx), invocation), lineage: { repairs_chain: lineage, repaired_by: invocation.repaired_by } });
   });
 
   return router;

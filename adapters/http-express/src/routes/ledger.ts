@@ -1,16 +1,19 @@
-// GET /api/ledger?event=webhook%20delivery: deliveries whole, newest first, with the API key.
+// GET /api/ledger: deliveries and invocations, paged by the ledger listings' rule within a byte
+// budget, bodies over the inline threshold left out; one delivery; a delivery's raw body. API key.
 import { Router } from 'express';
-import { DELIVERY_EVENT, SwitchyardError, WEBHOOK_ID_PATTERN } from '@switchyard/core';
-import { OWNER_MOVES, needs } from '../credentials.js';
+import { DELIVERY_EVENT, INVOCATION_EVENT, KEY_PATTERN, SwitchyardError, WEBHOOK_ID_PATTERN, canonicalKey, fillPage, invocationView, type LedgerPageRequest } from '@switchyard/core';
+import { baseUrlOf } from '../base-url.js';
+import { OWNER_MOVES, credentialOf, needs } from '../credentials.js';
 import type { HttpContext } from '../context.js';
-import { parseCursor, parseLimit } from '../paging.js';
+import { streamDeliveryBody } from '../delivery-body.js';
+import { ORDER_NAMES, envelopeBytes, parseLedgerPage, writePage } from '../paging.js';
 import { presentDelivery } from '../webhook-presenters.js';
 
-const EVENTS = [DELIVERY_EVENT];
+const EVENTS = [DELIVERY_EVENT, INVOCATION_EVENT];
 
 export function ledgerRoutes(ctx: HttpContext): Router {
   const router = Router();
-  // Deliveries carry webhook addresses (the secret): the owner's only.
+  // Deliveries carry webhook addresses (the secret), invocations their whole records: the owner's only.
   router.use('/api/ledger', needs(ctx, OWNER_MOVES.readDeliveries));
 
   router.get('/api/ledger', async (req, res) => {
@@ -18,20 +21,44 @@ export function ledgerRoutes(ctx: HttpContext): Router {
     if (typeof event !== 'string' || !EVENTS.includes(event)) {
       throw new SwitchyardError('invalid_request', `event must be one of: ${EVENTS.join(', ')} (e.g. ?event=webhook%20delivery)`, { events: EVENTS });
     }
+    const request = parseLedgerPage(req.query);
+    if (event === INVOCATION_EVENT) {
+      if (req.query['hook'] !== undefined) throw new SwitchyardError('invalid_request', 'hook filters deliveries; for invocations use key');
+      // A key matches in any letter case; the ledger keeps (and the answer names) the upper-case key.
+      const named = req.query['key'];
+      const key = typeof named === 'string' ? canonicalKey(named) : named;
+      if (key !== undefined && (typeof key !== 'string' || !KEY_PATTERN.test(key))) throw new SwitchyardError('invalid_request', 'key must be a capability key, e.g. key=MESSAGING_UPDATE_GROUP');
+      const head = { ok: true, event, ...(key ? { key } : {}), order: ORDER_NAMES[request.order] };
+      const cred = await credentialOf(req, ctx);
+      const page = await fillPage((r: LedgerPageRequest) => ctx.invocations.list({ ...r, ...(key ? { key: key as string } : {}) }), request, (i) => JSON.stringify({ event, ...invocationView(cred, i) }), ctx.pageBytes - envelopeBytes(head));
+      return writePage(res, head, page);
+    }
+    if (req.query['key'] !== undefined) throw new SwitchyardError('invalid_request', 'key filters invocations; for deliveries use hook');
     const hook = req.query['hook'];
     if (hook !== undefined && (typeof hook !== 'string' || !WEBHOOK_ID_PATTERN.test(hook))) throw new SwitchyardError('invalid_request', 'hook must be a webhook id (hk_ + 12 letters and digits)');
-    const before = parseCursor(req.query['before'], 'before');
-    const limit = parseLimit(req.query['limit']);
     // A webhook that does not exist has no deliveries: say so rather than answer an empty page.
     if (hook && !(await ctx.webhooks.get(hook as string))) throw new SwitchyardError('webhook_not_found', `no webhook ${hook as string}`);
-    const page = await ctx.deliveries.list({ ...(hook ? { hookId: hook as string } : {}), before, limit });
-    res.json({ ok: true, event, order: 'newest first', items: page.items.map(presentDelivery), next_cursor: page.next_cursor });
+    const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
+    const head = { ok: true, event, ...(hook ? { hook } : {}), order: ORDER_NAMES[request.order] };
+    const page = await fillPage(
+      (r: LedgerPageRequest) => ctx.deliveries.list({ ...r, ...(hook ? { hookId: hook as string } : {}), inlineBodyBytes: ctx.inlineBodyBytes }),
+      request,
+      (d) => JSON.stringify(presentDelivery(d, baseUrl)),
+      ctx.pageBytes - envelopeBytes(head),
+      // A body under the threshold can still be too much for a small budget: then it is left out too.
+      (d) => JSON.stringify(presentDelivery({ ...d, body: null, body_omitted: d.body !== null || d.body_omitted }, baseUrl)),
+    );
+    writePage(res, head, page);
   });
 
   router.get('/api/ledger/:entry', async (req, res) => {
     const delivery = await ctx.deliveries.get(req.params['entry'] as string);
     if (!delivery) throw new SwitchyardError('not_found', `no ledger entry ${req.params['entry']}`);
-    res.json({ ok: true, entry: presentDelivery(delivery) });
+    res.json({ ok: true, entry: presentDelivery(delivery, baseUrlOf(req, ctx.publicBaseUrl)) });
+  });
+
+  router.get('/api/ledger/:entry/body', async (req, res) => {
+    await streamDeliveryBody(ctx.deliveries, req.params['entry'] as string, res);
   });
 
   return router;

@@ -5,7 +5,7 @@
 import { Router, json, type Request, type RequestHandler } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createSwitchyardMcpServer, type CallerTools } from '@switchyard/mcp';
-import { SwitchyardError, isOwnerIssued, scopeAllows } from '@switchyard/core';
+import { SwitchyardError, mayInvoke, runDenial } from '@switchyard/core';
 import { authorize, callerOf, credentialOf, type Credential } from '../credentials.js';
 import { baseUrlOf } from '../base-url.js';
 import type { HttpContext } from '../context.js';
@@ -16,19 +16,17 @@ const VERSION = '0.1.0';
 function callerTools(req: Request, ctx: HttpContext, cred: Exclude<Credential, { kind: 'public' }>): CallerTools {
   return {
     list() {
-      const all = ctx.registry.list();
-      if (cred.kind === 'owner') return all;
       // Listing is not a use of the token (nothing runs), so no token use is recorded per key.
       // Keyless tokens would only ever be refused an auth-required run: not offered as tools.
-      const mayRunAuthRequired = isOwnerIssued(cred.scope);
-      return all.filter((c) => scopeAllows(cred.scope, `invoke:${c.key}`) && (c.auth !== 'required' || mayRunAuthRequired));
+      return ctx.registry.list().filter((c) => mayInvoke(cred, c));
     },
     async call(key, args) {
       try {
         // registry.require throws unknown_capability with did_you_mean before any token use.
-        ctx.registry.require(key);
-        const allowed = await authorize(req, ctx, `invoke:${key}`);
-        return await ctx.dispatch.dispatch({ key, body: args, source: 'mcp' }, callerOf(allowed));
+        // A tool name matches its key in any letter case; the move and the record use the registered key.
+        const { capability } = ctx.registry.require(key);
+        const allowed = await authorize(req, ctx, `invoke:${capability.key}`);
+        return await ctx.dispatch.dispatch({ key: capability.key, body: args, source: 'mcp' }, callerOf(allowed));
       } catch (err) {
         // The client only sees "internal error" for these; the log keeps the cause, as the error middleware does.
         if (!SwitchyardError.is(err)) ctx.logger.error('unhandled error', { path: req.path, tool: key, error: (err as Error)?.stack ?? String(err) });
@@ -50,11 +48,8 @@ export function mcpRoutes(ctx: HttpContext): Router {
   // our coded 401, and so is no credential at all (tools are for callers who may invoke).
   const credential: RequestHandler = async (req, res, next) => {
     const cred = await credentialOf(req, ctx);
-    if (cred.kind === 'public') {
-      throw new SwitchyardError('credential_required', 'the MCP server needs a credential: Authorization: Bearer <share token> or the API key in x-sheets-key; GET /start mints a keyless token', {
-        start: `${baseUrlOf(req, ctx.publicBaseUrl)}/start`,
-      });
-    }
+    const noCredential = runDenial(cred, 'the MCP server', `${baseUrlOf(req, ctx.publicBaseUrl)}/start`);
+    if (noCredential) throw noCredential;
     res.locals['credential'] = cred;
     next();
   };

@@ -7,7 +7,7 @@ import { SLUG_PATTERN, SwitchyardError, articleSource, systemArticleMarkdown, ty
 import { baseUrlOf } from '../base-url.js';
 import type { HttpContext } from '../context.js';
 import { PAGES_CSS } from '../pages/css.js';
-import { llmsTxt, tagAllMarkdown, tagManifest, tagMarkdown } from '../pages/texts.js';
+import { llmsTxt, notFoundMarkdown, tagAllMarkdown, tagManifest, tagMarkdown } from '../pages/texts.js';
 import { pageUrls } from '../pages/urls.js';
 import { articlePage, homePage, notFoundPage, systemPage, tagPage, tagsPage } from '../pages/views.js';
 import { RenderMemo, rendered, type Rendered } from '../pages/memo.js';
@@ -29,6 +29,8 @@ const secured: RequestHandler = helmet({
 });
 
 const NAME = /^([a-z0-9-]+?)(?:\.(md|zip|json))?$/;
+// The format a path asks for, read from its ending even when the name before it is not valid.
+const FORMAT = /\.(md|zip|json)$/;
 const SYSTEM_NAME = /^([A-Z][A-Z0-9_]*?)(?:\.(md))?$/;
 
 // A Rendered body carries its ETag: Express then skips hashing and answers 304 when it matches.
@@ -43,7 +45,9 @@ export function pageRoutes(ctx: HttpContext): Router {
   // out of context, so their links are absolute, on the configured base where there is one.
   const relative = pageUrls('');
   const absolute = (req: Request) => pageUrls(baseUrlOf(req, ctx.publicBaseUrl));
-  const notFound = (res: Response, what: string) => page(res, notFoundPage(what, relative), 404);
+  // A 404 in the format asked for: markdown for .md, HTML for a page.
+  const notFound = (req: Request, res: Response, what: string) =>
+    FORMAT.exec(req.path)?.[1] === 'md' ? markdown(res.status(404), notFoundMarkdown(what, absolute(req))) : page(res, notFoundPage(what, relative), 404);
   // Built once per content change (and registry change, for what lists systems).
   const memo = new RenderMemo();
 
@@ -72,8 +76,9 @@ export function pageRoutes(ctx: HttpContext): Router {
     const index = await ctx.articles.index();
     const view = tag && SLUG_PATTERN.test(tag) ? index.tag(tag) : undefined;
     if (!view) {
-      if (ext === 'json' || ext === 'zip') throw new SwitchyardError('not_found', `no articles are tagged ${JSON.stringify(tag ?? req.params['name'])}`, { tags: relative.tags });
-      return notFound(res, `Nothing is tagged ${tag ?? req.params['name']}.`);
+      const asked = FORMAT.exec(req.params['name'] as string)?.[1];
+      if (asked === 'json' || asked === 'zip') throw new SwitchyardError('not_found', `no articles are tagged ${JSON.stringify(tag ?? req.params['name'])}`, { tags: relative.tags });
+      return notFound(req, res, `Nothing is tagged ${tag ?? (req.params['name'] as string).replace(FORMAT, '')}.`);
     }
     if (ext === 'md') {
       const base = baseUrlOf(req, ctx.publicBaseUrl);
@@ -87,14 +92,14 @@ export function pageRoutes(ctx: HttpContext): Router {
   router.get('/tags/:tag/all.md', secured, async (req, res) => {
     const tag = req.params['tag'] as string;
     const view = SLUG_PATTERN.test(tag) ? (await ctx.articles.index()).tag(tag) : undefined;
-    if (!view) return notFound(res, `Nothing is tagged ${tag}.`);
+    if (!view) return notFound(req, res, `Nothing is tagged ${tag}.`);
     markdown(res, tagAllMarkdown(view));
   });
 
   router.get('/articles/:name', secured, async (req, res) => {
     const [, slug, ext] = NAME.exec(req.params['name'] as string) ?? [];
     const article = slug && (ext === undefined || ext === 'md') ? (await ctx.articles.index()).article(slug) : undefined;
-    if (!article) return notFound(res, `No article ${req.params['name']}.`);
+    if (!article) return notFound(req, res, `No article ${req.params['name']}.`);
     if (ext === 'md') return markdown(res, articleSource(article));
     page(res, articlePage(article, relative));
   });
@@ -102,7 +107,7 @@ export function pageRoutes(ctx: HttpContext): Router {
   router.get('/systems/:name', secured, async (req, res) => {
     const [, name, ext] = SYSTEM_NAME.exec(req.params['name'] as string) ?? [];
     const system = ctx.registry.systems().find((s) => s.system === name);
-    if (!system) return notFound(res, `No system ${req.params['name']}.`);
+    if (!system) return notFound(req, res, `No system ${req.params['name']}.`);
     const text = systemArticleMarkdown(system, baseUrlOf(req, ctx.publicBaseUrl));
     if (ext === 'md') return markdown(res, text);
     page(res, systemPage(system, text, relative));

@@ -2,7 +2,7 @@
 // with the caller's credential and through the same dispatch as POST /api/dispatch. One tag's
 // failure is reported in its place and does not stop the others; text without tags runs nothing.
 import { Router, json, type Request } from 'express';
-import { SwitchyardError, parseRouterTags, type RouterTag } from '@switchyard/core';
+import { SwitchyardError, parseRouterTags, runDenial, type ErrorCode, type RouterTag } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
 import type { HttpContext } from '../context.js';
 import { authorize, callerOf, credentialOf, linkToken } from '../credentials.js';
@@ -10,6 +10,23 @@ import { runAnswer, unknownKeyLinks } from '../presenters.js';
 
 /** More tags than this in one text is refused whole: a runaway model must not fan out unbounded runs. */
 export const MAX_TAGS_PER_TEXT = 20;
+
+/**
+ * A text whose runs were not all ok answers ok:false, and like every ok:false answer carries a
+ * top-level error: the first failed run's code, and where each failed run is (its own error stays in place).
+ */
+function notAllOk(runs: Array<{ ok: boolean; at: number; key: string; error?: { code: ErrorCode; message: string } | null }>): { error?: Record<string, unknown> } {
+  const failed = runs.filter((r) => !r.ok);
+  if (failed.length === 0) return {};
+  const first = failed[0]!;
+  return {
+    error: {
+      code: first.error?.code ?? 'internal_error',
+      message: `${failed.length} of ${runs.length} router tag(s) did not run ok; the first, ${first.key} at ${first.at}: ${first.error?.message ?? 'no message'}`,
+      failed: failed.map((r) => ({ key: r.key, at: r.at, code: r.error?.code ?? 'internal_error' })),
+    },
+  };
+}
 
 export function routerRoutes(ctx: HttpContext): Router {
   const router = Router();
@@ -37,7 +54,8 @@ export function routerRoutes(ctx: HttpContext): Router {
       if (!req.is('application/json')) throw new SwitchyardError('unsupported_media_type', 'send {"text": "…"} as application/json');
       // A bad key or token is refused before the body is read; running needs some credential.
       const cred = await credentialOf(req, ctx);
-      if (cred.kind === 'public') throw new SwitchyardError('credential_required', 'running router tags needs a share token or the API key; GET /start mints a keyless one', { start: `${baseUrlOf(req, ctx.publicBaseUrl)}/start` });
+      const noCredential = runDenial(cred, 'running router tags', `${baseUrlOf(req, ctx.publicBaseUrl)}/start`);
+      if (noCredential) throw noCredential;
       next();
     },
     json({ limit: ctx.bodyLimitBytes }),
@@ -50,7 +68,7 @@ export function routerRoutes(ctx: HttpContext): Router {
       const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
       const runs = [];
       for (const tag of parsed.tags) runs.push(await runTag(req, tag, baseUrl));
-      res.json({ ok: runs.every((r) => r.ok), count: runs.length, runs, problems: parsed.problems });
+      res.json({ ok: runs.every((r) => r.ok), ...notAllOk(runs), count: runs.length, runs, problems: parsed.problems });
     },
   );
 

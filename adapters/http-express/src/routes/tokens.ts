@@ -1,10 +1,10 @@
 // Minting: GET /start and GET /api/workspace/<slug>/enter for keyless callers (rate limited per
 // client address), POST /api/tokens for the owner. self_scope lives on /api/dispatch.
-import { Router, json } from 'express';
+import { Router, json, type RequestHandler } from 'express';
 import { MOVES, SwitchyardError, type Caveats } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
 import type { HttpContext } from '../context.js';
-import { OWNER_MOVES, credentialOf, needs } from '../credentials.js';
+import { OWNER_MOVES, authorize, credentialOf, needs, requireUnspent } from '../credentials.js';
 import { mintLimiter } from '../rate-limit.js';
 import { minted } from '../token-answers.js';
 
@@ -17,8 +17,13 @@ const text = (v: unknown, name: string, max = 200): string | null => {
 export function tokenRoutes(ctx: HttpContext): Router {
   const router = Router();
   const limit = mintLimiter(ctx);
+  // Keyless minting needs no credential, but one sent along must be good: a bad one is its error.
+  const presentedMustBeGood: RequestHandler = async (req, _res, next) => {
+    await requireUnspent(ctx, await credentialOf(req, ctx), 'token:mint');
+    next();
+  };
 
-  router.get('/start', limit, async (req, res) => {
+  router.get('/start', presentedMustBeGood, limit, async (req, res) => {
     const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
     const { token, scope } = ctx.tokens.start(text(req.query['actor'], 'actor'));
     res.json({
@@ -27,7 +32,7 @@ export function tokenRoutes(ctx: HttpContext): Router {
     });
   });
 
-  router.get('/api/workspace/:slug/enter', limit, async (req, res) => {
+  router.get('/api/workspace/:slug/enter', presentedMustBeGood, limit, async (req, res) => {
     const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
     const slug = req.params['slug'] as string;
     if (!ctx.workspaces.includes(slug)) throw new SwitchyardError('not_found', `no workspace ${slug}`, { workspaces: ctx.workspaces });
@@ -35,7 +40,7 @@ export function tokenRoutes(ctx: HttpContext): Router {
     const actor = text(req.query['actor'], 'actor');
     if (role !== 'observer') {
       // Any other role is the owner's to give.
-      if ((await credentialOf(req, ctx)).kind !== 'owner') throw new SwitchyardError('credential_required', `role ${role} needs the owner's API key; observers enter without one`, { needed: OWNER_MOVES.mintTokens });
+      await authorize(req, ctx, OWNER_MOVES.mintTokens);
       const { token, scope } = ctx.tokens.mint({ moves: [...MOVES], workspace: slug, role, ...(actor ? { actor } : {}), expires: Math.floor(Date.now() / 1000) + 24 * 3600 });
       res.json(await minted(ctx, baseUrl, token, scope));
       return;
@@ -54,7 +59,8 @@ export function tokenRoutes(ctx: HttpContext): Router {
       if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && x.length > 0 && x.length <= 200)) throw new SwitchyardError('invalid_request', `${name} must be a list of names`);
       return v as string[];
     };
-    const moves = list(b['moves'], 'moves');
+    // invoke:<KEY> may name the key in any letter case; the token carries the registered key.
+    const moves = list(b['moves'], 'moves').map((m) => (m.startsWith('invoke:') ? `invoke:${ctx.registry.keyOf(m.slice(7)) ?? m.slice(7)}` : m));
     const bad = moves.filter((m) => !(MOVES as readonly string[]).includes(m) && !(m.startsWith('invoke:') && ctx.registry.has(m.slice(7))));
     if (bad.length) throw new SwitchyardError('invalid_request', `unknown move(s) ${bad.join(', ')}`, { moves: [...MOVES, 'invoke:<KEY>'] });
     const expiresIn = b['expires_in_s'] ?? 3600;

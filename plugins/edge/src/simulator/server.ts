@@ -6,7 +6,11 @@ import type { RunningSimulator } from '@switchyard/core';
 import { SET_ACTIVE_WORKER_TOOL } from '../manifest.js';
 import { ActiveWorkers } from './state.js';
 
-const WORKER_ID = z.string().regex(/^[0-9a-f]{32}$/, 'workerId must be 32 lowercase hexadecimal characters');
+// Hexadecimal in either letter case; one worker whichever case names it, so kept in lower case.
+const WORKER_ID = z
+  .string()
+  .regex(/^[0-9a-fA-F]{32}$/, 'workerId must be 32 hexadecimal characters')
+  .transform((id) => id.toLowerCase());
 
 export function createEdgeServer(state: ActiveWorkers): McpServer {
   const server = new McpServer({ name: 'edge-builds-simulator', version: '1.0.0' });

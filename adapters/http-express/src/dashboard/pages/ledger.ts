@@ -1,9 +1,9 @@
 // The ledger: invocations by key with their lineage (repairs, replays), and one invocation with
 // its whole lineage and a proof the browser verifies against the published verifier key.
-import type { StoredInvocation, SystemNode } from '@switchyard/core';
+import { actorLabel, type StoredInvocation, type SystemNode } from '@switchyard/core';
 import { html, type Html } from '../html.js';
 
-const statusCell = (i: StoredInvocation) => html`<td class="${i.ok ? 'on' : 'off'}">${i.status}${i.error ? html` <span class="muted">${i.error.code}</span>` : ''}</td>`;
+const statusCell = (i: StoredInvocation) => html`<td data-label="Status" class="words ${i.ok ? 'on' : 'off'}">${i.status}${i.error ? html` <span class="muted">${i.error.code}</span>` : ''}</td>`;
 const invLink = (id: string | null) => (id ? html`<a href="/dashboard/invocations/${id}">${id}</a>` : '—');
 
 export function ledgerIndexBody(systems: SystemNode[]): Html {
@@ -15,14 +15,15 @@ export function ledgerIndexBody(systems: SystemNode[]): Html {
 export function invocationsBody(key: string, items: StoredInvocation[], next: string | null): Html {
   return html`<p><a href="/dashboard/ledger">Ledger</a> · <a href="/dashboard/capabilities/${key}">${key}</a></p>
 <h1>Invocations of ${key}</h1>
-<table>
+<p class="muted">Newest first.</p>
+<table class="rows">
   <thead><tr><th>#</th><th>Invocation</th><th>When</th><th>Actor</th><th>Status</th><th>Repairs</th><th>Repaired by</th><th>Replays</th></tr></thead>
   <tbody>${items.map((i) => html`<tr>
-    <td>${i.seq}</td><td>${invLink(i.id)}</td><td>${i.created_at}</td><td>${i.actor}</td>${statusCell(i)}
-    <td>${invLink(i.repairs)}</td><td>${i.repaired_by.length ? i.repaired_by.map((r, n) => html`${n ? ', ' : ''}${invLink(r)}`) : '—'}</td><td>${invLink(i.replays)}</td>
+    <td data-label="#">${i.seq}</td><td data-label="Invocation" class="token">${invLink(i.id)}</td><td data-label="When" class="token">${i.created_at}</td><td data-label="Actor">${actorLabel(i)}</td>${statusCell(i)}
+    <td data-label="Repairs" class="token">${invLink(i.repairs)}</td><td data-label="Repaired by">${i.repaired_by.length ? i.repaired_by.map((r, n) => html`${n ? ', ' : ''}${invLink(r)}`) : '—'}</td><td data-label="Replays" class="token">${invLink(i.replays)}</td>
   </tr>`)}</tbody>
 </table>
-${next ? html`<p><a href="/dashboard/ledger?key=${encodeURIComponent(key)}&after=${next}">Older runs follow →</a></p>` : ''}`;
+${next ? html`<p><a href="/dashboard/ledger?key=${encodeURIComponent(key)}&before=${next}">Older runs follow →</a></p>` : ''}`;
 }
 
 /** The proof links are same-origin paths: the page's CSP allows fetching from its own origin only.
@@ -33,7 +34,7 @@ export function invocationBody(inv: StoredInvocation, chain: StoredInvocation[])
 <dl class="contract">
   <dt>Capability</dt><dd><a href="/dashboard/capabilities/${inv.key}">${inv.key}</a> <span class="muted">${inv.path}</span></dd>
   <dt>Status</dt><dd class="${inv.ok ? 'on' : 'off'}">${inv.status}${inv.error ? ` · ${inv.error.code}: ${inv.error.message}` : ''}</dd>
-  <dt>Actor</dt><dd>${inv.actor}${inv.fingerprint ? ` (${inv.fingerprint})` : ''}</dd>
+  <dt>Actor</dt><dd>${actorLabel(inv)}</dd>
   <dt>When</dt><dd>${inv.created_at} · ${inv.duration_ms} ms · source ${inv.source}</dd>
   <dt>Replays</dt><dd>${invLink(inv.replays)}</dd>
 </dl>

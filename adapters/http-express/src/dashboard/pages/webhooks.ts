@@ -1,37 +1,44 @@
-// Webhooks: the list with on/off switches, one webhook's deliveries (new ones arrive live over
-// server-sent events) and one delivery whole: every header as received and the body.
-import { deliveryOutcomeWord, type StoredDelivery, type Webhook } from '@switchyard/core';
+// Webhooks: the list with on/off switches, one webhook's deliveries with its switch (new ones
+// arrive live over server-sent events) and one delivery whole: every header as received and the
+// body (a link to the raw body instead when it is over the inline threshold).
+import { counted, deliveryOutcomeWord, type StoredDelivery, type Webhook } from '@switchyard/core';
 import { html, type Html } from '../html.js';
 
 /** The one vocabulary (accepted, duplicate, refused), a refusal with its reason. */
 const outcomeText = (d: StoredDelivery): string => (d.refusal ? `refused: ${d.refusal.code}` : deliveryOutcomeWord(d));
 
 const deliveryRow = (d: StoredDelivery) =>
-  html`<tr data-entry="${d.id}"><td><a href="/dashboard/deliveries/${d.id}">${d.id}</a></td><td>${d.received_at}</td><td>${d.method}</td><td>${d.delivery_id ?? '—'}</td><td>${outcomeText(d)}</td><td>${d.body_size}</td></tr>`;
+  html`<tr data-entry="${d.id}"><td data-label="Entry" class="token"><a href="/dashboard/deliveries/${d.id}">${d.id}</a></td><td data-label="Received" class="token">${d.received_at}</td><td data-label="Method">${d.method}</td><td data-label="Delivery id">${d.delivery_id ?? '—'}</td><td data-label="Outcome">${outcomeText(d)}</td><td data-label="Bytes">${d.body_size}</td></tr>`;
+
+/** The on/off switch: a form with the session's CSRF token, back to the page it is on. */
+const switchForm = (h: Webhook, csrf: string, from: 'list' | 'webhook') =>
+  html`<form method="post" action="/dashboard/webhooks/${h.id}/switch" class="inline switch">
+      <input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="on" value="${h.on ? 'false' : 'true'}"><input type="hidden" name="from" value="${from}">
+      <button type="submit">Turn ${h.on ? 'off' : 'on'}</button></form>`;
 
 export function webhooksBody(hooks: Webhook[], baseUrl: string, csrf: string): Html {
   return html`<h1>Webhooks</h1>
 ${hooks.length === 0 ? html`<p>No webhooks yet. Create one with <code>switchyard hook create NAME</code> or <code>POST /api/objects/webhook</code>.</p>` : ''}
-<table>
+<table class="rows">
   <thead><tr><th>Name</th><th>Address</th><th>State</th><th></th></tr></thead>
   <tbody>${hooks.map((h) => html`<tr>
-    <td><a href="/dashboard/webhooks/${h.id}">${h.name}</a></td>
-    <td><code>${baseUrl}/hook/${h.id}</code></td>
-    <td class="${h.on ? 'on' : 'off'}">${h.on ? 'on' : 'off'}</td>
-    <td><form method="post" action="/dashboard/webhooks/${h.id}/switch" class="inline">
-      <input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="on" value="${h.on ? 'false' : 'true'}">
-      <button type="submit">Turn ${h.on ? 'off' : 'on'}</button></form></td>
+    <td data-label="Name"><a href="/dashboard/webhooks/${h.id}">${h.name}</a></td>
+    <td data-label="Address" class="token"><code>${baseUrl}/hook/${h.id}</code></td>
+    <td data-label="State" class="token ${h.on ? 'on' : 'off'}">${h.on ? 'on' : 'off'}</td>
+    <td data-label="">${switchForm(h, csrf, 'list')}</td>
   </tr>`)}</tbody>
 </table>`;
 }
 
-export function deliveriesBody(hook: Webhook, deliveries: StoredDelivery[], baseUrl: string): Html {
+export function deliveriesBody(hook: Webhook, deliveries: StoredDelivery[], baseUrl: string, csrf: string): Html {
   const newest = deliveries[0]?.seq ?? 0;
   return html`<p><a href="/dashboard/webhooks">Webhooks</a></p>
 <h1>${hook.name}</h1>
-<p><code>${baseUrl}/hook/${hook.id}</code> · <span class="${hook.on ? 'on' : 'off'}">${hook.on ? 'on' : 'off'}</span></p>
+<p><code>${baseUrl}/hook/${hook.id}</code></p>
+<div id="hook-state" class="state">State: <strong class="${hook.on ? 'on' : 'off'}">${hook.on ? 'on' : 'off'}</strong> ${switchForm(hook, csrf, 'webhook')}
+  <span class="muted">${hook.on ? 'Deliveries are taken.' : 'Deliveries are refused with 403 webhook_off.'}</span></div>
 <p class="muted" id="live-status" role="status">Newest first. New deliveries appear as they arrive.</p>
-<table>
+<table class="rows">
   <thead><tr><th>Entry</th><th>Received</th><th>Method</th><th>Delivery id</th><th>Outcome</th><th>Bytes</th></tr></thead>
   <tbody id="deliveries" data-live="/dashboard/webhooks/${hook.id}/live?after=${newest}">${deliveries.map(deliveryRow)}</tbody>
 </table>`;
@@ -49,8 +56,10 @@ export function deliveryBody(d: StoredDelivery, body: { body: string | null; bod
   ${d.action_run ? html`<dt>Action</dt><dd>${d.action_run.action} → <a href="/dashboard/invocations/${d.action_run.invocation}">${d.action_run.invocation}</a> (${d.action_run.status})</dd>` : ''}
 </dl>
 <h2>Headers (as received)</h2>
-<table><tbody>${d.headers.map(([n, v]) => html`<tr><th scope="row">${n}</th><td>${v}</td></tr>`)}</tbody></table>
-<h2>Body <span class="muted">${d.body_size} bytes${body.body_encoding ? `, ${body.body_encoding}` : ''}</span></h2>
-<pre id="delivery-body">${body.body ?? ''}</pre>`;
+<table class="headers"><tbody>${d.headers.map(([n, v]) => html`<tr><th scope="row">${n}</th><td>${v}</td></tr>`)}</tbody></table>
+<h2>Body <span class="muted">${counted(d.body_size, 'byte')}${body.body_encoding ? `, ${body.body_encoding}` : ''}</span></h2>
+${d.body_omitted
+  ? html`<p id="delivery-body-omitted">Too large to show here. SHA-256 <code>${d.body_sha256}</code> · <a href="/dashboard/deliveries/${d.id}/body">the raw body</a> (with its original content type)</p>`
+  : html`<pre id="delivery-body">${body.body ?? ''}</pre>`}`;
 }
 

@@ -1,0 +1,36 @@
+// The upstream client, timed: each MCP tool call's latency goes to the service's metrics by tool
+// and outcome. Everything else passes through unchanged.
+import type { McpToolDescription, ToolCallResult, UpstreamAddress, UpstreamToolClient } from '@switchyard/core';
+import type { ServiceMetrics } from '@switchyard/http-express';
+
+export class MeteredUpstreamClient implements UpstreamToolClient {
+  constructor(
+    private readonly inner: UpstreamToolClient,
+    private readonly metrics: ServiceMetrics,
+  ) {}
+
+  async callTool(upstream: UpstreamAddress, tool: string, args: unknown, options: { timeoutMs: number }): Promise<ToolCallResult> {
+    const started = process.hrtime.bigint();
+    const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+    try {
+      const result = await this.inner.callTool(upstream, tool, args, options);
+      this.metrics.upstreamCall(tool, result.isError ? 'tool_error' : 'ok', seconds());
+      return result;
+    } catch (err) {
+      this.metrics.upstreamCall(tool, 'failed', seconds());
+      throw err;
+    }
+  }
+
+  listTools(upstream: UpstreamAddress, options: { timeoutMs: number }): Promise<McpToolDescription[]> {
+    return this.inner.listTools(upstream, options);
+  }
+
+  onToolListChanged(listener: (upstream: UpstreamAddress) => void): () => void {
+    return this.inner.onToolListChanged(listener);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}

@@ -1,0 +1,16 @@
+// GET /metrics: the Prometheus text exposition. The owner's API key unless config makes it public
+// (metrics.public), for a scraper on a trusted network that holds no key.
+import { Router } from 'express';
+import { checkApiKey } from '../api-key.js';
+import type { HttpContext } from '../context.js';
+
+export function metricsRoutes(ctx: HttpContext): Router {
+  const router = Router();
+  router.get('/metrics', async (req, res) => {
+    if (!ctx.metricsPublic) await checkApiKey(req, ctx.apiKeys);
+    const { contentType, text } = await ctx.metrics.exposition();
+    res.setHeader('cache-control', 'no-store');
+    res.type(contentType).send(text);
+  });
+  return router;
+}
