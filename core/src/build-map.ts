@@ -2,9 +2,8 @@
 // The key hashes what a capability *is* (its definition), never where its upstream happens to
 // listen today, so it is stable across restarts and changes only when the registry does.
 import { createHash } from 'node:crypto';
-import { ROOT, type Capability } from './capability.js';
+import { ROOT, type Capability, type SystemNode } from './capability.js';
 import { canonicalJson } from './canonical-json.js';
-import type { SystemNode } from './registry.js';
 
 export interface BuildMap {
   root: string;

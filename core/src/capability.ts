@@ -15,6 +15,16 @@ export interface CostModel {
   itemsFrom?: string;
 }
 
+/** MCP's tool annotations: hints about what a tool does, as its author declares them. */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+  [hint: string]: unknown;
+}
+
 export interface CapabilityDefinition {
   key: string;
   /** Tree path below the root: [SYSTEM]; the key itself is the leaf. */
@@ -33,6 +43,14 @@ export interface CapabilityDefinition {
   cost?: CostModel;
   /** Upstream tool name for type tool. */
   tool?: string;
+  /** A human title (an imported tool's, as the upstream gave it). */
+  title?: string;
+  /** MCP tool annotations, as declared (imported: exactly the upstream's; absent stays absent). */
+  annotations?: ToolAnnotations;
+  /** The JSON Schema of the tool's structuredContent, as the upstream declared it. */
+  outputSchema?: JsonSchema;
+  /** The upstream tool's `_meta`, unchanged. */
+  meta?: Record<string, unknown>;
   /** Example arguments for the contract and the plugin contract suite. */
   example: unknown;
 }
@@ -45,6 +63,12 @@ export interface Capability extends CapabilityDefinition {
   upstreamUrl?: string;
   /** The upstream account's plan, from the plugin's options (see plan.ts); filled by the host at registration. */
   accountPlan?: string;
+}
+
+/** One system of the tree (root › system › key) with its capabilities. */
+export interface SystemNode {
+  system: string;
+  capabilities: Capability[];
 }
 
 export const KEY_PATTERN = /^[A-Z][A-Z0-9_]{1,127}$/;

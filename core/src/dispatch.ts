@@ -9,7 +9,9 @@ import { newInvocationId } from './ids.js';
 import type { InvocationError, InvocationRecord, InvocationStatus, StoredInvocation } from './invocation.js';
 import { INVOCATION_ID, checkRepairTarget } from './lineage.js';
 import { checkPlan } from './plan.js';
-import { noRequestScope, type Clock, type InvocationStore, type RequestScope } from './ports.js';
+import { noRequestScope, type CallerChannel, type Clock, type InvocationStore, type RequestScope } from './ports.js';
+import { DEFAULT_BLOB_THRESHOLD, ToolOutput, binaryBytes, externalizeBlobs, type UpstreamLogEntry } from './content.js';
+import type { BlobStore } from './ports/blob-store.js';
 import type { CapabilityRegistry } from './registry.js';
 import type { RunnerDirectory } from './runner-directory.js';
 import { computeYield } from './yield.js';
@@ -17,9 +19,15 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
 import { nestsDeeperThan, stringifyIteratively } from './json-depth.js';
 
+/** What a live caller adds to a run: a way to withdraw it, and a channel for progress and questions. */
+export interface LiveCall {
+  signal?: AbortSignal;
+  channel?: CallerChannel;
+}
+
 export type DispatchRequest =
-  | { key: string; body?: unknown; repairs?: string; source?: string }
-  | { replay: string; source?: string };
+  | ({ key: string; body?: unknown; repairs?: string; source?: string } & LiveCall)
+  | ({ replay: string; source?: string } & LiveCall);
 
 export interface DispatchOutcome {
   capability: Capability;
@@ -32,6 +40,8 @@ export interface DispatchOptions {
   approvalTtlSeconds?: number;
   /** How deep arguments (and results) may nest; deeper arguments are invalid. */
   maxArgumentDepth?: number;
+  /** Binary content parts larger than this (bytes) are stored once as blobs and referenced. */
+  blobThresholdBytes?: number;
 }
 
 /** The default depth limit of arguments: far beyond any real input schema, far below the stack. */
@@ -42,6 +52,9 @@ export const argsHash = (args: unknown): string => `sha256:${createHash('sha256'
 
 /** Codes that mean the run was refused before the runner, as opposed to a run that failed. */
 const REFUSALS: ReadonlySet<ErrorCode> = new Set(['approval_required', 'credential_required', 'plan_required']);
+
+/** An upstream that logs without end does not grow a record without end. */
+const MAX_LOGS = 200;
 
 type Validate = (args: unknown) => { path: string; message: string }[];
 
@@ -60,19 +73,22 @@ export class DispatchService {
     private readonly options: DispatchOptions,
     /** Names the request each record came from. */
     private readonly scope: RequestScope = noRequestScope,
+    /** Where large binary content goes; without one, content stays inline. */
+    private readonly blobs: BlobStore | null = null,
   ) {}
 
   async dispatch(request: DispatchRequest, caller: Caller): Promise<DispatchOutcome> {
     const source = request.source ?? 'api';
-    if ('replay' in request) return this.replay(request.replay, caller, source);
+    const live: LiveCall = { ...(request.signal ? { signal: request.signal } : {}), ...(request.channel ? { channel: request.channel } : {}) };
+    if ('replay' in request) return this.replay(request.replay, caller, source, live);
     if (typeof request.key !== 'string' || request.key.length === 0) fail('invalid_request', 'key must be a non-empty string');
     const { capability, validate } = this.registry.require(request.key);
-    if (request.repairs !== undefined) return this.repair(capability, validate, request.repairs, request.body, caller, source);
-    return this.run(capability, validate, request.body, caller, { repairs: null, replays: null, source });
+    if (request.repairs !== undefined) return this.repair(capability, validate, request.repairs, request.body, caller, source, live);
+    return this.run(capability, validate, request.body, caller, { repairs: null, replays: null, source }, null, newInvocationId(), live);
   }
 
   /** A repair: the lineage rules (lineage.ts) against the ledger, then a run linked to the failure. */
-  private async repair(capability: Capability, validate: Validate, repairs: unknown, body: unknown, caller: Caller, source: string): Promise<DispatchOutcome> {
+  private async repair(capability: Capability, validate: Validate, repairs: unknown, body: unknown, caller: Caller, source: string, live: LiveCall): Promise<DispatchOutcome> {
     if (typeof repairs !== 'string' || !INVOCATION_ID.test(repairs)) {
       // Echoed only as a scalar: an array or object named here may nest as deep as the request allows.
       const echoed = typeof repairs === 'object' ? null : (repairs ?? null);
@@ -90,7 +106,7 @@ export class DispatchService {
     this.repairing.set(targetId, id);
     try {
       checkRepairTarget(capability.key, targetId, target, target ? await this.store.repairChain(targetId) : []);
-      return await this.run(capability, validate, body, caller, { repairs: targetId, replays: null, source }, null, id);
+      return await this.run(capability, validate, body, caller, { repairs: targetId, replays: null, source }, null, id, live);
     } finally {
       this.repairing.delete(targetId);
     }
@@ -113,12 +129,12 @@ export class DispatchService {
     }
   }
 
-  private async replay(id: unknown, caller: Caller, source: string): Promise<DispatchOutcome> {
+  private async replay(id: unknown, caller: Caller, source: string, live: LiveCall): Promise<DispatchOutcome> {
     if (typeof id !== 'string' || !INVOCATION_ID.test(id)) fail('invalid_request', 'replay must be an invocation id of the form inv_…');
     // Only the original's owner replays it (it re-sends the original arguments); to anyone else it does not exist.
     const original = requireOwnInvocation(caller.principal, await this.store.get(id as string), id as string);
     const { capability, validate } = this.registry.require(original.key);
-    return this.run(capability, validate, original.body, caller, { repairs: null, replays: original.id, source });
+    return this.run(capability, validate, original.body, caller, { repairs: null, replays: original.id, source }, null, newInvocationId(), live);
   }
 
   /**
@@ -143,6 +159,7 @@ export class DispatchService {
     links: { repairs: string | null; replays: string | null; source: string },
     approvedArgsHash: string | null = null,
     id: string = newInvocationId(),
+    live: LiveCall = {},
   ): Promise<DispatchOutcome> {
     const started = this.clock.now();
     const maxDepth = this.maxDepth;
@@ -154,6 +171,8 @@ export class DispatchService {
     let ran = false;
     let result: unknown = null;
     let error: InvocationError | null = null;
+    let output: ToolOutput | null = null;
+    const logs: UpstreamLogEntry[] = [];
 
     try {
       args = this.checkArguments(capability, validate, rawBody, bodyTooDeep);
@@ -166,19 +185,31 @@ export class DispatchService {
       }
       if (approvedArgsHash !== null && argsHash(args) !== approvedArgsHash) fail('invalid_request', 'the arguments differ from the approved ones');
       ran = true;
-      result = await this.runners.runnerFor(capability).run(capability, args, { timeoutMs: this.options.timeoutMs, invocationId: id, actor: caller.actor });
+      result = await this.runners.runnerFor(capability).run(capability, args, { timeoutMs: this.options.timeoutMs, invocationId: id, actor: caller.actor, ...live, log: (entry) => void (logs.length < MAX_LOGS && logs.push(entry)) });
+      if (ToolOutput.is(result)) {
+        output = result;
+        result = output.value;
+      }
+      // A caller who withdrew the call gets no result, whatever the runner made of the abort.
+      if (live.signal?.aborted) fail('cancelled', `the caller cancelled the call to ${capability.key}`);
       // The result is written to the ledger and its leaves like the arguments: bounded the same way.
       if (nestsDeeperThan(result, maxDepth)) fail('tool_error', `the result of ${capability.key} nests deeper than ${maxDepth} levels`, { max_depth: maxDepth });
     } catch (err) {
       const coded = SwitchyardError.is(err) ? err : new SwitchyardError('internal_error', `runner failed: ${(err as Error)?.message ?? String(err)}`);
       error = coded.toJSON();
       // An approval request that passed every other check waits; anything else refused is refused.
-      status = coded.code === 'approval_required' && coded.details['args_hash'] ? 'awaiting_approval' : REFUSALS.has(coded.code) ? 'refused' : 'failed';
+      status =
+        coded.code === 'approval_required' && coded.details['args_hash'] ? 'awaiting_approval'
+        : REFUSALS.has(coded.code) ? 'refused'
+        : coded.code === 'cancelled' && ran ? 'cancelled'
+        : 'failed';
       result = null;
     }
 
     const ok = error === null;
     const resultText = ok ? JSON.stringify(result ?? null) : '';
+    // The upstream's whole answer is kept with an ok run; its log lines with any run that made some.
+    const content = ok && output ? (this.blobs ? await externalizeBlobs(output.content, this.blobs, this.options.blobThresholdBytes ?? DEFAULT_BLOB_THRESHOLD, (sha256) => `/api/invocations/${id}/blobs/${sha256}`) : output.content) : undefined;
     const record: InvocationRecord = {
       id,
       key: capability.key,
@@ -192,7 +223,10 @@ export class DispatchService {
       ran,
       error,
       result: ok ? (result ?? null) : null,
-      yield: computeYield({ bodyText: text, resultText, ok, ran, cost: capability.cost, args }),
+      ...(content ? { content } : {}),
+      ...(ok && output && output.structuredContent !== undefined ? { structured_content: output.structuredContent } : {}),
+      ...(logs.length > 0 ? { logs } : {}),
+      yield: computeYield({ bodyText: text, resultText, ok, ran, cost: capability.cost, args, binaryBytes: content ? binaryBytes(content) : 0 }),
       repairs: links.repairs,
       replays: links.replays,
       source: links.source,

@@ -2,7 +2,7 @@
 // Pure mapping (tool description + server settings → CapabilityDefinition); the adapters list the
 // tools and register the result.
 import { createHash } from 'node:crypto';
-import { KEY_PATTERN, type CapabilityDefinition } from './capability.js';
+import { KEY_PATTERN, type CapabilityDefinition, type ToolAnnotations } from './capability.js';
 import type { JsonSchema } from './json-schema.js';
 import type { Ajv } from 'ajv';
 import { createAjv } from './validation.js';
@@ -20,6 +20,9 @@ export interface McpToolDescription {
   title?: string;
   description?: string;
   inputSchema?: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
+  _meta?: Record<string, unknown>;
 }
 
 /** What the import needs to know of one configured server. */
@@ -30,6 +33,10 @@ export interface ImportedServerSettings {
   tools?: Record<string, ImportedToolPolicy>;
   defaults?: ImportedToolPolicy;
 }
+
+/** Imported tools run as `mcp:<server name>`: what marks a capability as another server's tool. */
+export const IMPORTED_RUNNER_PREFIX = 'mcp:';
+export const isImportedTool = (c: Pick<CapabilityDefinition, 'runner'>): boolean => c.runner.startsWith(IMPORTED_RUNNER_PREFIX);
 
 /** An unknown tool can do anything: it needs the owner's key and the owner's approval. */
 export const IMPORTED_TOOL_DEFAULTS: Required<ImportedToolPolicy> = { auth: 'required', risk: 'high', approval: true };
@@ -184,12 +191,17 @@ export function importTools(server: ImportedServerSettings, tools: McpToolDescri
       system: server.system,
       description: (tool.description ?? tool.title ?? '').trim() || `The ${tool.name} tool of the ${server.name} server`,
       type: 'tool',
-      runner: `mcp:${server.name}`,
+      runner: `${IMPORTED_RUNNER_PREFIX}${server.name}`,
       inputs: schema,
       auth: policy.auth,
       risk: policy.risk,
       approval: policy.approval,
       tool: tool.name,
+      // What the upstream says of its tool is kept as given: absent stays absent.
+      ...(typeof tool.title === 'string' ? { title: tool.title } : {}),
+      ...(isObject(tool.annotations) ? { annotations: tool.annotations } : {}),
+      ...(isObject(tool.outputSchema) ? { outputSchema: tool.outputSchema } : {}),
+      ...(isObject(tool._meta) ? { meta: tool._meta } : {}),
       example: exampleFor(schema),
       ...(wasSimplified ? { limits: { notes: ['input schema simplified on import; the upstream validates arguments'] } } : {}),
     });

@@ -1,8 +1,13 @@
 // The invocation record: one run (or refused run) of a capability, as the ledger keeps it.
 import type { ErrorCode } from './errors.js';
+import type { ContentBlock, UpstreamLogEntry } from './content.js';
 import type { Yield } from './yield.js';
 
-export type InvocationStatus = 'ok' | 'failed' | 'refused' | 'awaiting_approval' | 'denied';
+/** `cancelled`: the caller withdrew the call while it ran (ok false, ran true). */
+export type InvocationStatus = 'ok' | 'failed' | 'refused' | 'awaiting_approval' | 'denied' | 'cancelled';
+
+/** Every status, in the order documents list them. */
+export const INVOCATION_STATUSES: readonly InvocationStatus[] = ['ok', 'failed', 'refused', 'awaiting_approval', 'denied', 'cancelled'];
 
 export interface InvocationError {
   code: ErrorCode;
@@ -26,6 +31,12 @@ export interface InvocationRecord {
   ran: boolean;
   error: InvocationError | null;
   result: unknown;
+  /** The upstream tool's content blocks as it sent them (large binary parts as blob references); only for tool runs. */
+  content?: ContentBlock[];
+  /** The upstream tool's structuredContent, when it gave one. */
+  structured_content?: unknown;
+  /** Log messages the upstream sent while the call ran, when it sent any. */
+  logs?: UpstreamLogEntry[];
   yield: Yield;
   repairs: string | null;
   replays: string | null;
@@ -48,7 +59,7 @@ export interface StoredInvocation extends InvocationRecord {
 
 /** A failed run can be repaired; one awaiting approval has not failed yet. */
 export const isRepairable = (inv: Pick<InvocationRecord, 'ok' | 'status'>): boolean =>
-  !inv.ok && (inv.status === 'failed' || inv.status === 'refused' || inv.status === 'denied');
+  !inv.ok && (inv.status === 'failed' || inv.status === 'refused' || inv.status === 'denied' || inv.status === 'cancelled');
 
 /** One step down a repair chain: an invocation that repairs another (what lineage rules read). */
 export interface RepairLink {

@@ -7,7 +7,8 @@ import { createHmac, hash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
 import type { StoredInvocation } from './invocation.js';
 import { hashLeaf } from './merkle.js';
-import type { ApprovalRecord, TokenUse } from './ports.js';
+import type { ApprovalRecord } from './approval-record.js';
+import type { TokenUse } from './token-use.js';
 import type { ActionRecord, StoredDelivery } from './webhook.js';
 
 export type LedgerEntryKind = 'invocation' | 'delivery' | 'action' | 'token_use' | 'approval';
@@ -42,7 +43,16 @@ export function leafParts(e: LedgerEntry): LeafParts {
         kind: 'invocation',
         id: inv.id,
         public: { created_at: inv.created_at, fingerprint: inv.fingerprint, key: inv.key, ok: inv.ok, ran: inv.ran, repairs: inv.repairs, replays: inv.replays, status: inv.status },
-        private: { actor: inv.actor, args: inv.args, body: inv.body, error: inv.error, result: inv.result, source: inv.source },
+        // A tool run's content, structured content and log lines are committed to only when the
+        // run has them, so records without them keep their leaves (large binary parts by blob hash).
+        private: {
+          actor: inv.actor, args: inv.args, body: inv.body,
+          ...(inv.content !== undefined ? { content: inv.content } : {}),
+          error: inv.error,
+          ...(inv.logs !== undefined ? { logs: inv.logs } : {}),
+          result: inv.result, source: inv.source,
+          ...(inv.structured_content !== undefined ? { structured_content: inv.structured_content } : {}),
+        },
       };
     }
     case 'delivery': {

@@ -1,6 +1,6 @@
 // The one order and cursor rule of every ledger listing, and the byte budget a page keeps to.
 import { SwitchyardError } from './errors.js';
-import type { Page } from './ports.js';
+import type { Page } from './page.js';
 
 /**
  * Entries are listed by ledger position (`seq`): `newest` first, or in `append` order (oldest

@@ -1,6 +1,5 @@
 // Markdown renderings of contracts, the root map and system articles (format=markdown).
-import type { Capability } from './capability.js';
-import type { SystemNode } from './registry.js';
+import type { Capability, SystemNode } from './capability.js';
 import { counted } from './counted.js';
 import { describe, exampleBody } from './self-description.js';
 
@@ -32,6 +31,7 @@ export function contractMarkdown(c: Capability, baseUrl: string, token?: string)
     '',
     ...Object.entries(d.outputs).map(([k, v]) => `- \`${k}\`: ${v}`),
     '',
+    ...toolSection(c),
     '## Run it',
     '',
     "With the owner's API key in `SWITCHYARD_API_KEY` (`export SWITCHYARD_API_KEY=sy_…`, the key printed at first start):",
@@ -48,6 +48,19 @@ export function contractMarkdown(c: Capability, baseUrl: string, token?: string)
     '',
   ];
   return lines.join('\n');
+}
+
+/** The MCP tool's own words, when it declared any: title, annotations, output schema, _meta. */
+function toolSection(c: Capability): string[] {
+  if (c.title === undefined && c.annotations === undefined && c.outputSchema === undefined && c.meta === undefined) return [];
+  return [
+    '## MCP tool',
+    '',
+    ...(c.title !== undefined ? [`Title: ${c.title}`, ''] : []),
+    ...(c.annotations !== undefined ? ['Annotations:', '', fence('json', JSON.stringify(c.annotations, null, 2)), ''] : []),
+    ...(c.outputSchema !== undefined ? ['Output schema (of structuredContent):', '', fence('json', JSON.stringify(c.outputSchema, null, 2)), ''] : []),
+    ...(c.meta !== undefined ? ['_meta:', '', fence('json', JSON.stringify(c.meta, null, 2)), ''] : []),
+  ];
 }
 
 export function rootMapMarkdown(root: string, systems: SystemNode[], baseUrl: string): string {

@@ -38,4 +38,5 @@ export interface SwitchyardPlugin<Options = Record<string, unknown>> {
   startSimulator?(options: { host: string; port: number; settings?: Record<string, unknown> }): Promise<RunningSimulator>;
 }
 
+/** @deprecated The host loads only plugins made with definePlugin from @switchyard/plugin-kit (it adds their options check and container module). */
 export const definePlugin = <O>(plugin: SwitchyardPlugin<O>): SwitchyardPlugin<O> => plugin;

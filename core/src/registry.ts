@@ -1,5 +1,5 @@
 // The capability registry: the tree root > system > key, with schemas compiled once at boot.
-import { ROOT, KEY_PATTERN, canonicalKey, type Capability, type CapabilityDefinition } from './capability.js';
+import { ROOT, KEY_PATTERN, canonicalKey, type Capability, type CapabilityDefinition, type SystemNode } from './capability.js';
 import { SwitchyardError, fail } from './errors.js';
 import { compileValidator, createAjv, type ArgumentValidator } from './validation.js';
 import { CapabilityIndex, type AskAnswer } from './capability-index.js';
@@ -8,11 +8,6 @@ import { buildMap, type BuildMap } from './build-map.js';
 export interface RegistryEntry {
   capability: Capability;
   validate: ArgumentValidator;
-}
-
-export interface SystemNode {
-  system: string;
-  capabilities: Capability[];
 }
 
 export class CapabilityRegistry {

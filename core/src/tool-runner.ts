@@ -1,5 +1,6 @@
 // The runner for capabilities of type tool: one call to the capability's upstream MCP tool.
 import type { Capability } from './capability.js';
+import { ToolOutput } from './content.js';
 import { SwitchyardError } from './errors.js';
 import type { CapabilityRunner, RunContext, UpstreamAddress, UpstreamToolClient } from './ports.js';
 
@@ -17,8 +18,13 @@ export class ToolRunner implements CapabilityRunner {
 
   async run(capability: Capability, args: unknown, context: RunContext): Promise<unknown> {
     const tool = capability.tool ?? capability.key.toLowerCase();
-    const result = await this.tools.callTool(this.upstream, tool, args, { timeoutMs: context.timeoutMs });
-    if (!result.isError) return result.value;
+    const result = await this.tools.callTool(this.upstream, tool, args, {
+      timeoutMs: context.timeoutMs,
+      ...(context.signal ? { signal: context.signal } : {}),
+      ...(context.channel ? { channel: context.channel } : {}),
+      ...(context.log ? { onLog: context.log } : {}),
+    });
+    if (!result.isError) return new ToolOutput(result.value, result.content, result.structuredContent);
     const match = /^([a-z_]+):\s*(.*)$/s.exec(result.text);
     const code = match && CODED_TOOL_ERRORS.has(match[1]!) ? (match[1] as 'plan_required' | 'invalid_arguments') : 'tool_error';
     throw new SwitchyardError(code, `${tool} answered an error: ${match && code !== 'tool_error' ? match[2] : result.text}`, { tool, upstream: this.upstream.url });

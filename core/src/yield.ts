@@ -5,7 +5,7 @@ export interface Yield {
   tokens: { in: number; out: number };
   /** Integer micro-units charged for this run (0 when the runner was never reached). */
   cost: number;
-  /** Bytes of useful result: the result's JSON text of an ok run. */
+  /** Bytes of useful result: the result's JSON text of an ok run, plus the decoded bytes of its binary content. */
   material: number;
   /** What a run that did not succeed consumed: body bytes and any cost charged. */
   waste: { bytes: number; cost: number };
@@ -26,13 +26,14 @@ export function runCost(model: CostModel | undefined, args: unknown): number {
   return cost;
 }
 
-export function computeYield(input: { bodyText: string; resultText: string; ok: boolean; ran: boolean; cost: CostModel | undefined; args: unknown }): Yield {
+export function computeYield(input: { bodyText: string; resultText: string; ok: boolean; ran: boolean; cost: CostModel | undefined; args: unknown; binaryBytes?: number }): Yield {
   const cost = input.ran ? runCost(input.cost, input.args) : 0;
   const bodyBytes = utf8Bytes(input.bodyText);
   return {
     tokens: { in: estimateTokens(input.bodyText), out: estimateTokens(input.resultText) },
     cost,
-    material: input.ok ? utf8Bytes(input.resultText) : 0,
+    // Images, audio and blobs count as the bytes they are, never as their base64 text.
+    material: input.ok ? utf8Bytes(input.resultText) + (input.binaryBytes ?? 0) : 0,
     waste: input.ok ? { bytes: 0, cost: 0 } : { bytes: bodyBytes, cost },
   };
 }

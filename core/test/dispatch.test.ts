@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { CapabilityRegistry, DispatchService, OWNER, argsHash, RunnerDirectory, SwitchyardError, callerOf, mintToken, verifyToken, type Caller, type CapabilityRunner } from '../src/index.js';
-import { MemoryInvocationStore } from '../../test/support/memory-store.js';
+import { MemoryInvocationStore } from '@switchyard/plugin-kit/testing';
 import { echoCapability, echoRunner, guardedCapability, ownerOnlyCapability } from './fixtures.js';
 
 const ROOT = { kid: 't', secret: new Uint8Array(32).fill(7) };

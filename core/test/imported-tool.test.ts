@@ -115,6 +115,18 @@ describe('core: imported MCP tools', () => {
     expect(registry.require('EVERYTHING_ECHO').capability.path).to.deep.equal(['OIP', 'EVERYTHING', 'EVERYTHING_ECHO']);
   });
 
+  it('keeps title, annotations, outputSchema and _meta exactly as listed; what a tool leaves out stays out', () => {
+    const annotations = { readOnlyHint: true, openWorldHint: false, 'x-vendor': 1 };
+    const outputSchema = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] };
+    const { definitions } = importTools({ name: 'srv', system: 'S' }, [
+      { name: 'full', title: 'Full tool', description: 'd', inputSchema: { type: 'object' }, annotations, outputSchema, _meta: { 'a/b': true } },
+      { name: 'bare', inputSchema: { type: 'object' } },
+    ]);
+    expect(definitions.find((d) => d.tool === 'full')).to.deep.include({ title: 'Full tool', annotations, outputSchema, meta: { 'a/b': true } });
+    const bare = definitions.find((d) => d.tool === 'bare')!;
+    for (const field of ['title', 'annotations', 'outputSchema', 'meta']) expect(bare, field).to.not.have.property(field);
+  });
+
   it('defaults to auth required, risk high and approval when config says nothing', () => {
     const { definitions } = importTools({ name: 'x', system: 'X' }, [{ name: 'anything' }]);
     expect(definitions[0]).to.deep.include({ key: 'X_ANYTHING', auth: 'required', risk: 'high', approval: true, inputs: { type: 'object' } });

@@ -16,7 +16,7 @@ import {
   type Webhook,
   type WebhookStore,
 } from '../src/index.js';
-import { MemoryInvocationStore } from '../../test/support/memory-store.js';
+import { MemoryInvocationStore } from '@switchyard/plugin-kit/testing';
 import { echoCapability, echoRunner, ownerOnlyCapability } from './fixtures.js';
 
 /** Deliveries in memory; like the database, the first accepted delivery of an id wins. */

@@ -1,5 +1,6 @@
 // The store contract: what every InvocationStore/ApiKeyStore adapter must do, run against each
-// engine. `raw` is the adapter's own database handle, used to prove the ledger is append-only at
+// engine and (its invocation group) against the in-memory store of the plugin kit. `raw` is the
+// adapter's own database handle, used to prove the ledger is append-only at
 // the database level (not just in our code).
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
@@ -20,9 +21,33 @@ import {
   type WebhookStore,
 } from '@switchyard/core';
 
-export interface StoreHarness {
-  open(): Promise<{ invocations: InvocationStore; apiKeys: ApiKeyStore; webhooks: WebhookStore; deliveries: DeliveryStore; raw: Knex; truncateSupported: boolean; advanceClock(ms: number): void; close(): Promise<void> }>;
+/** What a store adapter under test opens; the parts beyond `invocations` are needed by the groups `supports` turns on. */
+export interface OpenedStores {
+  invocations: InvocationStore;
+  apiKeys?: ApiKeyStore;
+  webhooks?: WebhookStore;
+  deliveries?: DeliveryStore;
+  /** The adapter's own database handle (supports.database). */
+  raw?: Knex;
+  truncateSupported?: boolean;
+  advanceClock?(ms: number): void;
+  close(): Promise<void>;
 }
+
+export interface StoreHarness {
+  open(): Promise<OpenedStores>;
+}
+
+/** Optional groups, abstract-level style: an in-memory InvocationStore runs only the invocation group. */
+export interface StoreSupports {
+  /** Append-only enforced by the database itself, checked through `raw`. */
+  database: boolean;
+  apiKeys: boolean;
+  webhooks: boolean;
+  deliveries: boolean;
+}
+
+const EVERYTHING: StoreSupports = { database: true, apiKeys: true, webhooks: true, deliveries: true };
 
 export function record(overrides: Partial<InvocationRecord> = {}): InvocationRecord {
   return {
@@ -76,15 +101,15 @@ export function delivery(hookId: string, overrides: Partial<DeliveryRecord> = {}
 const failed = (overrides: Partial<InvocationRecord> = {}): InvocationRecord =>
   record({ status: 'failed', ok: false, ran: false, result: null, error: { code: 'invalid_arguments', message: 'bad', errors: [] }, ...overrides });
 
-export function storeContract(engine: string, harness: StoreHarness): void {
+export function storeContract(engine: string, harness: StoreHarness, supports: StoreSupports = EVERYTHING): void {
   describe(`store contract: ${engine}`, function () {
-    let s: Awaited<ReturnType<StoreHarness['open']>>;
+    let s: OpenedStores;
     before(async () => {
       s = await harness.open();
     });
     after(async () => s.close());
     /** The knex delivery store's count of batches retried one by one (group-commit.ts). */
-    const batchFallbacks = () => (s.deliveries as DeliveryStore & { batchFallbacks: number }).batchFallbacks;
+    const batchFallbacks = () => (s.deliveries! as DeliveryStore & { batchFallbacks: number }).batchFallbacks;
 
     it('reads back exactly what was appended, with its ledger position', async function () {
       const r = record();
@@ -101,8 +126,10 @@ export function storeContract(engine: string, harness: StoreHarness): void {
       await Promise.all([s.invocations.append(within), s.invocations.append(outside)]);
       expect((await s.invocations.get(within.id))!.request_id).to.equal('edge-4711.3');
       expect((await s.invocations.get(outside.id))!.request_id).to.equal(null);
-      const column = await s.raw('invocations').select('id', 'request_id').whereIn('id', [within.id, outside.id]);
-      expect(Object.fromEntries(column.map((r: { id: string; request_id: string | null }) => [r.id, r.request_id]))).to.deep.equal({ [within.id]: 'edge-4711.3', [outside.id]: null });
+      if (supports.database) {
+        const column = await s.raw!('invocations').select('id', 'request_id').whereIn('id', [within.id, outside.id]);
+        expect(Object.fromEntries(column.map((r: { id: string; request_id: string | null }) => [r.id, r.request_id]))).to.deep.equal({ [within.id]: 'edge-4711.3', [outside.id]: null });
+      }
     });
 
     it('answers undefined for an unknown id', async function () {
@@ -195,224 +222,232 @@ export function storeContract(engine: string, harness: StoreHarness): void {
       expect(threw).to.equal(true);
     });
 
-    it('refuses UPDATE and DELETE on the ledger at the database level', async function () {
-      const r = record();
-      await s.invocations.append(r);
-      const attempts: Array<[string, () => Promise<unknown>]> = [
-        ['update', async () => s.raw('invocations').where({ id: r.id }).update({ status: 'failed' })],
-        ['delete', async () => s.raw('invocations').where({ id: r.id }).delete()],
-        ['delete all', async () => s.raw('invocations').delete()],
-      ];
-      if (s.truncateSupported) attempts.push(['truncate', async () => s.raw.raw('TRUNCATE invocations')]);
-      for (const [what, attempt] of attempts) {
-        let error: unknown;
-        try {
-          await attempt();
-        } catch (e) {
-          error = e;
-        }
-        expect(String((error as Error | undefined)?.message), what).to.match(/ledger is append-only/);
-      }
-      expect(await s.invocations.get(r.id)).to.deep.include({ status: 'ok', ok: true });
-    });
-
-    it('stores API keys hashed, verifies them, and ignores a repeat', async function () {
-      const before = await s.apiKeys.count();
-      await s.apiKeys.add('sy_contract_key_1', 'test');
-      await s.apiKeys.add('sy_contract_key_1', 'test again');
-      expect(await s.apiKeys.count()).to.equal(before + 1);
-      expect(await s.apiKeys.verify('sy_contract_key_1')).to.equal(true);
-      expect(await s.apiKeys.verify('sy_contract_key_2')).to.equal(false);
-      expect(await s.apiKeys.verify('')).to.equal(false);
-      const rows = await s.raw('api_keys').select('key_hash');
-      for (const row of rows) expect(row.key_hash).to.match(/^[0-9a-f]{64}$/);
-      expect(JSON.stringify(rows)).not.to.contain('sy_contract_key_1');
-    });
-
-    it('asks the database again about a verified key once its cache entry expires', async function () {
-      await s.apiKeys.add('sy_contract_key_ttl', 'test');
-      expect(await s.apiKeys.verify('sy_contract_key_ttl')).to.equal(true);
-      // Remove the row behind the store's back (api_keys is not append-only), then move time on.
-      await s.raw('api_keys').where({ key_hash: createHash('sha256').update('sy_contract_key_ttl').digest('hex') }).delete();
-      expect(await s.apiKeys.verify('sy_contract_key_ttl'), 'still cached').to.equal(true);
-      s.advanceClock(31_000);
-      expect(await s.apiKeys.verify('sy_contract_key_ttl'), 'expired, asked again').to.equal(false);
-    });
-
-    it('creates, reads, lists and updates webhooks', async function () {
-      const now = new Date().toISOString();
-      const hook = await s.webhooks.create({ id: newWebhookId(), name: 'github', on: true, delivery_id_path: null, signature: null, created_at: now, updated_at: now });
-      expect(await s.webhooks.get(hook.id)).to.deep.equal(hook);
-      const off = await s.webhooks.update(hook.id, { on: false, delivery_id_path: 'data.id' }, now);
-      expect(off).to.deep.include({ on: false, delivery_id_path: 'data.id', name: 'github' });
-      expect((await s.webhooks.list()).map((w) => w.id)).to.include(hook.id);
-      const signed = await s.webhooks.update(hook.id, { signature: { scheme: 'github', secret: 's3cret-value', header: null, require: true } }, now);
-      expect(signed!.signature).to.deep.equal({ scheme: 'github', secret: 's3cret-value', header: null, require: true });
-      expect((await s.webhooks.update(hook.id, { signature: null }, now))!.signature).to.equal(null);
-      expect(await s.webhooks.update('hk_doesnotexist', { on: true }, now)).to.equal(undefined);
-      expect(await s.webhooks.get('hk_doesnotexist')).to.equal(undefined);
-    });
-
-    it('keeps a delivery whole: every byte of the body and every header as received', async function () {
-      const hook = newWebhookId();
-      const bytes = new Uint8Array(256).map((_, i) => i);
-      const d = delivery(hook, { body: bytes, body_size: 256, headers: [['X-A', '1'], ['x-a', '2'], ['Content-Type', 'application/octet-stream']] });
-      const stored = await s.deliveries.append(d);
-      expect(stored).to.include({ duplicate: false, duplicate_of: null });
-      const read = (await s.deliveries.get(d.id))!;
-      expect(Buffer.from(read.body!).equals(Buffer.from(bytes))).to.equal(true);
-      expect(read.headers).to.deep.equal([['X-A', '1'], ['x-a', '2'], ['Content-Type', 'application/octet-stream']]);
-      expect(read).to.include({ hook_id: hook, method: 'POST', outcome: 'accepted', seq: stored.seq });
-      const empty = delivery(hook, { body: new Uint8Array(), body_size: 0 });
-      await s.deliveries.append(empty);
-      expect((await s.deliveries.get(empty.id))!.body).to.deep.equal(new Uint8Array());
-    });
-
-    it('stores each body\'s SHA-256 and lists a body over the inline threshold by size and hash, its bytes read by slices', async function () {
-      const hook = newWebhookId();
-      const big = new Uint8Array(5000).map((_, i) => (i * 7) % 256);
-      const small = new TextEncoder().encode('{"id":"evt_small"}');
-      const bigSha = createHash('sha256').update(big).digest('hex');
-      const stored = await s.deliveries.append(delivery(hook, { body: big, body_size: big.byteLength }));
-      expect(stored).to.include({ body_sha256: bigSha, body_omitted: false });
-      await s.deliveries.append(delivery(hook, { body: small, body_size: small.byteLength }));
-      await s.deliveries.append(delivery(hook, { body: null, body_size: 99_999_999, outcome: 'refused', refusal: { code: 'payload_too_large', message: 'too large' } }));
-      const [refused, listedSmall, listedBig] = (await s.deliveries.list({ hookId: hook, order: 'newest', cursor: null, limit: 10, inlineBodyBytes: 4096 })).items;
-      expect(listedBig).to.include({ id: stored.id, body: null, body_omitted: true, body_size: 5000, body_sha256: bigSha });
-      expect(listedSmall).to.include({ body_omitted: false, body_sha256: createHash('sha256').update(small).digest('hex') });
-      expect(Buffer.from(listedSmall!.body!).toString()).to.equal('{"id":"evt_small"}');
-      expect(refused).to.include({ body: null, body_omitted: false, body_sha256: null, body_size: 99_999_999 });
-      // One read with the same threshold; without one, the body whole.
-      expect(await s.deliveries.get(stored.id, { inlineBodyBytes: 4096 })).to.include({ body: null, body_omitted: true, body_sha256: bigSha });
-      expect(Buffer.from((await s.deliveries.get(stored.id))!.body!).equals(Buffer.from(big))).to.equal(true);
-      // Slices put back together are the body, byte for byte; past the end, nothing.
-      const parts: Uint8Array[] = [];
-      for (let offset = 0; offset < 5000; offset += 1024) parts.push((await s.deliveries.readBody(stored.id, offset, 1024))!);
-      expect(parts.map((p) => p.byteLength)).to.deep.equal([1024, 1024, 1024, 1024, 904]);
-      expect(Buffer.concat(parts).equals(Buffer.from(big))).to.equal(true);
-      expect((await s.deliveries.readBody(stored.id, 5000, 1024))!.byteLength).to.equal(0);
-      expect(await s.deliveries.readBody(refused!.id, 0, 1024)).to.equal(undefined);
-      expect(await s.deliveries.readBody('dlv_doesnotexist', 0, 1024)).to.equal(undefined);
-    });
-
-    it('marks a repeated delivery id as a duplicate of the first, per webhook, and keeps it', async function () {
-      const hook = newWebhookId();
-      const first = await s.deliveries.append(delivery(hook, { delivery_id: 'evt_1', delivery_id_rule: 'body:id' }));
-      const again = await s.deliveries.append(delivery(hook, { delivery_id: 'evt_1', delivery_id_rule: 'body:id' }));
-      expect(first.duplicate).to.equal(false);
-      expect(again).to.include({ duplicate: true, duplicate_of: first.id });
-      expect((await s.deliveries.get(again.id))!).to.include({ duplicate: true, duplicate_of: first.id });
-      const elsewhere = await s.deliveries.append(delivery(newWebhookId(), { delivery_id: 'evt_1' }));
-      expect(elsewhere.duplicate, 'another webhook').to.equal(false);
-      const noId1 = await s.deliveries.append(delivery(hook));
-      const noId2 = await s.deliveries.append(delivery(hook));
-      expect([noId1.duplicate, noId2.duplicate], 'no id is never a duplicate').to.deep.equal([false, false]);
-    });
-
-    it('lets a refusal neither claim an id nor count as its first', async function () {
-      const hook = newWebhookId();
-      const refused = await s.deliveries.append(delivery(hook, { delivery_id: 'evt_r', outcome: 'refused', refusal: { code: 'webhook_off', message: 'off' } }));
-      const accepted = await s.deliveries.append(delivery(hook, { delivery_id: 'evt_r' }));
-      expect(refused.duplicate).to.equal(false);
-      expect(accepted.duplicate).to.equal(false);
-      expect((await s.deliveries.get(refused.id))!.refusal).to.deep.equal({ code: 'webhook_off', message: 'off' });
-    });
-
-    it('decides concurrent deliveries with one id atomically: exactly one first', async function () {
-      const hook = newWebhookId();
-      const results = await Promise.all(Array.from({ length: 25 }, () => s.deliveries.append(delivery(hook, { delivery_id: 'evt_race' }))));
-      const firsts = results.filter((r) => !r.duplicate);
-      expect(firsts).to.have.length(1);
-      for (const r of results) if (r.duplicate) expect(r.duplicate_of).to.equal(firsts[0]!.id);
-    });
-
-    it('fails only the bad delivery of a concurrent batch, and keeps accepting after it', async function () {
-      const hook = newWebhookId();
-      const taken = await s.deliveries.append(delivery(hook));
-      const fallbacks = batchFallbacks();
-      const batch = [delivery(hook, { delivery_id: 'evt_b1' }), delivery(hook, { id: taken.id }), delivery(hook, { delivery_id: 'evt_b1' }), delivery(hook)];
-      const settled = await Promise.allSettled(batch.map((d) => s.deliveries.append(d)));
-      expect(batchFallbacks(), 'the failed batch was stored one by one').to.equal(fallbacks + 1);
-      expect(settled.map((r) => r.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
-      const [first, , again] = settled.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
-      expect(first).to.include({ duplicate: false });
-      expect(again).to.include({ duplicate: true, duplicate_of: first!.id });
-      const after = await s.deliveries.append(delivery(hook, { delivery_id: 'evt_b2' }));
-      expect(await s.deliveries.get(after.id)).to.include({ delivery_id: 'evt_b2', duplicate: false });
-    });
-
-    it('stores every field of a concurrent batch whose rows differ in which fields are empty', async function () {
-      const hook = newWebhookId();
-      // One batch statement: columns empty in every row are written as NULL, the rest bound per row.
-      const batch = [
-        delivery(hook),
-        delivery(hook, { signature: 'verified', delivery_id: 'evt_m1', delivery_id_rule: 'header:webhook-id', request_id: '0b6c5f0e-6d1a-4c4e-9a57-1f2d3c4b5a69' }),
-        delivery(hook, { outcome: 'refused', refusal: { code: 'webhook_off', message: 'off' }, action: 'WEB_FETCH' }),
-        delivery(hook, { body: null, body_size: 11 * 1024 * 1024, client_address: null, outcome: 'refused', refusal: { code: 'payload_too_large', message: 'big' } }),
-        delivery(hook, { body: new Uint8Array(), body_size: 0, query: 'a=1&a=2' }),
-        delivery(hook, { delivery_id: 'evt_m1' }),
-      ];
-      const fallbacks = batchFallbacks();
-      const stored = await Promise.all(batch.map((d) => s.deliveries.append(d)));
-      // A failed batch is retried one delivery at a time, which would hide a bad batch statement.
-      expect(batchFallbacks(), 'the batch went in as one statement').to.equal(fallbacks);
-      expect(stored[5]).to.include({ duplicate: true, duplicate_of: batch[1]!.id });
-      for (const [i, d] of batch.entries()) {
-        const read = (await s.deliveries.get(d.id))!;
-        const { body, ...fields } = d;
-        expect(read, `row ${i}`).to.deep.include({ ...fields, seq: stored[i]!.seq });
-        expect(read.body === null ? null : Buffer.from(read.body).toString('hex'), `row ${i} body`).to.equal(body === null ? null : Buffer.from(body).toString('hex'));
-      }
-    });
-
-    it('answers each delivery of a batch with its own ledger position, in arrival order', async function () {
-      const hook = newWebhookId();
-      const batch = Array.from({ length: 40 }, (_, i) => delivery(hook, { delivery_id: `evt_o${i % 10}` }));
-      const stored = await Promise.all(batch.map((d) => s.deliveries.append(d)));
-      expect(stored.map((d) => d.id)).to.deep.equal(batch.map((d) => d.id));
-      expect(new Set(stored.map((d) => d.seq)).size).to.equal(40);
-      expect(stored.filter((d) => !d.duplicate).map((d) => d.delivery_id)).to.deep.equal(Array.from({ length: 10 }, (_, i) => `evt_o${i}`));
-      for (const d of stored) expect((await s.deliveries.get(d.id))!.seq).to.equal(d.seq);
-    });
-
-    it('lists deliveries newest first, per webhook, paged by cursor, with their action runs', async function () {
-      const hook = newWebhookId();
-      const ids: string[] = [];
-      for (let i = 0; i < 5; i++) {
-        const d = delivery(hook, { action: i === 4 ? 'TEST_ECHO' : null });
-        ids.push(d.id);
-        await s.deliveries.append(d);
-        await s.deliveries.append(delivery(newWebhookId()));
-      }
-      await s.deliveries.appendAction({ delivery: ids[4]!, action: 'TEST_ECHO', invocation: 'inv_x', ok: true, status: 'ok', answer: { status: 200, body: { ok: true } }, created_at: new Date().toISOString() });
-      const seen: string[] = [];
-      let before: string | null = null;
-      do {
-        const page: Page<StoredDelivery> = await s.deliveries.list({ hookId: hook, order: 'newest', cursor: before, limit: 2, inlineBodyBytes: 1024 });
-        seen.push(...page.items.map((d) => d.id));
-        before = page.next_cursor;
-      } while (before);
-      expect(seen).to.deep.equal([...ids].reverse());
-      const newest = (await s.deliveries.list({ hookId: hook, order: 'newest', cursor: null, limit: 1, inlineBodyBytes: 1024 })).items[0]!;
-      expect(newest.action_run).to.deep.include({ invocation: 'inv_x', ok: true, answer: { status: 200, body: { ok: true } } });
-      expect((await s.deliveries.list({ order: 'newest', cursor: null, limit: 3, inlineBodyBytes: 1024 })).items).to.have.length(3);
-    });
-
-    it('refuses UPDATE and DELETE on deliveries and action records', async function () {
-      const d = delivery(newWebhookId(), { delivery_id: 'evt_ro' });
-      await s.deliveries.append(d);
-      await s.deliveries.appendAction({ delivery: d.id, action: 'EDGE_X', invocation: 'inv_ro', ok: true, status: 'succeeded', answer: { status: 200, body: {} }, created_at: new Date().toISOString() });
-      for (const [table, where] of [['deliveries', { id: d.id }], ['webhook_actions', { delivery: d.id }]] as const) {
-        for (const attempt of [() => s.raw(table).where(where).update({ seq: 0 }), () => s.raw(table).where(where).delete()]) {
+    if (supports.database) {
+      it('refuses UPDATE and DELETE on the ledger at the database level', async function () {
+        const r = record();
+        await s.invocations.append(r);
+        const attempts: Array<[string, () => Promise<unknown>]> = [
+          ['update', async () => s.raw!('invocations').where({ id: r.id }).update({ status: 'failed' })],
+          ['delete', async () => s.raw!('invocations').where({ id: r.id }).delete()],
+          ['delete all', async () => s.raw!('invocations').delete()],
+        ];
+        if (s.truncateSupported) attempts.push(['truncate', async () => s.raw!.raw('TRUNCATE invocations')]);
+        for (const [what, attempt] of attempts) {
           let error: unknown;
           try {
             await attempt();
           } catch (e) {
             error = e;
           }
-          expect(String((error as Error | undefined)?.message), table).to.match(/ledger is append-only/);
+          expect(String((error as Error | undefined)?.message), what).to.match(/ledger is append-only/);
         }
-      }
-    });
+        expect(await s.invocations.get(r.id)).to.deep.include({ status: 'ok', ok: true });
+      });
+    }
+
+    if (supports.apiKeys) {
+      it('stores API keys hashed, verifies them, and ignores a repeat', async function () {
+        const before = await s.apiKeys!.count();
+        await s.apiKeys!.add('sy_contract_key_1', 'test');
+        await s.apiKeys!.add('sy_contract_key_1', 'test again');
+        expect(await s.apiKeys!.count()).to.equal(before + 1);
+        expect(await s.apiKeys!.verify('sy_contract_key_1')).to.equal(true);
+        expect(await s.apiKeys!.verify('sy_contract_key_2')).to.equal(false);
+        expect(await s.apiKeys!.verify('')).to.equal(false);
+        const rows = await s.raw!('api_keys').select('key_hash');
+        for (const row of rows) expect(row.key_hash).to.match(/^[0-9a-f]{64}$/);
+        expect(JSON.stringify(rows)).not.to.contain('sy_contract_key_1');
+      });
+
+      it('asks the database again about a verified key once its cache entry expires', async function () {
+        await s.apiKeys!.add('sy_contract_key_ttl', 'test');
+        expect(await s.apiKeys!.verify('sy_contract_key_ttl')).to.equal(true);
+        // Remove the row behind the store's back (api_keys is not append-only), then move time on.
+        await s.raw!('api_keys').where({ key_hash: createHash('sha256').update('sy_contract_key_ttl').digest('hex') }).delete();
+        expect(await s.apiKeys!.verify('sy_contract_key_ttl'), 'still cached').to.equal(true);
+        s.advanceClock!(31_000);
+        expect(await s.apiKeys!.verify('sy_contract_key_ttl'), 'expired, asked again').to.equal(false);
+      });
+    }
+
+    if (supports.webhooks) {
+      it('creates, reads, lists and updates webhooks', async function () {
+        const now = new Date().toISOString();
+        const hook = await s.webhooks!.create({ id: newWebhookId(), name: 'github', on: true, delivery_id_path: null, signature: null, created_at: now, updated_at: now });
+        expect(await s.webhooks!.get(hook.id)).to.deep.equal(hook);
+        const off = await s.webhooks!.update(hook.id, { on: false, delivery_id_path: 'data.id' }, now);
+        expect(off).to.deep.include({ on: false, delivery_id_path: 'data.id', name: 'github' });
+        expect((await s.webhooks!.list()).map((w) => w.id)).to.include(hook.id);
+        const signed = await s.webhooks!.update(hook.id, { signature: { scheme: 'github', secret: 's3cret-value', header: null, require: true } }, now);
+        expect(signed!.signature).to.deep.equal({ scheme: 'github', secret: 's3cret-value', header: null, require: true });
+        expect((await s.webhooks!.update(hook.id, { signature: null }, now))!.signature).to.equal(null);
+        expect(await s.webhooks!.update('hk_doesnotexist', { on: true }, now)).to.equal(undefined);
+        expect(await s.webhooks!.get('hk_doesnotexist')).to.equal(undefined);
+      });
+    }
+
+    if (supports.deliveries) {
+      it('keeps a delivery whole: every byte of the body and every header as received', async function () {
+        const hook = newWebhookId();
+        const bytes = new Uint8Array(256).map((_, i) => i);
+        const d = delivery(hook, { body: bytes, body_size: 256, headers: [['X-A', '1'], ['x-a', '2'], ['Content-Type', 'application/octet-stream']] });
+        const stored = await s.deliveries!.append(d);
+        expect(stored).to.include({ duplicate: false, duplicate_of: null });
+        const read = (await s.deliveries!.get(d.id))!;
+        expect(Buffer.from(read.body!).equals(Buffer.from(bytes))).to.equal(true);
+        expect(read.headers).to.deep.equal([['X-A', '1'], ['x-a', '2'], ['Content-Type', 'application/octet-stream']]);
+        expect(read).to.include({ hook_id: hook, method: 'POST', outcome: 'accepted', seq: stored.seq });
+        const empty = delivery(hook, { body: new Uint8Array(), body_size: 0 });
+        await s.deliveries!.append(empty);
+        expect((await s.deliveries!.get(empty.id))!.body).to.deep.equal(new Uint8Array());
+      });
+
+      it('stores each body\'s SHA-256 and lists a body over the inline threshold by size and hash, its bytes read by slices', async function () {
+        const hook = newWebhookId();
+        const big = new Uint8Array(5000).map((_, i) => (i * 7) % 256);
+        const small = new TextEncoder().encode('{"id":"evt_small"}');
+        const bigSha = createHash('sha256').update(big).digest('hex');
+        const stored = await s.deliveries!.append(delivery(hook, { body: big, body_size: big.byteLength }));
+        expect(stored).to.include({ body_sha256: bigSha, body_omitted: false });
+        await s.deliveries!.append(delivery(hook, { body: small, body_size: small.byteLength }));
+        await s.deliveries!.append(delivery(hook, { body: null, body_size: 99_999_999, outcome: 'refused', refusal: { code: 'payload_too_large', message: 'too large' } }));
+        const [refused, listedSmall, listedBig] = (await s.deliveries!.list({ hookId: hook, order: 'newest', cursor: null, limit: 10, inlineBodyBytes: 4096 })).items;
+        expect(listedBig).to.include({ id: stored.id, body: null, body_omitted: true, body_size: 5000, body_sha256: bigSha });
+        expect(listedSmall).to.include({ body_omitted: false, body_sha256: createHash('sha256').update(small).digest('hex') });
+        expect(Buffer.from(listedSmall!.body!).toString()).to.equal('{"id":"evt_small"}');
+        expect(refused).to.include({ body: null, body_omitted: false, body_sha256: null, body_size: 99_999_999 });
+        // One read with the same threshold; without one, the body whole.
+        expect(await s.deliveries!.get(stored.id, { inlineBodyBytes: 4096 })).to.include({ body: null, body_omitted: true, body_sha256: bigSha });
+        expect(Buffer.from((await s.deliveries!.get(stored.id))!.body!).equals(Buffer.from(big))).to.equal(true);
+        // Slices put back together are the body, byte for byte; past the end, nothing.
+        const parts: Uint8Array[] = [];
+        for (let offset = 0; offset < 5000; offset += 1024) parts.push((await s.deliveries!.readBody(stored.id, offset, 1024))!);
+        expect(parts.map((p) => p.byteLength)).to.deep.equal([1024, 1024, 1024, 1024, 904]);
+        expect(Buffer.concat(parts).equals(Buffer.from(big))).to.equal(true);
+        expect((await s.deliveries!.readBody(stored.id, 5000, 1024))!.byteLength).to.equal(0);
+        expect(await s.deliveries!.readBody(refused!.id, 0, 1024)).to.equal(undefined);
+        expect(await s.deliveries!.readBody('dlv_doesnotexist', 0, 1024)).to.equal(undefined);
+      });
+
+      it('marks a repeated delivery id as a duplicate of the first, per webhook, and keeps it', async function () {
+        const hook = newWebhookId();
+        const first = await s.deliveries!.append(delivery(hook, { delivery_id: 'evt_1', delivery_id_rule: 'body:id' }));
+        const again = await s.deliveries!.append(delivery(hook, { delivery_id: 'evt_1', delivery_id_rule: 'body:id' }));
+        expect(first.duplicate).to.equal(false);
+        expect(again).to.include({ duplicate: true, duplicate_of: first.id });
+        expect((await s.deliveries!.get(again.id))!).to.include({ duplicate: true, duplicate_of: first.id });
+        const elsewhere = await s.deliveries!.append(delivery(newWebhookId(), { delivery_id: 'evt_1' }));
+        expect(elsewhere.duplicate, 'another webhook').to.equal(false);
+        const noId1 = await s.deliveries!.append(delivery(hook));
+        const noId2 = await s.deliveries!.append(delivery(hook));
+        expect([noId1.duplicate, noId2.duplicate], 'no id is never a duplicate').to.deep.equal([false, false]);
+      });
+
+      it('lets a refusal neither claim an id nor count as its first', async function () {
+        const hook = newWebhookId();
+        const refused = await s.deliveries!.append(delivery(hook, { delivery_id: 'evt_r', outcome: 'refused', refusal: { code: 'webhook_off', message: 'off' } }));
+        const accepted = await s.deliveries!.append(delivery(hook, { delivery_id: 'evt_r' }));
+        expect(refused.duplicate).to.equal(false);
+        expect(accepted.duplicate).to.equal(false);
+        expect((await s.deliveries!.get(refused.id))!.refusal).to.deep.equal({ code: 'webhook_off', message: 'off' });
+      });
+
+      it('decides concurrent deliveries with one id atomically: exactly one first', async function () {
+        const hook = newWebhookId();
+        const results = await Promise.all(Array.from({ length: 25 }, () => s.deliveries!.append(delivery(hook, { delivery_id: 'evt_race' }))));
+        const firsts = results.filter((r) => !r.duplicate);
+        expect(firsts).to.have.length(1);
+        for (const r of results) if (r.duplicate) expect(r.duplicate_of).to.equal(firsts[0]!.id);
+      });
+
+      it('fails only the bad delivery of a concurrent batch, and keeps accepting after it', async function () {
+        const hook = newWebhookId();
+        const taken = await s.deliveries!.append(delivery(hook));
+        const fallbacks = batchFallbacks();
+        const batch = [delivery(hook, { delivery_id: 'evt_b1' }), delivery(hook, { id: taken.id }), delivery(hook, { delivery_id: 'evt_b1' }), delivery(hook)];
+        const settled = await Promise.allSettled(batch.map((d) => s.deliveries!.append(d)));
+        expect(batchFallbacks(), 'the failed batch was stored one by one').to.equal(fallbacks + 1);
+        expect(settled.map((r) => r.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+        const [first, , again] = settled.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
+        expect(first).to.include({ duplicate: false });
+        expect(again).to.include({ duplicate: true, duplicate_of: first!.id });
+        const after = await s.deliveries!.append(delivery(hook, { delivery_id: 'evt_b2' }));
+        expect(await s.deliveries!.get(after.id)).to.include({ delivery_id: 'evt_b2', duplicate: false });
+      });
+
+      it('stores every field of a concurrent batch whose rows differ in which fields are empty', async function () {
+        const hook = newWebhookId();
+        // One batch statement: columns empty in every row are written as NULL, the rest bound per row.
+        const batch = [
+          delivery(hook),
+          delivery(hook, { signature: 'verified', delivery_id: 'evt_m1', delivery_id_rule: 'header:webhook-id', request_id: '0b6c5f0e-6d1a-4c4e-9a57-1f2d3c4b5a69' }),
+          delivery(hook, { outcome: 'refused', refusal: { code: 'webhook_off', message: 'off' }, action: 'WEB_FETCH' }),
+          delivery(hook, { body: null, body_size: 11 * 1024 * 1024, client_address: null, outcome: 'refused', refusal: { code: 'payload_too_large', message: 'big' } }),
+          delivery(hook, { body: new Uint8Array(), body_size: 0, query: 'a=1&a=2' }),
+          delivery(hook, { delivery_id: 'evt_m1' }),
+        ];
+        const fallbacks = batchFallbacks();
+        const stored = await Promise.all(batch.map((d) => s.deliveries!.append(d)));
+        // A failed batch is retried one delivery at a time, which would hide a bad batch statement.
+        expect(batchFallbacks(), 'the batch went in as one statement').to.equal(fallbacks);
+        expect(stored[5]).to.include({ duplicate: true, duplicate_of: batch[1]!.id });
+        for (const [i, d] of batch.entries()) {
+          const read = (await s.deliveries!.get(d.id))!;
+          const { body, ...fields } = d;
+          expect(read, `row ${i}`).to.deep.include({ ...fields, seq: stored[i]!.seq });
+          expect(read.body === null ? null : Buffer.from(read.body).toString('hex'), `row ${i} body`).to.equal(body === null ? null : Buffer.from(body).toString('hex'));
+        }
+      });
+
+      it('answers each delivery of a batch with its own ledger position, in arrival order', async function () {
+        const hook = newWebhookId();
+        const batch = Array.from({ length: 40 }, (_, i) => delivery(hook, { delivery_id: `evt_o${i % 10}` }));
+        const stored = await Promise.all(batch.map((d) => s.deliveries!.append(d)));
+        expect(stored.map((d) => d.id)).to.deep.equal(batch.map((d) => d.id));
+        expect(new Set(stored.map((d) => d.seq)).size).to.equal(40);
+        expect(stored.filter((d) => !d.duplicate).map((d) => d.delivery_id)).to.deep.equal(Array.from({ length: 10 }, (_, i) => `evt_o${i}`));
+        for (const d of stored) expect((await s.deliveries!.get(d.id))!.seq).to.equal(d.seq);
+      });
+
+      it('lists deliveries newest first, per webhook, paged by cursor, with their action runs', async function () {
+        const hook = newWebhookId();
+        const ids: string[] = [];
+        for (let i = 0; i < 5; i++) {
+          const d = delivery(hook, { action: i === 4 ? 'TEST_ECHO' : null });
+          ids.push(d.id);
+          await s.deliveries!.append(d);
+          await s.deliveries!.append(delivery(newWebhookId()));
+        }
+        await s.deliveries!.appendAction({ delivery: ids[4]!, action: 'TEST_ECHO', invocation: 'inv_x', ok: true, status: 'ok', answer: { status: 200, body: { ok: true } }, created_at: new Date().toISOString() });
+        const seen: string[] = [];
+        let before: string | null = null;
+        do {
+          const page: Page<StoredDelivery> = await s.deliveries!.list({ hookId: hook, order: 'newest', cursor: before, limit: 2, inlineBodyBytes: 1024 });
+          seen.push(...page.items.map((d) => d.id));
+          before = page.next_cursor;
+        } while (before);
+        expect(seen).to.deep.equal([...ids].reverse());
+        const newest = (await s.deliveries!.list({ hookId: hook, order: 'newest', cursor: null, limit: 1, inlineBodyBytes: 1024 })).items[0]!;
+        expect(newest.action_run).to.deep.include({ invocation: 'inv_x', ok: true, answer: { status: 200, body: { ok: true } } });
+        expect((await s.deliveries!.list({ order: 'newest', cursor: null, limit: 3, inlineBodyBytes: 1024 })).items).to.have.length(3);
+      });
+
+      it('refuses UPDATE and DELETE on deliveries and action records', async function () {
+        const d = delivery(newWebhookId(), { delivery_id: 'evt_ro' });
+        await s.deliveries!.append(d);
+        await s.deliveries!.appendAction({ delivery: d.id, action: 'EDGE_X', invocation: 'inv_ro', ok: true, status: 'succeeded', answer: { status: 200, body: {} }, created_at: new Date().toISOString() });
+        for (const [table, where] of [['deliveries', { id: d.id }], ['webhook_actions', { delivery: d.id }]] as const) {
+          for (const attempt of [() => s.raw!(table).where(where).update({ seq: 0 }), () => s.raw!(table).where(where).delete()]) {
+            let error: unknown;
+            try {
+              await attempt();
+            } catch (e) {
+              error = e;
+            }
+            expect(String((error as Error | undefined)?.message), table).to.match(/ledger is append-only/);
+          }
+        }
+      });
+    }
   });
 }

@@ -51,11 +51,11 @@ for (const engine of engines()) {
         expect(res.body.database).to.deep.equal({ ok: true, engine: engine === 'sqlite' ? 'sqlite' : 'postgresql' });
       });
 
-      it('lists the five known capabilities in the registry, self-describing', async () => {
+      it('lists the five known capabilities in the registry, self-describing, with their MCP annotations', async () => {
         const res = await http.get('/api/dispatch?registry=1').expect(200);
         expect(res.body.capabilities.map((c: { key: string }) => c.key)).to.deep.equal(KEYS);
         for (const c of res.body.capabilities) {
-          expect(c).to.have.all.keys('key', 'Path', 'Capability', 'run_now', 'Example call', 'type · runner', 'inputs', 'outputs', 'auth · risk', 'From the router');
+          expect(c).to.have.all.keys('key', 'Path', 'Capability', 'run_now', 'Example call', 'type · runner', 'inputs', 'outputs', 'auth · risk', 'From the router', 'annotations');
         }
         const edge = res.body.capabilities[0];
         expect(edge.Path).to.equal('OIP > EDGE > EDGE_BUILDS_WORKERS_BUILDS_SET_ACTIVE_WORKER');

@@ -7,23 +7,10 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { VerifiableLedger } from '@switchyard/core';
 import { TEST_API_KEY, engines, startTestService, type TestService } from '../support/app.js';
+import { rawPost as post } from '../support/raw-post.js';
 import { parseExposition, samplesOf, valueOf, type Sample } from '../support/prometheus.js';
 
 const HTTP = 'switchyard_http_request_duration_seconds_count';
-
-/** Sends raw bytes to the service with the given headers. */
-function post(server: Server, path: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; headers: Record<string, unknown>; body: Record<string, any> }> {
-  const { port } = server.address() as AddressInfo;
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, method: 'POST', headers: { ...headers, 'content-length': String(body.length) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString() || '{}') }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 for (const engine of engines()) {
   describe(`HTTP metrics (${engine})`, function () {

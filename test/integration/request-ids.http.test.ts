@@ -2,29 +2,16 @@
 // PostgreSQL: the id the answer echoes (kept when well-formed, else made), that the ledger records
 // of the request keep (invocation, delivery, the run of an action), and that its log lines name.
 import { expect } from 'chai';
-import { request as httpRequest, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createLogger } from '@switchyard/app';
 import { TEST_API_KEY, engines, startTestService, type TestService } from '../support/app.js';
+import { rawPost as post } from '../support/raw-post.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** Sends raw bytes to the service with the given headers. */
-function post(server: Server, path: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; headers: Record<string, unknown>; body: Record<string, any> }> {
-  const { port } = server.address() as AddressInfo;
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, method: 'POST', headers: { ...headers, 'content-length': String(body.length) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString() || '{}') }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 for (const engine of engines()) {
   describe(`HTTP request ids and logs (${engine})`, function () {

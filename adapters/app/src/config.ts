@@ -7,6 +7,8 @@ import { CONFIG_DIR } from './paths.js';
 
 export interface PluginConfig {
   enabled?: boolean;
+  /** The plugin package: a path (relative to the working directory) or a package name; default @switchyard/plugin-<name>. */
+  from?: string;
   [option: string]: unknown;
 }
 
@@ -25,8 +27,12 @@ export interface Config {
   database: { url: string };
   log: { level: 'debug' | 'info' | 'warn' | 'error' | 'silent' };
   auth: { apiKey?: string | null };
-  dispatch: { timeoutMs: number; maxArgumentDepth: number };
-  webhooks: { bodyLimitBytes: number; refusedBodyBytes: number };
+  dispatch: { timeoutMs: number; maxArgumentDepth: number; blobThresholdBytes?: number };
+  webhooks: {
+    bodyLimitBytes: number;
+    refusedBodyBytes: number;
+    forwarding?: { allow?: string[]; pollMs?: number; leaseMs?: number; concurrency?: number; circuitFailures?: number; circuitCooldownMs?: number };
+  };
   approvals: { ttlSeconds: number };
   tokens: { rootKeys: Array<{ kid: string; secret: string }>; mintPerMinute: number; workspaces: string[] };
   ledger: { origin: string; signingKey?: string | null; commitmentKey?: string | null; integrateIntervalMs: number; leafWorker: boolean; inlineBodyBytes: number; pageBytes: number };
@@ -112,6 +118,8 @@ function envOverrides(env: NodeJS.ProcessEnv): Json {
   if (env['SWITCHYARD_CONTENT_FOLDER']) o['content'] = { folder: env['SWITCHYARD_CONTENT_FOLDER'] };
   if (env['LOG_LEVEL']) o['log'] = { level: env['LOG_LEVEL'] };
   if (env['SWITCHYARD_API_KEY']) o['auth'] = { apiKey: env['SWITCHYARD_API_KEY'] };
+  // Destinations admitted on internal addresses: host or host:port, comma-separated.
+  if (env['SWITCHYARD_FORWARD_ALLOW']) o['webhooks'] = { forwarding: { allow: env['SWITCHYARD_FORWARD_ALLOW'].split(',').map((h) => h.trim()).filter(Boolean) } };
   const metricsPublic = env['SWITCHYARD_METRICS_PUBLIC'];
   if (metricsPublic !== undefined && metricsPublic !== '') {
     if (metricsPublic !== 'true' && metricsPublic !== 'false') throw new ConfigError('metrics.public', `SWITCHYARD_METRICS_PUBLIC=${JSON.stringify(metricsPublic)} is not true or false`);

@@ -1,6 +1,6 @@
 // The upstream client, timed: each MCP tool call's latency goes to the service's metrics by tool
 // and outcome. Everything else passes through unchanged.
-import type { McpToolDescription, ToolCallResult, UpstreamAddress, UpstreamToolClient } from '@switchyard/core';
+import type { McpToolDescription, ToolCallOptions, ToolCallResult, UpstreamAddress, UpstreamToolClient } from '@switchyard/core';
 import type { ServiceMetrics } from '@switchyard/http-express';
 
 export class MeteredUpstreamClient implements UpstreamToolClient {
@@ -9,7 +9,7 @@ export class MeteredUpstreamClient implements UpstreamToolClient {
     private readonly metrics: ServiceMetrics,
   ) {}
 
-  async callTool(upstream: UpstreamAddress, tool: string, args: unknown, options: { timeoutMs: number }): Promise<ToolCallResult> {
+  async callTool(upstream: UpstreamAddress, tool: string, args: unknown, options: ToolCallOptions): Promise<ToolCallResult> {
     const started = process.hrtime.bigint();
     const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
     try {

@@ -1,7 +1,10 @@
-// Inversify container modules: each adapter and each plugin binds itself here; the root loads them.
+// Inversify container modules: each adapter binds itself here, each plugin brings its own (plugin-kit); the root loads them.
+// Every service is bound once, with toResolvedValue and the list of what it is made from: no
+// factory asks the container for anything, so the dependencies of each part read off its binding.
 import { ContainerModule } from 'inversify';
 import {
   ApiKeyStore,
+  BlobStore,
   CapabilityRegistry,
   DeliveryStore,
   WebhookStore,
@@ -18,15 +21,15 @@ import {
   ApprovalService,
   ArticleStore,
   RequestScope,
+  ForwardingService,
+  DEFAULT_FORWARDING_OPTIONS,
   systemClock,
   ByteBudget,
   WebhookIntake,
   type StoredDelivery,
   type StoredInvocation,
-  type SwitchyardPlugin,
-  type UpstreamAddress,
 } from '@switchyard/core';
-import { KnexApprovalStore, KnexApiKeyStore, KnexDeliveryStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexWebhookStore, openDatabase, readLedgerBacklog, type Database } from '@switchyard/storage-knex';
+import { KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardJobStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexWebhookStore, openDatabase, readLedgerBacklog, type Database } from '@switchyard/storage-knex';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { McpUpstreamClient } from '@switchyard/mcp';
@@ -35,22 +38,28 @@ import type { Config } from './config.js';
 import { FolderArticleStore } from './article-folder.js';
 import type { Logger } from './logger.js';
 import { MeteredUpstreamClient } from './metered-upstream-client.js';
+import { DestinationAddressPolicy, HttpOutboundSender } from './forward-sender.js';
 import {
   ConfigToken,
   DatabaseToken,
   DispatchToken,
+  ForwardingToken,
   HttpAppToken,
   WebhookIntakeToken,
+  OutboundSenderToken,
   LoadedPluginToken,
   LoggerToken,
+  PluginEnvironmentToken,
   MetricsToken,
   RegistryToken,
   RunnerDirectoryToken,
   TokenIssuerToken,
   UpstreamImportsToken,
+  ApprovalServiceToken,
   type LoadedPlugin,
 } from './tokens.js';
 import { ConfiguredUpstreamImports } from './upstream-imports.js';
+import type { PluginEnvironment } from '@switchyard/plugin-kit';
 
 export const configModule = (config: Config, logger: Logger): ContainerModule =>
   new ContainerModule(({ bind }) => {
@@ -64,228 +73,301 @@ export const configModule = (config: Config, logger: Logger): ContainerModule =>
 
 export const storageModule = new ContainerModule(({ bind }) => {
   bind<Database>(DatabaseToken)
-    .toDynamicValue(async (ctx) => {
-      const config = ctx.get<Config>(ConfigToken);
-      return openDatabase(config.database.url, { leafWorker: config.ledger.leafWorker });
-    })
+    .toResolvedValue((config: Config) => openDatabase(config.database.url, { leafWorker: config.ledger.leafWorker }), [ConfigToken])
     .inSingletonScope();
   bind<InvocationStore>(InvocationStore)
-    .toDynamicValue(async (ctx) => {
-      const metrics = ctx.get<ServiceMetrics>(MetricsToken);
-      const observer = { ...metrics.groupCommit('invocations'), appended: (inv: StoredInvocation) => metrics.runRecorded(inv) };
-      return new KnexInvocationStore((await ctx.getAsync<Database>(DatabaseToken)).knex, { observer });
-    })
+    .toResolvedValue(
+      (db: Database, metrics: ServiceMetrics) =>
+        new KnexInvocationStore(db.knex, { observer: { ...metrics.groupCommit('invocations'), appended: (inv: StoredInvocation) => metrics.runRecorded(inv) } }),
+      [DatabaseToken, MetricsToken],
+    )
     .inSingletonScope();
-  bind<ApiKeyStore>(ApiKeyStore)
-    .toDynamicValue(async (ctx) => new KnexApiKeyStore((await ctx.getAsync<Database>(DatabaseToken)).knex))
+  bind<BlobStore>(BlobStore).toResolvedValue((db: Database) => new KnexBlobStore(db.knex), [DatabaseToken])
     .inSingletonScope();
-  bind<WebhookStore>(WebhookStore)
-    .toDynamicValue(async (ctx) => new KnexWebhookStore((await ctx.getAsync<Database>(DatabaseToken)).knex))
-    .inSingletonScope();
+  bind<ApiKeyStore>(ApiKeyStore).toResolvedValue((db: Database) => new KnexApiKeyStore(db.knex), [DatabaseToken]).inSingletonScope();
+  bind<WebhookStore>(WebhookStore).toResolvedValue((db: Database) => new KnexWebhookStore(db.knex), [DatabaseToken]).inSingletonScope();
   bind<DeliveryStore>(DeliveryStore)
-    .toDynamicValue(async (ctx) => {
-      const metrics = ctx.get<ServiceMetrics>(MetricsToken);
-      const observer = { ...metrics.groupCommit('deliveries'), appended: (d: StoredDelivery) => metrics.deliveryRecorded(d) };
-      return new KnexDeliveryStore((await ctx.getAsync<Database>(DatabaseToken)).knex, { observer });
-    })
+    .toResolvedValue(
+      (db: Database, metrics: ServiceMetrics) =>
+        new KnexDeliveryStore(db.knex, { observer: { ...metrics.groupCommit('deliveries'), appended: (d: StoredDelivery) => metrics.deliveryRecorded(d) } }),
+      [DatabaseToken, MetricsToken],
+    )
     .inSingletonScope();
-  bind<SharedSettings>(SharedSettings)
-    .toDynamicValue(async (ctx) => new KnexSettings((await ctx.getAsync<Database>(DatabaseToken)).knex))
-    .inSingletonScope();
-  bind<ApprovalStore>(ApprovalStore)
-    .toDynamicValue(async (ctx) => new KnexApprovalStore((await ctx.getAsync<Database>(DatabaseToken)).knex))
-    .inSingletonScope();
-  bind<TokenUseStore>(TokenUseStore)
-    .toDynamicValue(async (ctx) => new KnexTokenUseStore((await ctx.getAsync<Database>(DatabaseToken)).knex))
-    .inSingletonScope();
+  bind<SharedSettings>(SharedSettings).toResolvedValue((db: Database) => new KnexSettings(db.knex), [DatabaseToken]).inSingletonScope();
+  bind<ApprovalStore>(ApprovalStore).toResolvedValue((db: Database) => new KnexApprovalStore(db.knex), [DatabaseToken]).inSingletonScope();
+  bind<TokenUseStore>(TokenUseStore).toResolvedValue((db: Database) => new KnexTokenUseStore(db.knex), [DatabaseToken]).inSingletonScope();
   // Relative folders resolve against the working directory, like a sqlite: database file.
   bind<ArticleStore>(ArticleStore)
-    .toDynamicValue((ctx) => new FolderArticleStore(resolve(ctx.get<Config>(ConfigToken).content.folder), ctx.get<Logger>(LoggerToken)))
+    .toResolvedValue((config: Config, logger: Logger) => new FolderArticleStore(resolve(config.content.folder), logger), [ConfigToken, LoggerToken])
     .inSingletonScope();
   bind<VerifiableLedger>(VerifiableLedger)
-    .toDynamicValue(async (ctx) => {
-      const { ledger } = ctx.get<Config>(ConfigToken);
-      const db = await ctx.getAsync<Database>(DatabaseToken);
-      return KnexLedger.open(
-        db.knex,
-        { origin: ledger.origin, signingSeed: ledger.signingKey ?? null, commitmentKey: ledger.commitmentKey ?? null },
-        await ctx.getAsync<SharedSettings>(SharedSettings),
-        { readKnex: db.readKnex, leafReader: db.leafReader },
-      );
-    })
+    .toResolvedValue(
+      (config: Config, db: Database, settings: SharedSettings) =>
+        KnexLedger.open(
+          db.knex,
+          { origin: config.ledger.origin, signingSeed: config.ledger.signingKey ?? null, commitmentKey: config.ledger.commitmentKey ?? null },
+          settings,
+          { readKnex: db.readKnex, leafReader: db.leafReader },
+        ),
+      [ConfigToken, DatabaseToken, SharedSettings],
+    )
     .inSingletonScope();
 });
 
 export const mcpModule = new ContainerModule(({ bind }) => {
   bind<UpstreamToolClient>(UpstreamToolClient)
-    .toDynamicValue(
-      (ctx) =>
-        new MeteredUpstreamClient(new McpUpstreamClient({ connectTimeoutMs: ctx.get<Config>(ConfigToken).upstreams.connectTimeoutMs ?? 5000 }), ctx.get<ServiceMetrics>(MetricsToken)),
+    .toResolvedValue(
+      (config: Config, metrics: ServiceMetrics) => new MeteredUpstreamClient(new McpUpstreamClient({ connectTimeoutMs: config.upstreams.connectTimeoutMs ?? 5000 }), metrics),
+      [ConfigToken, MetricsToken],
     )
     .inSingletonScope();
 });
 
-interface UpstreamOptions {
-  upstream?: { url?: string; transport?: UpstreamAddress['transport']; headers?: Record<string, string> };
-  simulator?: Record<string, unknown>;
+/** What plugins start in: the shared MCP client, where simulators listen, the log. Each plugin brings its own module (plugin-kit). */
+export const pluginEnvironmentModule = new ContainerModule(({ bind }) => {
+  bind<PluginEnvironment>(PluginEnvironmentToken)
+    .toResolvedValue(
+      (config: Config, logger: Logger, tools: UpstreamToolClient): PluginEnvironment => ({
+        tools,
+        simulatorHost: config.simulators.host ?? '127.0.0.1',
+        log: (message, fields) => logger.info(message, fields),
+      }),
+      [ConfigToken, LoggerToken, UpstreamToolClient],
+    )
+    .inSingletonScope();
+});
+
+/** Every plugin's capabilities in one registry, each key assigned its plugin's runner. */
+function registerPlugins(plugins: LoadedPlugin[], runners: RunnerDirectory): CapabilityRegistry {
+  const registry = new CapabilityRegistry();
+  for (const loaded of plugins) {
+    loaded.capabilities = loaded.plugin.capabilities.map((def) => {
+      const capability = registry.register(def, loaded.upstream?.url, loaded.accountPlan !== undefined ? { plan: loaded.accountPlan } : {});
+      runners.assign(def.key, loaded.runner);
+      return capability;
+    });
+  }
+  return registry;
 }
 
-/** A plugin's module: resolves its upstream (starting its simulator when config says "simulator") and its runner. */
-export const pluginModule = (plugin: SwitchyardPlugin<unknown>, options: Record<string, unknown>): ContainerModule =>
-  new ContainerModule(({ bind }) => {
-    bind<LoadedPlugin>(LoadedPluginToken)
-      .toDynamicValue(async (ctx) => {
-        const config = ctx.get<Config>(ConfigToken);
-        const logger = ctx.get<Logger>(LoggerToken);
-        const { upstream: wanted, simulator: simulatorSettings } = options as UpstreamOptions;
-        const accountPlan = plugin.accountPlan?.(options);
-        // A simulator simulates the configured account: it starts on the account's plan unless its own settings say otherwise.
-        const settings = accountPlan !== undefined ? { plan: accountPlan, ...simulatorSettings } : simulatorSettings;
-        let upstream: UpstreamAddress | undefined;
-        let simulator: LoadedPlugin['simulator'];
-        if (plugin.transport && wanted?.url) {
-          const transport = wanted.transport ?? plugin.transport;
-          if (wanted.url === 'simulator') {
-            if (!plugin.startSimulator) throw new Error(`plugin ${plugin.name} has no simulator; set plugins.${plugin.name}.upstream.url`);
-            simulator = await plugin.startSimulator({ host: config.simulators.host ?? '127.0.0.1', port: 0, ...(settings ? { settings } : {}) });
-            logger.info('upstream simulator started', { plugin: plugin.name, url: simulator.url, transport });
-            upstream = { url: simulator.url, transport };
-          } else {
-            upstream = { url: wanted.url, transport, ...(wanted.headers ? { headers: wanted.headers } : {}) };
-          }
-        }
-        const runner = plugin.createRunner({ options, tools: ctx.get<UpstreamToolClient>(UpstreamToolClient), ...(upstream ? { upstream } : {}) });
-        return { plugin, runner, ...(upstream ? { upstream } : {}), ...(simulator ? { simulator } : {}), ...(accountPlan !== undefined ? { accountPlan } : {}) };
-      })
-      .inSingletonScope();
-  });
+/** The root keys of share tokens: configured ones, else one generated at first start and shared through the database. */
+async function tokenRootKeys(config: Config, settings: SharedSettings): Promise<Array<{ kid: string; secret: Uint8Array }>> {
+  const configured = config.tokens.rootKeys.map((k) => ({ kid: k.kid, secret: new Uint8Array(Buffer.from(k.secret, 'base64')) }));
+  if (configured.length) return configured;
+  return [{ kid: 'k1', secret: new Uint8Array(Buffer.from(await settings.once('token_root_key_k1', () => randomBytes(32).toString('base64')), 'base64')) }];
+}
 
 export const coreModule = new ContainerModule(({ bind }) => {
   bind(RunnerDirectoryToken).toConstantValue(new RunnerDirectory());
   bind<CapabilityRegistry>(RegistryToken)
-    .toDynamicValue(async (ctx) => {
-      const registry = new CapabilityRegistry();
-      const runners = ctx.get<RunnerDirectory>(RunnerDirectoryToken);
-      for (const loaded of await ctx.getAllAsync<LoadedPlugin>(LoadedPluginToken)) {
-        loaded.capabilities = loaded.plugin.capabilities.map((def) => {
-          const capability = registry.register(def, loaded.upstream?.url, loaded.accountPlan !== undefined ? { plan: loaded.accountPlan } : {});
-          runners.assign(def.key, loaded.runner);
-          return capability;
-        });
-      }
-      return registry;
-    })
+    .toResolvedValue((plugins: LoadedPlugin[] | undefined, runners: RunnerDirectory) => registerPlugins(plugins ?? [], runners), [
+      { serviceIdentifier: LoadedPluginToken, isMultiple: true, optional: true },
+      RunnerDirectoryToken,
+    ])
     .inSingletonScope();
   // Imported MCP servers register after the plugins, so a server cannot take a plugin's system.
   bind<ConfiguredUpstreamImports>(UpstreamImportsToken)
-    .toDynamicValue(async (ctx) => {
-      const config = ctx.get<Config>(ConfigToken);
-      const imports = new ConfiguredUpstreamImports(
-        config.upstreams.servers ?? {},
-        await ctx.getAsync<CapabilityRegistry>(RegistryToken),
-        ctx.get<RunnerDirectory>(RunnerDirectoryToken),
-        ctx.get<UpstreamToolClient>(UpstreamToolClient),
-        ctx.get<Logger>(LoggerToken),
-        config.upstreams.listTimeoutMs ?? 10_000,
-      );
-      await imports.start();
-      return imports;
-    })
+    .toResolvedValue(
+      async (config: Config, registry: CapabilityRegistry, runners: RunnerDirectory, tools: UpstreamToolClient, logger: Logger) => {
+        const imports = new ConfiguredUpstreamImports(config.upstreams.servers ?? {}, registry, runners, tools, logger, config.upstreams.listTimeoutMs ?? 10_000);
+        await imports.start();
+        return imports;
+      },
+      [ConfigToken, RegistryToken, RunnerDirectoryToken, UpstreamToolClient, LoggerToken],
+    )
     .inSingletonScope();
   bind<TokenIssuer>(TokenIssuerToken)
-    .toDynamicValue(async (ctx) => {
-      const { tokens } = ctx.get<Config>(ConfigToken);
-      // Configured root keys, else one generated at first start and shared through the database.
-      const configured = tokens.rootKeys.map((k) => ({ kid: k.kid, secret: new Uint8Array(Buffer.from(k.secret, 'base64')) }));
-      const roots = configured.length
-        ? configured
-        : [{ kid: 'k1', secret: new Uint8Array(Buffer.from(await (await ctx.getAsync<SharedSettings>(SharedSettings)).once('token_root_key_k1', () => randomBytes(32).toString('base64')), 'base64')) }];
-      return new TokenIssuer(roots, ctx.get<Clock>(Clock), await ctx.getAsync<CapabilityRegistry>(RegistryToken));
-    })
+    .toResolvedValue(
+      async (config: Config, settings: SharedSettings, clock: Clock, registry: CapabilityRegistry) => new TokenIssuer(await tokenRootKeys(config, settings), clock, registry),
+      [ConfigToken, SharedSettings, Clock, RegistryToken],
+    )
     .inSingletonScope();
   bind<DispatchService>(DispatchToken)
-    .toDynamicValue(async (ctx) => {
-      const config = ctx.get<Config>(ConfigToken);
-      return new DispatchService(
-        await ctx.getAsync<CapabilityRegistry>(RegistryToken),
-        ctx.get<RunnerDirectory>(RunnerDirectoryToken),
-        await ctx.getAsync<InvocationStore>(InvocationStore),
-        ctx.get<Clock>(Clock),
-        { timeoutMs: config.dispatch.timeoutMs, approvalTtlSeconds: config.approvals.ttlSeconds, maxArgumentDepth: config.dispatch.maxArgumentDepth },
-        ctx.get<RequestScope>(RequestScope),
-      );
-    })
+    .toResolvedValue(
+      (config: Config, registry: CapabilityRegistry, runners: RunnerDirectory, invocations: InvocationStore, clock: Clock, scope: RequestScope, blobs: BlobStore) =>
+        new DispatchService(
+          registry,
+          runners,
+          invocations,
+          clock,
+          { timeoutMs: config.dispatch.timeoutMs, approvalTtlSeconds: config.approvals.ttlSeconds, maxArgumentDepth: config.dispatch.maxArgumentDepth, ...(config.dispatch.blobThresholdBytes !== undefined ? { blobThresholdBytes: config.dispatch.blobThresholdBytes } : {}) },
+          scope,
+          blobs,
+        ),
+      [ConfigToken, RegistryToken, RunnerDirectoryToken, InvocationStore, Clock, RequestScope, BlobStore],
+    )
     .inSingletonScope();
-  // The rules of a delivery to /hook; steps after acceptance (forwarding) join its last argument.
+  bind<ApprovalService>(ApprovalServiceToken)
+    .toResolvedValue(
+      (invocations: InvocationStore, approvals: ApprovalStore, dispatch: DispatchService, clock: Clock) => new ApprovalService(invocations, approvals, dispatch, clock),
+      [InvocationStore, ApprovalStore, DispatchToken, Clock],
+    )
+    .inSingletonScope();
+  bind<HttpOutboundSender>(OutboundSenderToken)
+    .toResolvedValue((config: Config) => new HttpOutboundSender(new DestinationAddressPolicy(config.webhooks.forwarding?.allow ?? [])), [ConfigToken])
+    .inSingletonScope();
+  // The forwarding service of this process; its workers start with the service (switchyard.ts).
+  bind<ForwardingService>(ForwardingToken)
+    .toResolvedValue(
+      (config: Config, db: Database, webhooks: WebhookStore, deliveries: DeliveryStore, invocations: InvocationStore, sender: HttpOutboundSender, clock: Clock, logger: Logger) => {
+        const { allow: _allow, ...tuning } = config.webhooks.forwarding ?? {};
+        return new ForwardingService(
+          webhooks,
+          new KnexDestinationStore(db.knex),
+          new KnexForwardJobStore(db.knex),
+          deliveries,
+          invocations,
+          sender,
+          clock,
+          { ...DEFAULT_FORWARDING_OPTIONS, ...tuning },
+          logger,
+        );
+      },
+      [ConfigToken, DatabaseToken, WebhookStore, DeliveryStore, InvocationStore, OutboundSenderToken, Clock, LoggerToken],
+    )
+    .inSingletonScope();
+  // The rules of a delivery to /hook. Forwarding is its step after acceptance, so refusals and
+  // duplicates are never forwarded.
   bind<WebhookIntake>(WebhookIntakeToken)
-    .toDynamicValue(async (ctx) => {
-      const config = ctx.get<Config>(ConfigToken);
-      return new WebhookIntake(
-        await ctx.getAsync<WebhookStore>(WebhookStore),
-        await ctx.getAsync<DeliveryStore>(DeliveryStore),
-        await ctx.getAsync<CapabilityRegistry>(RegistryToken),
-        await ctx.getAsync<DispatchService>(DispatchToken),
-        ctx.get<Clock>(Clock),
-        {
-          bodyLimitBytes: config.webhooks.bodyLimitBytes,
-          refusedBodyBytes: config.webhooks.refusedBodyBytes,
-          answerStatus: (code) => (code === null ? 200 : statusFor(code)),
-        },
-        ctx.get<RequestScope>(RequestScope),
-      );
-    })
+    .toResolvedValue(
+      (config: Config, webhooks: WebhookStore, deliveries: DeliveryStore, registry: CapabilityRegistry, dispatch: DispatchService, clock: Clock, scope: RequestScope, forwarding: ForwardingService) =>
+        new WebhookIntake(
+          webhooks,
+          deliveries,
+          registry,
+          dispatch,
+          clock,
+          {
+            bodyLimitBytes: config.webhooks.bodyLimitBytes,
+            refusedBodyBytes: config.webhooks.refusedBodyBytes,
+            answerStatus: (code) => (code === null ? 200 : statusFor(code)),
+          },
+          scope,
+          [{ afterAccepted: (delivery) => forwarding.accepted(delivery) }],
+        ),
+      [ConfigToken, WebhookStore, DeliveryStore, RegistryToken, DispatchToken, Clock, RequestScope, ForwardingToken],
+    )
     .inSingletonScope();
 });
 
+/** The HTTP adapter's parts, each resolved once by the container (the app itself is made in httpModule). */
+interface HttpParts {
+  config: Config;
+  db: Database;
+  metrics: ServiceMetrics;
+  registry: CapabilityRegistry;
+  dispatch: DispatchService;
+  invocations: InvocationStore;
+  blobs: BlobStore;
+  apiKeys: ApiKeyStore;
+  webhooks: WebhookStore;
+  deliveries: DeliveryStore;
+  forwarding: ForwardingService;
+  intake: WebhookIntake;
+  ledger: VerifiableLedger;
+  tokens: TokenIssuer;
+  tokenUses: TokenUseStore;
+  upstreams: ConfiguredUpstreamImports;
+  approvals: ApprovalService;
+  articles: ArticleStore;
+  clock: Clock;
+  logger: Logger;
+  settings: SharedSettings;
+}
+
+async function httpApp(p: HttpParts): Promise<ReturnType<typeof createHttpApp>> {
+  const { config, db, metrics } = p;
+  // Read at each scrape, on the read connection so a scrape never waits behind the writer.
+  metrics.watchLedgerBacklog(() => readLedgerBacklog(db.readKnex));
+  return createHttpApp({
+    registry: p.registry,
+    dispatch: p.dispatch,
+    invocations: p.invocations,
+    blobs: p.blobs,
+    apiKeys: p.apiKeys,
+    webhooks: p.webhooks,
+    deliveries: p.deliveries,
+    forwarding: p.forwarding,
+    ledger: p.ledger,
+    tokens: p.tokens,
+    tokenUses: p.tokenUses,
+    upstreams: p.upstreams,
+    approvals: p.approvals,
+    articles: p.articles,
+    clock: p.clock,
+    mintPerMinute: config.tokens.mintPerMinute,
+    workspaces: config.tokens.workspaces,
+    logger: p.logger,
+    metrics,
+    metricsPublic: config.metrics.public,
+    publicBaseUrl: config.server.publicBaseUrl,
+    bodyLimitBytes: config.server.bodyLimitBytes,
+    intake: p.intake,
+    limits: {
+      budget: new ByteBudget(config.server.bodyBudgetBytes),
+      bodyTimeoutMs: config.server.bodyTimeoutMs,
+      maxHeaders: config.server.maxHeaders,
+      retryAfterSeconds: config.server.retryAfterSeconds,
+    },
+    inlineBodyBytes: config.ledger.inlineBodyBytes,
+    pageBytes: config.ledger.pageBytes,
+    dashboardSessionKey: new Uint8Array(Buffer.from(await p.settings.once('dashboard_session_key', () => randomBytes(32).toString('base64')), 'base64')),
+    databaseHealth: async () => {
+      await db.knex.raw('select 1');
+      return { ok: true, engine: db.dialect.name };
+    },
+  });
+}
+
 export const httpModule = new ContainerModule(({ bind }) => {
   bind(HttpAppToken)
-    .toDynamicValue(async (ctx) => {
-      const config = ctx.get<Config>(ConfigToken);
-      const db = await ctx.getAsync<Database>(DatabaseToken);
-      const metrics = ctx.get<ServiceMetrics>(MetricsToken);
-      // Read at each scrape, on the read connection so a scrape never waits behind the writer.
-      metrics.watchLedgerBacklog(() => readLedgerBacklog(db.readKnex));
-      return createHttpApp({
-        registry: await ctx.getAsync<CapabilityRegistry>(RegistryToken),
-        dispatch: await ctx.getAsync<DispatchService>(DispatchToken),
-        invocations: await ctx.getAsync<InvocationStore>(InvocationStore),
-        apiKeys: await ctx.getAsync<ApiKeyStore>(ApiKeyStore),
-        webhooks: await ctx.getAsync<WebhookStore>(WebhookStore),
-        deliveries: await ctx.getAsync<DeliveryStore>(DeliveryStore),
-        ledger: await ctx.getAsync<VerifiableLedger>(VerifiableLedger),
-        tokens: await ctx.getAsync<TokenIssuer>(TokenIssuerToken),
-        tokenUses: await ctx.getAsync<TokenUseStore>(TokenUseStore),
-        upstreams: await ctx.getAsync<ConfiguredUpstreamImports>(UpstreamImportsToken),
-        approvals: new ApprovalService(
-          await ctx.getAsync<InvocationStore>(InvocationStore),
-          await ctx.getAsync<ApprovalStore>(ApprovalStore),
-          await ctx.getAsync<DispatchService>(DispatchToken),
-          ctx.get<Clock>(Clock),
-        ),
-        articles: ctx.get<ArticleStore>(ArticleStore),
-        clock: ctx.get<Clock>(Clock),
-        mintPerMinute: config.tokens.mintPerMinute,
-        workspaces: config.tokens.workspaces,
-        logger: ctx.get<Logger>(LoggerToken),
-        metrics,
-        metricsPublic: config.metrics.public,
-        publicBaseUrl: config.server.publicBaseUrl,
-        bodyLimitBytes: config.server.bodyLimitBytes,
-        intake: await ctx.getAsync<WebhookIntake>(WebhookIntakeToken),
-        limits: {
-          budget: new ByteBudget(config.server.bodyBudgetBytes),
-          bodyTimeoutMs: config.server.bodyTimeoutMs,
-          maxHeaders: config.server.maxHeaders,
-          retryAfterSeconds: config.server.retryAfterSeconds,
-        },
-        inlineBodyBytes: config.ledger.inlineBodyBytes,
-        pageBytes: config.ledger.pageBytes,
-        dashboardSessionKey: new Uint8Array(Buffer.from(await (await ctx.getAsync<SharedSettings>(SharedSettings)).once('dashboard_session_key', () => randomBytes(32).toString('base64')), 'base64')),
-        databaseHealth: async () => {
-          await db.knex.raw('select 1');
-          return { ok: true, engine: db.dialect.name };
-        },
-      });
-    })
+    .toResolvedValue(
+      (
+        config: Config,
+        db: Database,
+        metrics: ServiceMetrics,
+        registry: CapabilityRegistry,
+        dispatch: DispatchService,
+        invocations: InvocationStore,
+        blobs: BlobStore,
+        apiKeys: ApiKeyStore,
+        webhooks: WebhookStore,
+        deliveries: DeliveryStore,
+        forwarding: ForwardingService,
+        intake: WebhookIntake,
+        ledger: VerifiableLedger,
+        tokens: TokenIssuer,
+        tokenUses: TokenUseStore,
+        upstreams: ConfiguredUpstreamImports,
+        approvals: ApprovalService,
+        articles: ArticleStore,
+        clock: Clock,
+        logger: Logger,
+        settings: SharedSettings,
+      ) => httpApp({ config, db, metrics, registry, dispatch, invocations, blobs, apiKeys, webhooks, deliveries, forwarding, intake, ledger, tokens, tokenUses, upstreams, approvals, articles, clock, logger, settings }),
+      [
+        ConfigToken,
+        DatabaseToken,
+        MetricsToken,
+        RegistryToken,
+        DispatchToken,
+        InvocationStore,
+        BlobStore,
+        ApiKeyStore,
+        WebhookStore,
+        DeliveryStore,
+        ForwardingToken,
+        WebhookIntakeToken,
+        VerifiableLedger,
+        TokenIssuerToken,
+        TokenUseStore,
+        UpstreamImportsToken,
+        ApprovalServiceToken,
+        ArticleStore,
+        Clock,
+        LoggerToken,
+        SharedSettings,
+      ],
+    )
     .inSingletonScope();
 });

@@ -1,38 +1,76 @@
-// Finding plugin packages named in config and checking each one's options against its own schema.
-import { Ajv } from 'ajv';
-import type { SwitchyardPlugin } from '@switchyard/core';
+// Finding the plugin packages named in config (plugins.<name>.from) and having each check its own options.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { isAbsolute, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { isPlugin, type Plugin } from '@switchyard/plugin-kit';
 import { ConfigError, type Config } from './config.js';
-
-const isPlugin = (value: unknown): value is SwitchyardPlugin<unknown> =>
-  typeof value === 'object' && value !== null && Array.isArray((value as SwitchyardPlugin).capabilities) && typeof (value as SwitchyardPlugin).createRunner === 'function';
+import { PROJECT_ROOT } from './paths.js';
 
 export interface PluginChoice {
-  plugin: SwitchyardPlugin<unknown>;
-  options: Record<string, unknown>;
+  plugin: Plugin<unknown>;
+  /** The options as the plugin's own validateOptions answered them. */
+  options: unknown;
 }
 
-/** Imports @switchyard/plugin-<name> for every enabled entry of config.plugins. */
+/** The default `from` of plugins.<name>: the workspace or installed package @switchyard/plugin-<name>. */
+export const defaultPluginPackage = (name: string): string => `@switchyard/plugin-${name}`;
+
+const isPath = (from: string): boolean => from.startsWith('.') || isAbsolute(from);
+
+/** A workspace package under plugins/ whose package.json names it `name` (found without npm linking it). */
+function workspacePlugin(name: string): string | undefined {
+  const folder = join(PROJECT_ROOT, 'plugins');
+  if (!existsSync(folder)) return undefined;
+  for (const entry of readdirSync(folder)) {
+    const manifest = join(folder, entry, 'package.json');
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === name) return join(folder, entry);
+  }
+  return undefined;
+}
+
+/** The module file of a package folder: its own name resolved from inside it (exports and conditions apply). */
+function entryOfFolder(folder: string): string {
+  const manifest = join(folder, 'package.json');
+  if (!existsSync(manifest)) throw new Error(`${folder} has no package.json`);
+  const { name } = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string };
+  if (!name) throw new Error(`${manifest} has no name`);
+  return createRequire(manifest).resolve(name);
+}
+
+async function importPlugin(from: string): Promise<Record<string, unknown>> {
+  if (isPath(from)) {
+    // Relative paths resolve against the working directory, like a sqlite: database file.
+    const target = resolve(from);
+    const file = statSync(target).isDirectory() ? entryOfFolder(target) : target;
+    return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  }
+  const folder = workspacePlugin(from);
+  if (folder) return (await import(pathToFileURL(entryOfFolder(folder)).href)) as Record<string, unknown>;
+  return (await import(from)) as Record<string, unknown>;
+}
+
+/** Imports every enabled entry of config.plugins and validates its options with the plugin's own check. */
 export async function loadPlugins(config: Config): Promise<PluginChoice[]> {
   const chosen: PluginChoice[] = [];
-  const ajv = new Ajv({ allErrors: true, strict: true, useDefaults: true });
-  for (const [name, options] of Object.entries(config.plugins)) {
-    if (options.enabled === false) continue;
+  for (const [name, entry] of Object.entries(config.plugins)) {
+    const { enabled, from = defaultPluginPackage(name), ...options } = entry;
+    if (enabled === false) continue;
     let mod: Record<string, unknown>;
     try {
-      mod = (await import(`@switchyard/plugin-${name}`)) as Record<string, unknown>;
+      mod = await importPlugin(from);
     } catch (err) {
-      throw new ConfigError(`plugins.${name}`, `cannot load package @switchyard/plugin-${name}: ${(err as Error).message}`);
+      throw new ConfigError(`plugins.${name}.from`, `cannot load ${from}: ${(err as Error).message}`);
     }
-    const plugin = Object.values(mod).find((v) => isPlugin(v) && v.name === name);
-    if (!plugin || !isPlugin(plugin)) throw new ConfigError(`plugins.${name}`, `@switchyard/plugin-${name} exports no plugin named ${name}`);
-    const checked = structuredClone(options);
-    const validate = ajv.compile(plugin.optionsSchema);
-    if (!validate(checked)) {
-      const e = validate.errors![0]!;
-      const extra = e.keyword === 'additionalProperties' ? `.${String(e.params['additionalProperty'])}` : '';
-      throw new ConfigError(`plugins.${name}${e.instancePath.replace(/\//g, '.')}${extra}`, e.keyword === 'additionalProperties' ? 'is not a known setting' : (e.message ?? 'is invalid'));
+    const plugin = [mod['default'], ...Object.values(mod)].find((v) => isPlugin(v) && v.name === name);
+    if (!plugin || !isPlugin(plugin)) throw new ConfigError(`plugins.${name}.from`, `${from} exports no plugin named ${name} (made with definePlugin from @switchyard/plugin-kit)`);
+    try {
+      chosen.push({ plugin, options: plugin.validateOptions(options) });
+    } catch (err) {
+      const { key, problem } = err as { key?: string; problem?: string };
+      if (key && problem) throw new ConfigError(key, problem);
+      throw err;
     }
-    chosen.push({ plugin, options: checked });
   }
   return chosen;
 }

@@ -4,15 +4,16 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { Container } from 'inversify';
-import { ApiKeyStore, CapabilityRegistry, UpstreamToolClient, VerifiableLedger, randomId } from '@switchyard/core';
+import { ApiKeyStore, CapabilityRegistry, type ForwardingService, UpstreamToolClient, VerifiableLedger, randomId } from '@switchyard/core';
 import { startIntegrator, type Database } from '@switchyard/storage-knex';
 import { createHttpServer, type ServiceMetrics } from '@switchyard/http-express';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
-import { configModule, coreModule, httpModule, mcpModule, pluginModule, storageModule } from './modules.js';
+import { configModule, coreModule, httpModule, mcpModule, pluginEnvironmentModule, storageModule } from './modules.js';
 import { loadPlugins } from './plugin-loader.js';
-import { DatabaseToken, HttpAppToken, LoadedPluginToken, MetricsToken, RegistryToken, UpstreamImportsToken, type LoadedPlugin } from './tokens.js';
+import { DatabaseToken, ForwardingToken, HttpAppToken, OutboundSenderToken, LoadedPluginToken, MetricsToken, RegistryToken, UpstreamImportsToken, type LoadedPlugin } from './tokens.js';
 import type { ConfiguredUpstreamImports } from './upstream-imports.js';
+import type { HttpOutboundSender } from './forward-sender.js';
 
 export interface Switchyard {
   config: Config;
@@ -35,17 +36,20 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
   const logger = options.logger ?? createLogger(config.log.level);
   const container = new Container();
   const choices = await loadPlugins(config);
-  await container.loadAsync(configModule(config, logger), storageModule, mcpModule, ...choices.map((c) => pluginModule(c.plugin, c.options)), coreModule, httpModule);
+  await container.loadAsync(configModule(config, logger), storageModule, mcpModule, pluginEnvironmentModule, ...choices.map((c) => c.plugin.containerModule(c.options)), coreModule, httpModule);
 
   const plugins: LoadedPlugin[] = [];
   let server: Server | undefined;
   let integrator: { stop(): Promise<void> } | undefined;
   let upstreams: ConfiguredUpstreamImports | undefined;
+  let forwarding: ForwardingService | undefined;
   const close = async (): Promise<void> => {
     if (server) {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server!.close(() => resolve()));
     }
+    await forwarding?.stop();
+    if (container.isBound(OutboundSenderToken) && forwarding) container.get<HttpOutboundSender>(OutboundSenderToken).close();
     await integrator?.stop();
     upstreams?.stop();
     await container.get<UpstreamToolClient>(UpstreamToolClient).close();
@@ -61,6 +65,9 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
     // Queued ledger entries join the Merkle tree on a timer; every batch signs a checkpoint.
     const ledger = await container.getAsync<VerifiableLedger>(VerifiableLedger);
     integrator = startIntegrator(ledger, config.ledger.integrateIntervalMs, (e) => logger.error('ledger integration failed; retrying', { error: (e as Error).message }));
+    // Due forwarding attempts (the schedule is in the database) are worked from now on.
+    forwarding = await container.getAsync<ForwardingService>(ForwardingToken);
+    forwarding.start();
     const metrics = container.get<ServiceMetrics>(MetricsToken);
     const createServer = (): Server => createHttpServer(app, { maxHeaderBytes: config.server.maxHeaderBytes, refused: (code) => metrics.requestRefused(code) });
     const generatedApiKey = await bootstrapApiKey(await container.getAsync<ApiKeyStore>(ApiKeyStore), config.auth.apiKey ?? null);

@@ -1,5 +1,4 @@
 // Service identifiers of the composition root; the core's port tokens are used as they are.
-import type { Capability, CapabilityRunner, RunningSimulator, SwitchyardPlugin, UpstreamAddress } from '@switchyard/core';
 
 export const ConfigToken = Symbol.for('switchyard.Config');
 export const LoggerToken = Symbol.for('switchyard.Logger');
@@ -9,18 +8,12 @@ export const RunnerDirectoryToken = Symbol.for('switchyard.RunnerDirectory');
 export const DispatchToken = Symbol.for('switchyard.DispatchService');
 export const HttpAppToken = Symbol.for('switchyard.HttpApp');
 export const WebhookIntakeToken = Symbol.for('switchyard.WebhookIntake');
-export const LoadedPluginToken = Symbol.for('switchyard.LoadedPlugin');
 export const MetricsToken = Symbol.for('switchyard.Metrics');
 
-/** A plugin after the host resolved its options, its upstream and its runner. */
-export interface LoadedPlugin {
-  plugin: SwitchyardPlugin<unknown>;
-  runner: CapabilityRunner;
-  upstream?: UpstreamAddress;
-  simulator?: RunningSimulator;
-  /** The upstream account's plan, when the plugin reads one from its options. */
-  accountPlan?: string;
-  capabilities?: Capability[];
-}
+// A plugin module binds its LoadedPlugin under the kit's token; the host collects them all.
+export { LoadedPluginToken, PluginEnvironmentToken, type LoadedPlugin } from '@switchyard/plugin-kit';
 export const UpstreamImportsToken = Symbol.for('switchyard.UpstreamImports');
 export const TokenIssuerToken = Symbol.for('switchyard.TokenIssuer');
+export const ApprovalServiceToken = Symbol.for('switchyard.ApprovalService');
+export const ForwardingToken = Symbol.for('switchyard.ForwardingService');
+export const OutboundSenderToken = Symbol.for('switchyard.OutboundSender');

@@ -15,7 +15,7 @@ class ScriptedClient implements UpstreamToolClient {
   }
   async callTool(upstream: UpstreamAddress, tool: string) {
     this.calls.push({ url: upstream.url, tool });
-    return { isError: false, value: tool, text: tool };
+    return { isError: false, value: tool, text: tool, content: [{ type: 'text', text: tool }] };
   }
   onToolListChanged() {
     return () => {};

@@ -3,9 +3,11 @@
 import { parseArgs } from 'node:util';
 import { CliError, SwitchyardClient } from './client.js';
 import { hookCommand } from './commands/hook.js';
+import { deadCommand, destinationsCommand, retryCommand, type DestinationOptions } from './commands/destinations.js';
 import { verifyCommand } from './commands/verify.js';
 import { tokenCommand } from './commands/token.js';
 import { upstreamCommand } from './commands/upstream.js';
+import { pluginCommand } from './commands/plugin.js';
 
 const USAGE = `usage: switchyard [--url URL] [--key KEY] [--json] <command>
 
@@ -16,6 +18,13 @@ commands:
   hook deliveries [<id>] [--limit N] [--follow]
                                          deliveries, newest first (--follow: keep printing new ones)
   hook show <entry>                      one delivery: headers and body
+  hook destinations <hook>               where its deliveries are forwarded
+  hook destinations <hook> add <url> [--name N] [--filter EXPR] [--ordered] [--max-attempts N] [--initial-ms MS]
+                                         forward to a URL (prints the signing secret once)
+  hook destinations <hook> on|off|delete <dst>
+  hook dead <hook> <dst> [--limit N]     a destination's dead letters
+  hook retry <hook> <dst> (--dead | --from TIME --to TIME | --entries dlv_a,dlv_b)
+                                         re-forward dead letters
   verify <receipt.json | proof | inv_id> check a receipt, confirmation or .tlog-proof offline
                                          against the pinned verifier key (an id: its public
                                          confirmation is fetched first)
@@ -24,6 +33,9 @@ commands:
   upstream refresh <name>                import a server's tools again (added and removed keys)
   token narrow <TOKEN> [--keys A,B] [--moves m1,m2] [--expires-in S] [--uses N] [--actor T] [--purpose T]
                                          add caveats to a share token offline (it can only do less)
+  plugin new <dir> --system <SYSTEM> [--name NAME] [--package NAME] [--kit SPEC] [--no-simulator]
+                                         write a plugin package: manifest, runner, simulator,
+                                         contract test, README (then: npm install && npm test)
 
 environment: SWITCHYARD_URL (default http://127.0.0.1:8080), SWITCHYARD_API_KEY,
              SWITCHYARD_VERIFIER_KEY (or --verifier-key: the log's key to pin)`;
@@ -49,6 +61,19 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
         uses: { type: 'string' },
         actor: { type: 'string' },
         purpose: { type: 'string' },
+        system: { type: 'string' },
+        name: { type: 'string' },
+        package: { type: 'string' },
+        kit: { type: 'string' },
+        'no-simulator': { type: 'boolean', default: false },
+        filter: { type: 'string' },
+        ordered: { type: 'boolean', default: false },
+        'max-attempts': { type: 'string' },
+        'initial-ms': { type: 'string' },
+        dead: { type: 'boolean', default: false },
+        from: { type: 'string' },
+        to: { type: 'string' },
+        entries: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -64,6 +89,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
       tokenCommand(rest, { json: values.json, ...(values.keys ? { keys: values.keys } : {}), ...(values.moves ? { moves: values.moves } : {}), ...(values['expires-in'] ? { expiresIn: values['expires-in'] } : {}), ...(values.uses ? { uses: values.uses } : {}), ...(values.actor ? { actor: values.actor } : {}), ...(values.purpose ? { purpose: values.purpose } : {}) }, io);
       return 0;
     }
+    if (group === 'plugin') {
+      pluginCommand(rest, { simulator: !values['no-simulator'], ...(values.system ? { system: values.system } : {}), ...(values.name ? { name: values.name } : {}), ...(values.package ? { package: values.package } : {}), ...(values.kit ? { kit: values.kit } : {}) }, io);
+      return 0;
+    }
     if (group === 'verify') {
       await verifyCommand(client, rest, { verifierKey: values['verifier-key'] ?? env['SWITCHYARD_VERIFIER_KEY'], json: values.json, consistency: values.consistency }, io);
       return 0;
@@ -73,6 +102,29 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
       return 0;
     }
     if (group !== 'hook') throw new CliError('invalid_request', `unknown command ${group}\n\n${USAGE}`, 2);
+    const forwarding = { destinations: destinationsCommand, dead: deadCommand, retry: retryCommand }[rest[0] as string];
+    if (forwarding) {
+      const int = (v: string | undefined, flag: string) => {
+        if (v === undefined) return undefined;
+        if (!/^\d+$/.test(v)) throw new CliError('invalid_request', `${flag} must be a whole number`, 2);
+        return Number(v);
+      };
+      const options: DestinationOptions = {
+        json: values.json,
+        ordered: values.ordered,
+        dead: values.dead,
+        ...(values.name ? { name: values.name } : {}),
+        ...(values.filter ? { filter: values.filter } : {}),
+        ...(values['max-attempts'] !== undefined ? { maxAttempts: int(values['max-attempts'], '--max-attempts')! } : {}),
+        ...(values['initial-ms'] !== undefined ? { initialMs: int(values['initial-ms'], '--initial-ms')! } : {}),
+        ...(values.from ? { from: values.from } : {}),
+        ...(values.to ? { to: values.to } : {}),
+        ...(values.entries ? { entries: values.entries } : {}),
+        ...(limit !== undefined ? { limit } : {}),
+      };
+      await forwarding(client, rest.slice(1), options, io);
+      return 0;
+    }
     await hookCommand(
       client,
       rest,

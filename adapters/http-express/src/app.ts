@@ -14,6 +14,7 @@ import { routerRoutes } from './routes/router.js';
 import { workspaceRoutes } from './routes/workspace.js';
 import { dashboardRoutes } from './dashboard/routes.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { destinationRoutes } from './routes/destinations.js';
 import { upstreamRoutes } from './routes/upstreams.js';
 import { contentRoutes } from './routes/content.js';
 import { mcpRoutes } from './routes/mcp.js';
@@ -43,6 +44,7 @@ export function createHttpApp(ctx: HttpContext): Express {
   app.use(dispatchRoutes(ctx));
   app.use(invocationRoutes(ctx));
   app.use(webhookRoutes(ctx));
+  app.use(destinationRoutes(ctx));
   app.use(ledgerRoutes(ctx));
   app.use(provenWorkRoutes(ctx));
   app.use(tokenRoutes(ctx));

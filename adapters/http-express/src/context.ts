@@ -1,6 +1,6 @@
 // What the HTTP adapter needs from the composition root; resolved once at startup, never per request.
 import type { ServiceMetrics } from './metrics.js';
-import type { WebhookIntake, ApiKeyStore, ApprovalService, ArticleStore, CapabilityRegistry, Clock, DeliveryStore, DispatchService, InvocationStore, TokenIssuer, TokenUseStore, UpstreamImports, VerifiableLedger, WebhookStore } from '@switchyard/core';
+import type { WebhookIntake, ApiKeyStore, ApprovalService, BlobStore, ForwardingService, ArticleStore, CapabilityRegistry, Clock, DeliveryStore, DispatchService, InvocationStore, TokenIssuer, TokenUseStore, UpstreamImports, VerifiableLedger, WebhookStore } from '@switchyard/core';
 import type { RequestLimits } from './request-gate.js';
 
 export interface HttpLogger {
@@ -15,9 +15,13 @@ export interface HttpContext {
   registry: CapabilityRegistry;
   dispatch: DispatchService;
   invocations: InvocationStore;
+  /** Large binary content of runs, stored once and referenced from their records. */
+  blobs: BlobStore;
   apiKeys: ApiKeyStore;
   webhooks: WebhookStore;
   deliveries: DeliveryStore;
+  /** Destinations, the forwarding schedule and its intake entry point (accepted). */
+  forwarding: ForwardingService;
   /** The Merkle log over every ledger entry: confirmations, receipts and proofs. */
   ledger: VerifiableLedger;
   /** Verifies and mints share tokens. */
@@ -55,3 +59,6 @@ export interface HttpContext {
   /** Liveness of the database, for /healthz. */
   databaseHealth(): Promise<{ ok: boolean; engine: string }>;
 }
+
+/** The part of the context a route module uses: each names its own (`type Ctx = Needs<…>`), so what it can reach is what it uses. */
+export type Needs<K extends keyof HttpContext> = Pick<HttpContext, K>;

@@ -9,7 +9,10 @@
 import type { Request } from 'express';
 import { OWNER_MOVES, SwitchyardError, callerOf as policyCallerOf, denialOf, randomId, requireOwnInvocation, type Caller, type StoredInvocation, type TokenScope } from '@switchyard/core';
 import { API_KEY_HEADER } from './api-key.js';
-import type { HttpContext } from './context.js';
+import type { Needs } from './context.js';
+
+/** What this module uses of the HTTP context: it receives nothing else. */
+type Ctx = Needs<'apiKeys' | 'tokenUses' | 'tokens'>;
 
 export type Credential = { kind: 'owner' } | { kind: 'token'; token: string; scope: TokenScope } | { kind: 'public' };
 
@@ -26,7 +29,7 @@ export function presentedToken(req: Request): string | null {
 }
 
 /** Resolves (once per request) the credential; throws for a bad key or a corrupted or expired token. */
-export function credentialOf(req: Request, ctx: HttpContext): Promise<Credential> {
+export function credentialOf(req: Request, ctx: Ctx): Promise<Credential> {
   const r = req as WithCredential;
   r[RESOLVED] ??= (async (): Promise<Credential> => {
     const key = req.get(API_KEY_HEADER);
@@ -51,7 +54,7 @@ const routeOf = (req: Request) => `${req.method} ${req.path}`;
  * written to the ledger under its fingerprint; an allowed move then spends one of its uses, as a
  * separate step (spendUse).
  */
-export async function authorize(req: Request, ctx: HttpContext, move: string, object?: { id: string; invocation: StoredInvocation | undefined }): Promise<Credential> {
+export async function authorize(req: Request, ctx: Ctx, move: string, object?: { id: string; invocation: StoredInvocation | undefined }): Promise<Credential> {
   const credential = await credentialOf(req, ctx);
   let denial = denialOf(credential, move);
   if (!denial && object) {
@@ -73,11 +76,11 @@ export async function authorize(req: Request, ctx: HttpContext, move: string, ob
   return credential;
 }
 
-const recordUse = (req: Request, ctx: HttpContext, scope: TokenScope, move: string, outcome: 'allowed' | 'denied', code: string | null) =>
+const recordUse = (req: Request, ctx: Ctx, scope: TokenScope, move: string, outcome: 'allowed' | 'denied', code: string | null) =>
   ctx.tokenUses.record({ id: randomId('use_', 20), fingerprint: scope.fingerprint, move, outcome, code, route: routeOf(req), at: new Date().toISOString() });
 
 /** Spends one of a token's uses (a uses= caveat is claimed atomically) and records the use. */
-async function spendUse(req: Request, ctx: HttpContext, scope: TokenScope, move: string): Promise<void> {
+async function spendUse(req: Request, ctx: Ctx, scope: TokenScope, move: string): Promise<void> {
   if (scope.uses !== null && !(await ctx.tokenUses.claimUse(scope.fingerprint, scope.uses))) {
     await recordUse(req, ctx, scope, move, 'denied', 'uses_spent');
     throw spent(scope, move);
@@ -88,7 +91,7 @@ async function spendUse(req: Request, ctx: HttpContext, scope: TokenScope, move:
 const spent = (scope: TokenScope, move: string) => new SwitchyardError('scope_denied', `this token's ${scope.uses} use(s) are spent`, { needed: move, allowed: [], uses: scope.uses });
 
 /** A token presented only to be narrowed or looked at must still be good: a spent one is refused, without spending. */
-export async function requireUnspent(ctx: HttpContext, credential: Credential, move: string): Promise<void> {
+export async function requireUnspent(ctx: Ctx, credential: Credential, move: string): Promise<void> {
   if (credential.kind !== 'token' || credential.scope.uses === null) return;
   if ((await ctx.tokenUses.usesClaimed(credential.scope.fingerprint)) >= credential.scope.uses) throw spent(credential.scope, move);
 }
@@ -101,7 +104,7 @@ export const linkToken = (credential: Credential): string | undefined => (creden
 
 /** Middleware: the route's move must be allowed. Routes only the owner may use name a move no token carries. */
 export const needs =
-  (ctx: HttpContext, move: string): import('express').RequestHandler =>
+  (ctx: Ctx, move: string): import('express').RequestHandler =>
   async (req, _res, next) => {
     await authorize(req, ctx, move);
     next();

@@ -46,6 +46,14 @@ export function withKeyLinks(err: unknown, baseUrl: string): unknown {
 }
 
 /** run_now links carry the token the request presented, so a reader can follow them as they are. */
+/** What an MCP tool says of itself beyond its inputs (an imported tool's exactly as its upstream listed it); only what is declared. */
+export const toolMetadata = (c: Capability) => ({
+  ...(c.title !== undefined ? { title: c.title } : {}),
+  ...(c.annotations !== undefined ? { annotations: c.annotations } : {}),
+  ...(c.outputSchema !== undefined ? { output_schema: c.outputSchema } : {}),
+  ...(c.meta !== undefined ? { _meta: c.meta } : {}),
+});
+
 export const contractJson = (c: Capability, baseUrl: string, token?: string) => ({
   key: c.key,
   path: c.path,
@@ -61,6 +69,7 @@ export const contractJson = (c: Capability, baseUrl: string, token?: string) => 
   limits: c.limits ?? {},
   example: c.example,
   upstream: c.upstreamUrl ?? null,
+  ...toolMetadata(c),
   contract_markdown: contractUrl(baseUrl, c.key, true),
   self: describe(c, baseUrl, token),
 });

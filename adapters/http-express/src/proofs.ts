@@ -2,7 +2,10 @@
 // the latest signed checkpoint, and the same as one c2sp.org/tlog-proof@v1 text anyone can verify
 // offline with the published verifier key. Never args or results: those are only in receipts.
 import { SwitchyardError, formatTlogProof, leafParts, type LedgerEntryKind, type StoredInvocation } from '@switchyard/core';
-import type { HttpContext } from './context.js';
+import type { Needs } from './context.js';
+
+/** What this module uses of the HTTP context: it receives nothing else. */
+type Ctx = Needs<'deliveries' | 'invocations' | 'ledger'>;
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
 
@@ -13,7 +16,7 @@ export function entryKindOf(id: string): LedgerEntryKind {
   throw new SwitchyardError('not_found', `no ledger entry ${id}: ids look like inv_… or dlv_…`);
 }
 
-export async function confirmation(ctx: HttpContext, id: string, baseUrl: string): Promise<Record<string, unknown>> {
+export async function confirmation(ctx: Ctx, id: string, baseUrl: string): Promise<Record<string, unknown>> {
   const kind = entryKindOf(id);
   const leaf = await ctx.ledger.leafFor(kind, id);
   if (!leaf) {
@@ -43,7 +46,7 @@ export async function confirmation(ctx: HttpContext, id: string, baseUrl: string
 }
 
 /** The whole invocation, the opening of its leaf's commitment, and its confirmation. */
-export async function receipt(ctx: HttpContext, inv: StoredInvocation, baseUrl: string): Promise<Record<string, unknown>> {
+export async function receipt(ctx: Ctx, inv: StoredInvocation, baseUrl: string): Promise<Record<string, unknown>> {
   const parts = leafParts({ kind: 'invocation', entry: inv });
   return {
     ok: true,

@@ -16,6 +16,11 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   approval_required: 403,
   plan_required: 403,
   tool_error: 422,
+  // The caller withdrew the call (nginx's 499: client closed request).
+  cancelled: 499,
+  // The upstream asked the caller something its client cannot answer.
+  elicitation_unsupported: 422,
+  sampling_unsupported: 422,
   payload_too_large: 413,
   upstream_unavailable: 502,
   upstream_timeout: 504,

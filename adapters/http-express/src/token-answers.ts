@@ -1,13 +1,16 @@
 // What the token endpoints answer: the token, what it allows, and next-step URLs with the token
 // filled in, so a reader can go on without assembling a URL.
 import { PUBLIC_MOVES, SwitchyardError, allowedMoves, type SelfScoped, type TokenScope } from '@switchyard/core';
-import type { HttpContext } from './context.js';
+import type { Needs } from './context.js';
 import type { Credential } from './credentials.js';
 import { didYouMeanLinks } from './presenters.js';
 
+/** What this module uses of the HTTP context: it receives nothing else. */
+type Ctx = Needs<'apiKeys' | 'tokenUses' | 'tokens'>;
+
 const iso = (seconds: number | null) => (seconds === null ? null : new Date(seconds * 1000).toISOString());
 
-export async function scopeView(ctx: HttpContext, scope: TokenScope): Promise<Record<string, unknown>> {
+export async function scopeView(ctx: Ctx, scope: TokenScope): Promise<Record<string, unknown>> {
   const used = scope.uses === null ? null : await ctx.tokenUses.usesClaimed(scope.fingerprint);
   return {
     fingerprint: scope.fingerprint,
@@ -25,7 +28,7 @@ export async function scopeView(ctx: HttpContext, scope: TokenScope): Promise<Re
 }
 
 /** Next-step URLs for a token: explain, the registry, the map, self_scope and a run_now example. */
-export function nextSteps(ctx: HttpContext, baseUrl: string, token: string, scope: TokenScope): Record<string, string> {
+export function nextSteps(ctx: Ctx, baseUrl: string, token: string, scope: TokenScope): Record<string, string> {
   const t = encodeURIComponent(token);
   const example = (scope.keys ?? ctx.tokens.publicKeys())[0];
   return {
@@ -38,11 +41,11 @@ export function nextSteps(ctx: HttpContext, baseUrl: string, token: string, scop
   };
 }
 
-export async function minted(ctx: HttpContext, baseUrl: string, token: string, scope: TokenScope): Promise<Record<string, unknown>> {
+export async function minted(ctx: Ctx, baseUrl: string, token: string, scope: TokenScope): Promise<Record<string, unknown>> {
   return { ok: true, token, ...(await scopeView(ctx, scope)), next: nextSteps(ctx, baseUrl, token, scope) };
 }
 
-export async function explainAnswer(ctx: HttpContext, credential: Credential, baseUrl: string): Promise<Record<string, unknown>> {
+export async function explainAnswer(ctx: Ctx, credential: Credential, baseUrl: string): Promise<Record<string, unknown>> {
   if (credential.kind === 'owner') return { ok: true, credential: 'owner', moves: ['*'], note: 'the API key may make every move' };
   if (credential.kind === 'public') return { ok: true, credential: 'public', moves: [...PUBLIC_MOVES], note: 'without a credential: read contracts and confirmations; GET /start mints a token that may run the public capabilities', start: `${baseUrl}/start` };
   return { ok: true, credential: 'token', ...(await scopeView(ctx, credential.scope)), next: nextSteps(ctx, baseUrl, credential.token, credential.scope) };
@@ -53,7 +56,7 @@ const refusedView = (refused: SelfScoped['refused'], baseUrl: string) =>
   refused.map((r) => (r.did_you_mean ? { ...r, did_you_mean: didYouMeanLinks(r.did_you_mean, baseUrl) } : r));
 
 export async function selfScopeAnswer(
-  ctx: HttpContext,
+  ctx: Ctx,
   credential: Credential,
   baseUrl: string,
   options: { keys: string[]; purpose: string | null; actor: string | null; narrow: boolean },

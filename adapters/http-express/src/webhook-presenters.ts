@@ -1,6 +1,6 @@
 // JSON shapes for webhooks and deliveries. A body is shown as UTF-8 text when it is valid UTF-8,
 // else as base64, with the encoding named, so a reader can always get the exact bytes back.
-import { deliveryOutcomeWord, type StoredDelivery, type Webhook } from '@switchyard/core';
+import { deliveryOutcomeWord, type ForwardingView, type StoredDelivery, type Webhook } from '@switchyard/core';
 
 export const hookAddress = (baseUrl: string, id: string): string => `${baseUrl}/hook/${id}`;
 
@@ -41,7 +41,7 @@ export const deliveryBodyUrl = (baseUrl: string, entry: string): string => `${ba
  * A delivery as the ledger reads answer it. A body a listing left out (over the inline threshold)
  * is `null` with `body_omitted: true`; its size, SHA-256 and `body_url` are given either way.
  */
-export const presentDelivery = (d: StoredDelivery, baseUrl: string) => ({
+export const presentDelivery = (d: StoredDelivery, baseUrl: string, forwarding: ForwardingView[] = []) => ({
   id: d.id,
   event: 'webhook delivery',
   hook_id: d.hook_id,
@@ -66,5 +66,7 @@ export const presentDelivery = (d: StoredDelivery, baseUrl: string) => ({
   refusal: d.refusal,
   action: d.action,
   action_run: d.action_run,
+  /** Where it went on to: one entry per destination it was scheduled for. */
+  forwarding,
   request_id: d.request_id,
 });

@@ -4,7 +4,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { SwitchyardError, authRisk, type Capability, type DispatchOutcome, type ErrorCode as SwitchyardErrorCode } from '@switchyard/core';
+import { SwitchyardError, authRisk, inlineBlobs, isImportedTool, type BlobStore, type CallerChannel, type Capability, type DispatchOutcome, type LiveCall, type ErrorCode as SwitchyardErrorCode } from '@switchyard/core';
+import { NO_CALLER_CAPABILITIES, type CallerCapabilities, type CallerExchange } from './caller-exchange.js';
 
 /** The port: the tools one caller may see, and running one of them as that caller. */
 export interface CallerTools {
@@ -15,7 +16,7 @@ export interface CallerTools {
    * error when no run happens at all (unknown key, scope denied); a run that failed or was refused
    * is an outcome, since it is an invocation in the ledger.
    */
-  call(key: string, args: Record<string, unknown>): Promise<DispatchOutcome>;
+  call(key: string, args: Record<string, unknown>, live?: LiveCall): Promise<DispatchOutcome>;
 }
 
 export interface SwitchyardMcpServerOptions {
@@ -23,6 +24,12 @@ export interface SwitchyardMcpServerOptions {
   /** Public base URL, for the confirm, repair and approval links in results. */
   baseUrl: string;
   version: string;
+  /** Where large binary content of runs is kept, to hand it back inline. */
+  blobs?: Pick<BlobStore, 'get'>;
+  /** The caller's session: its id (for cancellation) and what its client can answer. */
+  session?: { id: string; capabilities: CallerCapabilities };
+  /** Questions to the caller and withdrawals of calls, across the caller's HTTP requests. */
+  exchange?: CallerExchange;
 }
 
 /** JSON-RPC codes for calls that never became a run. Unknown tools get -32602, as the SDK's own McpServer does. */
@@ -47,18 +54,22 @@ export function rpcErrorOf(err: unknown): McpError {
 
 export const toolOf = (c: Capability): Tool => ({
   name: c.key,
-  title: c.path.join(' > '),
+  // An imported tool's title as its upstream gave it (none stays none); our own show their path.
+  ...(c.title !== undefined ? { title: c.title } : isImportedTool(c) ? {} : { title: c.path.join(' > ') }),
   // The spec's "auth · risk" line rides along so a model sees approval needs before calling.
   description: `${c.description} [${authRisk(c)}]`,
   inputSchema: c.inputs as Tool['inputSchema'],
-  annotations: { destructiveHint: c.risk === 'high', openWorldHint: true },
+  // As declared (an imported tool's exactly as its upstream listed them); none declared, none sent.
+  ...(c.outputSchema ? { outputSchema: c.outputSchema as Tool['outputSchema'] } : {}),
+  ...(c.annotations ? { annotations: c.annotations } : {}),
+  ...(c.meta ? { _meta: c.meta } : {}),
 });
 
 /**
  * The tool result of a run. Failed and refused runs are `isError` results (the model should read
  * the error and repair); a run waiting for approval is not an error: it says so and links the approval.
  */
-export function toolResultOf(outcome: DispatchOutcome, baseUrl: string): CallToolResult {
+export async function toolResultOf(outcome: DispatchOutcome, baseUrl: string, blobs?: Pick<BlobStore, 'get'>): Promise<CallToolResult> {
   const inv = outcome.invocation;
   const waiting = inv.status === 'awaiting_approval';
   const structured = {
@@ -73,12 +84,19 @@ export function toolResultOf(outcome: DispatchOutcome, baseUrl: string): CallToo
     ...(waiting ? { approvals: `${baseUrl}/api/approvals` } : {}),
     ...(inv.error && !waiting ? { repair: { key: inv.key, repairs: inv.id, how: `POST ${baseUrl}/api/dispatch {key, body: corrected arguments, repairs}` } } : {}),
   };
+  if (inv.ok && inv.content && isImportedTool(outcome.capability)) {
+    // A gateway call: the upstream's answer as it gave it; our run envelope rides in _meta, and
+    // stands in for structuredContent only when the upstream gave none. (Switchyard's own
+    // capabilities answer with the envelope below, their documented tool result.)
+    const content = blobs ? await inlineBlobs(inv.content, blobs) : inv.content;
+    return { content: content as CallToolResult['content'], structuredContent: (inv.structured_content ?? structured) as Record<string, unknown>, _meta: { 'switchyard/run': structured }, isError: false };
+  }
   const text = inv.ok
-    ? JSON.stringify(inv.result)
+    ? typeof inv.result === 'string' ? inv.result : JSON.stringify(inv.result)
     : waiting
       ? `${inv.key} is waiting for the owner's approval of these exact arguments (invocation ${inv.id}); it runs once the owner approves it at ${baseUrl}/api/approvals`
       : JSON.stringify({ error: inv.error, invocation: inv.id });
-  return { content: [{ type: 'text', text }], structuredContent: structured, isError: !inv.ok && !waiting };
+  return { content: [{ type: 'text', text }], structuredContent: structured, _meta: { 'switchyard/run': structured }, isError: !inv.ok && !waiting };
 }
 
 // The SDK builds a new Ajv (with its formats) for every Server unless given one; a server per
@@ -89,13 +107,43 @@ const sharedValidator = new AjvJsonSchemaValidator();
 export function createSwitchyardMcpServer(options: SwitchyardMcpServerOptions): Server {
   const server = new Server({ name: 'switchyard', version: options.version }, { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: sharedValidator });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: options.tools.list().map(toolOf) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
+    const controller = new AbortController();
+    const withdraw = () => controller.abort();
+    extra.signal.addEventListener('abort', withdraw, { once: true });
+    if (extra.signal.aborted) withdraw();
+    const untrack = options.session && options.exchange ? options.exchange.track(options.session.id, extra.requestId, controller) : () => {};
     try {
-      return toolResultOf(await options.tools.call(name, args ?? {}), options.baseUrl);
+      const sent: Promise<unknown>[] = [];
+      const channel = channelOf(server, options, request.params._meta?.progressToken, extra.requestId, controller.signal, sent);
+      const outcome = await options.tools.call(name, args ?? {}, { signal: controller.signal, channel });
+      // Progress goes out before the answer, which closes the caller's stream.
+      await Promise.allSettled(sent);
+      return await toolResultOf(outcome, options.baseUrl, options.blobs);
     } catch (err) {
       throw rpcErrorOf(err);
+    } finally {
+      untrack();
+      extra.signal.removeEventListener('abort', withdraw);
     }
   });
   return server;
+}
+
+/**
+ * The caller's side of one tools/call: progress goes out when the caller gave a progress token;
+ * elicitation and sampling are offered only when its client declared them at initialize.
+ */
+function channelOf(server: Server, options: SwitchyardMcpServerOptions, progressToken: string | number | undefined, requestId: string | number, signal: AbortSignal, sent: Promise<unknown>[]): CallerChannel {
+  const capabilities = options.session?.capabilities ?? NO_CALLER_CAPABILITIES;
+  const exchange = options.exchange;
+  const ask = (method: string) => (params: Record<string, unknown>) => exchange!.ask(server.transport!, options.session?.id, requestId, method, params, signal);
+  return {
+    ...(progressToken !== undefined
+      ? { progress: (step) => void sent.push(server.notification({ method: 'notifications/progress', params: { ...step, progressToken } }, { relatedRequestId: requestId })) }
+      : {}),
+    ...(exchange && capabilities.elicitation ? { elicit: ask('elicitation/create') } : {}),
+    ...(exchange && capabilities.sampling ? { sample: ask('sampling/createMessage') } : {}),
+  };
 }

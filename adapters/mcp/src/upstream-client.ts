@@ -1,13 +1,16 @@
 // McpUpstreamClient: the one MCP client adapter. Keeps one connection per upstream and reuses it
 // (for stdio: one child process, started on first use and again after it exits); maps transport
-// failures to upstream_unavailable and slow calls to upstream_timeout.
+// failures to upstream_unavailable and slow calls to upstream_timeout. A call passes on what the
+// upstream says meanwhile: progress and elicitation/sampling requests to the caller's channel, log
+// messages to the run; the caller's abort becomes notifications/cancelled upstream.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { SwitchyardError, type McpToolDescription, type ToolCallResult, type UpstreamAddress, type UpstreamToolClient } from '@switchyard/core';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, LoggingMessageNotificationSchema, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { SwitchyardError, textOf, type CallerChannel, type ContentBlock, type McpToolDescription, type ToolCallOptions, type ToolCallResult, type UpstreamAddress, type UpstreamLogEntry, type UpstreamToolClient } from '@switchyard/core';
 import { createLeanFetch } from './lean-fetch.js';
 
 const CLIENT_INFO = { name: 'switchyard', version: '0.1.0' };
@@ -20,6 +23,27 @@ const MAX_TOOL_PAGES = 100;
 const connectionKeyOf = (u: UpstreamAddress): string =>
   u.transport === 'stdio' ? `stdio ${JSON.stringify([u.command, u.args ?? [], u.cwd ?? null, u.env ?? {}])}` : `${u.transport} ${u.url}`;
 
+/** One tools/call in flight: where the upstream's messages about it go. */
+interface InFlightCall {
+  channel: CallerChannel | undefined;
+  onLog: ((entry: UpstreamLogEntry) => void) | undefined;
+  /** Set when the upstream asked the caller something it cannot answer: the run fails with it. */
+  unanswered: SwitchyardError | null;
+  /** The call's time limit stops while the caller is being asked (a person may take a while) and starts over once answered. */
+  pauseClock(): void;
+  resumeClock(): void;
+}
+
+/** The SDK's own request timeout is replaced by the call's clock (which pauses): set beyond reach. */
+const NO_SDK_TIMEOUT = 2_147_483_647;
+
+/**
+ * MCP does not say which call a log message or a server request belongs to. Over streamable HTTP
+ * it arrives on the call's own response stream, whose reading runs in the call's async context;
+ * over stdio and SSE it belongs to the call when only one is in flight on that connection.
+ */
+const currentCall = new AsyncLocalStorage<InFlightCall>();
+
 export interface McpUpstreamClientOptions {
   /** How long opening a connection may take before the upstream counts as unavailable. */
   connectTimeoutMs?: number;
@@ -30,6 +54,8 @@ export class McpUpstreamClient implements UpstreamToolClient {
   private readonly connectTimeoutMs: number;
   private readonly http = createLeanFetch();
   private readonly toolListListeners = new Set<(upstream: UpstreamAddress) => void>();
+  /** Calls in flight on each connection. */
+  private readonly inFlight = new WeakMap<Client, Set<InFlightCall>>();
 
   constructor(options: McpUpstreamClientOptions = {}) {
     this.connectTimeoutMs = options.connectTimeoutMs ?? 5000;
@@ -63,24 +89,104 @@ export class McpUpstreamClient implements UpstreamToolClient {
     }
   }
 
-  async callTool(upstream: UpstreamAddress, tool: string, args: unknown, options: { timeoutMs: number }): Promise<ToolCallResult> {
+  async callTool(upstream: UpstreamAddress, tool: string, args: unknown, options: ToolCallOptions): Promise<ToolCallResult> {
     const connectionKey = connectionKeyOf(upstream);
     const client = await this.connection(connectionKey, upstream);
+    // Out of time: the upstream is told (notifications/cancelled), as for a caller's cancellation.
+    const deadline = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    let asking = 0;
+    const startClock = () => {
+      timer = setTimeout(() => deadline.abort(), options.timeoutMs);
+    };
+    const call: InFlightCall = {
+      channel: options.channel,
+      onLog: options.onLog,
+      unanswered: null,
+      pauseClock: () => {
+        if (asking++ === 0) clearTimeout(timer);
+      },
+      resumeClock: () => {
+        if (--asking === 0 && !deadline.signal.aborted) startClock();
+      },
+    };
+    const calls = this.inFlight.get(client) ?? new Set<InFlightCall>();
+    this.inFlight.set(client, calls);
+    calls.add(call);
+    startClock();
     try {
-      const result = await client.callTool({ name: tool, arguments: (args ?? {}) as Record<string, unknown> }, undefined, { timeout: options.timeoutMs });
+      const progress = options.channel?.progress;
+      const result = await currentCall.run(call, () =>
+        client.callTool({ name: tool, arguments: (args ?? {}) as Record<string, unknown> }, undefined, {
+          timeout: NO_SDK_TIMEOUT,
+          // Aborting sends notifications/cancelled to the upstream (the SDK does it).
+          signal: options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal,
+          ...(progress ? { onprogress: (p: { progress: number; total?: number; message?: string }) => progress(p) } : {}),
+        }),
+      );
+      if (call.unanswered) throw call.unanswered;
       return toToolCallResult(result as { isError?: boolean; content?: unknown; structuredContent?: unknown });
     } catch (err) {
-      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+      if (SwitchyardError.is(err)) throw err;
+      if (call.unanswered) throw call.unanswered;
+      if (options.signal?.aborted) {
+        throw new SwitchyardError('cancelled', `the caller cancelled ${tool} on ${upstream.url}`, { upstream: upstream.url, tool });
+      }
+      if (deadline.signal.aborted || (err instanceof McpError && err.code === ErrorCode.RequestTimeout)) {
         throw new SwitchyardError('upstream_timeout', `${upstream.url} did not answer ${tool} within ${options.timeoutMs} ms`, { upstream: upstream.url, tool });
       }
       if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed) {
         // The server answered with a protocol error (unknown tool, bad params): the upstream is up.
-        return { isError: true, value: null, text: err.message };
+        return { isError: true, value: null, text: err.message, content: [{ type: 'text', text: err.message }] };
       }
       // Anything else broke the connection: forget it, so the next call reconnects.
       this.drop(connectionKey, client);
       throw new SwitchyardError('upstream_unavailable', `${upstream.url} is unavailable: ${(err as Error).message}`, { upstream: upstream.url, tool });
+    } finally {
+      clearTimeout(timer);
+      calls.delete(call);
     }
+  }
+
+  /** The call a message from this connection belongs to: its own stream's, else the only one in flight. */
+  private callFor(client: Client): InFlightCall | undefined {
+    const scoped = currentCall.getStore();
+    if (scoped) return scoped;
+    const calls = this.inFlight.get(client);
+    return calls && calls.size === 1 ? [...calls][0] : undefined;
+  }
+
+  /**
+   * Elicitation and sampling requests go to the caller of the call they belong to, when its client
+   * can answer them; otherwise the upstream gets an error and the run fails with a coded reason.
+   */
+  private answerCallerRequests(client: Client): void {
+    const ask = async (kind: 'elicit' | 'sample', params: Record<string, unknown>): Promise<Record<string, unknown>> => {
+      const call = this.callFor(client);
+      const code = kind === 'elicit' ? 'elicitation_unsupported' : 'sampling_unsupported';
+      const what = kind === 'elicit' ? 'elicitation/create' : 'sampling/createMessage';
+      const answer = call?.channel?.[kind];
+      if (!answer) {
+        const reason = call
+          ? `the upstream asked the caller for ${what}, which the caller's MCP client does not support`
+          : `the upstream asked for ${what} while several calls were in flight on one connection; it cannot be told which caller to ask`;
+        const error = new SwitchyardError(code, reason, { method: what });
+        if (call) call.unanswered ??= error;
+        throw new McpError(ErrorCode.MethodNotFound, reason);
+      }
+      call.pauseClock();
+      try {
+        return await answer(params);
+      } finally {
+        call.resumeClock();
+      }
+    };
+    client.setRequestHandler(ElicitRequestSchema, (request) => ask('elicit', request.params as Record<string, unknown>) as never);
+    client.setRequestHandler(CreateMessageRequestSchema, (request) => ask('sample', request.params as Record<string, unknown>) as never);
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      const { level, logger, data } = notification.params;
+      this.callFor(client)?.onLog?.({ level, ...(logger !== undefined ? { logger } : {}), data });
+    });
   }
 
   private connection(key: string, upstream: UpstreamAddress): Promise<Client> {
@@ -134,7 +240,10 @@ export class McpUpstreamClient implements UpstreamToolClient {
 
   private async connectOnce(upstream: UpstreamAddress): Promise<Client> {
     const { transport, stderr } = this.transportFor(upstream);
-    const client = new Client(CLIENT_INFO);
+    // Declared so upstreams offer their elicitation and sampling tools; each request is passed to
+    // the caller of the call it belongs to (or fails that run when the caller cannot answer).
+    const client = new Client(CLIENT_INFO, { capabilities: { elicitation: {}, sampling: {} } });
+    this.answerCallerRequests(client);
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       for (const listener of this.toolListListeners) listener(upstream);
     });
@@ -176,8 +285,8 @@ export class McpUpstreamClient implements UpstreamToolClient {
 }
 
 function toToolCallResult(result: { isError?: boolean; content?: unknown; structuredContent?: unknown }): ToolCallResult {
-  const blocks = Array.isArray(result.content) ? (result.content as { type: string; text?: string }[]) : [];
-  const text = blocks.filter((b) => b.type === 'text').map((b) => b.text ?? '').join('\n');
+  const content = Array.isArray(result.content) ? (result.content as ContentBlock[]) : [];
+  const text = textOf(content);
   let value: unknown = result.structuredContent;
   if (value === undefined) {
     try {
@@ -186,5 +295,5 @@ function toToolCallResult(result: { isError?: boolean; content?: unknown; struct
       value = text;
     }
   }
-  return { isError: result.isError === true, value, text };
+  return { isError: result.isError === true, value, text, content, ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}) };
 }

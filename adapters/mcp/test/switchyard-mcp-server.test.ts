@@ -21,6 +21,7 @@ const capability: Capability = {
   approval: true,
   cost: { perRunMicros: 1 },
   example: { text: 'hi' },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
 } as Capability;
 
 const outcome = (status: InvocationStatus, result: unknown, error: { code: string; message: string } | null): DispatchOutcome =>
@@ -49,7 +50,8 @@ describe('adapter mcp: Switchyard MCP server face', () => {
     const { tools } = await (await connect(port)).listTools();
     expect(tools).to.have.length(1);
     expect(tools[0]).to.deep.include({ name: 'DEMO_ECHO', title: 'OIP > DEMO > DEMO_ECHO', description: 'Echoes its text [required · high · approval required]', inputSchema: capability.inputs });
-    expect(tools[0]!.annotations).to.include({ destructiveHint: true });
+    // Annotations as declared, never derived from risk.
+    expect(tools[0]!.annotations).to.deep.equal({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
   });
 
   it('an ok run: the result as JSON text and structured, with the invocation id; arguments passed as they are', async () => {
@@ -59,6 +61,31 @@ describe('adapter mcp: Switchyard MCP server face', () => {
     expect(res.isError).to.equal(false);
     expect(res.content).to.deep.equal([{ type: 'text', text: '{"echoed":"hi"}' }]);
     expect(res.structuredContent).to.include({ ok: true, status: 'ok', invocation: 'inv_demo0000000000000000', confirm: 'http://sy.test/api/dispatch?confirm=inv_demo0000000000000000' });
+  });
+
+  it('a string result is its text as it is, never JSON-encoded a second time', async () => {
+    next = async () => outcome('ok', 'Echo: "hi"', null);
+    const res = await (await connect(port)).callTool({ name: 'DEMO_ECHO', arguments: { text: 'hi' } });
+    expect(res.content).to.deep.equal([{ type: 'text', text: 'Echo: "hi"' }]);
+  });
+
+  it('a run of an imported tool answers its content and structuredContent unchanged, our run in _meta', async () => {
+    const content = [{ type: 'text', text: '{"a": 1.0}' }, { type: 'image', data: 'iVBORw0K', mimeType: 'image/png' }];
+    const run = (runner: string) => async () => {
+      const o = outcome('ok', { a: 1 }, null);
+      Object.assign(o.invocation, { content, structured_content: { a: 1 } });
+      return { ...o, capability: { ...capability, runner } } as DispatchOutcome;
+    };
+    next = run('mcp:demo');
+    const res = await (await connect(port)).callTool({ name: 'DEMO_ECHO', arguments: { text: 'hi' } });
+    expect(res.content).to.deep.equal(content);
+    expect(res.structuredContent).to.deep.equal({ a: 1 });
+    expect((res._meta as Record<string, { invocation: string }>)['switchyard/run']!.invocation).to.equal('inv_demo0000000000000000');
+    // Switchyard's own capability (a plugin's simulator behind it): its documented envelope.
+    next = run('demo');
+    const own = await (await connect(port)).callTool({ name: 'DEMO_ECHO', arguments: { text: 'hi' } });
+    expect(own.structuredContent).to.include({ ok: true, invocation: 'inv_demo0000000000000000' });
+    expect(own.content).to.deep.equal([{ type: 'text', text: '{"a":1}' }]);
   });
 
   it('a failed run is an isError result naming the error and how to repair it', async () => {

@@ -58,9 +58,9 @@ for (const transport of ['sse', 'streamable-http'] as const) {
       expect(counter.sessions).to.equal(1);
     });
 
-    it('parses JSON-less text content as text', async () => {
+    it('parses JSON-less text content as text, and keeps the content blocks as sent', async () => {
       const r = await client.callTool({ url: hosted.url, transport }, 'plain', { text: 'x' }, { timeoutMs: 2000 });
-      expect(r).to.deep.equal({ isError: false, value: 'plain x', text: 'plain x' });
+      expect(r).to.deep.equal({ isError: false, value: 'plain x', text: 'plain x', content: [{ type: 'text', text: 'plain x' }] });
     });
 
     it('passes tool errors back as isError results, not exceptions', async () => {

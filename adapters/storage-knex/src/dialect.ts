@@ -6,16 +6,12 @@ import { resolve } from 'node:path';
 import type { Knex } from 'knex';
 import { SqliteStatements } from './sqlite-statements.js';
 import { chunks, insertValues } from './sql-batches.js';
+import type { Statements } from './statements.js';
 
 /** The engine's name as the service reports it (e.g. /healthz). */
 export type DialectName = 'sqlite' | 'postgresql';
 /** knex's name for the engine's driver: spoken only in this file. */
 type KnexClient = 'sqlite3' | 'pg';
-
-/** Runs hand-written SQL and answers its rows (RETURNING included); given a transaction as `db`, on it. */
-export interface Statements {
-  all<T>(sql: string, bindings: unknown[], db?: Knex): Promise<T[]>;
-}
 
 /** A row of a bulk write: strings, numbers and nulls only. */
 export type PlainRow = Record<string, string | number | null>;
@@ -75,6 +71,11 @@ export interface Dialect {
   largeValuesInRow: boolean;
   /** SQL for the SHA-256 (hex) of a binary column where the engine has it; null where the adapter must hash. */
   sha256Hex(column: string): string | null;
+  /**
+   * What a claiming SELECT ends with so that concurrent claimers pass over each other's rows
+   * (PostgreSQL's FOR UPDATE SKIP LOCKED); empty where one writer serialises claims (SQLite).
+   */
+  skipLockedRows: string;
 }
 
 /** Through knex: the driver prepares each statement anew. */
@@ -161,6 +162,7 @@ export const sqliteDialect: Dialect = {
   byteSlice: (column) => ({ sql: `substr(${column}, ?, ?)`, encoding: 'binary' }),
   largeValuesInRow: true,
   sha256Hex: () => null,
+  skipLockedRows: '',
 };
 
 // knex prints each failed connection attempt with its stack; the error itself reaches the caller
@@ -223,6 +225,7 @@ export const postgresDialect: Dialect = {
   byteSlice: (column) => ({ sql: `encode(substr(${column}, ?, ?), 'base64')`, encoding: 'base64' }),
   largeValuesInRow: false,
   sha256Hex: (column) => `encode(sha256(${column}), 'hex')`,
+  skipLockedRows: ' FOR UPDATE SKIP LOCKED',
 };
 
 /** The dialect of an open knex instance. */
@@ -244,3 +247,5 @@ export function isUniqueViolation(error: unknown): boolean {
 
 /** True when the database refused a change to an append-only table. */
 export const isAppendOnlyRefusal = (error: unknown): boolean => /ledger is append-only/.test((error as Error)?.message ?? '');
+
+export type { Statements } from './statements.js';

@@ -18,3 +18,6 @@ export * from './sqlite-statements.js';
 export * from './group-commit.js';
 export * from './store-observer.js';
 export * from './ledger-backlog.js';
+export * from './blob-store.js';
+export * from './destination-store.js';
+export * from './forward-job-store.js';

@@ -484,6 +484,73 @@ const migrations: Migration[] = [
       await knex.raw('ALTER TABLE deliveries DROP COLUMN body_sha256');
     },
   },
+  {
+    // Large binary parts of tool results (images, audio, embedded blobs), stored once by the
+    // SHA-256 of their bytes; invocation records name them instead of inlining them. Not a ledger
+    // table: the leaf commits to each blob through its hash in the record.
+    name: '011_content_blobs',
+    async up(knex) {
+      await knex.schema.createTable('content_blobs', (t) => {
+        t.string('sha256', 64).primary();
+        t.bigInteger('size').notNullable();
+        t.string('mime_type', 255).nullable();
+        t.string('created_at', 32).notNullable();
+        // Last, so on SQLite a row's other columns read without paging through the bytes.
+        t.binary('bytes').notNullable();
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTable('content_blobs');
+    },
+  },
+  {
+    // Forwarding: each webhook's destinations (settings that change, like webhooks) and the shared
+    // schedule of attempts, one row per delivery and destination, claimed with leases. Neither is
+    // a ledger table: the attempts themselves are invocations.
+    name: '012_forwarding',
+    async up(knex) {
+      await knex.schema.createTable('destinations', (t) => {
+        t.string('id', 24).primary();
+        t.string('hook_id', 16).notNullable().index();
+        t.string('name', 200).notNullable();
+        t.text('url').notNullable();
+        t.text('headers').notNullable();
+        // The signing secret is needed in clear to sign; it is shown once, at creation.
+        t.string('secret', 100).notNullable();
+        t.integer('timeout_ms').notNullable();
+        t.text('retry').notNullable();
+        t.double('rate_per_s').nullable();
+        t.integer('ordered').notNullable();
+        t.text('filter').nullable();
+        t.integer('is_on').notNullable();
+        t.string('deleted_at', 40).nullable();
+        t.string('created_at', 40).notNullable();
+        t.string('updated_at', 40).notNullable();
+      });
+      await knex.schema.createTable('forward_jobs', (t) => {
+        t.bigIncrements('seq').primary();
+        t.string('id', 40).notNullable().unique();
+        t.string('delivery', 40).notNullable().index();
+        t.string('hook_id', 16).notNullable();
+        t.string('destination', 24).notNullable();
+        t.string('state', 16).notNullable();
+        t.integer('attempts').notNullable();
+        t.integer('last_status').nullable();
+        t.bigInteger('due_at').nullable();
+        t.text('invocations').notNullable();
+        t.integer('ordered').notNullable();
+        t.string('lease_owner', 40).nullable();
+        t.bigInteger('lease_until').nullable();
+        t.string('created_at', 40).notNullable();
+        t.index(['state', 'due_at']);
+        t.index(['destination', 'state', 'seq']);
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTable('forward_jobs');
+      await knex.schema.dropTable('destinations');
+    },
+  },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -1,6 +1,6 @@
 // Writing many rows per statement, on both engines (the engine's own bulk strategies are in dialect.ts).
 import type { Knex } from 'knex';
-import type { Statements } from './dialect.js';
+import type { Statements } from './statements.js';
 
 /** Rows per INSERT and ids per IN list: well inside SQLite's limit on bound parameters. */
 export const ROWS_PER_STATEMENT = 500;

@@ -3,7 +3,7 @@
 // that is most of the write's cost on the database thread. A small LRU keeps the recent shapes.
 import type { Knex } from 'knex';
 import type sqlite3 from 'sqlite3';
-import type { Statements } from './dialect.js';
+import type { Statements } from './statements.js';
 
 export class SqliteStatements implements Statements {
   private readonly byConnection = new WeakMap<sqlite3.Database, Map<string, sqlite3.Statement>>();

@@ -1,5 +1,5 @@
 // The EDGE plugin: one tool capability, proxied over SSE to the edge builds MCP server.
-import { ToolRunner, definePlugin, SwitchyardError } from '@switchyard/core';
+import { definePlugin, toolRunner } from '@switchyard/plugin-kit';
 import { capabilities, RUNNER, SYSTEM } from './manifest.js';
 import { optionsSchema, type EdgeOptions } from './options.js';
 import { startEdgeSimulator } from './simulator/server.js';
@@ -11,10 +11,9 @@ export const edgePlugin = definePlugin<EdgeOptions>({
   capabilities,
   optionsSchema,
   transport: 'sse',
-  createRunner({ tools, upstream }) {
-    if (!upstream) throw new SwitchyardError('upstream_unavailable', 'plugins.edge.upstream.url is not set');
-    return new ToolRunner(tools, upstream);
-  },
+  createRunner: toolRunner,
+  upstream: (options) => options.upstream,
+  simulatorSettings: (options) => options.simulator,
   startSimulator: startEdgeSimulator,
 });
 

@@ -1,5 +1,5 @@
 // EDGE: the edge platform's builds system, exactly as the spec's tables declare it.
-import type { CapabilityDefinition } from '@switchyard/core';
+import type { CapabilityDefinition } from '@switchyard/plugin-kit';
 
 export const SYSTEM = 'EDGE';
 export const RUNNER = 'edge builds';
@@ -27,6 +27,8 @@ export const setActiveWorker: CapabilityDefinition = {
   auth: 'none',
   risk: 'low',
   approval: false,
+  // Changes which worker is active: reversible by setting the old one again; twice is once.
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   cost: { perRunMicros: 200 },
   example: { workerId: '3f9a1c07d2b84e6fa5c0e1d2b3a49f81' },
 };

@@ -1,8 +1,6 @@
 // The EDGE plugin against its simulator over a real SSE transport.
 import { expect } from 'chai';
-import { McpUpstreamClient } from '@switchyard/mcp';
-import type { RunningSimulator } from '@switchyard/core';
-import { pluginContract } from '../../../test/contract/plugin.contract.js';
+import { pluginContract, startPluginHarness } from '@switchyard/plugin-kit/testing';
 import { edgePlugin, ActiveWorkers } from '../src/index.js';
 
 const W1 = '3f9a1c07d2b84e6fa5c0e1d2b3a49f81';
@@ -10,18 +8,7 @@ const W2 = 'aaaaaaaabbbbbbbbccccccccdddddddd';
 const KEY = 'EDGE_BUILDS_WORKERS_BUILDS_SET_ACTIVE_WORKER';
 
 pluginContract(edgePlugin, {
-  async setup() {
-    const sim: RunningSimulator = await edgePlugin.startSimulator!({ host: '127.0.0.1', port: 0 });
-    const tools = new McpUpstreamClient({ connectTimeoutMs: 2000 });
-    return {
-      host: { options: { upstream: { url: sim.url } }, tools, upstream: { url: sim.url, transport: 'sse' } },
-      upstreamUrl: sim.url,
-      teardown: async () => {
-        await tools.close();
-        await sim.close();
-      },
-    };
-  },
+  start: () => startPluginHarness(edgePlugin, { upstream: { url: 'simulator' } }),
   valid: { [KEY]: [{ workerId: W1 }, JSON.stringify({ workerId: W2 }), { workerId: W1.toUpperCase() }, { workerId: 'AbCdEf0123456789aBcDeF0123456789' }] },
   invalid: {
     [KEY]: [{}, { workerId: 'not-hex' }, { workerId: 'G'.repeat(32) }, { workerId: `${W1}0` }, { workerId: 42 }, '[1,2]'],
@@ -42,10 +29,11 @@ describe('plugin edge: manifest and simulator state', function () {
   });
 
   it('keeps state across calls through the SSE upstream', async function () {
-    const sim = await edgePlugin.startSimulator!({ host: '127.0.0.1', port: 0 });
-    const client = new McpUpstreamClient({ connectTimeoutMs: 2000 });
+    const h = await startPluginHarness(edgePlugin, { upstream: { url: 'simulator' } });
+    const client = h.tools;
     try {
-      const up = { url: sim.url, transport: 'sse' as const };
+      const up = h.loaded.upstream!;
+      expect(up.transport).to.equal('sse');
       const first = await client.callTool(up, 'workers_builds_set_active_worker', { workerId: W1 }, { timeoutMs: 2000 });
       const second = await client.callTool(up, 'workers_builds_set_active_worker', { workerId: W2 }, { timeoutMs: 2000 });
       expect(first.value).to.include({ previous_worker_id: null, active_worker_id: W1 });
@@ -54,10 +42,9 @@ describe('plugin edge: manifest and simulator state', function () {
       const third = await client.callTool(up, 'workers_builds_set_active_worker', { workerId: W1.toUpperCase() }, { timeoutMs: 2000 });
       expect(third.isError).to.equal(false);
       expect(third.value).to.include({ previous_worker_id: W2, active_worker_id: W1 });
-      expect(sim.url).to.match(/\/sse$/);
+      expect(up.url).to.match(/\/sse$/);
     } finally {
-      await client.close();
-      await sim.close();
+      await h.close();
     }
   });
 });

@@ -1,5 +1,5 @@
 // The MESSAGING plugin: two tool capabilities, proxied over streamable HTTP to the v4 messaging server.
-import { ToolRunner, definePlugin, SwitchyardError } from '@switchyard/core';
+import { definePlugin, toolRunner } from '@switchyard/plugin-kit';
 import { capabilities, RUNNER, SYSTEM } from './manifest.js';
 import { optionsSchema, type MessagingOptions } from './options.js';
 import { startMessagingSimulator } from './simulator/server.js';
@@ -11,10 +11,9 @@ export const messagingPlugin = definePlugin<MessagingOptions>({
   capabilities,
   optionsSchema,
   transport: 'streamable-http',
-  createRunner({ tools, upstream }) {
-    if (!upstream) throw new SwitchyardError('upstream_unavailable', 'plugins.messaging.upstream.url is not set');
-    return new ToolRunner(tools, upstream);
-  },
+  createRunner: toolRunner,
+  upstream: (options) => options.upstream,
+  simulatorSettings: (options) => options.simulator,
   accountPlan: (options) => options.plan ?? 'enterprise',
   startSimulator: startMessagingSimulator,
 });

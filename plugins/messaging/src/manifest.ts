@@ -1,5 +1,5 @@
 // MESSAGING: groups and phone-number lookups, exactly as the spec's tables declare them.
-import type { CapabilityDefinition } from '@switchyard/core';
+import type { CapabilityDefinition } from '@switchyard/plugin-kit';
 
 export const SYSTEM = 'MESSAGING';
 export const RUNNER = 'messaging';
@@ -28,6 +28,8 @@ export const updateGroup: CapabilityDefinition = {
   auth: 'none',
   risk: 'low',
   approval: false,
+  // A rename: reversible by renaming back; the same name twice is one rename.
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   cost: { perRunMicros: 500 },
   example: { group_id: 'grp_4f7c2a9d1e', name: 'Night shift' },
 };
@@ -56,6 +58,8 @@ export const batchLookupPhoneNumbers: CapabilityDefinition = {
   auth: 'none',
   risk: 'low',
   approval: false,
+  // A lookup: reads and changes nothing.
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   limits: { plan: 'enterprise', notes: [`at most ${MAX_NUMBERS} numbers per call`] },
   cost: { perRunMicros: 500, perItemMicros: 5000, itemsFrom: 'numbers' },
   example: { numbers: ['+14155552671', '+442071838750'] },

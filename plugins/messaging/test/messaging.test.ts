@@ -1,32 +1,18 @@
 // The MESSAGING plugin against its simulator over real streamable HTTP: every row of the spec's
 // input-schema table, the plan refusal, and unknown groups as tool errors.
 import { expect } from 'chai';
-import { McpUpstreamClient } from '@switchyard/mcp';
-import { CapabilityRegistry, DispatchService, OWNER, RunnerDirectory, systemClock, type RunningSimulator } from '@switchyard/core';
-import { pluginContract } from '../../../test/contract/plugin.contract.js';
-import { MemoryInvocationStore } from '../../../test/support/memory-store.js';
+import { OWNER, pluginContract, startPluginHarness } from '@switchyard/plugin-kit/testing';
 import { messagingPlugin, lookupPhoneNumber, Groups } from '../src/index.js';
 
 const UPDATE = 'MESSAGING_UPDATE_GROUP';
 const LOOKUP = 'MESSAGING_BATCH_LOOKUP_PHONE_NUMBERS';
 const hundredAndOne = Array.from({ length: 101 }, (_, i) => `+1415555${String(1000 + i).padStart(4, '0')}`);
 
-async function harnessFor(plan: 'enterprise' | 'free') {
-  const sim: RunningSimulator = await messagingPlugin.startSimulator!({ host: '127.0.0.1', port: 0, settings: { plan } });
-  const tools = new McpUpstreamClient({ connectTimeoutMs: 2000 });
-  return {
-    sim,
-    host: { options: { upstream: { url: sim.url } }, tools, upstream: { url: sim.url, transport: 'streamable-http' as const } },
-    upstreamUrl: sim.url,
-    teardown: async () => {
-      await tools.close();
-      await sim.close();
-    },
-  };
-}
+/** The plugin on its simulator, the simulator's account on `plan` (the configured account stays enterprise, so the simulator is what refuses). */
+const harnessFor = (plan: 'enterprise' | 'free') => startPluginHarness(messagingPlugin, { upstream: { url: 'simulator' }, simulator: { plan } });
 
 pluginContract(messagingPlugin, {
-  setup: () => harnessFor('enterprise'),
+  start: () => harnessFor('enterprise'),
   valid: {
     [UPDATE]: [{ group_id: 'grp_4f7c2a9d1e', name: 'Support rota (EU)' }],
     [LOOKUP]: [{ numbers: ['+14155552671'] }, { numbers: hundredAndOne.slice(0, 100) }],
@@ -44,22 +30,15 @@ pluginContract(messagingPlugin, {
 });
 
 describe('plugin messaging: simulator behaviour through dispatch', function () {
-  async function dispatcher(plan: 'enterprise' | 'free') {
+  const dispatcher = async (plan: 'enterprise' | 'free') => {
     const h = await harnessFor(plan);
-    const registry = new CapabilityRegistry();
-    const runners = new RunnerDirectory();
-    const runner = messagingPlugin.createRunner(h.host);
-    for (const def of messagingPlugin.capabilities) {
-      registry.register(def, h.upstreamUrl);
-      runners.assign(def.key, runner);
-    }
-    return { h, dispatch: new DispatchService(registry, runners, new MemoryInvocationStore(), systemClock, { timeoutMs: 5000 }) };
-  }
+    return { h, dispatch: h.dispatch };
+  };
 
   it('serves under a /v4/ path', async function () {
     const h = await harnessFor('enterprise');
-    expect(h.sim.url).to.match(/\/v4\//);
-    await h.teardown();
+    expect(h.upstreamUrl).to.match(/\/v4\//);
+    await h.close();
   });
 
   it('renames a group and answers the previous name', async function () {
@@ -70,7 +49,7 @@ describe('plugin messaging: simulator behaviour through dispatch', function () {
       const second = await dispatch.dispatch({ key: UPDATE, body: { group_id: 'grp_6a2d8c5f90', name: 'Board' } }, OWNER);
       expect(second.invocation.result).to.deep.include({ previous_name: 'Board of directors' });
     } finally {
-      await h.teardown();
+      await h.close();
     }
   });
 
@@ -84,7 +63,7 @@ describe('plugin messaging: simulator behaviour through dispatch', function () {
       const fixed = await dispatch.dispatch({ key: UPDATE, body: { group_id: 'grp_8b3e6d0a52', name: 'x' }, repairs: invocation.id }, OWNER);
       expect(fixed.invocation).to.include({ ok: true, repairs: invocation.id });
     } finally {
-      await h.teardown();
+      await h.close();
     }
   });
 
@@ -100,7 +79,7 @@ describe('plugin messaging: simulator behaviour through dispatch', function () {
       expect(result.results[2]!.valid).to.equal(false);
       expect(invocation.yield.cost).to.be.greaterThan(0);
     } finally {
-      await h.teardown();
+      await h.close();
     }
   });
 
@@ -113,7 +92,7 @@ describe('plugin messaging: simulator behaviour through dispatch', function () {
       expect(invocation.error?.code).to.equal('plan_required');
       expect(invocation.error?.message).to.contain('enterprise');
     } finally {
-      await h.teardown();
+      await h.close();
     }
   });
 

@@ -1,6 +1,6 @@
 // The PAYMENTS plugin: one tool capability (auth required, high risk, approval required),
 // proxied over streamable HTTP to the payment processor's API-search MCP server.
-import { ToolRunner, definePlugin, SwitchyardError } from '@switchyard/core';
+import { definePlugin, toolRunner } from '@switchyard/plugin-kit';
 import { capabilities, RUNNER, SYSTEM } from './manifest.js';
 import { optionsSchema, type PaymentsOptions } from './options.js';
 import { startPaymentsSimulator } from './simulator/server.js';
@@ -12,10 +12,8 @@ export const paymentsPlugin = definePlugin<PaymentsOptions>({
   capabilities,
   optionsSchema,
   transport: 'streamable-http',
-  createRunner({ tools, upstream }) {
-    if (!upstream) throw new SwitchyardError('upstream_unavailable', 'plugins.payments.upstream.url is not set');
-    return new ToolRunner(tools, upstream);
-  },
+  createRunner: toolRunner,
+  upstream: (options) => options.upstream,
   startSimulator: startPaymentsSimulator,
 });
 

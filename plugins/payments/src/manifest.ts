@@ -1,5 +1,5 @@
 // PAYMENTS: search over a payment processor's API operations, exactly as the spec's tables declare it.
-import type { CapabilityDefinition } from '@switchyard/core';
+import type { CapabilityDefinition } from '@switchyard/plugin-kit';
 
 export const SYSTEM = 'PAYMENTS';
 export const RUNNER = 'payments';
@@ -24,6 +24,8 @@ export const processorApiSearch: CapabilityDefinition = {
   auth: 'required',
   risk: 'high',
   approval: true,
+  // A search: reads the processor's API catalogue and changes nothing.
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   cost: { perRunMicros: 1000 },
   example: { query: 'refund a payment', limit: 5 },
 };

@@ -2,34 +2,20 @@
 // The capability needs approval, so through dispatch every run is refused (approval_required) until
 // approvals exist; the search itself is tested against the upstream directly.
 import { expect } from 'chai';
-import { McpUpstreamClient } from '@switchyard/mcp';
-import { OWNER, CapabilityRegistry, DispatchService, RunnerDirectory, systemClock, type RunningSimulator } from '@switchyard/core';
-import { pluginContract } from '../../../test/contract/plugin.contract.js';
-import { MemoryInvocationStore } from '../../../test/support/memory-store.js';
+import { OWNER, pluginContract, startPluginHarness } from '@switchyard/plugin-kit/testing';
 import { paymentsPlugin, operations, OperationIndex } from '../src/index.js';
 
 const KEY = 'PAYMENTS_PROCESSOR_API_SEARCH';
 
-async function simulator() {
-  const sim: RunningSimulator = await paymentsPlugin.startSimulator!({ host: '127.0.0.1', port: 0 });
-  const tools = new McpUpstreamClient({ connectTimeoutMs: 2000 });
-  return {
-    sim,
-    tools,
-    host: { options: { upstream: { url: sim.url } }, tools, upstream: { url: sim.url, transport: 'streamable-http' as const } },
-    upstreamUrl: sim.url,
-    teardown: async () => {
-      await tools.close();
-      await sim.close();
-    },
-  };
-}
+const simulator = () => startPluginHarness(paymentsPlugin, { upstream: { url: 'simulator' } });
 
 pluginContract(paymentsPlugin, {
-  setup: simulator,
+  start: simulator,
   valid: {},
   invalid: { [KEY]: [{}, { query: '' }, { query: 3 }, { query: 'refund', limit: 0 }, { query: 'refund', limit: 21 }, { query: 'refund', limit: 2.5 }, { query: 'refund', limit: '5' }] },
   notRunnable: [KEY],
+  // Every run waits for approval, so the suite cannot run one with the owner's credential alone.
+  supports: { runs: false },
 });
 
 describe('plugin payments: catalogue and search', function () {
@@ -63,28 +49,26 @@ describe('plugin payments: catalogue and search', function () {
 
   it('answers over streamable HTTP with the default limit of 5 and no parameter descriptions', async function () {
     const h = await simulator();
+    const { tools } = h;
     try {
-      const up = { url: h.sim.url, transport: 'streamable-http' as const };
-      const res = await h.tools.callTool(up, 'processor_api_search', { query: 'customer' }, { timeoutMs: 2000 });
+      const up = h.loaded.upstream!;
+      expect(up.transport).to.equal('streamable-http');
+      const res = await tools.callTool(up, 'processor_api_search', { query: 'customer' }, { timeoutMs: 2000 });
       const value = res.value as { count: number; operations: Array<Record<string, unknown>> };
       expect(value.count).to.equal(5);
       expect(Object.keys(value.operations[0]!)).to.deep.equal(['method', 'path', 'summary', 'parameters']);
       for (const op of value.operations) for (const param of op['parameters'] as object[]) expect(Object.keys(param)).to.deep.equal(['name', 'type']);
-      const ten = await h.tools.callTool(up, 'processor_api_search', { query: 'list', limit: 10 }, { timeoutMs: 2000 });
+      const ten = await tools.callTool(up, 'processor_api_search', { query: 'list', limit: 10 }, { timeoutMs: 2000 });
       expect((ten.value as { count: number }).count).to.equal(10);
     } finally {
-      await h.teardown();
+      await h.close();
     }
   });
 
   it('waits for approval through dispatch, never reaching the upstream until approved', async function () {
     const h = await simulator();
     try {
-      const registry = new CapabilityRegistry();
-      const runners = new RunnerDirectory();
-      registry.register(paymentsPlugin.capabilities[0]!, h.upstreamUrl);
-      runners.assign(KEY, paymentsPlugin.createRunner(h.host));
-      const dispatch = new DispatchService(registry, runners, new MemoryInvocationStore(), systemClock, { timeoutMs: 2000 });
+      const { dispatch } = h;
       const { invocation } = await dispatch.dispatch({ key: KEY, body: { query: 'refund' } }, OWNER);
       expect(invocation).to.include({ ok: false, ran: false, status: 'awaiting_approval' });
       expect(invocation.error?.code).to.equal('approval_required');
@@ -92,7 +76,7 @@ describe('plugin payments: catalogue and search', function () {
       expect(approved.invocation).to.include({ ok: true, ran: true });
       expect((approved.invocation.result as { operations: unknown[] }).operations.length).to.be.greaterThan(0);
     } finally {
-      await h.teardown();
+      await h.close();
     }
   });
 });

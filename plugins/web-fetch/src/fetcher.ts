@@ -5,7 +5,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { SwitchyardError } from '@switchyard/core';
+import { SwitchyardError } from '@switchyard/plugin-kit';
 import type { AddressPolicy } from './address-policy.js';
 
 export interface ResolvedAddress {

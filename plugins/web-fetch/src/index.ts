@@ -1,5 +1,5 @@
 // The WEB_FETCH plugin: a local capability (type fn) with SSRF protection; no upstream server.
-import { definePlugin } from '@switchyard/core';
+import { definePlugin } from '@switchyard/plugin-kit';
 import { capabilities, RUNNER, SYSTEM } from './manifest.js';
 import { defaultOptions, optionsSchema, type WebFetchOptions } from './options.js';
 import { WebFetchRunner } from './runner.js';

@@ -1,5 +1,5 @@
 // WEB_FETCH: fetches a URL, run locally (type fn) with the pipe body form METHOD|URL||body.
-import type { CapabilityDefinition } from '@switchyard/core';
+import type { CapabilityDefinition } from '@switchyard/plugin-kit';
 
 export const SYSTEM = 'WEB';
 export const RUNNER = 'web fetch';
@@ -27,6 +27,8 @@ export const webFetch: CapabilityDefinition = {
   auth: 'none',
   risk: 'low',
   approval: false,
+  // Any method to any public URL: it may write or delete out there, and twice may do it twice.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   limits: { notes: ['loopback, private, link-local and cloud-metadata addresses are refused (checked after DNS)', 'response size and time are capped'] },
   cost: { perRunMicros: 100 },
   example: 'GET|https://example.com/||',

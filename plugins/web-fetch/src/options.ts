@@ -1,8 +1,7 @@
 // plugins.web-fetch in config: caps, and the allowlists that let it reach otherwise refused addresses.
-import type { JsonSchema } from '@switchyard/core';
+import type { JsonSchema } from '@switchyard/plugin-kit';
 
 export interface WebFetchOptions {
-  enabled?: boolean;
   /** Host names (exact, case-insensitive) fetched even when they resolve to a refused address. */
   allowHosts: string[];
   /** Address ranges (CIDR, IPv4 or IPv6) that are never refused. */
@@ -16,7 +15,6 @@ export interface WebFetchOptions {
 export const optionsSchema: JsonSchema = {
   type: 'object',
   properties: {
-    enabled: { type: 'boolean' },
     allowHosts: { type: 'array', items: { type: 'string', minLength: 1 }, default: [] },
     allowCidrs: { type: 'array', items: { type: 'string', pattern: '^[0-9a-fA-F:.]+/[0-9]{1,3}$' }, default: [] },
     maxResponseBytes: { type: 'integer', minimum: 1, maximum: 104857600, default: 1048576 },

@@ -1,7 +1,7 @@
 // The WEB_FETCH runner: follows redirects (each hop checked again), and answers status, headers,
 // body (text, or base64 for binary) and whether the body was cut at the size cap.
 import type { IncomingHttpHeaders } from 'node:http';
-import { SwitchyardError, type Capability, type CapabilityRunner, type RunContext } from '@switchyard/core';
+import { SwitchyardError, type Capability, type CapabilityRunner, type RunContext } from '@switchyard/plugin-kit';
 import { AddressPolicy } from './address-policy.js';
 import { fetchHop, systemResolver, type Resolver } from './fetcher.js';
 import type { WebFetchOptions } from './options.js';

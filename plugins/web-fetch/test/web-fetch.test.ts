@@ -5,8 +5,7 @@ import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CapabilityRegistry, DispatchService, OWNER, RunnerDirectory, systemClock, type StoredInvocation } from '@switchyard/core';
-import { pluginContract } from '../../../test/contract/plugin.contract.js';
-import { MemoryInvocationStore } from '../../../test/support/memory-store.js';
+import { MemoryInvocationStore, pluginContract, startPluginHarness } from '@switchyard/plugin-kit/testing';
 import { webFetchPlugin, defaultOptions, refusedRange, WebFetchRunner, type FetchResult, type Resolver, type WebFetchOptions } from '../src/index.js';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
@@ -45,9 +44,10 @@ const stopServer = async () => {
 const LOOPBACK_ALLOWED: WebFetchOptions = { ...defaultOptions, allowCidrs: ['127.0.0.1/32'] };
 
 pluginContract(webFetchPlugin, {
-  async setup() {
+  async start() {
     await startServer();
-    return { host: { options: LOOPBACK_ALLOWED, tools: { callTool: async () => { throw new Error('no upstream'); }, listTools: async () => { throw new Error('no upstream'); }, onToolListChanged: () => () => {}, close: async () => {} } }, teardown: stopServer };
+    const h = await startPluginHarness(webFetchPlugin, { allowCidrs: ['127.0.0.1/32'] });
+    return { ...h, close: async () => Promise.all([h.close(), stopServer()]).then(() => {}) };
   },
   get valid() {
     return {

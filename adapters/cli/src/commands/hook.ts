@@ -115,7 +115,7 @@ export async function hookCommand(client: SwitchyardClient, args: string[], opti
       return print(d, () => showDelivery(d));
     }
     default:
-      throw new CliError('invalid_request', `${sub === undefined ? 'hook needs a command' : `unknown hook command ${sub}`}; try: list, create, on, off, deliveries, show`, 2);
+      throw new CliError('invalid_request', `${sub === undefined ? 'hook needs a command' : `unknown hook command ${sub}`}; try: list, create, on, off, deliveries, show, destinations, dead, retry`, 2);
   }
 }
 

@@ -7,7 +7,7 @@ import { Router, urlencoded, type ErrorRequestHandler, type Request, type Reques
 import helmet from 'helmet';
 import { INVOCATION_ID, SwitchyardError, WEBHOOK_ID_PATTERN, canonicalKey, deliveryOutcomeWord, type StoredDelivery } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
-import type { HttpContext } from '../context.js';
+import type { Needs } from '../context.js';
 import { presentBody } from '../webhook-presenters.js';
 import { streamDeliveryBody } from '../delivery-body.js';
 import { html, page, type Html, type PageOptions } from './html.js';
@@ -20,6 +20,9 @@ import { deliveriesBody, deliveryBody, webhooksBody } from './pages/webhooks.js'
 import { invocationBody, invocationsBody, ledgerIndexBody } from './pages/ledger.js';
 import { loginBody } from './pages/login.js';
 import { approvalsBody, type DecisionNotice } from './pages/approvals.js';
+
+/** What this module uses of the HTTP context: it receives nothing else. */
+type Ctx = Needs<'mintPerMinute' | 'apiKeys' | 'approvals' | 'dashboardSessionKey' | 'deliveries' | 'forwarding' | 'inlineBodyBytes' | 'invocations' | 'logger' | 'publicBaseUrl' | 'registry' | 'webhooks'>;
 
 const ASSETS: Record<string, string> = {
   'dashboard.css': 'text/css; charset=utf-8',
@@ -55,7 +58,7 @@ const securityHeaders = helmet({
   referrerPolicy: { policy: 'same-origin' },
 });
 
-export function dashboardRoutes(ctx: HttpContext): Router {
+export function dashboardRoutes(ctx: Ctx): Router {
   const router = Router();
   const sessions = new DashboardSessions(ctx.dashboardSessionKey);
 
@@ -150,7 +153,19 @@ export function dashboardRoutes(ctx: HttpContext): Router {
     // The table shows sizes, never bodies: none is read.
     const recent = await ctx.deliveries.list({ hookId: hook.id, order: 'newest', cursor: null, limit: 50, inlineBodyBytes: 0 });
     const session = (req as Signed).dashboardSession!;
-    send(req, res, { title: hook.name, section: 'webhooks', scripts: ['dashboard.js'] }, deliveriesBody(hook, recent.items, baseUrlOf(req, ctx.publicBaseUrl), sessions.csrfToken(session)));
+    const destinations = await ctx.forwarding.list(hook.id);
+    send(req, res, { title: hook.name, section: 'webhooks', scripts: ['dashboard.js'] }, deliveriesBody(hook, recent.items, baseUrlOf(req, ctx.publicBaseUrl), sessions.csrfToken(session), destinations));
+  });
+
+  // Re-forwards a destination's dead letters: all of them, or one delivery's (entry).
+  router.post('/dashboard/webhooks/:id/destinations/:dst/retry', signedIn, urlencoded({ extended: false, limit: '4kb' }), csrf, async (req, res) => {
+    const form = req.body as Record<string, unknown>;
+    const entry = form['entry'];
+    const requeued = await ctx.forwarding.retry(req.params['id'] as string, req.params['dst'] as string, typeof entry === 'string' ? { entries: [entry] } : { state: 'dead' });
+    ctx.logger.info('dead letters re-forwarded', { hook: req.params['id'], destination: req.params['dst'], requeued, via: 'dashboard' });
+    const back = form['back'];
+    // Only back to a dashboard page: the form names where it came from, never another site.
+    res.redirect(303, typeof back === 'string' && /^\/dashboard\/(webhooks|deliveries)\/[A-Za-z0-9_]+$/.test(back) ? back : `/dashboard/webhooks/${req.params['id']}`);
   });
 
   // New deliveries as server-sent events, read from the database so every process's show.
@@ -188,7 +203,9 @@ export function dashboardRoutes(ctx: HttpContext): Router {
   router.get('/dashboard/deliveries/:entry', signedIn, async (req, res) => {
     const delivery = await ctx.deliveries.get(req.params['entry'] as string, { inlineBodyBytes: ctx.inlineBodyBytes });
     if (!delivery) throw new SwitchyardError('not_found', `no delivery ${req.params['entry']}`);
-    send(req, res, { title: delivery.id, section: 'webhooks' }, deliveryBody(delivery, presentBody(delivery.body)));
+    const forwarding = (await ctx.forwarding.views([delivery.id])).get(delivery.id) ?? [];
+    const session = (req as Signed).dashboardSession!;
+    send(req, res, { title: delivery.id, section: 'webhooks' }, deliveryBody(delivery, presentBody(delivery.body), forwarding, sessions.csrfToken(session)));
   });
 
   // A body too large for the page, byte for byte with its original content type.

@@ -1,5 +1,6 @@
 // Shared pieces of the OpenAPI document: credentials, answer shapes and reusable parameters.
 // Shapes list the fields a client can rely on; the prose reference is docs/api.md.
+import { INVOCATION_STATUSES } from '@switchyard/core';
 
 export const securitySchemes = {
   apiKey: { type: 'apiKey', in: 'header', name: 'x-sheets-key', description: "The owner's API key: every move." },
@@ -35,8 +36,15 @@ export const schemas = {
   Invocation: obj(
     {
       id: { type: 'string', pattern: '^inv_' }, seq: int, key: str, path: str, actor: str, fingerprint: { type: ['string', 'null'] },
-      body: anyValue, args: anyValue, status: { enum: ['ok', 'failed', 'refused', 'awaiting_approval', 'denied'] }, ok: bool, ran: bool,
+      body: anyValue, args: anyValue, status: { enum: [...INVOCATION_STATUSES] }, ok: bool, ran: bool,
       error: { oneOf: [{ type: 'null' }, obj({ code: str, message: str })] }, result: anyValue, yield: { $ref: '#/components/schemas/Yield' },
+      content: {
+        type: 'array',
+        description: "A tool run's MCP content blocks exactly as the upstream sent them; a binary part over the blob threshold carries `_blob: {sha256, size, mimeType, url}` in place of its bytes",
+        items: { type: 'object', properties: { type: { type: 'string', enum: ['text', 'image', 'audio', 'resource_link', 'resource'] } }, required: ['type'] },
+      },
+      structured_content: { description: "The upstream tool's structuredContent, when it gave one", ...anyValue },
+      logs: { type: 'array', description: 'Log messages (notifications/message) the upstream sent while the call ran', items: obj({ level: str, logger: str, data: anyValue }, ['level', 'data']) },
       repairs: { type: ['string', 'null'] }, replays: { type: ['string', 'null'] }, repaired_by: { type: 'array', items: str },
       source: str, created_at: { type: 'string', format: 'date-time' }, duration_ms: { type: 'number' },
       request_id: { type: ['string', 'null'], description: 'The x-request-id of the request that caused the run' },
@@ -59,10 +67,33 @@ export const schemas = {
       delivery_id: { type: ['string', 'null'] }, delivery_id_rule: { type: ['string', 'null'] }, signature: { type: ['string', 'null'], enum: ['verified', 'invalid', 'missing', null] },
       duplicate: bool, duplicate_of: { type: ['string', 'null'] }, outcome: { type: 'string', enum: ['accepted', 'duplicate', 'refused'] },
       refusal: { type: ['object', 'null'] }, action: { type: ['string', 'null'] }, action_run: { type: ['object', 'null'] },
+      forwarding: { type: 'array', items: { $ref: '#/components/schemas/Forwarding' }, description: 'Where it went on to: one entry per destination it was scheduled for' },
       request_id: { type: ['string', 'null'], description: 'The x-request-id of the request that brought it' },
     },
     ['id', 'hook_id', 'seq', 'received_at', 'headers', 'body_size', 'body_omitted', 'body_sha256', 'body_url', 'duplicate', 'outcome'],
   ),
+  Forwarding: obj(
+    {
+      destination: { type: 'string', pattern: '^dst_' }, state: { enum: ['pending', 'retrying', 'delivered', 'dead', 'skipped'] }, attempts: int,
+      last_status: { type: ['integer', 'null'] }, next_attempt_at: { type: ['string', 'null'] }, invocations: { type: 'array', items: str },
+    },
+    ['destination', 'state', 'attempts', 'last_status', 'next_attempt_at', 'invocations'],
+  ),
+  Destination: obj(
+    {
+      id: { type: 'string', pattern: '^dst_[A-Za-z0-9]{16}$' }, hook: str, name: str, url: str, headers: { type: 'object', additionalProperties: str },
+      timeout_ms: int, retry: obj({ max_attempts: int, initial_ms: int, max_ms: int }), rate_per_s: { type: ['number', 'null'] }, ordered: bool,
+      filter: { type: ['string', 'null'] }, on: bool, deleted_at: { type: ['string', 'null'] }, created_at: str, updated_at: str,
+      secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret: in the answer to POST only' },
+    },
+    ['id', 'hook', 'url', 'on', 'retry'],
+  ),
+  DestinationSettings: obj({
+    url: { type: 'string', format: 'uri' }, name: str, headers: { type: 'object', additionalProperties: str }, timeout_ms: { type: 'integer', minimum: 100, maximum: 60000 },
+    retry: obj({ max_attempts: { type: 'integer', minimum: 1, maximum: 50 }, initial_ms: { type: 'integer', minimum: 100 }, max_ms: { type: 'integer', minimum: 100 } }),
+    rate_per_s: { type: ['number', 'null'], exclusiveMinimum: 0 }, ordered: bool, filter: { type: ['string', 'null'], description: 'A filtrex expression over headers and body' },
+    on: { type: 'boolean', description: 'PATCH only' },
+  }),
   /** What POST /hook/<id> answers: what was stored. */
   DeliveryReceipt: obj(
     {

@@ -35,6 +35,7 @@ export const dashboardPaths = {
   '/dashboard/webhooks': { get: pageOp('dashboardWebhooks', 'Webhooks with on/off switches', dashboardSession) },
   '/dashboard/webhooks/{id}': { get: pageOp('dashboardDeliveries', "A webhook's deliveries, newest first, arriving live", dashboardSession, [pathParam('id', 'Webhook id')]) },
   '/dashboard/webhooks/{id}/switch': { post: formOp('dashboardSwitchWebhook', "Turn a webhook on or off (from=webhook: back to the webhook's page)", { csrf: { type: 'string' }, on: { enum: ['true', 'false'] }, from: { enum: ['list', 'webhook'] } }, dashboardSession, [pathParam('id', 'Webhook id')]) },
+  '/dashboard/webhooks/{id}/destinations/{dst}/retry': { post: formOp('dashboardRetryDeadLetters', "Re-forward a destination's dead letters (entry: one delivery's only), back to the page named by back", { csrf: { type: 'string' }, entry: { type: 'string' }, back: { type: 'string' } }, dashboardSession, [pathParam('id', 'Webhook id'), pathParam('dst', 'Destination id')]) },
   '/dashboard/webhooks/{id}/live': {
     get: {
       operationId: 'dashboardLiveDeliveries', tags: ['dashboard'], summary: 'New deliveries as server-sent events (event: delivery)', security: dashboardSession,

@@ -20,7 +20,7 @@ export function openApiDocument(baseUrl: string) {
     },
     servers: [{ url: baseUrl }],
     externalDocs: { description: 'Entry point for agents: a bounded keyless token with next steps', url: `${baseUrl}/start` },
-    tags: ['dispatch', 'mcp', 'ledger', 'webhooks', 'tokens', 'approvals', 'proofs', 'upstreams', 'content', 'entry points', 'operations', 'dashboard'].map((name) => ({ name })),
+    tags: ['dispatch', 'mcp', 'ledger', 'webhooks', 'forwarding', 'tokens', 'approvals', 'proofs', 'upstreams', 'content', 'entry points', 'operations', 'dashboard'].map((name) => ({ name })),
     paths: { ...paths, ...contentPaths, ...dashboardPaths },
     components: { securitySchemes, schemas },
   };

@@ -96,6 +96,7 @@ const route = {
 };
 
 const hookId = pathParam('id', 'Webhook id', { type: 'string', pattern: '^hk_[A-Za-z0-9]{12}$' });
+const dstId = pathParam('dst', 'Destination id', { type: 'string', pattern: '^dst_[A-Za-z0-9]{16}$' });
 const anyBody = { required: false, content: { '*/*': { schema: { type: 'string', format: 'binary' } } } };
 
 export const paths = {
@@ -126,6 +127,17 @@ export const paths = {
       operationId: 'getInvocation', tags: ['ledger'], summary: 'One invocation', security: tokenOrKey,
       parameters: [pathParam('id', 'Invocation id')],
       responses: { '200': json('The invocation', { type: 'object', properties: { ok: { type: 'boolean' }, invocation: ref('Invocation') } }), ...errors([404, 'invocation_not_found']), ...credentialErrors },
+    },
+  },
+  '/api/invocations/{id}/blobs/{sha256}': {
+    get: {
+      operationId: 'getInvocationBlob', tags: ['ledger'], summary: "A large binary part of a run's content (stored once, named by its SHA-256 in the record)", security: tokenOrKey,
+      parameters: [pathParam('id', 'Invocation id'), pathParam('sha256', 'The SHA-256 of the bytes, 64 hex digits', { type: 'string', pattern: '^[0-9a-f]{64}$' })],
+      responses: {
+        '200': { description: "The bytes, with the part's media type", content: { '*/*': { schema: { type: 'string', format: 'binary' } } } },
+        ...errors([400, 'invalid_request'], [404, 'invocation_not_found (not a run of this credential), not_found (the run names no such blob)']),
+        ...credentialErrors,
+      },
     },
   },
   '/api/ledger': {
@@ -174,6 +186,37 @@ export const paths = {
       operationId: 'updateWebhook', tags: ['webhooks'], summary: 'Turn on or off, rename, change the delivery-id path or signature check', security: ownerOnly, parameters: [hookId],
       requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { on: { type: 'boolean' }, name: { type: 'string' }, delivery_id_path: { type: ['string', 'null'] }, signature: { type: ['object', 'null'] } } } } } },
       responses: { '200': json('The webhook', ref('Webhook')), ...errors([400, 'invalid_request'], [404, 'webhook_not_found']), ...credentialErrors },
+    },
+  },
+  '/api/objects/webhook/{id}/destinations': {
+    get: { operationId: 'listDestinations', tags: ['forwarding'], summary: "A webhook's destinations (without secrets)", security: ownerOnly, parameters: [hookId], responses: { '200': json('Destinations', { type: 'object', properties: { items: { type: 'array', items: ref('Destination') } } }), ...errors([404, 'webhook_not_found']), ...credentialErrors } },
+    post: {
+      operationId: 'createDestination', tags: ['forwarding'], summary: 'Forward this webhook\'s accepted deliveries to a URL (at most 10 per webhook)', security: ownerOnly, parameters: [hookId],
+      requestBody: { required: true, content: { 'application/json': { schema: { allOf: [ref('DestinationSettings')], required: ['url'] } } } },
+      responses: { '201': json('The destination with its signing secret, shown this once', ref('Destination')), ...errors([400, 'invalid_request (error.field names the setting)'], [403, 'blocked_address'], [404, 'webhook_not_found']), ...credentialErrors },
+    },
+  },
+  '/api/objects/webhook/{id}/destinations/{dst}': {
+    get: { operationId: 'getDestination', tags: ['forwarding'], summary: 'One destination', security: ownerOnly, parameters: [hookId, dstId], responses: { '200': json('The destination', ref('Destination')), ...errors([404, 'webhook_not_found, not_found']), ...credentialErrors } },
+    patch: {
+      operationId: 'updateDestination', tags: ['forwarding'], summary: 'Change a destination, or turn it on or off', security: ownerOnly, parameters: [hookId, dstId],
+      requestBody: { required: true, content: { 'application/json': { schema: ref('DestinationSettings') } } },
+      responses: { '200': json('The destination', ref('Destination')), ...errors([400, 'invalid_request'], [403, 'blocked_address'], [404, 'webhook_not_found, not_found']), ...credentialErrors },
+    },
+    delete: { operationId: 'deleteDestination', tags: ['forwarding'], summary: 'Stop forwarding to it; its history stays', security: ownerOnly, parameters: [hookId, dstId], responses: { '200': json('The destination, with deleted_at', ref('Destination')), ...errors([404, 'webhook_not_found, not_found']), ...credentialErrors } },
+  },
+  '/api/objects/webhook/{id}/destinations/{dst}/dead': {
+    get: {
+      operationId: 'listDeadLetters', tags: ['forwarding'], summary: "A destination's dead letters, oldest first", security: ownerOnly,
+      parameters: [hookId, dstId, query('after', 'next_cursor of the page before', { type: 'string', pattern: '^[0-9]{1,18}$' }), limitParam(200)],
+      responses: { '200': json('A page', { type: 'object', properties: { items: { type: 'array', items: { allOf: [ref('Forwarding'), { type: 'object', properties: { entry: { type: 'string' } } }] } }, next_cursor: { type: ['string', 'null'] } } }), ...errors([400, 'invalid_request'], [404, 'webhook_not_found, not_found']), ...credentialErrors },
+    },
+  },
+  '/api/objects/webhook/{id}/destinations/{dst}/retry': {
+    post: {
+      operationId: 'retryDeadLetters', tags: ['forwarding'], summary: 'Re-forward dead letters in bulk: {state: "dead"}, {from, to} or {entries}', security: ownerOnly, parameters: [hookId, dstId],
+      requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [{ type: 'object', properties: { state: { const: 'dead' } }, required: ['state'] }, { type: 'object', properties: { from: { type: 'string', format: 'date-time' }, to: { type: 'string', format: 'date-time' } }, required: ['from', 'to'] }, { type: 'object', properties: { entries: { type: 'array', items: { type: 'string' }, maxItems: 1000 } }, required: ['entries'] }] } } } },
+      responses: { '200': json('How many were put back in the schedule', { type: 'object', properties: { ok: { type: 'boolean' }, requeued: { type: 'integer' } } }), ...errors([400, 'invalid_request'], [404, 'webhook_not_found, not_found']), ...credentialErrors },
     },
   },
   '/hook/{id}': {

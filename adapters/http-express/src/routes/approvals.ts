@@ -4,13 +4,16 @@
 import { Router, json } from 'express';
 import { SwitchyardError } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
-import type { HttpContext } from '../context.js';
+import type { Needs } from '../context.js';
 import { OWNER_MOVES, needs } from '../credentials.js';
 import { parseLimit } from '../paging.js';
 import { runAnswer } from '../presenters.js';
 import { statusFor } from '../status.js';
 
-export function approvalRoutes(ctx: HttpContext): Router {
+/** What this module uses of the HTTP context: it receives nothing else. */
+type Ctx = Needs<'apiKeys' | 'approvals' | 'logger' | 'publicBaseUrl' | 'tokenUses' | 'tokens'>;
+
+export function approvalRoutes(ctx: Ctx): Router {
   const router = Router();
   router.use('/api/approvals', needs(ctx, OWNER_MOVES.decideApprovals));
 

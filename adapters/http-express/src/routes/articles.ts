@@ -5,9 +5,12 @@
 import { Router, json } from 'express';
 import { SwitchyardError, checkArticleMeta, parseArticle, withDerivedFields, type Article } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
-import type { HttpContext } from '../context.js';
+import type { Needs } from '../context.js';
 import { OWNER_MOVES, needs } from '../credentials.js';
 import { pageUrls } from '../pages/urls.js';
+
+/** What this module uses of the HTTP context: it receives nothing else. */
+type Ctx = Needs<'apiKeys' | 'articles' | 'clock' | 'publicBaseUrl' | 'tokenUses' | 'tokens'>;
 
 const FIELDS = ['slug', 'title', 'tags', 'date', 'summary'];
 const ALLOWED = new Set(['markdown', 'body', 'replace', ...FIELDS]);
@@ -30,7 +33,7 @@ function articleOf(input: unknown, now: Date): { article: Article; replace: bool
   return { article: { ...meta, body: body['body'] }, replace };
 }
 
-export function articleRoutes(ctx: HttpContext): Router {
+export function articleRoutes(ctx: Ctx): Router {
   const router = Router();
   router.post('/api/articles', needs(ctx, OWNER_MOVES.publishArticles), json({ limit: '1mb' }), async (req, res) => {
     const { article, replace } = articleOf(req.body, ctx.clock.now());

@@ -1,7 +1,10 @@
 // The content routes as one mount: publishing (API key) and the public pages.
 import { Router } from 'express';
-import type { HttpContext } from '../context.js';
+import type { Needs } from '../context.js';
 import { articleRoutes } from './articles.js';
 import { pageRoutes } from './pages.js';
 
-export const contentRoutes = (ctx: HttpContext): Router => Router().use(articleRoutes(ctx), pageRoutes(ctx));
+/** What this module uses of the HTTP context: it receives nothing else. */
+type Ctx = Needs<'apiKeys' | 'articles' | 'clock' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens' | 'workspaces'>;
+
+export const contentRoutes = (ctx: Ctx): Router => Router().use(articleRoutes(ctx), pageRoutes(ctx));

@@ -6,12 +6,15 @@ import { authorize, callerOf, credentialOf, linkToken, requireUnspent, type Cred
 import { explainAnswer, selfScopeAnswer } from '../token-answers.js';
 import { mintLimiter } from '../rate-limit.js';
 import { baseUrlOf } from '../base-url.js';
-import type { HttpContext } from '../context.js';
+import type { Needs } from '../context.js';
 import { statusFor } from '../status.js';
 import { writeJson } from '../write-json.js';
-import { contractJson, runAnswer, withKeyLinks } from '../presenters.js';
+import { contractJson, runAnswer, toolMetadata, withKeyLinks } from '../presenters.js';
 import { confirmation, receipt } from '../proofs.js';
 import { askJson, askLimit, askMarkdown, buildJson, buildMarkdown, checkQuestion } from '../discovery-answers.js';
+
+/** What this module uses of the HTTP context: it receives nothing else. */
+type Ctx = Needs<'mintPerMinute' | 'apiKeys' | 'bodyLimitBytes' | 'deliveries' | 'dispatch' | 'invocations' | 'ledger' | 'logger' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens'>;
 
 const sendMarkdown = (res: Response, text: string): void => {
   res.type('text/markdown; charset=utf-8').send(text);
@@ -59,7 +62,7 @@ function parseEnvelope(payload: unknown): DispatchRequest {
   return { key: p['key'], body: p['body'], ...(p['repairs'] !== undefined ? { repairs: p['repairs'] as string } : {}) };
 }
 
-export function dispatchRoutes(ctx: HttpContext): Router {
+export function dispatchRoutes(ctx: Ctx): Router {
   const router = Router();
 
   // Content type and credential are checked before the body is read.
@@ -180,7 +183,7 @@ export function dispatchRoutes(ctx: HttpContext): Router {
       move: 'contract:read',
       handle: async (req, res, _value, cred) => {
         const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
-        const capabilities = ctx.registry.list().map((c) => ({ key: c.key, ...describe(c, baseUrl, linkToken(cred!)) }));
+        const capabilities = ctx.registry.list().map((c) => ({ key: c.key, ...describe(c, baseUrl, linkToken(cred!)), ...toolMetadata(c) }));
         res.json({ ok: true, root: ROOT, count: capabilities.length, capabilities });
       },
     },

@@ -2,9 +2,12 @@
 import { Router } from 'express';
 import { SwitchyardError } from '@switchyard/core';
 import { statusFor } from '../status.js';
-import type { HttpContext } from '../context.js';
+import type { Needs } from '../context.js';
 
-export function healthRoutes(ctx: HttpContext): Router {
+/** What this module uses of the HTTP context: it receives nothing else. */
+type Ctx = Needs<'databaseHealth' | 'registry'>;
+
+export function healthRoutes(ctx: Ctx): Router {
   const router = Router();
   const started = Date.now();
   router.get('/healthz', async (_req, res) => {

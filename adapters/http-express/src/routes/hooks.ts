@@ -5,7 +5,7 @@
 import { Router, type Request, type Response } from 'express';
 import { SwitchyardError, deliveryOutcomeWord, type DeliveryHead, type IntakeResult, type RawHeaders, type StoredDelivery } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
-import type { HttpContext } from '../context.js';
+import type { Needs } from '../context.js';
 import { unknownKeyLinks, runAnswer } from '../presenters.js';
 import { readBody, readFirstBytes } from '../raw-body.js';
 import { closeAfterAnswer, declaredLength, holdBody, refuseAndClose, type RequestGate } from '../request-gate.js';
@@ -14,6 +14,9 @@ import { writeJson } from '../write-json.js';
 
 /** How long an Off refusal waits for the first bytes it keeps. */
 const OFF_PREFIX_WAIT_MS = 1000;
+
+/** What this module uses of the HTTP context: it receives nothing else. */
+type Ctx = Needs<'intake' | 'limits' | 'logger' | 'publicBaseUrl' | 'registry'>;
 
 const pairs = (rawHeaders: string[]): RawHeaders => {
   const out: Array<[string, string]> = [];
@@ -49,7 +52,7 @@ const receipt = (d: StoredDelivery) => ({
   signature: d.signature,
 });
 
-export function hookRoutes(ctx: HttpContext, gate: RequestGate): Router {
+export function hookRoutes(ctx: Ctx, gate: RequestGate): Router {
   const router = Router();
 
   // The public face of a webhook: its name and whether it is on, nothing about deliveries.

@@ -1,17 +1,20 @@
 // GET /api/ledger: deliveries and invocations, paged by the ledger listings' rule within a byte
 // budget, bodies over the inline threshold left out; one delivery; a delivery's raw body. API key.
 import { Router } from 'express';
-import { DELIVERY_EVENT, INVOCATION_EVENT, KEY_PATTERN, SwitchyardError, WEBHOOK_ID_PATTERN, canonicalKey, fillPage, invocationView, type LedgerPageRequest } from '@switchyard/core';
+import { DELIVERY_EVENT, INVOCATION_EVENT, KEY_PATTERN, SwitchyardError, WEBHOOK_ID_PATTERN, canonicalKey, fillPage, invocationView, type ForwardingView, type LedgerPageRequest } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
 import { OWNER_MOVES, credentialOf, needs } from '../credentials.js';
-import type { HttpContext } from '../context.js';
+import type { Needs } from '../context.js';
 import { streamDeliveryBody } from '../delivery-body.js';
 import { ORDER_NAMES, envelopeBytes, parseLedgerPage, writePage } from '../paging.js';
 import { presentDelivery } from '../webhook-presenters.js';
 
+/** What this module uses of the HTTP context: it receives nothing else. */
+type Ctx = Needs<'apiKeys' | 'deliveries' | 'forwarding' | 'inlineBodyBytes' | 'invocations' | 'pageBytes' | 'publicBaseUrl' | 'tokenUses' | 'tokens' | 'webhooks'>;
+
 const EVENTS = [DELIVERY_EVENT, INVOCATION_EVENT];
 
-export function ledgerRoutes(ctx: HttpContext): Router {
+export function ledgerRoutes(ctx: Ctx): Router {
   const router = Router();
   // Deliveries carry webhook addresses (the secret), invocations their whole records: the owner's only.
   router.use('/api/ledger', needs(ctx, OWNER_MOVES.readDeliveries));
@@ -40,13 +43,19 @@ export function ledgerRoutes(ctx: HttpContext): Router {
     if (hook && !(await ctx.webhooks.get(hook as string))) throw new SwitchyardError('webhook_not_found', `no webhook ${hook as string}`);
     const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
     const head = { ok: true, event, ...(hook ? { hook } : {}), order: ORDER_NAMES[request.order] };
+    // Each page's forwarding state is read with it, in one query.
+    const forwarding = new Map<string, ForwardingView[]>();
     const page = await fillPage(
-      (r: LedgerPageRequest) => ctx.deliveries.list({ ...r, ...(hook ? { hookId: hook as string } : {}), inlineBodyBytes: ctx.inlineBodyBytes }),
+      async (r: LedgerPageRequest) => {
+        const found = await ctx.deliveries.list({ ...r, ...(hook ? { hookId: hook as string } : {}), inlineBodyBytes: ctx.inlineBodyBytes });
+        for (const [entry, views] of await ctx.forwarding.views(found.items.map((d) => d.id))) forwarding.set(entry, views);
+        return found;
+      },
       request,
-      (d) => JSON.stringify(presentDelivery(d, baseUrl)),
+      (d) => JSON.stringify(presentDelivery(d, baseUrl, forwarding.get(d.id))),
       ctx.pageBytes - envelopeBytes(head),
       // A body under the threshold can still be too much for a small budget: then it is left out too.
-      (d) => JSON.stringify(presentDelivery({ ...d, body: null, body_omitted: d.body !== null || d.body_omitted }, baseUrl)),
+      (d) => JSON.stringify(presentDelivery({ ...d, body: null, body_omitted: d.body !== null || d.body_omitted }, baseUrl, forwarding.get(d.id))),
     );
     writePage(res, head, page);
   });
@@ -54,7 +63,8 @@ export function ledgerRoutes(ctx: HttpContext): Router {
   router.get('/api/ledger/:entry', async (req, res) => {
     const delivery = await ctx.deliveries.get(req.params['entry'] as string);
     if (!delivery) throw new SwitchyardError('not_found', `no ledger entry ${req.params['entry']}`);
-    res.json({ ok: true, entry: presentDelivery(delivery, baseUrlOf(req, ctx.publicBaseUrl)) });
+    const forwarding = (await ctx.forwarding.views([delivery.id])).get(delivery.id);
+    res.json({ ok: true, entry: presentDelivery(delivery, baseUrlOf(req, ctx.publicBaseUrl), forwarding) });
   });
 
   router.get('/api/ledger/:entry/body', async (req, res) => {

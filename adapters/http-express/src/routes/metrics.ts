@@ -2,9 +2,12 @@
 // (metrics.public), for a scraper on a trusted network that holds no key.
 import { Router } from 'express';
 import { checkApiKey } from '../api-key.js';
-import type { HttpContext } from '../context.js';
+import type { Needs } from '../context.js';
 
-export function metricsRoutes(ctx: HttpContext): Router {
+/** What this module uses of the HTTP context: it receives nothing else. */
+type Ctx = Needs<'apiKeys' | 'metrics' | 'metricsPublic'>;
+
+export function metricsRoutes(ctx: Ctx): Router {
   const router = Router();
   router.get('/metrics', async (req, res) => {
     if (!ctx.metricsPublic) await checkApiKey(req, ctx.apiKeys);

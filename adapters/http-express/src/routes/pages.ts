@@ -5,13 +5,16 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import helmet from 'helmet';
 import { SLUG_PATTERN, SwitchyardError, articleSource, systemArticleMarkdown, type TagIndex } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
-import type { HttpContext } from '../context.js';
+import type { Needs } from '../context.js';
 import { PAGES_CSS } from '../pages/css.js';
 import { llmsTxt, notFoundMarkdown, tagAllMarkdown, tagManifest, tagMarkdown } from '../pages/texts.js';
 import { pageUrls } from '../pages/urls.js';
 import { articlePage, homePage, notFoundPage, systemPage, tagPage, tagsPage } from '../pages/views.js';
 import { RenderMemo, rendered, type Rendered } from '../pages/memo.js';
 import { sendZip, writeZip, type ZipEntry } from '../pages/zip.js';
+
+/** What this module uses of the HTTP context: it receives nothing else. */
+type Ctx = Needs<'articles' | 'publicBaseUrl' | 'registry' | 'workspaces'>;
 
 // Pages load nothing but their own stylesheet: no script at all, no inline style, no framing.
 const secured: RequestHandler = helmet({
@@ -38,7 +41,7 @@ const send = (res: Response, body: string | Rendered) => (typeof body === 'strin
 const markdown = (res: Response, body: string | Rendered) => send(res.type('text/markdown; charset=utf-8'), body);
 const page = (res: Response, body: string | Rendered, status = 200) => send(res.status(status).type('html'), body);
 
-export function pageRoutes(ctx: HttpContext): Router {
+export function pageRoutes(ctx: Ctx): Router {
   const router = Router();
   const workspace = ctx.workspaces[0] ?? 'default';
   // HTML links stay relative (no Host header in the markup); markdown and JSON are read

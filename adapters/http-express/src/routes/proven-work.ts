@@ -4,9 +4,12 @@
 import { Router } from 'express';
 import { SwitchyardError } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
-import type { HttpContext } from '../context.js';
+import type { Needs } from '../context.js';
 import { parseLimit } from '../paging.js';
 import { needs } from '../credentials.js';
+
+/** What this module uses of the HTTP context: it receives nothing else. */
+type Ctx = Needs<'apiKeys' | 'ledger' | 'publicBaseUrl' | 'tokenUses' | 'tokens'>;
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
 
@@ -16,7 +19,7 @@ const size = (value: unknown, name: string): number | undefined => {
   return Number(value);
 };
 
-export function provenWorkRoutes(ctx: HttpContext): Router {
+export function provenWorkRoutes(ctx: Ctx): Router {
   const router = Router();
 
   router.get('/api/proven-work/key', needs(ctx, 'confirm:read'), (req, res) => {

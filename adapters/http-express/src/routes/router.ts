@@ -4,9 +4,12 @@
 import { Router, json, type Request } from 'express';
 import { SwitchyardError, parseRouterTags, runDenial, type ErrorCode, type RouterTag } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
-import type { HttpContext } from '../context.js';
+import type { Needs } from '../context.js';
 import { authorize, callerOf, credentialOf, linkToken } from '../credentials.js';
 import { runAnswer, unknownKeyLinks } from '../presenters.js';
+
+/** What this module uses of the HTTP context: it receives nothing else. */
+type Ctx = Needs<'apiKeys' | 'bodyLimitBytes' | 'dispatch' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens'>;
 
 /** More tags than this in one text is refused whole: a runaway model must not fan out unbounded runs. */
 export const MAX_TAGS_PER_TEXT = 20;
@@ -28,7 +31,7 @@ function notAllOk(runs: Array<{ ok: boolean; at: number; key: string; error?: { 
   };
 }
 
-export function routerRoutes(ctx: HttpContext): Router {
+export function routerRoutes(ctx: Ctx): Router {
   const router = Router();
 
   const runTag = async (req: Request, tag: RouterTag, baseUrl: string) => {

@@ -3,10 +3,13 @@
 import { Router, json, type RequestHandler } from 'express';
 import { MOVES, SwitchyardError, type Caveats } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
-import type { HttpContext } from '../context.js';
+import type { Needs } from '../context.js';
 import { OWNER_MOVES, authorize, credentialOf, needs, requireUnspent } from '../credentials.js';
 import { mintLimiter } from '../rate-limit.js';
 import { minted } from '../token-answers.js';
+
+/** What this module uses of the HTTP context: it receives nothing else. */
+type Ctx = Needs<'mintPerMinute' | 'apiKeys' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens' | 'workspaces'>;
 
 const text = (v: unknown, name: string, max = 200): string | null => {
   if (v === undefined) return null;
@@ -14,7 +17,7 @@ const text = (v: unknown, name: string, max = 200): string | null => {
   return v;
 };
 
-export function tokenRoutes(ctx: HttpContext): Router {
+export function tokenRoutes(ctx: Ctx): Router {
   const router = Router();
   const limit = mintLimiter(ctx);
   // Keyless minting needs no credential, but one sent along must be good: a bad one is its error.

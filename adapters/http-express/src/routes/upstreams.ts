@@ -1,9 +1,12 @@
 // Imported MCP servers, for the owner's API key: list them, and import one's tools again.
 import { Router } from 'express';
 import { OWNER_MOVES, needs } from '../credentials.js';
-import type { HttpContext } from '../context.js';
+import type { Needs } from '../context.js';
 
-export function upstreamRoutes(ctx: HttpContext): Router {
+/** What this module uses of the HTTP context: it receives nothing else. */
+type Ctx = Needs<'apiKeys' | 'tokenUses' | 'tokens' | 'upstreams'>;
+
+export function upstreamRoutes(ctx: Ctx): Router {
   const router = Router();
   router.use('/api/upstreams', needs(ctx, OWNER_MOVES.manageUpstreams));
 

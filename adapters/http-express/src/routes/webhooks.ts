@@ -3,8 +3,11 @@ import { Router, json } from 'express';
 import { DELIVERY_ID_PATH_PATTERN, SIGNATURE_SCHEMES, SwitchyardError, newWebhookId, type SignatureSettings, type Webhook } from '@switchyard/core';
 import { OWNER_MOVES, needs } from '../credentials.js';
 import { baseUrlOf } from '../base-url.js';
-import type { HttpContext } from '../context.js';
+import type { Needs } from '../context.js';
 import { presentWebhook } from '../webhook-presenters.js';
+
+/** What this module uses of the HTTP context: it receives nothing else. */
+type Ctx = Needs<'apiKeys' | 'logger' | 'publicBaseUrl' | 'tokenUses' | 'tokens' | 'webhooks'>;
 
 const FIELDS = new Set(['name', 'delivery_id_path', 'on', 'signature']);
 type Changes = Partial<Pick<Webhook, 'name' | 'on' | 'delivery_id_path' | 'signature'>>;
@@ -49,7 +52,7 @@ function readChanges(payload: unknown, creating: boolean): Changes {
   return out;
 }
 
-export function webhookRoutes(ctx: HttpContext): Router {
+export function webhookRoutes(ctx: Ctx): Router {
   const router = Router();
   const base = '/api/objects/webhook';
   router.use(base, needs(ctx, OWNER_MOVES.manageWebhooks), json({ limit: '64kb' }));

@@ -1,11 +1,14 @@
 // GET /api/workspace: the protocol spec (OpenAPI 3.1) for machines; a contract read, so public.
 import { Router } from 'express';
 import { baseUrlOf } from '../base-url.js';
-import type { HttpContext } from '../context.js';
+import type { Needs } from '../context.js';
 import { needs } from '../credentials.js';
 import { openApiDocument } from '../openapi/document.js';
 
-export function workspaceRoutes(ctx: HttpContext): Router {
+/** What this module uses of the HTTP context: it receives nothing else. */
+type Ctx = Needs<'apiKeys' | 'publicBaseUrl' | 'tokenUses' | 'tokens'>;
+
+export function workspaceRoutes(ctx: Ctx): Router {
   const router = Router();
   router.get('/api/workspace', needs(ctx, 'contract:read'), (req, res) => {
     res.json(openApiDocument(baseUrlOf(req, ctx.publicBaseUrl)));

@@ -1,8 +1,6 @@
 // The edge upstream simulator: a real MCP server over SSE, built with the official SDK.
-import { z } from 'zod';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { hostMcpServer } from '@switchyard/mcp';
-import type { RunningSimulator } from '@switchyard/core';
+import { z, McpServer, hostMcpServer } from '@switchyard/plugin-kit/simulator';
+import type { RunningSimulator } from '@switchyard/plugin-kit';
 import { SET_ACTIVE_WORKER_TOOL } from '../manifest.js';
 import { ActiveWorkers } from './state.js';
 

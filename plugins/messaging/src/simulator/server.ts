@@ -1,9 +1,6 @@
 // The messaging upstream simulator: a real MCP server over streamable HTTP at /v4/mcp.
-import { z } from 'zod';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { hostMcpServer } from '@switchyard/mcp';
-import type { RunningSimulator } from '@switchyard/core';
+import { z, McpServer, hostMcpServer, type CallToolResult } from '@switchyard/plugin-kit/simulator';
+import type { RunningSimulator } from '@switchyard/plugin-kit';
 import { BATCH_LOOKUP_TOOL, E164_PATTERN, MAX_NUMBERS, UPDATE_GROUP_TOOL } from '../manifest.js';
 import type { Plan } from '../options.js';
 import { Groups, UnknownGroupError } from './groups.js';

@@ -1,8 +1,6 @@
 // The payments upstream simulator: a real MCP server over streamable HTTP that searches the catalogue.
-import { z } from 'zod';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { hostMcpServer } from '@switchyard/mcp';
-import type { RunningSimulator } from '@switchyard/core';
+import { z, McpServer, hostMcpServer } from '@switchyard/plugin-kit/simulator';
+import type { RunningSimulator } from '@switchyard/plugin-kit';
 import { SEARCH_TOOL } from '../manifest.js';
 import { operations } from './catalogue.js';
 import { OperationIndex } from './search.js';

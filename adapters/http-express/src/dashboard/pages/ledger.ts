@@ -1,6 +1,6 @@
 // The ledger: invocations by key with their lineage (repairs, replays), and one invocation with
 // its whole lineage and a proof the browser verifies against the published verifier key.
-import { actorLabel, type StoredInvocation, type SystemNode } from '@switchyard/core';
+import { actorLabel, binaryBytes, blobRefOf, type ContentBlock, type StoredInvocation, type SystemNode } from '@switchyard/core';
 import { html, type Html } from '../html.js';
 
 const statusCell = (i: StoredInvocation) => html`<td data-label="Status" class="words ${i.ok ? 'on' : 'off'}">${i.status}${i.error ? html` <span class="muted">${i.error.code}</span>` : ''}</td>`;
@@ -26,6 +26,31 @@ export function invocationsBody(key: string, items: StoredInvocation[], next: st
 ${next ? html`<p><a href="/dashboard/ledger?key=${encodeURIComponent(key)}&before=${next}">Older runs follow →</a></p>` : ''}`;
 }
 
+/** One content block of a tool's answer, in a line: its kind and what identifies it (bytes are never printed). */
+function contentLine(block: ContentBlock): Html {
+  const ref = blobRefOf(block);
+  const resource = (block['resource'] ?? {}) as Record<string, unknown>;
+  switch (block.type) {
+    case 'text':
+      return html`text: ${String(block['text'] ?? '').slice(0, 200)}`;
+    case 'image':
+    case 'audio':
+    case 'resource':
+      return html`${block.type}${block.type === 'resource' ? html` ${String(resource['uri'] ?? '')}` : ''} <span class="muted">${String(block['mimeType'] ?? resource['mimeType'] ?? '')} · ${binaryBytes([block])} bytes</span>${ref ? html` <span class="muted token">blob ${ref.sha256.slice(0, 12)}…</span>` : ''}`;
+    case 'resource_link':
+      return html`resource link ${String(block['uri'] ?? '')}`;
+    default:
+      return html`${block.type}`;
+  }
+}
+
+/** What an upstream MCP tool said beyond its result: its content blocks and its log lines. */
+function toolOutput(inv: StoredInvocation): Html {
+  return html`${inv.content ? html`<h2>Content</h2>
+<ol class="content">${inv.content.map((b) => html`<li>${contentLine(b)}</li>`)}</ol>` : ''}${inv.logs ? html`<h2>Upstream log</h2>
+<pre>${inv.logs.map((l) => `${l.level}${l.logger ? ` ${l.logger}` : ''}: ${typeof l.data === 'string' ? l.data : JSON.stringify(l.data)}`).join('\n')}</pre>` : ''}`;
+}
+
 /** The proof links are same-origin paths: the page's CSP allows fetching from its own origin only.
  * `chain` is the invocation's ancestors by repairs, oldest first, ending with the invocation itself. */
 export function invocationBody(inv: StoredInvocation, chain: StoredInvocation[]): Html {
@@ -45,6 +70,7 @@ ${inv.repaired_by.length ? html`<p>Repaired by ${inv.repaired_by.map((r, n) => h
 <pre>${JSON.stringify(inv.args, null, 2)}</pre>
 <h2>Result</h2>
 <pre>${JSON.stringify(inv.result, null, 2)}</pre>
+${toolOutput(inv)}
 <h2>Proof</h2>
 <p>The ledger's public proof for this invocation, checked here in your browser: the leaf hash, the
 inclusion proof up to the checkpoint's root, and the checkpoint's Ed25519 signature under the

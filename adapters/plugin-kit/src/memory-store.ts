@@ -1,10 +1,12 @@
-// An in-memory InvocationStore for unit tests of the pure core (the real stores run the store contract).
+// An in-memory InvocationStore for plugin tests and core unit tests; it passes the store contract's invocation group.
 import { cursorPosition, type InvocationRecord, type InvocationStore, type LedgerPageRequest, type Page, type RepairLink, type StoredInvocation } from '@switchyard/core';
 
 export class MemoryInvocationStore implements InvocationStore {
   private readonly rows: StoredInvocation[] = [];
 
   async append(record: InvocationRecord): Promise<StoredInvocation> {
+    // The knex stores refuse this through the primary key.
+    if (this.rows.some((r) => r.id === record.id)) throw new Error(`invocation ${record.id} is already recorded`);
     const stored = { ...structuredClone(record), seq: this.rows.length + 1, repaired_by: [] };
     this.rows.push(stored);
     return this.withLinks(stored);

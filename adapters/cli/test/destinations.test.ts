@@ -1,0 +1,72 @@
+// `switchyard hook destinations|dead|retry` as a user runs them: the real bin against a real service
+// (SQLite) forwarding to a real receiver on loopback.
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { PROJECT_ROOT } from '@switchyard/app';
+import { TEST_API_KEY, startListeningService, type ListeningService } from '../../../test/support/app.js';
+import { eventually, startReceiver, type Receiver } from '../../../test/support/receiver.js';
+
+const BIN = join(PROJECT_ROOT, 'adapters', 'cli', 'bin', 'switchyard.js');
+const run = promisify(execFile);
+
+describe('adapter cli: switchyard hook destinations, dead, retry', function () {
+  this.timeout(60_000);
+  let svc: ListeningService;
+  let rx: Receiver;
+  const cli = async (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
+    try {
+      const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, SWITCHYARD_URL: svc.url, SWITCHYARD_API_KEY: TEST_API_KEY } });
+      return { code: 0, stdout, stderr };
+    } catch (err) {
+      const e = err as { code: number; stdout: string; stderr: string };
+      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    }
+  };
+
+  before(async () => {
+    rx = await startReceiver();
+    svc = await startListeningService('sqlite', { webhooks: { forwarding: { allow: [`127.0.0.1:${rx.port}`], pollMs: 20 } } });
+  });
+  after(async () => {
+    await svc?.close();
+    await rx?.close();
+  });
+
+  it('adds a destination, lists it, shows its dead letters and re-forwards them', async () => {
+    const hook = JSON.parse((await cli(['hook', 'create', 'forwarded', '--json'])).stdout).id;
+    const added = await cli(['hook', 'destinations', hook, 'add', rx.url(), '--name', 'orders', '--max-attempts', '1']);
+    expect(added.code, added.stderr).to.equal(0);
+    expect(added.stdout).to.match(/^created dst_\w{16} → /).and.match(/secret: whsec_/);
+    const dst = /created (dst_\w{16})/.exec(added.stdout)![1]!;
+    const listed = await cli(['hook', 'destinations', hook]);
+    expect(listed.stdout.split('\n')[0]).to.match(/^ID\s+NAME\s+ON\s+URL/);
+    expect(listed.stdout).to.contain(dst).and.contain('orders');
+
+    rx.answer = () => ({ status: 500 });
+    const res = await fetch(`${svc.url}/hook/${hook}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' });
+    const { entry } = (await res.json()) as { entry: string };
+    const dead = await eventually(async () => {
+      const out = await cli(['hook', 'dead', hook, dst]);
+      return out.stdout.includes(entry) ? out : undefined;
+    }, 'the dead letter listed');
+    expect(dead.stdout.split('\n')[0]).to.match(/^ENTRY\s+ATTEMPTS\s+LAST STATUS/);
+
+    rx.answer = () => ({ status: 200 });
+    const retried = await cli(['hook', 'retry', hook, dst, '--dead']);
+    expect(retried.stdout.trim()).to.equal('1 dead letter re-forwarded');
+    await eventually(async () => ((await cli(['hook', 'dead', hook, dst])).stdout.trim() === 'no dead letters' && rx.received.length === 2 ? true : undefined), 'delivered on retry');
+
+    expect((await cli(['hook', 'destinations', hook, 'off', dst])).stdout).to.contain('is Off');
+    expect((await cli(['hook', 'destinations', hook, 'delete', dst])).stdout).to.contain('deleted');
+  });
+
+  it('answers usage errors with exit 2 and server refusals with exit 1', async () => {
+    const hook = JSON.parse((await cli(['hook', 'create', 'x', '--json'])).stdout).id;
+    expect((await cli(['hook', 'retry', hook, 'dst_AAAAAAAAAAAAAAAA'])).code).to.equal(2);
+    const bad = await cli(['hook', 'destinations', hook, 'add', 'ftp://example.com']);
+    expect(bad.code).to.equal(1);
+    expect(bad.stderr).to.match(/^switchyard: invalid_request: url: /);
+  });
+});

@@ -1,0 +1,481 @@
+// Forwarding: every accepted, first delivery goes on to each active destination whose filter
+// passes, as a job in the shared schedule; workers in every process claim due jobs with leases and
+// make each attempt an invocation in the ledger, each retry a repair of the attempt before it.
+import { SwitchyardError } from '../errors.js';
+import { newInvocationId, randomId } from '../ids.js';
+import type { InvocationRecord } from '../invocation.js';
+import { checkRepairTarget } from '../lineage.js';
+import type { Clock, DeliveryStore, InvocationStore, Page, WebhookStore } from '../ports.js';
+import type { StoredDelivery } from '../webhook.js';
+import { computeYield } from '../yield.js';
+import { retryDelayMs } from './backoff.js';
+import { DESTINATION_ID_PATTERN, MAX_DESTINATIONS_PER_WEBHOOK, newDestinationId, newDestinationSecret, readDestinationSettings, type Destination } from './destination.js';
+import { compileFilter, type DeliveryFilter, type FilterInput } from './filter.js';
+import type { DestinationStore, ForwardJob, ForwardJobStore, ForwardState, OutboundSender, RetrySelector, SendOutcome } from './ports.js';
+import { standardWebhookHeaders } from './standard-webhooks.js';
+
+/** The key of forwarding attempts in the ledger (not a capability: nobody dispatches it). */
+export const FORWARD_KEY = 'WEBHOOK_FORWARD';
+export const FORWARD_PATH = 'webhook › forward';
+/** Bytes of a destination's answer kept in the attempt's record. */
+export const ANSWER_EXCERPT_BYTES = 1024;
+
+export interface ForwardingOptions {
+  /** How often each process looks for due jobs (it also looks at once after a delivery). */
+  pollMs: number;
+  /** How long a claim holds a job; longer than any destination's timeout, so an attempt is made once. */
+  leaseMs: number;
+  /** Attempts in flight per process. */
+  concurrency: number;
+  /** Consecutive failures that open a destination's circuit, and how long it stays open before a probe. */
+  circuitFailures: number;
+  circuitCooldownMs: number;
+}
+
+export const DEFAULT_FORWARDING_OPTIONS: ForwardingOptions = { pollMs: 250, leaseMs: 120_000, concurrency: 32, circuitFailures: 5, circuitCooldownMs: 30_000 };
+
+/** A delivery's forwarding to one destination, as /api/ledger shows it. */
+export interface ForwardingView {
+  destination: string;
+  state: ForwardState;
+  attempts: number;
+  last_status: number | null;
+  next_attempt_at: string | null;
+  invocations: string[];
+}
+
+export const forwardingView = (job: ForwardJob): ForwardingView => ({
+  destination: job.destination,
+  state: job.state,
+  attempts: job.attempts,
+  last_status: job.last_status,
+  next_attempt_at: job.due_at === null ? null : new Date(job.due_at).toISOString(),
+  invocations: job.invocations,
+});
+
+export const newForwardJobId = (): string => randomId('fwd_', 20);
+
+interface Circuit {
+  failures: number;
+  openUntil: number;
+  probing: boolean;
+}
+
+interface Logger {
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+const DESTINATION_CACHE_MS = 1000;
+
+export class ForwardingService {
+  /** Names this process's claims. */
+  private readonly owner = randomId('proc_', 12);
+  private readonly cache = new Map<string, { list: Destination[]; until: number }>();
+  private readonly filters = new Map<string, DeliveryFilter>();
+  private readonly circuits = new Map<string, Circuit>();
+  private readonly nextSlot = new Map<string, number>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private draining: Promise<void> | null = null;
+  private again = false;
+  private stopped = true;
+
+  constructor(
+    private readonly webhooks: WebhookStore,
+    private readonly destinations: DestinationStore,
+    private readonly jobs: ForwardJobStore,
+    private readonly deliveries: DeliveryStore,
+    private readonly invocations: InvocationStore,
+    private readonly sender: OutboundSender,
+    private readonly clock: Clock,
+    private readonly options: ForwardingOptions = DEFAULT_FORWARDING_OPTIONS,
+    private readonly logger: Logger = { warn: () => {}, error: () => {} },
+  ) {}
+
+  // ── Destinations (the owner's) ──────────────────────────────────────────────────────────────
+
+  private async requireHook(hookId: string): Promise<void> {
+    if (!(await this.webhooks.get(hookId))) throw new SwitchyardError('webhook_not_found', `no webhook ${hookId}`);
+  }
+
+  private async requireDestination(hookId: string, id: string): Promise<Destination> {
+    await this.requireHook(hookId);
+    const found = DESTINATION_ID_PATTERN.test(id) ? await this.destinations.get(hookId, id) : undefined;
+    if (!found || found.deleted_at) throw new SwitchyardError('not_found', `webhook ${hookId} has no destination ${id}`);
+    return found;
+  }
+
+  private async admit(url: string): Promise<void> {
+    const why = await this.sender.refusal(url);
+    if (why) throw new SwitchyardError('blocked_address', `url: ${why}`, { field: 'url' });
+  }
+
+  async create(hookId: string, payload: unknown): Promise<Destination> {
+    await this.requireHook(hookId);
+    const settings = readDestinationSettings(payload, null);
+    await this.admit(settings.url);
+    const existing = await this.destinations.list(hookId);
+    if (existing.length >= MAX_DESTINATIONS_PER_WEBHOOK) {
+      throw new SwitchyardError('invalid_request', `a webhook has at most ${MAX_DESTINATIONS_PER_WEBHOOK} destinations; delete one first`, { field: 'url', limit: MAX_DESTINATIONS_PER_WEBHOOK });
+    }
+    const now = this.clock.now().toISOString();
+    const created = await this.destinations.create({ ...settings, id: newDestinationId(), hook_id: hookId, secret: newDestinationSecret(), deleted_at: null, created_at: now, updated_at: now });
+    this.cache.delete(hookId);
+    return created;
+  }
+
+  async list(hookId: string): Promise<Destination[]> {
+    await this.requireHook(hookId);
+    return this.destinations.list(hookId);
+  }
+
+  get(hookId: string, id: string): Promise<Destination> {
+    return this.requireDestination(hookId, id);
+  }
+
+  async update(hookId: string, id: string, payload: unknown): Promise<Destination> {
+    const current = await this.requireDestination(hookId, id);
+    const settings = readDestinationSettings(payload, current);
+    if (settings.url !== current.url) await this.admit(settings.url);
+    const updated = await this.destinations.update(hookId, id, { ...settings, updated_at: this.clock.now().toISOString() });
+    this.cache.delete(hookId);
+    this.filters.clear();
+    return updated!;
+  }
+
+  /** Stops it: no new jobs, and its pending ones end as skipped when next due. Its history stays. */
+  async remove(hookId: string, id: string): Promise<Destination> {
+    await this.requireDestination(hookId, id);
+    const now = this.clock.now().toISOString();
+    const removed = await this.destinations.update(hookId, id, { on: false, deleted_at: now, updated_at: now });
+    this.cache.delete(hookId);
+    return removed!;
+  }
+
+  async dead(hookId: string, id: string, after: string | null, limit: number): Promise<Page<ForwardJob>> {
+    await this.requireDestination(hookId, id);
+    return this.jobs.dead(id, after, limit);
+  }
+
+  /** Re-forwards dead jobs in bulk: {state: "dead"}, {from, to} (ISO times of receipt) or {entries: [dlv_…]}. */
+  async retry(hookId: string, id: string, payload: unknown): Promise<number> {
+    await this.requireDestination(hookId, id);
+    const selector = readRetrySelector(payload);
+    const count = await this.jobs.requeue(id, selector, this.clock.now().getTime());
+    if (count > 0) this.kick();
+    return count;
+  }
+
+  /** Forwarding of each delivery, for the ledger listings. */
+  async views(deliveryIds: string[]): Promise<Map<string, ForwardingView[]>> {
+    const out = new Map<string, ForwardingView[]>();
+    if (deliveryIds.length === 0) return out;
+    for (const job of await this.jobs.forDeliveries(deliveryIds)) {
+      if (!out.has(job.delivery)) out.set(job.delivery, []);
+      out.get(job.delivery)!.push(forwardingView(job));
+    }
+    return out;
+  }
+
+  // ── Intake ──────────────────────────────────────────────────────────────────────────────────
+
+  private async activeDestinations(hookId: string): Promise<Destination[]> {
+    const now = Date.now();
+    const cached = this.cache.get(hookId);
+    if (cached && cached.until > now) return cached.list;
+    const list = (await this.destinations.list(hookId)).filter((d) => d.on && !d.deleted_at);
+    if (this.cache.size >= 10_000) this.cache.clear();
+    this.cache.set(hookId, { list, until: now + DESTINATION_CACHE_MS });
+    return list;
+  }
+
+  private filterOf(expression: string): DeliveryFilter {
+    let filter = this.filters.get(expression);
+    if (!filter) {
+      filter = compileFilter(expression);
+      if (this.filters.size >= 1000) this.filters.clear();
+      this.filters.set(expression, filter);
+    }
+    return filter;
+  }
+
+  /**
+   * The one entry point of intake: schedules an accepted delivery for each active destination (as
+   * skipped where the filter says no). Refusals and duplicates are never forwarded.
+   */
+  async accepted(delivery: StoredDelivery): Promise<void> {
+    if (delivery.outcome !== 'accepted' || delivery.duplicate) return;
+    const targets = await this.activeDestinations(delivery.hook_id);
+    if (targets.length === 0) return;
+    const now = this.clock.now();
+    let input: FilterInput | undefined;
+    const jobs: ForwardJob[] = targets.map((dst) => {
+      let pass = true;
+      if (dst.filter) {
+        input ??= filterInput(delivery);
+        try {
+          pass = this.filterOf(dst.filter)(input);
+        } catch {
+          pass = false;
+        }
+      }
+      return {
+        id: newForwardJobId(),
+        delivery: delivery.id,
+        hook_id: delivery.hook_id,
+        destination: dst.id,
+        state: pass ? 'pending' : 'skipped',
+        attempts: 0,
+        last_status: null,
+        due_at: pass ? now.getTime() : null,
+        invocations: [],
+        ordered: dst.ordered,
+        created_at: now.toISOString(),
+      };
+    });
+    await this.jobs.add(jobs);
+    if (jobs.some((j) => j.state === 'pending')) this.kick();
+  }
+
+  // ── Workers ─────────────────────────────────────────────────────────────────────────────────
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.timer = setInterval(() => this.kick(), this.options.pollMs);
+    this.timer.unref?.();
+    this.kick();
+  }
+
+  /** Stops claiming and waits for the attempts in flight. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    // A claim under way may still start attempts: wait for it, then for every attempt.
+    await this.draining;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Looks for due jobs now (coalesced: one claim loop at a time per process). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.draining) {
+      this.again = true;
+      return;
+    }
+    this.draining = this.drain()
+      .catch((err) => this.logger.error('forwarding claim failed; retrying', { error: (err as Error).message }))
+      .finally(() => {
+        this.draining = null;
+        if (this.again && !this.stopped) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      this.again = false;
+      const room = this.options.concurrency - this.inFlight.size;
+      if (room <= 0 || this.stopped) return;
+      const now = this.clock.now().getTime();
+      const claimed = await this.jobs.claimDue(this.owner, now, now + this.options.leaseMs, room);
+      for (const job of claimed) {
+        const run: Promise<void> = this.attempt(job)
+          .catch((err) => this.logger.error('forwarding attempt failed to record', { job: job.id, error: (err as Error).message }))
+          .finally(() => {
+            this.inFlight.delete(run);
+            // Claims come in batches: once half the slots are free (or all, for a small batch).
+            if (this.inFlight.size <= this.options.concurrency / 2 || this.inFlight.size === 0) this.kick();
+          });
+        this.inFlight.add(run);
+      }
+      if (claimed.length < room && !this.again) return;
+    }
+  }
+
+  /** Ends the lease without an attempt: the job is due again at `at`. */
+  private postpone(job: ForwardJob, at: number): Promise<boolean> {
+    return this.jobs.settle({ ...job, due_at: at }, this.owner);
+  }
+
+  private async attempt(job: ForwardJob): Promise<void> {
+    const now = this.clock.now().getTime();
+    // An active destination comes from the short cache intake uses; anything else is read afresh.
+    const dst = (await this.activeDestinations(job.hook_id)).find((d) => d.id === job.destination) ?? (await this.destinations.get(job.hook_id, job.destination));
+    if (!dst || dst.deleted_at) {
+      await this.jobs.settle({ ...job, state: 'skipped', due_at: null }, this.owner);
+      return;
+    }
+    if (!dst.on) return void (await this.postpone(job, now + 1000));
+    // The circuit: open after repeated failures; once the cool-down ends, one probe at a time.
+    const circuit = this.circuits.get(dst.id);
+    if (circuit && circuit.failures >= this.options.circuitFailures) {
+      if (circuit.openUntil > now) return void (await this.postpone(job, circuit.openUntil));
+      if (circuit.probing) return void (await this.postpone(job, now + Math.min(1000, this.options.circuitCooldownMs)));
+      circuit.probing = true;
+    }
+    if (dst.rate_per_s) {
+      const slot = this.nextSlot.get(dst.id) ?? 0;
+      if (slot > now) {
+        if (circuit) circuit.probing = false;
+        return void (await this.postpone(job, slot));
+      }
+      this.nextSlot.set(dst.id, Math.max(now, slot) + 1000 / dst.rate_per_s);
+    }
+    try {
+      await this.send(job, dst, now);
+    } finally {
+      // A probe that ended in any way (an outcome, or an error recording it) frees the next one.
+      if (circuit) circuit.probing = false;
+    }
+  }
+
+  /** The attempt itself: sign, send, record the invocation, settle the job. */
+  private async send(job: ForwardJob, dst: Destination, now: number): Promise<void> {
+    const delivery = await this.deliveries.get(job.delivery);
+    if (!delivery || !delivery.body) {
+      await this.jobs.settle({ ...job, state: 'dead', due_at: null }, this.owner);
+      return;
+    }
+    const body = delivery.body;
+    const headers = {
+      'content-type': headerOf(delivery, 'content-type') ?? 'application/octet-stream',
+      ...dst.headers,
+      ...standardWebhookHeaders(dst.secret, delivery.id, Math.floor(now / 1000), body),
+    };
+    const started = this.clock.now();
+    const outcome = await this.sender.post(dst.url, headers, body, dst.timeout_ms);
+    const ok = outcome.kind === 'answered' && outcome.status >= 200 && outcome.status < 300;
+    const previous = job.invocations[job.invocations.length - 1] ?? null;
+    const invocation = await this.record(job, dst, outcome, ok, previous, started);
+    this.noteOutcome(dst.id, ok);
+
+    const attempts = job.attempts + 1;
+    const status = outcome.kind === 'answered' ? outcome.status : null;
+    const invocations = [...job.invocations, invocation];
+    if (ok) {
+      await this.jobs.settle({ ...job, state: 'delivered', attempts, last_status: status, due_at: null, invocations }, this.owner);
+    } else if (attempts >= dst.retry.max_attempts) {
+      await this.jobs.settle({ ...job, state: 'dead', attempts, last_status: status, due_at: null, invocations }, this.owner);
+      this.logger.warn('forwarding gave up: dead letter', { destination: dst.id, delivery: job.delivery, attempts });
+    } else {
+      const due = this.clock.now().getTime() + retryDelayMs(dst.retry, attempts);
+      await this.jobs.settle({ ...job, state: 'retrying', attempts, last_status: status, due_at: due, invocations }, this.owner);
+    }
+  }
+
+  private noteOutcome(destination: string, ok: boolean): void {
+    if (ok) {
+      this.circuits.delete(destination);
+      return;
+    }
+    const c = this.circuits.get(destination) ?? { failures: 0, openUntil: 0, probing: false };
+    c.failures += 1;
+    c.probing = false;
+    if (c.failures >= this.options.circuitFailures) c.openUntil = this.clock.now().getTime() + this.options.circuitCooldownMs;
+    this.circuits.set(destination, c);
+  }
+
+  /** The attempt as an invocation of the webhook; a retry repairs the attempt before it (lineage rules). */
+  private async record(job: ForwardJob, dst: Destination, outcome: SendOutcome, ok: boolean, previous: string | null, started: Date): Promise<string> {
+    let repairs: string | null = null;
+    if (previous) {
+      try {
+        checkRepairTarget(FORWARD_KEY, previous, await this.invocations.get(previous), await this.invocations.repairChain(previous));
+        repairs = previous;
+      } catch (err) {
+        this.logger.warn('forwarding attempt starts a new lineage', { job: job.id, previous, reason: (err as Error).message });
+      }
+    }
+    const args = { delivery: job.delivery, destination: dst.id, url: dst.url, attempt: job.attempts + 1 };
+    const bodyText = JSON.stringify(args);
+    const result = ok && outcome.kind === 'answered' ? { status: outcome.status, answer: outcome.excerpt } : null;
+    const resultText = ok ? JSON.stringify(result) : '';
+    const ran = outcome.kind !== 'blocked';
+    const record: InvocationRecord = {
+      id: newInvocationId(),
+      key: FORWARD_KEY,
+      path: FORWARD_PATH,
+      actor: `hook:${job.hook_id}`,
+      fingerprint: null,
+      body: bodyText,
+      args,
+      status: ok ? 'ok' : 'failed',
+      ok,
+      ran,
+      error: ok ? null : errorOf(outcome),
+      result,
+      yield: computeYield({ bodyText, resultText, ok, ran, cost: undefined, args }),
+      repairs,
+      replays: null,
+      source: `hook:${job.hook_id}/${job.delivery}`,
+      created_at: started.toISOString(),
+      duration_ms: outcome.duration_ms,
+      request_id: null,
+    };
+    return (await this.invocations.append(record)).id;
+  }
+}
+
+function errorOf(outcome: SendOutcome): InvocationRecord['error'] {
+  switch (outcome.kind) {
+    case 'answered':
+      return { code: 'upstream_unavailable', message: `the destination answered ${outcome.status}`, status: outcome.status, answer: outcome.excerpt };
+    case 'timeout':
+      return { code: 'upstream_timeout', message: 'the destination did not answer in time' };
+    case 'unreachable':
+      return { code: 'upstream_unavailable', message: outcome.message };
+    case 'blocked':
+      return { code: 'blocked_address', message: outcome.message };
+  }
+}
+
+const headerOf = (d: StoredDelivery, name: string): string | undefined => {
+  for (let i = d.headers.length - 1; i >= 0; i--) if (d.headers[i]![0].toLowerCase() === name) return d.headers[i]![1];
+  return undefined;
+};
+
+/** Headers by lower-case name (the last of a repeated one) and the body as JSON when it is JSON. */
+function filterInput(d: StoredDelivery): FilterInput {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of d.headers) headers[name.toLowerCase()] = value;
+  let body: unknown = null;
+  if (d.body) {
+    try {
+      body = JSON.parse(Buffer.from(d.body).toString('utf8'));
+    } catch {
+      body = null;
+    }
+  }
+  return { headers, body };
+}
+
+const DELIVERY_ENTRY = /^dlv_[A-Za-z0-9]{20}$/;
+
+function readRetrySelector(payload: unknown): RetrySelector {
+  const hint = 'send {"state": "dead"}, {"from": ISO time, "to": ISO time} or {"entries": ["dlv_…"]}';
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new SwitchyardError('invalid_request', hint);
+  const p = payload as Record<string, unknown>;
+  const keys = Object.keys(p).sort().join(',');
+  if (keys === 'state') {
+    if (p['state'] !== 'dead') throw new SwitchyardError('invalid_request', `state: only "dead" can be retried; ${hint}`, { field: 'state' });
+    return { state: 'dead' };
+  }
+  if (keys === 'from,to') {
+    for (const f of ['from', 'to']) {
+      if (typeof p[f] !== 'string' || Number.isNaN(Date.parse(p[f] as string))) throw new SwitchyardError('invalid_request', `${f}: must be an ISO 8601 time`, { field: f });
+    }
+    return { from: new Date(p['from'] as string).toISOString(), to: new Date(p['to'] as string).toISOString() };
+  }
+  if (keys === 'entries') {
+    const e = p['entries'];
+    if (!Array.isArray(e) || e.length === 0 || e.length > 1000 || !e.every((x) => typeof x === 'string' && DELIVERY_ENTRY.test(x))) {
+      throw new SwitchyardError('invalid_request', 'entries: must be 1 to 1000 delivery entry ids (dlv_…)', { field: 'entries' });
+    }
+    return { entries: e as string[] };
+  }
+  throw new SwitchyardError('invalid_request', hint);
+}

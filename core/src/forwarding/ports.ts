@@ -1,0 +1,68 @@
+// What forwarding needs from the outside: destinations, the schedule of attempts, and a sender.
+import type { Page } from '../ports.js';
+import type { Destination } from './destination.js';
+
+export type ForwardState = 'pending' | 'retrying' | 'delivered' | 'dead' | 'skipped';
+
+/** One delivery on its way to one destination: the schedule row every process shares. */
+export interface ForwardJob {
+  id: string;
+  delivery: string;
+  hook_id: string;
+  destination: string;
+  state: ForwardState;
+  /** Attempts made since the last (re)start of the series. */
+  attempts: number;
+  last_status: number | null;
+  /** When the next attempt is due (epoch ms); null once delivered, dead or skipped. */
+  due_at: number | null;
+  /** Every attempt's invocation id, oldest first. */
+  invocations: string[];
+  /** Copied from the destination when the job was made: later jobs wait for earlier ones. */
+  ordered: boolean;
+  created_at: string;
+}
+
+export interface DestinationStore {
+  create(destination: Destination): Promise<Destination>;
+  /** The webhook's destinations, deleted ones only when asked. */
+  list(hookId: string, options?: { includeDeleted?: boolean }): Promise<Destination[]>;
+  get(hookId: string, id: string): Promise<Destination | undefined>;
+  update(hookId: string, id: string, changes: Partial<Destination>): Promise<Destination | undefined>;
+}
+export const DestinationStore = Symbol.for('switchyard.DestinationStore');
+
+/** Which jobs a bulk retry re-forwards. */
+export type RetrySelector = { state: 'dead' } | { from: string; to: string } | { entries: string[] };
+
+export interface ForwardJobStore {
+  add(jobs: ForwardJob[]): Promise<void>;
+  /**
+   * Leases up to `limit` due jobs to `owner` until `leaseUntil`: no other claim returns them until
+   * the lease ends. An ordered job waits while an earlier job of its destination is unfinished.
+   */
+  claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<ForwardJob[]>;
+  /** Writes an attempt's outcome and ends the lease; false when the lease was lost. */
+  settle(job: ForwardJob, owner: string): Promise<boolean>;
+  /** The jobs of these deliveries, in creation order. */
+  forDeliveries(deliveries: string[]): Promise<ForwardJob[]>;
+  /** A destination's dead jobs, oldest first, after the cursor. */
+  dead(destination: string, after: string | null, limit: number): Promise<Page<ForwardJob>>;
+  /** Puts a destination's matching dead jobs back in the schedule, due now, with a fresh series; answers how many. */
+  requeue(destination: string, selector: RetrySelector, now: number): Promise<number>;
+}
+export const ForwardJobStore = Symbol.for('switchyard.ForwardJobStore');
+
+export type SendOutcome =
+  | { kind: 'answered'; status: number; excerpt: string; duration_ms: number }
+  | { kind: 'timeout'; duration_ms: number }
+  | { kind: 'unreachable'; message: string; duration_ms: number }
+  | { kind: 'blocked'; message: string; duration_ms: number };
+
+/** Sends one POST. Never throws for anything the destination does. */
+export interface OutboundSender {
+  post(url: string, headers: Record<string, string>, body: Uint8Array, timeoutMs: number): Promise<SendOutcome>;
+  /** Null when the address policy admits the URL as far as can be told before sending, else why not. */
+  refusal(url: string): Promise<string | null>;
+}
+export const OutboundSender = Symbol.for('switchyard.OutboundSender');

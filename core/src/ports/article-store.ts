@@ -1,0 +1,12 @@
+// The articles' port: the published content.
+import type { Article } from '../article.js';
+import type { TagIndex } from '../tag-index.js';
+
+/** Published articles (the content pages). Reads answer an index built once per change. */
+export interface ArticleStore {
+  /** The current articles; cheap enough to call per request. */
+  index(): Promise<TagIndex>;
+  /** Stores a checked article; article_exists when the slug is taken and `replace` is false. */
+  publish(article: Article, options: { replace: boolean }): Promise<{ replaced: boolean }>;
+}
+export const ArticleStore = Symbol.for('switchyard.ArticleStore');

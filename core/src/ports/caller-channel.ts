@@ -1,0 +1,20 @@
+// The caller's side of a run, when it has one (an MCP client): progress it is told, and the
+// questions an upstream may ask it (elicitation, sampling).
+
+/** One progress step, as MCP's notifications/progress carries it. */
+export interface ProgressStep {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/**
+ * What the caller of a run can be told or asked while it runs. `elicit` and `sample` are present
+ * only when the caller's client declared it can answer them; an upstream asking for one that is
+ * absent fails the run (elicitation_unsupported, sampling_unsupported).
+ */
+export interface CallerChannel {
+  progress?(step: ProgressStep): void;
+  elicit?(params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  sample?(params: Record<string, unknown>): Promise<Record<string, unknown>>;
+}

@@ -1,0 +1,23 @@
+// The deliveries' port: append (duplicates decided by the database), read, list, read bodies.
+import type { ActionRecord, DeliveryRecord, StoredDelivery } from '../webhook.js';
+import type { LedgerPageRequest } from '../ledger-paging.js';
+import type { Page } from '../page.js';
+
+export interface DeliveryStore {
+  /**
+   * Appends a delivery. Whether it duplicates an earlier one (same webhook, same delivery id) is
+   * decided by the database atomically, never by check-then-insert.
+   */
+  append(record: DeliveryRecord): Promise<StoredDelivery>;
+  appendAction(record: ActionRecord): Promise<void>;
+  /** One delivery; a body over `inlineBodyBytes` (default: any size) is left out (`body_omitted`). */
+  get(id: string, options?: { inlineBodyBytes?: number }): Promise<StoredDelivery | undefined>;
+  /**
+   * Deliveries in the ledger listings' order. Bodies over `inlineBodyBytes` are left out and never
+   * read: the row gives their size and hash.
+   */
+  list(options: LedgerPageRequest & { hookId?: string; inlineBodyBytes: number }): Promise<Page<StoredDelivery>>;
+  /** Up to `length` bytes of a stored body from `offset`; empty past its end, undefined without a body. */
+  readBody(id: string, offset: number, length: number): Promise<Uint8Array | undefined>;
+}
+export const DeliveryStore = Symbol.for('switchyard.DeliveryStore');

@@ -1,0 +1,48 @@
+// The upstream MCP client port, and the address and result of a tool call.
+import type { ContentBlock, UpstreamLogEntry } from '../content.js';
+import type { McpToolDescription } from '../imported-tool.js';
+import type { CallerChannel } from './caller-channel.js';
+
+/** How one upstream tool call is made. */
+export interface ToolCallOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  channel?: CallerChannel;
+  /** Called with each notifications/message the upstream sends while the call runs. */
+  onLog?: (entry: UpstreamLogEntry) => void;
+}
+
+/** A connection to upstream MCP tool servers, reused across calls. */
+export interface UpstreamToolClient {
+  callTool(upstream: UpstreamAddress, tool: string, args: unknown, options: ToolCallOptions): Promise<ToolCallResult>;
+  /** Every tool the upstream lists (all pages of tools/list). */
+  listTools(upstream: UpstreamAddress, options: { timeoutMs: number }): Promise<McpToolDescription[]>;
+  /** Called when a connected upstream says its tool list changed; returns a function that stops listening. */
+  onToolListChanged(listener: (upstream: UpstreamAddress) => void): () => void;
+  close(): Promise<void>;
+}
+export const UpstreamToolClient = Symbol.for('switchyard.UpstreamToolClient');
+
+export interface UpstreamAddress {
+  /** The server's URL; for stdio a display address (stdio:<server name>); the command names the connection. */
+  url: string;
+  transport: 'sse' | 'streamable-http' | 'stdio';
+  headers?: Record<string, string>;
+  /** stdio: the program started once and kept running; restarted by the next call after it exits. */
+  command?: string;
+  args?: string[];
+  /** stdio: added to a minimal default environment (PATH, HOME…), never the service's whole one. */
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+export interface ToolCallResult {
+  isError: boolean;
+  /** structuredContent when the tool gave it, else the text content (parsed as JSON when it is JSON). */
+  value: unknown;
+  text: string;
+  /** The content blocks exactly as the upstream sent them. */
+  content: ContentBlock[];
+  /** The upstream's structuredContent, when it gave one. */
+  structuredContent?: unknown;
+}

@@ -1,0 +1,47 @@
+// The verifiable ledger's port: the Merkle tree of every ledger entry, its leaves, proofs and checkpoints.
+import type { LedgerEntryKind } from '../ledger-leaf.js';
+
+/** A leaf of the Merkle log, as stored. */
+export interface LedgerLeafRecord {
+  index: number;
+  kind: LedgerEntryKind;
+  entry_id: string;
+  /** The canonical JSON that was hashed. */
+  leaf: string;
+  /** Its RFC 6962 leaf hash, hex. */
+  leaf_hash: string;
+  integrated_at: string;
+}
+
+/** A signed tree head: the tree's size, its root (hex) and the signed note that carries them. */
+export interface LedgerCheckpoint {
+  size: number;
+  root: string;
+  note: string;
+  created_at: string;
+}
+
+/** The verifiable ledger: every ledger entry a leaf of one RFC 6962 tree, with signed checkpoints. */
+export interface VerifiableLedger {
+  readonly origin: string;
+  /** The published verifier key of the checkpoint signer (c2sp.org/signed-note form). */
+  readonly verifierKey: string;
+  /**
+   * Moves up to `max` queued entries into the tree (one integrator at a time) and signs a
+   * checkpoint. When the batch comes back full, the next `readAhead` entries (default `max`) may be
+   * prepared while it is written, for the caller's next call with that size.
+   */
+  integrate(max?: number, readAhead?: number): Promise<{ integrated: number; size: number }>;
+  leafFor(kind: LedgerEntryKind, entryId: string): Promise<LedgerLeafRecord | undefined>;
+  /** True while an entry is queued and not yet in the tree. */
+  isPending(kind: LedgerEntryKind, entryId: string): Promise<boolean>;
+  latestCheckpoint(): Promise<LedgerCheckpoint | undefined>;
+  checkpointAt(size: number): Promise<LedgerCheckpoint | undefined>;
+  inclusionProof(index: number, size: number): Promise<Uint8Array[]>;
+  consistencyProof(size1: number, size2: number): Promise<Uint8Array[]>;
+  /** Leaves from index `from`, in tree order. */
+  leaves(from: number, limit: number): Promise<LedgerLeafRecord[]>;
+  /** The salt of an entry's commitment, which a receipt reveals. */
+  commitmentSalt(kind: LedgerEntryKind, entryId: string): string;
+}
+export const VerifiableLedger = Symbol.for('switchyard.VerifiableLedger');
