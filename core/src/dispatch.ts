@@ -58,6 +58,9 @@ const MAX_LOGS = 200;
 
 type Validate = (args: unknown) => { path: string; message: string }[];
 
+const invalidArguments = (capability: Capability, problems: { path: string; message: string }[]): SwitchyardError =>
+  new SwitchyardError('invalid_arguments', `arguments do not match the input schema of ${capability.key}: ${problems.map((p) => p.message).join('; ')}`, { errors: problems });
+
 export class DispatchService {
   /** Repairs running in this process, by the invocation they repair (see repair()). */
   private readonly repairing = new Map<string, string>();
@@ -109,6 +112,23 @@ export class DispatchService {
     }
   }
 
+  /**
+   * What a run of `key` with this body would be refused for before reaching its runner (body
+   * format, input schema, auth), or null when it would run or wait for approval. Nothing is stored.
+   */
+  refusalFor(key: string, rawBody: unknown, caller: Caller): SwitchyardError | null {
+    const { capability, validate } = this.registry.require(key);
+    try {
+      this.checkArguments(capability, validate, rawBody, this.tooDeep(rawBody));
+      this.checkPermission(capability, caller);
+      checkPlan(capability);
+      return null;
+    } catch (err) {
+      if (SwitchyardError.is(err)) return err;
+      throw err;
+    }
+  }
+
   private async replay(id: unknown, caller: Caller, source: string, live: LiveCall): Promise<DispatchOutcome> {
     if (typeof id !== 'string' || !INVOCATION_ID.test(id)) fail('invalid_request', 'replay must be an invocation id of the form inv_…');
     // Only the original's owner replays it (it re-sends the original arguments); to anyone else it does not exist.
@@ -142,9 +162,9 @@ export class DispatchService {
     live: LiveCall = {},
   ): Promise<DispatchOutcome> {
     const started = this.clock.now();
-    const maxDepth = this.options.maxArgumentDepth ?? DEFAULT_MAX_ARGUMENT_DEPTH;
+    const maxDepth = this.maxDepth;
     // An object body too deep is never handed to anything recursive, JSON.stringify included.
-    const bodyTooDeep = typeof rawBody === 'object' && rawBody !== null && nestsDeeperThan(rawBody, maxDepth);
+    const bodyTooDeep = this.tooDeep(rawBody);
     const text = bodyTooDeep ? stringifyIteratively(rawBody) : bodyText(rawBody);
     let args: unknown = null;
     let status: InvocationStatus = 'ok';
@@ -155,15 +175,7 @@ export class DispatchService {
     const logs: UpstreamLogEntry[] = [];
 
     try {
-      const parsed = parseBody(capability.bodyFormat, rawBody);
-      if (bodyTooDeep || (parsed !== rawBody && nestsDeeperThan(parsed, maxDepth))) {
-        fail('invalid_arguments', `arguments nest deeper than ${maxDepth} levels`, { max_depth: maxDepth, errors: [{ path: '/', message: `nests deeper than ${maxDepth} levels`, keyword: 'maxDepth', params: { limit: maxDepth } }] });
-      }
-      args = parsed;
-      const problems = validate(args);
-      if (problems.length > 0) {
-        fail('invalid_arguments', `arguments do not match the input schema of ${capability.key}: ${problems.map((p) => p.message).join('; ')}`, { errors: problems });
-      }
+      args = this.checkArguments(capability, validate, rawBody, bodyTooDeep);
       this.checkPermission(capability, caller);
       checkPlan(capability);
       if (capability.approval && approvedArgsHash === null) {
@@ -223,6 +235,27 @@ export class DispatchService {
       request_id: this.scope.requestId(),
     };
     return { capability, invocation: await this.store.append(record) };
+  }
+
+  private get maxDepth(): number {
+    return this.options.maxArgumentDepth ?? DEFAULT_MAX_ARGUMENT_DEPTH;
+  }
+
+  /** An object body nesting deeper than the limit (a text body is measured once parsed). */
+  private tooDeep(rawBody: unknown): boolean {
+    return typeof rawBody === 'object' && rawBody !== null && nestsDeeperThan(rawBody, this.maxDepth);
+  }
+
+  /** The body parsed, within the depth limit and valid against the input schema: the arguments, or the refusal thrown. */
+  private checkArguments(capability: Capability, validate: Validate, rawBody: unknown, bodyTooDeep: boolean): unknown {
+    const maxDepth = this.maxDepth;
+    const parsed = parseBody(capability.bodyFormat, rawBody);
+    if (bodyTooDeep || (parsed !== rawBody && nestsDeeperThan(parsed, maxDepth))) {
+      fail('invalid_arguments', `arguments nest deeper than ${maxDepth} levels`, { max_depth: maxDepth, errors: [{ path: '/', message: `nests deeper than ${maxDepth} levels`, keyword: 'maxDepth', params: { limit: maxDepth } }] });
+    }
+    const problems = validate(parsed);
+    if (problems.length > 0) throw invalidArguments(capability, problems);
+    return parsed;
   }
 
   /** Auth and approval, decided before anything reaches the runner. */

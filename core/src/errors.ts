@@ -35,6 +35,9 @@ export type ErrorCode =
   | 'already_decided'
   | 'invalid_article'
   | 'article_exists'
+  | 'service_busy'
+  | 'request_timeout'
+  | 'headers_too_large'
   | 'database_unavailable'
   | 'internal_error';
 

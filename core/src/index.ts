@@ -30,6 +30,8 @@ export * from './tool-runner.js';
 export * from './imported-tool.js';
 export * from './delivery-id.js';
 export * from './webhook.js';
+export * from './webhook-intake.js';
+export * from './byte-budget.js';
 export * from './signature.js';
 export * from './merkle.js';
 export * from './signed-note.js';

@@ -61,10 +61,10 @@ export function leafParts(e: LedgerEntry): LeafParts {
         kind: 'delivery',
         id: d.id,
         public: { body_size: d.body_size, duplicate: d.duplicate, outcome: d.outcome, received_at: d.received_at },
-        // The hook id is the secret address: private. The body is committed to by its hash (the stored
-        // one when a listing left the body out).
+        // The hook id is the secret address: private. The body is committed to by its hash, the one
+        // stored with it when it was written (so building a leaf never reads a body).
         private: {
-          action: d.action, body_sha256: d.body ? sha256Hex(d.body) : d.body_sha256, delivery_id: d.delivery_id, duplicate_of: d.duplicate_of,
+          action: d.action, body_sha256: d.body_sha256 ?? (d.body ? sha256Hex(d.body) : null), delivery_id: d.delivery_id, duplicate_of: d.duplicate_of,
           headers: d.headers, hook_id: d.hook_id, method: d.method, path: d.path, query: d.query, refusal: d.refusal, signature: d.signature,
         },
       };

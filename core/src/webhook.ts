@@ -23,7 +23,27 @@ export const DELIVERY_EVENT = 'webhook delivery';
 /** accepted: stored (first or duplicate); refused: stored as a refusal, nothing ran. */
 export type DeliveryOutcome = 'accepted' | 'refused';
 
-export type RefusalReason = 'webhook_off' | 'payload_too_large' | 'unknown_capability' | 'signature_invalid';
+/**
+ * Why a delivery was refused: the intake's own reasons, or the code its action was refused with
+ * before running (invalid_arguments, invalid_body, credential_required, …).
+ */
+export type RefusalReason = 'webhook_off' | 'payload_too_large' | 'unknown_capability' | 'signature_invalid' | (string & {});
+
+/** A stored refusal: the reason, and for a refusal whose body was not read whole, what was kept. */
+export interface DeliveryRefusal {
+  code: RefusalReason;
+  message: string;
+  /** True when `body` holds only the first bytes of what was sent (an Off webhook). */
+  body_truncated?: boolean;
+  /** The content-length the sender announced, or null for a chunked body. */
+  declared_size?: number | null;
+}
+
+/** The one word a delivery's outcome is told with everywhere: accepted, duplicate or refused. */
+export type DeliveryOutcomeWord = 'accepted' | 'duplicate' | 'refused';
+
+export const deliveryOutcomeWord = (d: Pick<StoredDelivery, 'outcome' | 'duplicate'>): DeliveryOutcomeWord =>
+  d.outcome === 'refused' ? 'refused' : d.duplicate ? 'duplicate' : 'accepted';
 
 export interface DeliveryRecord {
   id: string;
@@ -34,7 +54,7 @@ export interface DeliveryRecord {
   path: string;
   query: string;
   headers: RawHeaders;
-  /** The body byte for byte; null only when it was refused for size and not read. */
+  /** The body byte for byte; null when it was refused for size and not read; its first bytes when refused Off. */
   body: Uint8Array | null;
   body_size: number;
   client_address: string | null;
@@ -43,7 +63,7 @@ export interface DeliveryRecord {
   /** The signature check when the webhook has one: verified, invalid or missing. */
   signature: SignatureVerdict | null;
   outcome: DeliveryOutcome;
-  refusal: { code: string; message: string } | null;
+  refusal: DeliveryRefusal | null;
   /** The capability key named by an action address, if any. */
   action: string | null;
   /** The id of the HTTP request that brought it (x-request-id); not in the leaf. */

@@ -161,6 +161,14 @@ for (const engine of engines()) {
       expect(await page.locator('td', { hasText: 'Kept-As-Sent' }).count()).to.equal(1);
       await shot('07-delivery');
 
+      // One vocabulary: a retry is a duplicate, an action refused for its arguments a refusal with its reason.
+      await fetch(`${svc.url}/hook/${hook['id']}`, { method: 'POST', headers: { 'content-type': 'application/json', 'X-GitHub-Delivery': 'gh-42' }, body: '{"action":"opened","n":1}' });
+      const refusedAction = await fetch(`${svc.url}/hook/${hook['id']}/MESSAGING_BATCH_LOOKUP_PHONE_NUMBERS`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"numbers":"none"}' });
+      expect(refusedAction.status).to.equal(422);
+      await page.goto(`${svc.url}/dashboard/webhooks/${hook['id']}`);
+      const outcomes = await page.locator('#deliveries tr td:nth-child(5)').allTextContents();
+      expect(outcomes).to.deep.equal(['refused: invalid_arguments', 'duplicate', 'accepted']);
+
       await page.goto(`${svc.url}/dashboard/webhooks`);
       await Promise.all([page.waitForURL(/\/dashboard\/webhooks$/), page.click('button:has-text("Turn off")')]);
       expect(await page.locator('td.off').count()).to.equal(1);

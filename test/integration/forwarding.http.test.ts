@@ -183,6 +183,22 @@ for (const engine of engines()) {
         expect(rx.received).to.have.length(1);
       });
 
+      it('forwards a delivery whose action ran, never one whose action was refused (the intake decides)', async () => {
+        const LOOKUP = 'MESSAGING_BATCH_LOOKUP_PHONE_NUMBERS';
+        const hook = await newHook('with-action');
+        const dst = await addDestination(hook, { url: rx.url() });
+        const ran = await deliver(server, `${hook}/${LOOKUP}`, '{"numbers":["+14155552671"]}');
+        expect(ran.status, JSON.stringify(ran.body)).to.equal(200);
+        await forwardedTo(ran.body.delivery.entry, dst.id, 'delivered');
+        const numbers = Array.from({ length: 101 }, (_, i) => `+1415555${String(1000 + i)}`);
+        const refused = await deliver(server, `${hook}/${LOOKUP}`, JSON.stringify({ numbers }));
+        expect(refused.status).to.equal(422);
+        const refusedEntry = await entry(refused.body.delivery.entry);
+        expect(refusedEntry.outcome).to.equal('refused');
+        expect(refusedEntry.forwarding).to.deep.equal([]);
+        expect(rx.received).to.have.length(1);
+      });
+
       it('retries with the same webhook-id, each attempt a repair of the one before, until delivered', async () => {
         const hook = await newHook();
         const dst = await addDestination(hook, { url: rx.url(), retry: { initial_ms: 100, max_ms: 200 } });

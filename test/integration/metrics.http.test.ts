@@ -85,7 +85,7 @@ for (const engine of engines()) {
         expect(timed('422')).to.equal(1);
       });
 
-      it('counts a refused run once, as a run refusal, not again as a refused request', async () => {
+      it('counts a refused run once as a run refusal, its delivery as a refused delivery, and not again as a refused request', async () => {
         const before = await scrape();
         // A hook action runs as a keyless caller; this capability needs auth.
         const res = await post(server, `/hook/${hookId}/PAYMENTS_PROCESSOR_API_SEARCH`, { 'content-type': 'application/json' }, Buffer.from('{"query":"refund"}'));
@@ -96,7 +96,10 @@ for (const engine of engines()) {
         expect(diff('switchyard_runs_total', { key: 'PAYMENTS_PROCESSOR_API_SEARCH', status: 'refused' })).to.equal(1);
         expect(diff('switchyard_refusals_total', { kind: 'run', reason: 'credential_required' })).to.equal(1);
         expect(diff('switchyard_refusals_total', { kind: 'request', reason: 'credential_required' })).to.equal(0);
-        expect(diff('switchyard_deliveries_total', { outcome: 'accepted' }), 'the delivery itself was accepted').to.equal(1);
+        // A delivery whose action is refused is itself refused, for the same reason.
+        expect(diff('switchyard_deliveries_total', { outcome: 'refused' }), 'the delivery is refused with its action').to.equal(1);
+        expect(diff('switchyard_deliveries_total', { outcome: 'accepted' })).to.equal(0);
+        expect(diff('switchyard_refusals_total', { kind: 'delivery', reason: 'credential_required' })).to.equal(1);
       });
 
       it('counts deliveries by outcome, refusals by reason and the group commits that stored them, labelled by route pattern only', async () => {

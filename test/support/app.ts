@@ -84,7 +84,7 @@ export interface ListeningService extends TestService {
 /** A test service listening on a loopback port, for clients in other processes (the CLI). */
 export async function startListeningService(engine: Engine, overrides: Record<string, unknown> = {}, options: { logger?: Logger } = {}): Promise<ListeningService> {
   const svc = await startTestService(engine, overrides, options);
-  const server = svc.switchyard.app.listen(0, '127.0.0.1');
+  const server = svc.switchyard.createServer().listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const { port } = server.address() as import('node:net').AddressInfo;
   return {

@@ -13,13 +13,24 @@ export interface PluginConfig {
 }
 
 export interface Config {
-  server: { host: string; port: number; publicBaseUrl: string | null; bodyLimitBytes: number };
+  server: {
+    host: string;
+    port: number;
+    publicBaseUrl: string | null;
+    bodyLimitBytes: number;
+    bodyBudgetBytes: number;
+    bodyTimeoutMs: number;
+    retryAfterSeconds: number;
+    maxHeaders: number;
+    maxHeaderBytes: number;
+  };
   database: { url: string };
   log: { level: 'debug' | 'info' | 'warn' | 'error' | 'silent' };
   auth: { apiKey?: string | null };
   dispatch: { timeoutMs: number; maxArgumentDepth: number; blobThresholdBytes?: number };
   webhooks: {
     bodyLimitBytes: number;
+    refusedBodyBytes: number;
     forwarding?: { allow?: string[]; pollMs?: number; leaseMs?: number; concurrency?: number; circuitFailures?: number; circuitCooldownMs?: number };
   };
   approvals: { ttlSeconds: number };

@@ -24,6 +24,8 @@ import {
   ForwardingService,
   DEFAULT_FORWARDING_OPTIONS,
   systemClock,
+  ByteBudget,
+  WebhookIntake,
   type StoredDelivery,
   type StoredInvocation,
 } from '@switchyard/core';
@@ -31,7 +33,7 @@ import { KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, K
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { McpUpstreamClient } from '@switchyard/mcp';
-import { ServiceMetrics, createHttpApp, httpRequestScope } from '@switchyard/http-express';
+import { ServiceMetrics, createHttpApp, httpRequestScope, statusFor } from '@switchyard/http-express';
 import type { Config } from './config.js';
 import { FolderArticleStore } from './article-folder.js';
 import type { Logger } from './logger.js';
@@ -43,6 +45,7 @@ import {
   DispatchToken,
   ForwardingToken,
   HttpAppToken,
+  WebhookIntakeToken,
   OutboundSenderToken,
   LoadedPluginToken,
   LoggerToken,
@@ -223,6 +226,28 @@ export const coreModule = new ContainerModule(({ bind }) => {
       [ConfigToken, DatabaseToken, WebhookStore, DeliveryStore, InvocationStore, OutboundSenderToken, Clock, LoggerToken],
     )
     .inSingletonScope();
+  // The rules of a delivery to /hook. Forwarding is its step after acceptance, so refusals and
+  // duplicates are never forwarded.
+  bind<WebhookIntake>(WebhookIntakeToken)
+    .toResolvedValue(
+      (config: Config, webhooks: WebhookStore, deliveries: DeliveryStore, registry: CapabilityRegistry, dispatch: DispatchService, clock: Clock, scope: RequestScope, forwarding: ForwardingService) =>
+        new WebhookIntake(
+          webhooks,
+          deliveries,
+          registry,
+          dispatch,
+          clock,
+          {
+            bodyLimitBytes: config.webhooks.bodyLimitBytes,
+            refusedBodyBytes: config.webhooks.refusedBodyBytes,
+            answerStatus: (code) => (code === null ? 200 : statusFor(code)),
+          },
+          scope,
+          [{ afterAccepted: (delivery) => forwarding.accepted(delivery) }],
+        ),
+      [ConfigToken, WebhookStore, DeliveryStore, RegistryToken, DispatchToken, Clock, RequestScope, ForwardingToken],
+    )
+    .inSingletonScope();
 });
 
 /** The HTTP adapter's parts, each resolved once by the container (the app itself is made in httpModule). */
@@ -238,6 +263,7 @@ interface HttpParts {
   webhooks: WebhookStore;
   deliveries: DeliveryStore;
   forwarding: ForwardingService;
+  intake: WebhookIntake;
   ledger: VerifiableLedger;
   tokens: TokenIssuer;
   tokenUses: TokenUseStore;
@@ -283,7 +309,13 @@ async function httpApp(p: HttpParts): Promise<ReturnType<typeof createHttpApp>> 
     mcp: config.mcp,
     publicBaseUrl: config.server.publicBaseUrl,
     bodyLimitBytes: config.server.bodyLimitBytes,
-    hookBodyLimitBytes: config.webhooks.bodyLimitBytes,
+    intake: p.intake,
+    limits: {
+      budget: new ByteBudget(config.server.bodyBudgetBytes),
+      bodyTimeoutMs: config.server.bodyTimeoutMs,
+      maxHeaders: config.server.maxHeaders,
+      retryAfterSeconds: config.server.retryAfterSeconds,
+    },
     inlineBodyBytes: config.ledger.inlineBodyBytes,
     pageBytes: config.ledger.pageBytes,
     dashboardSessionKey: new Uint8Array(Buffer.from(await p.settings.once('dashboard_session_key', () => randomBytes(32).toString('base64')), 'base64')),
@@ -309,6 +341,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
         webhooks: WebhookStore,
         deliveries: DeliveryStore,
         forwarding: ForwardingService,
+        intake: WebhookIntake,
         ledger: VerifiableLedger,
         tokens: TokenIssuer,
         tokenUses: TokenUseStore,
@@ -318,7 +351,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
         clock: Clock,
         logger: Logger,
         settings: SharedSettings,
-      ) => httpApp({ config, db, metrics, registry, dispatch, invocations, blobs, apiKeys, webhooks, deliveries, forwarding, ledger, tokens, tokenUses, upstreams, approvals, articles, clock, logger, settings }),
+      ) => httpApp({ config, db, metrics, registry, dispatch, invocations, blobs, apiKeys, webhooks, deliveries, forwarding, intake, ledger, tokens, tokenUses, upstreams, approvals, articles, clock, logger, settings }),
       [
         ConfigToken,
         DatabaseToken,
@@ -331,6 +364,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
         WebhookStore,
         DeliveryStore,
         ForwardingToken,
+        WebhookIntakeToken,
         VerifiableLedger,
         TokenIssuerToken,
         TokenUseStore,

@@ -6,11 +6,12 @@ import type { Express } from 'express';
 import { Container } from 'inversify';
 import { ApiKeyStore, CapabilityRegistry, type ForwardingService, UpstreamToolClient, VerifiableLedger, randomId } from '@switchyard/core';
 import { startIntegrator, type Database } from '@switchyard/storage-knex';
+import { createHttpServer, type ServiceMetrics } from '@switchyard/http-express';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { configModule, coreModule, httpModule, mcpModule, pluginEnvironmentModule, storageModule } from './modules.js';
 import { loadPlugins } from './plugin-loader.js';
-import { DatabaseToken, ForwardingToken, HttpAppToken, OutboundSenderToken, LoadedPluginToken, RegistryToken, UpstreamImportsToken, type LoadedPlugin } from './tokens.js';
+import { DatabaseToken, ForwardingToken, HttpAppToken, OutboundSenderToken, LoadedPluginToken, MetricsToken, RegistryToken, UpstreamImportsToken, type LoadedPlugin } from './tokens.js';
 import type { ConfiguredUpstreamImports } from './upstream-imports.js';
 import type { HttpOutboundSender } from './forward-sender.js';
 
@@ -25,6 +26,8 @@ export interface Switchyard {
   logger: Logger;
   /** Set when this start generated the first API key (it is shown once, then only its hash is kept). */
   generatedApiKey: string | null;
+  /** A new HTTP server around the app with the configured header limits (not listening yet). */
+  createServer(): Server;
   listen(): Promise<{ server: Server; url: string }>;
   close(): Promise<void>;
 }
@@ -65,6 +68,8 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
     // Due forwarding attempts (the schedule is in the database) are worked from now on.
     forwarding = await container.getAsync<ForwardingService>(ForwardingToken);
     forwarding.start();
+    const metrics = container.get<ServiceMetrics>(MetricsToken);
+    const createServer = (): Server => createHttpServer(app, { maxHeaderBytes: config.server.maxHeaderBytes, refused: (code) => metrics.requestRefused(code) });
     const generatedApiKey = await bootstrapApiKey(await container.getAsync<ApiKeyStore>(ApiKeyStore), config.auth.apiKey ?? null);
     return {
       config,
@@ -75,9 +80,12 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
       plugins,
       logger,
       generatedApiKey,
+      createServer,
       async listen() {
         server = await new Promise<Server>((resolve, reject) => {
-          const s = app.listen(config.server.port, config.server.host, (err?: Error) => (err ? reject(err) : resolve(s)));
+          const s = createServer();
+          s.once('error', reject);
+          s.listen(config.server.port, config.server.host, () => resolve(s));
         });
         const { port } = server.address() as AddressInfo;
         const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;

@@ -7,6 +7,7 @@ export const RegistryToken = Symbol.for('switchyard.CapabilityRegistry');
 export const RunnerDirectoryToken = Symbol.for('switchyard.RunnerDirectory');
 export const DispatchToken = Symbol.for('switchyard.DispatchService');
 export const HttpAppToken = Symbol.for('switchyard.HttpApp');
+export const WebhookIntakeToken = Symbol.for('switchyard.WebhookIntake');
 export const MetricsToken = Symbol.for('switchyard.Metrics');
 
 // A plugin module binds its LoadedPlugin under the kit's token; the host collects them all.

@@ -75,6 +75,18 @@ describe('adapter cli: switchyard hook …', function () {
     expect(shown.stdout).to.contain('signature    - (not checked)');
   });
 
+  it('tells outcomes in one vocabulary: accepted, duplicate, refused with its reason', async function () {
+    const first = await deliver('{"id":"evt_words"}', { 'webhook-id': 'msg_words' });
+    const again = await deliver('{"id":"evt_words"}', { 'webhook-id': 'msg_words' });
+    const res = await fetch(`${url}/hook/${hookId}/MESSAGING_BATCH_LOOKUP_PHONE_NUMBERS`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'not json' });
+    const refused = ((await res.json()) as { delivery: { entry: string } }).delivery.entry;
+    const rows = (await cli(['hook', 'deliveries', hookId, '--limit', '3'])).stdout.trim().split('\n').slice(1);
+    expect(rows[0]).to.contain(refused).and.contain('refused: invalid_arguments');
+    expect(rows[1]).to.contain(again.entry).and.match(/\bduplicate\b/);
+    expect(rows[2]).to.contain(first.entry).and.match(/\baccepted\b/);
+    expect((await cli(['hook', 'show', refused])).stdout).to.contain('outcome      refused: invalid_arguments: action MESSAGING_BATCH_LOOKUP_PHONE_NUMBERS refused');
+  });
+
   it('follows new deliveries as they arrive', async function () {
     const child = spawn(process.execPath, [BIN, 'hook', 'deliveries', hookId, '--follow', '--json', '--interval', '100', '--limit', '1'], {
       env: { ...process.env, SWITCHYARD_URL: url, SWITCHYARD_API_KEY: TEST_API_KEY },
@@ -110,7 +122,7 @@ describe('adapter cli: switchyard hook …', function () {
       const lines = out.split('\n');
       const header = lines[0]!;
       const row = lines.find((l) => l.includes(again.entry))!;
-      for (const [column, value] of [['HOOK', hookId], ['DELIVERY ID', uuid], ['DUPLICATE', `yes (${first.entry})`], ['OUTCOME', 'accepted'], ['SIGNATURE', '- ']] as const) {
+      for (const [column, value] of [['HOOK', hookId], ['DELIVERY ID', uuid], ['DUPLICATE', `yes (${first.entry})`], ['OUTCOME', 'duplicate'], ['SIGNATURE', '- ']] as const) {
         expect(row.indexOf(value, header.indexOf(column)), `${column} lines up`).to.equal(header.indexOf(column));
       }
     } finally {

@@ -62,7 +62,7 @@ function liveDeliveries(tbody) {
     cell('Received', d.received_at).className = 'token';
     cell('Method', d.method);
     cell('Delivery id', d.delivery_id ?? '—');
-    cell('Outcome', `${d.outcome}${d.duplicate ? ' · duplicate' : ''}`);
+    cell('Outcome', d.outcome);
     cell('Bytes', String(d.body_size));
     tbody.prepend(row);
   });

@@ -18,6 +18,7 @@ import { destinationRoutes } from './routes/destinations.js';
 import { upstreamRoutes } from './routes/upstreams.js';
 import { contentRoutes } from './routes/content.js';
 import { mcpRoutes } from './routes/mcp.js';
+import { requestGate } from './request-gate.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { requestIds } from './request-id.js';
 import { accessLog } from './access-log.js';
@@ -32,8 +33,12 @@ export function createHttpApp(ctx: HttpContext): Express {
   app.use(requestIds(ctx.metrics.bodyBytesInFlight), ctx.metrics.http(), accessLog(ctx.logger));
   // Before any route decodes a path, a query or a cookie.
   app.use(malformedEncodingGuard([{ name: SESSION_COOKIE, path: SESSION_COOKIE_PATH }]));
-  // Deliveries are the hottest path; mounted first so they do not walk the other routers.
-  app.use(hookRoutes(ctx));
+  // Header count, body timeout and the budget of bodies in flight, before any route reads a body.
+  const gate = requestGate(ctx.limits);
+  // Deliveries are the hottest path; mounted first so they do not walk the other routers (they
+  // pass the gate inside, holding a body only once the webhook is known).
+  app.use(hookRoutes(ctx, gate));
+  app.use(gate.middleware);
   app.use(healthRoutes(ctx));
   app.use(metricsRoutes(ctx));
   app.use(dispatchRoutes(ctx));

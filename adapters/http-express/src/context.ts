@@ -1,6 +1,7 @@
 // What the HTTP adapter needs from the composition root; resolved once at startup, never per request.
 import type { ServiceMetrics } from './metrics.js';
-import type { ApiKeyStore, ApprovalService, BlobStore, ForwardingService, ArticleStore, CapabilityRegistry, Clock, DeliveryStore, DispatchService, InvocationStore, TokenIssuer, TokenUseStore, UpstreamImports, VerifiableLedger, WebhookStore } from '@switchyard/core';
+import type { WebhookIntake, ApiKeyStore, ApprovalService, BlobStore, ForwardingService, ArticleStore, CapabilityRegistry, Clock, DeliveryStore, DispatchService, InvocationStore, TokenIssuer, TokenUseStore, UpstreamImports, VerifiableLedger, WebhookStore } from '@switchyard/core';
+import type { RequestLimits } from './request-gate.js';
 
 export interface HttpLogger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -58,8 +59,10 @@ export interface HttpContext {
   /** Fixed public base URL, or null to derive it from each request. */
   publicBaseUrl: string | null;
   bodyLimitBytes: number;
-  /** Largest webhook delivery stored (413 and a refusal entry above it). */
-  hookBodyLimitBytes: number;
+  /** The rules of a delivery to /hook (core). */
+  intake: WebhookIntake;
+  /** Header count, body-read timeout and the budget of body bytes in flight. */
+  limits: RequestLimits;
   /** Ledger listings leave out delivery bodies larger than this; body_url streams them. */
   inlineBodyBytes: number;
   /** The most bytes a ledger listing's page may take; it ends early with a cursor before that. */

@@ -25,6 +25,8 @@ export const errorMiddleware = (logger: HttpLogger): ErrorRequestHandler => (err
     logger.error('unhandled error', { path: req.path, error: (err as Error)?.stack ?? String(err) });
   }
   const error = coded ?? new SwitchyardError('internal_error', 'internal error');
+  // Already answered (a timeout or a budget refusal while a body was being read, counted then): nothing to add.
+  if (res.headersSent) return;
   res.locals['errorCode'] = error.code; // for the metrics' refusals by reason
   res.status(statusFor(error.code)).json({ ok: false, error: error.toJSON() });
 };

@@ -1,45 +1,79 @@
 // Reads a request body as raw bytes, exactly as sent: no decoding, no inflating (a gzip body is
-// kept gzip), any content type or none. Over the limit, reading stops and the error carries the
-// size, so the caller can store a refusal.
-import type { RequestHandler } from 'express';
+// kept gzip), any content type or none. Reading stops at a limit; the caller decides what follows
+// (a refusal, and the connection closed rather than drained).
+import type { IncomingMessage } from 'node:http';
 
-export interface TooLarge {
-  type: 'entity.too.large';
-  limit: number;
-  length: number;
-}
+export type BodyRead =
+  | { kind: 'body'; bytes: Buffer }
+  /** More than `limit` arrived; `size` is how much had when reading stopped. */
+  | { kind: 'too_large'; size: number }
+  /** The connection closed or failed before the body ended. */
+  | { kind: 'aborted' };
 
-export const rawBody =
-  (limit: number): RequestHandler =>
-  (req, res, next) => {
-    const tooLarge = (length: number): void => {
-      // The rest of an oversized body is not read; close the connection rather than reuse it.
-      res.setHeader('connection', 'close');
-      req.resume();
-      next({ type: 'entity.too.large', limit, length } satisfies TooLarge);
-    };
-    const announced = Number(req.headers['content-length']);
-    if (Number.isFinite(announced) && announced > limit) return tooLarge(announced);
+/**
+ * The whole body, or too_large as soon as it passes `limit`. A body with a content-length within
+ * the limit is copied into one buffer of that size as it arrives (one copy of the body held, not
+ * its chunks and then their concatenation).
+ */
+export function readBody(req: IncomingMessage, limit: number, declared: number | null = null): Promise<BodyRead> {
+  return new Promise((resolve) => {
+    const whole = declared !== null && declared <= limit ? Buffer.allocUnsafe(declared) : null;
     const chunks: Buffer[] = [];
     let size = 0;
-    let failed = false;
-    req.on('data', (chunk: Buffer) => {
-      if (failed) return;
+    const done = (result: BodyRead): void => {
+      req.off('data', onData).off('end', onEnd).off('error', onAbort).off('close', onClose);
+      if (result.kind !== 'body') req.pause();
+      resolve(result);
+    };
+    const onData = (chunk: Buffer): void => {
+      // The parser frames a body by its content-length, so `whole` is never passed.
+      if (whole) {
+        chunk.copy(whole, size);
+        size += chunk.length;
+        return;
+      }
       size += chunk.length;
       if (size > limit) {
-        failed = true;
         chunks.length = 0;
-        tooLarge(size);
+        done({ kind: 'too_large', size });
         return;
       }
       chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (failed) return;
-      req.body = Buffer.concat(chunks, size);
-      next();
-    });
-    req.on('error', (err) => {
-      if (!failed) next(err);
-    });
-  };
+    };
+    const onEnd = (): void => done({ kind: 'body', bytes: whole ? whole.subarray(0, size) : Buffer.concat(chunks, size) });
+    const onAbort = (): void => done({ kind: 'aborted' });
+    const onClose = (): void => {
+      if (!req.complete) onAbort();
+    };
+    req.on('data', onData).on('end', onEnd).on('error', onAbort).on('close', onClose);
+  });
+}
+
+/**
+ * At most the first `max` bytes: whatever arrives within `waitMs` (a refusal does not wait for a
+ * slow sender); `complete` when that was the whole body.
+ */
+export function readFirstBytes(req: IncomingMessage, max: number, waitMs: number): Promise<{ bytes: Buffer; complete: boolean }> {
+  if (req.complete && req.readableLength === 0) return Promise.resolve({ bytes: Buffer.alloc(0), complete: true });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (complete: boolean): void => {
+      clearTimeout(timer);
+      req.off('data', onData).off('end', onEnd).off('error', onStop).off('close', onStop);
+      req.pause();
+      resolve({ bytes: Buffer.concat(chunks, size).subarray(0, max), complete });
+    };
+    const onData = (chunk: Buffer): void => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size > max) done(false);
+      else if (size === max && req.complete && req.readableLength === 0) done(true);
+    };
+    const onEnd = (): void => done(true);
+    const onStop = (): void => done(false);
+    const timer = setTimeout(() => done(false), waitMs);
+    timer.unref();
+    req.on('data', onData).on('end', onEnd).on('error', onStop).on('close', onStop);
+  });
+}

@@ -38,6 +38,9 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   already_decided: 409,
   invalid_article: 422,
   article_exists: 409,
+  service_busy: 503,
+  request_timeout: 408,
+  headers_too_large: 431,
   database_unavailable: 503,
   internal_error: 500,
 };

@@ -1,6 +1,6 @@
 // JSON shapes for webhooks and deliveries. A body is shown as UTF-8 text when it is valid UTF-8,
 // else as base64, with the encoding named, so a reader can always get the exact bytes back.
-import type { ForwardingView, StoredDelivery, Webhook } from '@switchyard/core';
+import { deliveryOutcomeWord, type ForwardingView, type StoredDelivery, type Webhook } from '@switchyard/core';
 
 export const hookAddress = (baseUrl: string, id: string): string => `${baseUrl}/hook/${id}`;
 
@@ -62,7 +62,7 @@ export const presentDelivery = (d: StoredDelivery, baseUrl: string, forwarding: 
   signature: d.signature,
   duplicate: d.duplicate,
   duplicate_of: d.duplicate_of,
-  outcome: d.outcome,
+  outcome: deliveryOutcomeWord(d),
   refusal: d.refusal,
   action: d.action,
   action_run: d.action_run,

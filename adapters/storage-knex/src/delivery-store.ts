@@ -46,7 +46,7 @@ export interface ActionRow {
   created_at: string;
 }
 
-const COLUMNS = [
+export const COLUMNS = [
   'id', 'hook_id', 'received_at', 'method', 'path', 'query', 'headers', 'body', 'body_size', 'body_sha256', 'client_address',
   'delivery_id', 'delivery_id_rule', 'signature', 'outcome', 'refusal', 'action', 'duplicate_of', 'request_id',
 ] as const;

@@ -15,7 +15,7 @@ import {
   type StoredInvocation,
   type TokenUse,
 } from '@switchyard/core';
-import { toAction, toDelivery, type ActionRow, type DeliveryRow } from './delivery-store.js';
+import { COLUMNS as DELIVERY_COLUMNS, toAction, toDelivery, type ActionRow, type DeliveryRow } from './delivery-store.js';
 import { LEDGER_SOURCES } from './ledger-sources.js';
 import { chunks } from './sql-batches.js';
 
@@ -75,6 +75,8 @@ export async function readQueuedLeaves(db: Knex, max: number, commitmentKey: Uin
   });
 }
 
+const DELIVERY_COLUMNS_BUT_BODY = DELIVERY_COLUMNS.filter((c) => c !== 'body');
+
 const entryId = (e: LedgerEntry): string => (e.kind === 'action' ? e.entry.delivery : e.entry.id);
 
 /** The queued entries, read in bulk per kind by their seq (each table's own key), keyed "kind:seq". */
@@ -93,7 +95,9 @@ async function loadEntries(db: Knex, queued: Array<{ kind: LedgerEntryKind; entr
           out.set(`invocation:${r.seq}`, { kind, entry });
         }
       } else if (kind === 'delivery') {
-        for (const r of (await db(table).whereIn('seq', part)) as DeliveryRow[]) out.set(`delivery:${r.seq}`, { kind, entry: toDelivery(r, null) });
+        // The leaf commits to a body by the hash stored with it: bodies (up to megabytes each) are never read here.
+        const rows = (await db(table).select('seq', ...DELIVERY_COLUMNS_BUT_BODY).whereIn('seq', part)) as Array<Omit<DeliveryRow, 'body'>>;
+        for (const r of rows) out.set(`delivery:${r.seq}`, { kind, entry: toDelivery({ ...r, body: null }, null) });
       } else if (kind === 'action') {
         for (const r of (await db(table).whereIn('seq', part)) as Array<ActionRow & { seq: number | string }>) out.set(`action:${r.seq}`, { kind, entry: toAction(r) });
       } else if (kind === 'token_use') {

@@ -6,8 +6,8 @@
 // the service, the rest, mostly the Merkle ledger.
 import express from 'express';
 import type { AddressInfo } from 'node:net';
-import type { Webhook } from '@switchyard/core';
-import { deliveryRecord, rawBody } from '@switchyard/http-express';
+import { deliveryRecord, type Webhook } from '@switchyard/core';
+import { deliveryHead, readBody } from '@switchyard/http-express';
 import { KnexDeliveryStore, openDatabase } from '@switchyard/storage-knex';
 
 const databaseUrl = process.argv[2];
@@ -18,9 +18,11 @@ const store = new KnexDeliveryStore(db.knex);
 const webhook = (id: string): Webhook => ({ id, name: 'ledgerless', on: true, delivery_id_path: null, signature: null, created_at: '', updated_at: '' });
 const app = express();
 app.disable('x-powered-by');
-app.post('/hook/:id', rawBody(10 * 1024 * 1024), async (req, res) => {
-  const body = req.body as Buffer;
-  const stored = await store.append(deliveryRecord(req, webhook(req.params['id'] as string), body, body.length, null));
+app.post('/hook/:id', async (req, res) => {
+  const read = await readBody(req, 10 * 1024 * 1024);
+  const body = read.kind === 'body' ? read.bytes : Buffer.alloc(0);
+  const id = req.params['id'] as string;
+  const stored = await store.append(deliveryRecord(deliveryHead(req, id, null), webhook(id), body, body.length, new Date()));
   res.status(200).json({ ok: true, entry: stored.id, duplicate: stored.duplicate });
 });
 const server = app.listen(0, '127.0.0.1', () => {

@@ -35,8 +35,9 @@ export interface DeliveryView {
   delivery_id_rule: string | null;
   duplicate: boolean;
   duplicate_of: string | null;
+  /** accepted, duplicate or refused (one vocabulary everywhere). */
   outcome: string;
-  refusal: { code: string; message: string } | null;
+  refusal: { code: string; message: string; body_truncated?: boolean; declared_size?: number | null } | null;
   action: string | null;
   action_run: { invocation: string; ok: boolean; status: string } | null;
   /** The signature check's verdict, null when the webhook checks none. */
@@ -132,7 +133,8 @@ export function showDelivery(d: DeliveryView): string {
   if (d.action) lines.push(`action       ${d.action}${d.action_run ? ` → ${d.action_run.status} (${d.action_run.invocation})` : ''}`);
   lines.push('', 'headers');
   for (const [name, value] of d.headers) lines.push(`  ${name}: ${value}`);
-  lines.push('', `body (${counted(d.body_size, 'byte')}${d.body_encoding === 'base64' ? ', binary, shown as base64' : ''}${d.body_sha256 ? `, sha256 ${d.body_sha256}` : ''})`);
+  const kept = d.refusal?.body_truncated ? `, only its first bytes kept; ${d.refusal.declared_size ?? 'no'} declared` : '';
+  lines.push('', `body (${counted(d.body_size, 'byte')}${kept}${d.body_encoding === 'base64' ? ', binary, shown as base64' : ''}${d.body_sha256 ? `, sha256 ${d.body_sha256}` : ''})`);
   if (d.body_url) lines.push(`raw          ${d.body_url}`);
   lines.push(d.body_omitted ? '(left out: too large to list; the raw URL streams it)' : (d.body ?? '(not stored)'));
   return lines.join('\n');

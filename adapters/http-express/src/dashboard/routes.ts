@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Router, urlencoded, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
-import { INVOCATION_ID, SwitchyardError, WEBHOOK_ID_PATTERN, canonicalKey, type StoredDelivery } from '@switchyard/core';
+import { INVOCATION_ID, SwitchyardError, WEBHOOK_ID_PATTERN, canonicalKey, deliveryOutcomeWord, type StoredDelivery } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
 import type { Needs } from '../context.js';
 import { presentBody } from '../webhook-presenters.js';
@@ -275,4 +275,4 @@ export function dashboardRoutes(ctx: Ctx): Router {
   return router;
 }
 
-const liveRow = (d: StoredDelivery) => ({ id: d.id, received_at: d.received_at, method: d.method, delivery_id: d.delivery_id, outcome: d.outcome, duplicate: d.duplicate, body_size: d.body_size });
+const liveRow = (d: StoredDelivery) => ({ id: d.id, received_at: d.received_at, method: d.method, delivery_id: d.delivery_id, outcome: d.refusal ? `refused: ${d.refusal.code}` : deliveryOutcomeWord(d), duplicate: d.duplicate, body_size: d.body_size });

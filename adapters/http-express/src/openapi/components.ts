@@ -65,7 +65,7 @@ export const schemas = {
       body: { type: ['string', 'null'] }, body_encoding: { type: ['string', 'null'], enum: ['utf8', 'base64', null] }, body_size: int,
       body_omitted: bool, body_sha256: { type: ['string', 'null'], pattern: '^[0-9a-f]{64}$' }, body_url: { type: ['string', 'null'] },
       delivery_id: { type: ['string', 'null'] }, delivery_id_rule: { type: ['string', 'null'] }, signature: { type: ['string', 'null'], enum: ['verified', 'invalid', 'missing', null] },
-      duplicate: bool, duplicate_of: { type: ['string', 'null'] }, outcome: { type: 'string', enum: ['accepted', 'refused'] },
+      duplicate: bool, duplicate_of: { type: ['string', 'null'] }, outcome: { type: 'string', enum: ['accepted', 'duplicate', 'refused'] },
       refusal: { type: ['object', 'null'] }, action: { type: ['string', 'null'] }, action_run: { type: ['object', 'null'] },
       forwarding: { type: 'array', items: { $ref: '#/components/schemas/Forwarding' }, description: 'Where it went on to: one entry per destination it was scheduled for' },
       request_id: { type: ['string', 'null'], description: 'The x-request-id of the request that brought it' },
@@ -97,10 +97,11 @@ export const schemas = {
   /** What POST /hook/<id> answers: what was stored. */
   DeliveryReceipt: obj(
     {
-      ok: bool, entry: str, hook: str, delivery_id: { type: ['string', 'null'] }, delivery_id_rule: { type: ['string', 'null'] },
+      ok: bool, entry: str, hook: str, outcome: { type: 'string', enum: ['accepted', 'duplicate', 'refused'] },
+      delivery_id: { type: ['string', 'null'] }, delivery_id_rule: { type: ['string', 'null'] },
       duplicate: bool, duplicate_of: { type: ['string', 'null'] }, bytes: int, signature: { type: ['string', 'null'] },
     },
-    ['entry', 'hook', 'duplicate', 'bytes'],
+    ['entry', 'hook', 'outcome', 'duplicate', 'bytes'],
   ),
   Token: obj({ ok: bool, token: { type: 'string', pattern: '^sy1\\.' }, fingerprint: str, moves: { type: 'array', items: str }, keys: { type: 'array', items: str }, expires_at: { type: ['string', 'null'] } }, ['token']),
   Checkpoint: obj({ size: int, root: str, note: str, created_at: str }),

@@ -257,7 +257,7 @@ export const paths = {
     get: { operationId: 'webhookFace', tags: ['webhooks'], summary: "A webhook's public face: name and on/off only", security: publicOnly, parameters: [hookId], responses: { '200': json('{name, on}', { type: 'object', properties: { name: { type: 'string' }, on: { type: 'boolean' } } }), ...errors([404, 'webhook_not_found']) } },
     post: {
       operationId: 'deliver', tags: ['webhooks'], summary: 'Deliver: any content type, stored byte-exact with every header', security: publicOnly, parameters: [hookId], requestBody: anyBody,
-      responses: { '200': json('What was stored: entry, delivery id and rule, duplicate, duplicate_of', ref('DeliveryReceipt')), ...errors([401, 'signature_invalid'], [403, 'webhook_off'], [404, 'webhook_not_found'], [413, 'payload_too_large']) },
+      responses: { '200': json('What was stored: entry, delivery id and rule, duplicate, duplicate_of', ref('DeliveryReceipt')), ...errors([401, 'signature_invalid'], [403, 'webhook_off'], [404, 'webhook_not_found'], [408, 'request_timeout'], [413, 'payload_too_large'], [431, 'headers_too_large'], [503, 'service_busy (with Retry-After)']) },
     },
   },
   '/hook/{id}/{action}': {
@@ -270,7 +270,7 @@ export const paths = {
             { allOf: [ref('RunAnswer'), { type: 'object', properties: { delivery: ref('DeliveryReceipt') }, required: ['delivery'] }] },
             { allOf: [ref('DeliveryReceipt'), { type: 'object', properties: { delivery: ref('DeliveryReceipt'), action: { type: 'object', properties: { name: { type: 'string' }, ran: { const: false }, reason: { const: 'duplicate' }, first_run: { type: ['object', 'null'] } } } }, required: ['delivery', 'action'] }] },
           ],
-        }), ...errors([401, 'credential_required (auth-required capability)'], [403, 'webhook_off'], [404, 'unknown_capability, webhook_not_found'], [413, 'payload_too_large'], [422, 'invalid_arguments']) },
+        }), ...errors([401, 'credential_required (auth-required capability)'], [403, 'webhook_off'], [404, 'unknown_capability, webhook_not_found'], [408, 'request_timeout'], [413, 'payload_too_large'], [422, 'invalid_arguments'], [431, 'headers_too_large'], [503, 'service_busy (with Retry-After)']) },
     },
   },
   '/start': {

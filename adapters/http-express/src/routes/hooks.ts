@@ -1,31 +1,22 @@
-// POST /hook/<id>[/<action>]: every delivery is stored whole and byte-exact before anything reads
-// it (a raw reader on /hook only; gzip is not inflated). Off webhooks, oversized bodies and unknown
-// actions are stored as refusals. An action address then runs the named capability with the body
-// as its inputs, as a keyless caller, and a further record links delivery, invocation and answer.
-import { Router, type Request, type Response, type NextFunction } from 'express';
-import {
-  SwitchyardError,
-  WEBHOOK_ID_PATTERN,
-  callerOf,
-  newDeliveryEntryId,
-  resolveDeliveryId,
-  verifySignature,
-  type Caller,
-  type DeliveryRecord,
-  type RawHeaders,
-  type StoredDelivery,
-  type Webhook,
-} from '@switchyard/core';
+// POST /hook/<id>[/<action>]: adapts HTTP to the webhook intake (core). The webhook is looked up
+// before the body is read: unknown → 404 and Off → 403 at once, too large → 413, all without
+// reading the body (an Off refusal keeps its first bytes); then the body is held in the budget,
+// read byte-exact, and handed to the intake, whose result is answered here.
+import { Router, type Request, type Response } from 'express';
+import { SwitchyardError, deliveryOutcomeWord, type DeliveryHead, type IntakeResult, type RawHeaders, type StoredDelivery } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
 import type { Needs } from '../context.js';
 import { unknownKeyLinks, runAnswer } from '../presenters.js';
-import { rawBody } from '../raw-body.js';
-import { currentRequestId } from '../request-id.js';
+import { readBody, readFirstBytes } from '../raw-body.js';
+import { closeAfterAnswer, declaredLength, holdBody, refuseAndClose, type RequestGate } from '../request-gate.js';
 import { statusFor } from '../status.js';
 import { writeJson } from '../write-json.js';
 
+/** How long an Off refusal waits for the first bytes it keeps. */
+const OFF_PREFIX_WAIT_MS = 1000;
+
 /** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'deliveries' | 'forwarding' | 'dispatch' | 'hookBodyLimitBytes' | 'logger' | 'publicBaseUrl' | 'registry' | 'webhooks'>;
+type Ctx = Needs<'intake' | 'limits' | 'logger' | 'publicBaseUrl' | 'registry'>;
 
 const pairs = (rawHeaders: string[]): RawHeaders => {
   const out: Array<[string, string]> = [];
@@ -33,39 +24,26 @@ const pairs = (rawHeaders: string[]): RawHeaders => {
   return out;
 };
 
-/** An action address runs as its webhook: the access policy says who that is. */
-const hookCaller = (hookId: string): Caller => callerOf({ kind: 'hook', hookId });
-
-/** A delivery as received: what is stored, before the database decides whether it is a duplicate. */
-export function deliveryRecord(req: Request, hook: Webhook, body: Uint8Array | null, bodySize: number, action: string | null): DeliveryRecord {
-  const headers = pairs(req.rawHeaders);
+/** What the intake needs of a request before its body is read. */
+export function deliveryHead(req: Request, hookId: string, action: string | null): DeliveryHead {
   const queryAt = req.originalUrl.indexOf('?');
-  const found = resolveDeliveryId({ headers, body, contentType: req.get('content-type') ?? null, webhookPath: hook.delivery_id_path });
-  const signature = hook.signature && body ? verifySignature(hook.signature, headers, body) : null;
   return {
-    id: newDeliveryEntryId(),
-    hook_id: hook.id,
-    received_at: new Date().toISOString(),
+    hookId,
+    action,
     method: req.method,
     path: queryAt < 0 ? req.originalUrl : req.originalUrl.slice(0, queryAt),
     query: queryAt < 0 ? '' : req.originalUrl.slice(queryAt + 1),
-    headers,
-    body,
-    body_size: bodySize,
-    client_address: req.socket.remoteAddress ?? null,
-    delivery_id: found?.id ?? null,
-    delivery_id_rule: found?.rule ?? null,
-    signature: signature?.verdict ?? null,
-    outcome: 'accepted',
-    refusal: null,
-    action,
-    request_id: currentRequestId(),
+    headers: pairs(req.rawHeaders),
+    contentType: req.get('content-type') ?? null,
+    clientAddress: req.socket.remoteAddress ?? null,
+    declaredSize: declaredLength(req),
   };
 }
 
 const receipt = (d: StoredDelivery) => ({
   entry: d.id,
   hook: d.hook_id,
+  outcome: deliveryOutcomeWord(d),
   delivery_id: d.delivery_id,
   delivery_id_rule: d.delivery_id_rule,
   duplicate: d.duplicate,
@@ -74,29 +52,48 @@ const receipt = (d: StoredDelivery) => ({
   signature: d.signature,
 });
 
-export function hookRoutes(ctx: Ctx): Router {
+export function hookRoutes(ctx: Ctx, gate: RequestGate): Router {
   const router = Router();
-
-  const findHook = async (id: string): Promise<Webhook> => {
-    const hook = WEBHOOK_ID_PATTERN.test(id) ? await ctx.webhooks.get(id) : undefined;
-    if (!hook) throw new SwitchyardError('webhook_not_found', `no webhook ${id}`);
-    return hook;
-  };
-
-  /** Stores a refusal (the delivery whole, marked refused) and answers with its code. */
-  const refuse = async (res: Response, rec: DeliveryRecord, error: SwitchyardError, extra: Record<string, unknown> = {}): Promise<void> => {
-    const stored = await ctx.deliveries.append({ ...rec, outcome: 'refused', refusal: { code: error.code, message: error.message } });
-    ctx.logger.warn('webhook delivery refused', { hook: rec.hook_id, entry: stored.id, code: error.code, action: rec.action });
-    res.status(statusFor(error.code)).json({ ok: false, error: { ...error.toJSON(), ...extra }, ...receipt(stored) });
-  };
 
   // The public face of a webhook: its name and whether it is on, nothing about deliveries.
   router.get('/hook/:id', async (req, res) => {
-    const hook = await findHook(req.params['id'] as string);
+    if (!gate.check(req, res)) return;
+    const hook = await ctx.intake.find(req.params['id'] as string);
     res.json({ name: hook.name, on: hook.on });
   });
 
-  const parseRaw = rawBody(ctx.hookBodyLimitBytes);
+  /** Answers what the intake decided; a body left unread closes the connection. */
+  const answer = (req: Request, res: Response, result: IntakeResult, bodyUnread: boolean): void => {
+    if (bodyUnread) closeAfterAnswer(res);
+    const baseUrl = (): string => baseUrlOf(req, ctx.publicBaseUrl);
+    switch (result.kind) {
+      case 'accepted':
+        return writeJson(res, 200, { ok: true, ...receipt(result.delivery) });
+      case 'duplicate': {
+        const delivery = receipt(result.delivery);
+        if (result.delivery.action === null) return writeJson(res, 200, { ok: true, ...delivery });
+        // The receipt at the top (as for a delivery without an action) and as `delivery` (as for a run).
+        res.status(200).json({ ok: true, ...delivery, delivery, action: { name: result.delivery.action, ran: false, reason: 'duplicate', first_run: result.firstRun } });
+        return;
+      }
+      case 'ran': {
+        const inv = result.run.invocation;
+        res.status(inv.ok ? 200 : statusFor(inv.error?.code ?? 'internal_error')).json({ ...runAnswer(result.run, baseUrl()), delivery: receipt(result.delivery) });
+        return;
+      }
+      case 'refused': {
+        const { delivery, error, run } = result;
+        ctx.logger.warn('webhook delivery refused', { hook: delivery.hook_id, entry: delivery.id, code: error.code, action: delivery.action });
+        if (run) {
+          res.status(statusFor(error.code)).json({ ...runAnswer(run, baseUrl()), error: error.toJSON(), delivery: receipt(delivery) });
+          return;
+        }
+        const links = error.code === 'unknown_capability' && delivery.action ? unknownKeyLinks(delivery.action, ctx.registry.suggest(delivery.action), baseUrl()) : {};
+        res.status(statusFor(error.code)).json({ ok: false, error: { ...error.toJSON(), ...links }, ...receipt(delivery) });
+        return;
+      }
+    }
+  };
 
   /** The action an address names, as its registered key when it names one in any letter case. */
   const actionOf = (req: Request): string | null => {
@@ -105,62 +102,35 @@ export function hookRoutes(ctx: Ctx): Router {
   };
 
   const ingest = async (req: Request, res: Response): Promise<void> => {
-    const hook = await findHook(req.params['id'] as string);
-    const action = actionOf(req);
-    const body: Uint8Array = Buffer.isBuffer(req.body) ? req.body : new Uint8Array();
-    const rec = deliveryRecord(req, hook, body, body.length, action);
-
-    if (!hook.on) return refuse(res, rec, new SwitchyardError('webhook_off', `webhook ${hook.id} is off; the delivery was stored as a refusal`));
-    if (hook.signature?.require && rec.signature !== 'verified') {
-      const check = verifySignature(hook.signature, rec.headers, body);
-      return refuse(res, rec, new SwitchyardError('signature_invalid', `signature ${check.verdict}: ${check.reason}; the delivery was stored as a refusal`, { scheme: hook.signature.scheme }));
+    if (!gate.check(req, res)) return;
+    const head = deliveryHead(req, req.params['id'] as string, actionOf(req));
+    let admission;
+    try {
+      admission = await ctx.intake.admit(head);
+    } catch (err) {
+      // Unknown: answered at once; the body is never read.
+      closeAfterAnswer(res);
+      throw err;
     }
-    if (action !== null && !ctx.registry.has(action)) {
-      const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
-      return refuse(res, rec, new SwitchyardError('unknown_capability', `no capability ${action}; the delivery was stored as a refusal`), unknownKeyLinks(action, ctx.registry.suggest(action), baseUrl));
+    if (admission.kind === 'off') {
+      const first = await readFirstBytes(req, admission.keep, OFF_PREFIX_WAIT_MS);
+      return answer(req, res, await ctx.intake.refuseOff(head, admission.hook, first.bytes, first.complete), !first.complete);
     }
-
-    const stored = await ctx.deliveries.append(rec);
-    await ctx.forwarding.accepted(stored);
-    if (action === null) {
-      writeJson(res, 200, { ok: true, ...receipt(stored) });
-      return;
+    if (admission.kind === 'too_large') return answer(req, res, await ctx.intake.refuseTooLarge(head, admission.hook, admission.size), true);
+    const release = holdBody(req, res, ctx.limits);
+    if (!release) return;
+    try {
+      const read = await readBody(req, admission.limit, head.declaredSize);
+      if (read.kind === 'aborted') return refuseAndClose(req, res, new SwitchyardError('invalid_request', 'the request body ended before it was complete'));
+      if (read.kind === 'too_large') return answer(req, res, await ctx.intake.refuseTooLarge(head, admission.hook, read.size), true);
+      answer(req, res, await ctx.intake.deliver(head, admission.hook, read.bytes), false);
+    } finally {
+      // The body is stored (or dropped) by now: its bytes leave the budget.
+      release();
     }
-    if (stored.duplicate) {
-      // A retry of a delivery that already ran its action must not run it again.
-      const first = stored.duplicate_of ? await ctx.deliveries.get(stored.duplicate_of) : undefined;
-      // The receipt at the top (as for a delivery without an action) and as `delivery` (as for a run).
-      const delivery = receipt(stored);
-      res.status(200).json({ ok: true, ...delivery, delivery, action: { name: action, ran: false, reason: 'duplicate', first_run: first?.action_run ?? null } });
-      return;
-    }
-
-    const outcome = await ctx.dispatch.dispatch({ key: action, body: Buffer.from(body).toString('utf8'), source: `hook:${hook.id}/${stored.id}` }, hookCaller(hook.id));
-    const inv = outcome.invocation;
-    const status = inv.ok ? 200 : statusFor(inv.error?.code ?? 'internal_error');
-    const answer = { ...runAnswer(outcome, baseUrlOf(req, ctx.publicBaseUrl)), delivery: receipt(stored) };
-    await ctx.deliveries.appendAction({
-      delivery: stored.id,
-      action,
-      invocation: inv.id,
-      ok: inv.ok,
-      status: inv.ran ? inv.status : 'refused',
-      answer: { status, body: { ok: inv.ok, result: inv.result, invocation: inv.id, error: inv.error } },
-      created_at: new Date().toISOString(),
-    });
-    if (!inv.ran) ctx.logger.warn('webhook action refused', { hook: hook.id, entry: stored.id, action, code: inv.error?.code });
-    res.status(status).json(answer);
   };
 
-  /** A body over the limit is not read; the refusal keeps its headers and announced size. */
-  const tooLarge = async (err: unknown, req: Request, res: Response, next: NextFunction): Promise<void> => {
-    if ((err as { type?: string })?.type !== 'entity.too.large') return next(err);
-    const hook = await findHook(req.params['id'] as string);
-    const rec = deliveryRecord(req, hook, null, (err as { length: number }).length, actionOf(req));
-    await refuse(res, rec, new SwitchyardError('payload_too_large', `deliveries are limited to ${ctx.hookBodyLimitBytes} bytes; this one was stored as a refusal without its body`, { limit: ctx.hookBodyLimitBytes }));
-  };
-
-  router.post('/hook/:id', parseRaw, ingest, tooLarge);
-  router.post('/hook/:id/:action', parseRaw, ingest, tooLarge);
+  router.post('/hook/:id', ingest);
+  router.post('/hook/:id/:action', ingest);
   return router;
 }

@@ -1,11 +1,14 @@
 // Webhooks: the list with on/off switches, one webhook's deliveries with its switch (new ones
 // arrive live over server-sent events) and one delivery whole: every header as received and the
 // body (a link to the raw body instead when it is over the inline threshold).
-import { counted, type Destination, type ForwardingView, type StoredDelivery, type Webhook } from '@switchyard/core';
+import { counted, deliveryOutcomeWord, type Destination, type ForwardingView, type StoredDelivery, type Webhook } from '@switchyard/core';
 import { html, type Html } from '../html.js';
 
+/** The one vocabulary (accepted, duplicate, refused), a refusal with its reason. */
+const outcomeText = (d: StoredDelivery): string => (d.refusal ? `refused: ${d.refusal.code}` : deliveryOutcomeWord(d));
+
 const deliveryRow = (d: StoredDelivery) =>
-  html`<tr data-entry="${d.id}"><td data-label="Entry" class="token"><a href="/dashboard/deliveries/${d.id}">${d.id}</a></td><td data-label="Received" class="token">${d.received_at}</td><td data-label="Method">${d.method}</td><td data-label="Delivery id">${d.delivery_id ?? '—'}</td><td data-label="Outcome">${d.outcome}${d.duplicate ? ' · duplicate' : ''}</td><td data-label="Bytes">${d.body_size}</td></tr>`;
+  html`<tr data-entry="${d.id}"><td data-label="Entry" class="token"><a href="/dashboard/deliveries/${d.id}">${d.id}</a></td><td data-label="Received" class="token">${d.received_at}</td><td data-label="Method">${d.method}</td><td data-label="Delivery id">${d.delivery_id ?? '—'}</td><td data-label="Outcome">${outcomeText(d)}</td><td data-label="Bytes">${d.body_size}</td></tr>`;
 
 /** The on/off switch: a form with the session's CSRF token, back to the page it is on. */
 const switchForm = (h: Webhook, csrf: string, from: 'list' | 'webhook') =>
@@ -90,7 +93,7 @@ export function deliveryBody(d: StoredDelivery, body: { body: string | null; bod
   <dt>Received</dt><dd>${d.received_at}</dd>
   <dt>Request</dt><dd><code>${d.method} ${d.path}${d.query ? `?${d.query.replace(/^\?/, '')}` : ''}</code> from ${d.client_address ?? '—'}</dd>
   <dt>Delivery id</dt><dd>${d.delivery_id ?? '—'} ${d.delivery_id_rule ? html`<span class="muted">(${d.delivery_id_rule})</span>` : ''}</dd>
-  <dt>Outcome</dt><dd>${d.outcome}${d.duplicate ? html` · duplicate of <a href="/dashboard/deliveries/${d.duplicate_of}">${d.duplicate_of}</a>` : ''}</dd>
+  <dt>Outcome</dt><dd>${outcomeText(d)}${d.refusal ? html` <span class="muted">${d.refusal.message}</span>` : ''}${d.duplicate ? html` of <a href="/dashboard/deliveries/${d.duplicate_of}">${d.duplicate_of}</a>` : ''}</dd>
   <dt>Signature</dt><dd>${d.signature ?? '—'}</dd>
   ${d.action_run ? html`<dt>Action</dt><dd>${d.action_run.action} → <a href="/dashboard/invocations/${d.action_run.invocation}">${d.action_run.invocation}</a> (${d.action_run.status})</dd>` : ''}
 </dl>

@@ -1,0 +1,225 @@
+// The webhook intake: the rules of a delivery to /hook/<id>[/<action>], from its head to its records.
+// An adapter hands over what arrived (head first, then the body it was told to read); the intake
+// decides, stores and runs. Steps after acceptance (forwarding) plug in as AcceptedDeliveryStep.
+import { callerOf } from './access-policy.js';
+import type { Caller } from './caller.js';
+import type { RawHeaders } from './delivery-id.js';
+import { resolveDeliveryId } from './delivery-id.js';
+import type { DispatchOutcome, DispatchService } from './dispatch.js';
+import { SwitchyardError, type ErrorCode } from './errors.js';
+import { noRequestScope, type Clock, type DeliveryStore, type RequestScope, type WebhookStore } from './ports.js';
+import type { CapabilityRegistry } from './registry.js';
+import { ByteBudget } from './byte-budget.js';
+import { verifySignature } from './signature.js';
+import { WEBHOOK_ID_PATTERN, newDeliveryEntryId, type ActionRecord, type DeliveryRecord, type DeliveryRefusal, type StoredDelivery, type Webhook } from './webhook.js';
+
+/** What is known of a delivery before its body is read. */
+export interface DeliveryHead {
+  hookId: string;
+  /** The capability key named by an action address, if any. */
+  action: string | null;
+  method: string;
+  path: string;
+  query: string;
+  headers: RawHeaders;
+  contentType: string | null;
+  clientAddress: string | null;
+  /** The announced content-length; null for a chunked body. */
+  declaredSize: number | null;
+}
+
+/** What the adapter is to do with the body: read it up to `limit`; for an Off webhook, read at most `keep` bytes; too large, read nothing. */
+export type Admission =
+  | { kind: 'read'; hook: Webhook; limit: number }
+  | { kind: 'off'; hook: Webhook; keep: number }
+  | { kind: 'too_large'; hook: Webhook; size: number };
+
+export type IntakeResult =
+  /** Stored as a refusal; `run` is the refused invocation when the action itself refused. */
+  | { kind: 'refused'; delivery: StoredDelivery; error: SwitchyardError; run: DispatchOutcome | null }
+  /** Stored; no action named. */
+  | { kind: 'accepted'; delivery: StoredDelivery }
+  /** Stored as a duplicate of an earlier delivery whose action already ran (or was not named). */
+  | { kind: 'duplicate'; delivery: StoredDelivery; firstRun: ActionRecord | null }
+  /** Stored, and its action ran (successfully or not). */
+  | { kind: 'ran'; delivery: StoredDelivery; run: DispatchOutcome };
+
+/** Work that follows every accepted, non-duplicate delivery (forwarding builds on this). */
+export interface AcceptedDeliveryStep {
+  afterAccepted(delivery: StoredDelivery): Promise<void>;
+}
+
+export interface WebhookIntakeOptions {
+  /** Largest body stored (413 and a refusal entry above it). */
+  bodyLimitBytes: number;
+  /** How much of a body sent to an Off webhook its refusal keeps. */
+  refusedBodyBytes: number;
+  /** The answer status an action's outcome gives (the adapter's table of codes). */
+  answerStatus(code: ErrorCode | null): number;
+}
+
+/** Bytes of bodies being stored at once (see WebhookIntake.store). */
+export const STORING_BUDGET_BYTES = 16 * 1024 * 1024;
+
+/** An action address runs as its webhook: the access policy says who that is. */
+const hookCaller = (hookId: string): Caller => callerOf({ kind: 'hook', hookId });
+
+export class WebhookIntake {
+  constructor(
+    private readonly webhooks: WebhookStore,
+    private readonly deliveries: DeliveryStore,
+    private readonly registry: CapabilityRegistry,
+    private readonly dispatch: DispatchService,
+    private readonly clock: Clock,
+    private readonly options: WebhookIntakeOptions,
+    /** Names the request each delivery came from. */
+    private readonly scope: RequestScope = noRequestScope,
+    private readonly steps: readonly AcceptedDeliveryStep[] = [],
+  ) {}
+
+  private readonly storing = new ByteBudget(STORING_BUDGET_BYTES);
+
+  get bodyLimitBytes(): number {
+    return this.options.bodyLimitBytes;
+  }
+
+  /** The webhook, or webhook_not_found: looked up before anything of the body is read. */
+  async find(hookId: string): Promise<Webhook> {
+    const hook = WEBHOOK_ID_PATTERN.test(hookId) ? await this.webhooks.get(hookId) : undefined;
+    if (!hook) throw new SwitchyardError('webhook_not_found', `no webhook ${hookId}`);
+    return hook;
+  }
+
+  /** Decides from the head alone: unknown (thrown), Off or announced too large (refuse), or read. */
+  async admit(head: DeliveryHead): Promise<Admission> {
+    const hook = await this.find(head.hookId);
+    if (!hook.on) return { kind: 'off', hook, keep: this.options.refusedBodyBytes };
+    if (head.declaredSize !== null && head.declaredSize > this.options.bodyLimitBytes) return { kind: 'too_large', hook, size: head.declaredSize };
+    return { kind: 'read', hook, limit: this.options.bodyLimitBytes };
+  }
+
+  /**
+   * Stores the refusal of a delivery to an Off webhook with what was read of its body: its first
+   * bytes (`complete` when that is all of it; otherwise flagged body_truncated with the declared size).
+   */
+  async refuseOff(head: DeliveryHead, hook: Webhook, kept: Uint8Array, complete: boolean): Promise<IntakeResult> {
+    const error = new SwitchyardError('webhook_off', `webhook ${hook.id} is off; the delivery was stored as a refusal`);
+    const refusal: DeliveryRefusal = { code: error.code, message: error.message };
+    if (!complete) Object.assign(refusal, { body_truncated: true, declared_size: head.declaredSize });
+    return this.refuse(this.record(head, hook, kept, complete ? kept.length : (head.declaredSize ?? kept.length), complete), refusal, error);
+  }
+
+  /** Stores the refusal of a body over the limit (announced, or found while reading), without its body. */
+  async refuseTooLarge(head: DeliveryHead, hook: Webhook, size: number): Promise<IntakeResult> {
+    const limit = this.options.bodyLimitBytes;
+    const error = new SwitchyardError('payload_too_large', `deliveries are limited to ${limit} bytes; this one was stored as a refusal without its body`, { limit });
+    return this.refuse(this.record(head, hook, null, size, false), { code: error.code, message: error.message }, error);
+  }
+
+  /** A delivery read whole: signature, action, storage, duplicate, the action's run and its record. */
+  async deliver(head: DeliveryHead, hook: Webhook, body: Uint8Array): Promise<IntakeResult> {
+    const rec = this.record(head, hook, body, body.length, true);
+    const refuse = (error: SwitchyardError) => this.refuse(rec, { code: error.code, message: error.message }, error);
+
+    if (hook.signature?.require && rec.signature !== 'verified') {
+      const check = verifySignature(hook.signature, rec.headers, body, this.clock.now());
+      return refuse(new SwitchyardError('signature_invalid', `signature ${check.verdict}: ${check.reason}; the delivery was stored as a refusal`, { scheme: hook.signature.scheme }));
+    }
+    const action = head.action;
+    if (action === null) return this.accepted({ kind: 'accepted', delivery: await this.store(rec) });
+    if (!this.registry.has(action)) return refuse(new SwitchyardError('unknown_capability', `no capability ${action}; the delivery was stored as a refusal`));
+
+    const text = Buffer.from(body).toString('utf8');
+    const caller = hookCaller(hook.id);
+    const refusal = this.dispatch.refusalFor(action, text, caller);
+    if (refusal) {
+      // The delivery is refused with its action's reason; the refused run is still ledgered.
+      const stored = await this.store({ ...rec, outcome: 'refused', refusal: { code: refusal.code, message: `action ${action} refused: ${refusal.message}` } });
+      const run = await this.runAction(stored, action, text, caller);
+      return { kind: 'refused', delivery: stored, error: refusal, run };
+    }
+
+    const stored = await this.store(rec);
+    if (stored.duplicate) {
+      // A retry of a delivery that already ran its action must not run it again.
+      const first = stored.duplicate_of ? await this.deliveries.get(stored.duplicate_of) : undefined;
+      return { kind: 'duplicate', delivery: stored, firstRun: first?.action_run ?? null };
+    }
+    return this.accepted({ kind: 'ran', delivery: stored, run: await this.runAction(stored, action, text, caller) });
+  }
+
+  /** The delivery's record, named by the request it came in. */
+  private record(head: DeliveryHead, hook: Webhook, body: Uint8Array | null, bodySize: number, whole: boolean): DeliveryRecord {
+    return deliveryRecord(head, hook, body, bodySize, this.clock.now(), whole, this.scope.requestId());
+  }
+
+  private async accepted<R extends IntakeResult>(result: R): Promise<R> {
+    if (result.kind === 'accepted' && result.delivery.duplicate) return { kind: 'duplicate', delivery: result.delivery, firstRun: null } as IntakeResult as R;
+    for (const step of this.steps) await step.afterAccepted(result.delivery);
+    return result;
+  }
+
+  /** Runs the action as hook:<id> and writes the record linking delivery, invocation and answer. */
+  private async runAction(stored: StoredDelivery, action: string, text: string, caller: Caller): Promise<DispatchOutcome> {
+    const outcome = await this.dispatch.dispatch({ key: action, body: text, source: `hook:${stored.hook_id}/${stored.id}` }, caller);
+    const inv = outcome.invocation;
+    await this.deliveries.appendAction({
+      delivery: stored.id,
+      action,
+      invocation: inv.id,
+      ok: inv.ok,
+      status: inv.ran ? inv.status : 'refused',
+      answer: { status: this.options.answerStatus(inv.ok ? null : (inv.error?.code ?? 'internal_error')), body: { ok: inv.ok, result: inv.result, invocation: inv.id, error: inv.error } },
+      created_at: this.clock.now().toISOString(),
+    });
+    return outcome;
+  }
+
+  /**
+   * Appends a delivery. Each body is copied again on its way into the database, so many large ones
+   * committing together would multiply the memory the body budget bounds: up to 16 MiB of bodies
+   * are stored at once (small ones keep sharing commits), a larger one alone.
+   */
+  private async store(rec: DeliveryRecord): Promise<StoredDelivery> {
+    const bytes = rec.body?.length ?? 0;
+    await this.storing.reserve(bytes);
+    try {
+      return await this.deliveries.append(rec);
+    } finally {
+      this.storing.release(bytes);
+    }
+  }
+
+  private async refuse(rec: DeliveryRecord, refusal: DeliveryRefusal, error: SwitchyardError): Promise<IntakeResult> {
+    const delivery = await this.store({ ...rec, outcome: 'refused', refusal });
+    return { kind: 'refused', delivery, error, run: null };
+  }
+}
+
+/**
+ * A delivery as received: what is stored, before the database decides whether it is a duplicate.
+ * Only a whole body is searched for a delivery id or checked against a signature.
+ */
+export function deliveryRecord(head: DeliveryHead, hook: Webhook, body: Uint8Array | null, bodySize: number, now: Date, whole = true, requestId: string | null = null): DeliveryRecord {
+  const found = resolveDeliveryId({ headers: head.headers, body: whole ? body : null, contentType: head.contentType, webhookPath: hook.delivery_id_path });
+  const signature = hook.signature && body && whole ? verifySignature(hook.signature, head.headers, body, now) : null;
+  return {
+    id: newDeliveryEntryId(),
+    hook_id: hook.id,
+    received_at: now.toISOString(),
+    method: head.method,
+    path: head.path,
+    query: head.query,
+    headers: head.headers,
+    body,
+    body_size: bodySize,
+    client_address: head.clientAddress,
+    delivery_id: found?.id ?? null,
+    delivery_id_rule: found?.rule ?? null,
+    signature: signature?.verdict ?? null,
+    outcome: 'accepted',
+    refusal: null,
+    action: head.action,
+    request_id: requestId,
+  };
+}
