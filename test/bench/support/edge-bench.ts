@@ -1,0 +1,82 @@
+// What bench:dispatch and bench:mcp share: the EDGE simulator and the service in processes of their
+// own, the direct path (the SDK client over SSE to the simulator, one connection, as our adapter
+// holds it), the settings from the environment, and the overhead report that ends both.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { setMaxListeners } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { spawnSimulator } from './simulator.js';
+import { closedLoop, type Figures } from './stats.js';
+import { measureOverhead, type Path } from './overhead.js';
+import { writeReport } from './report.js';
+import { listeningUrl, spawnTs } from '../../support/processes.js';
+
+// The SDK's default transport (used here as the baseline, unmodified) lets the platform fetch hold
+// an abort listener per request on one long-lived signal until GC; at load that trips Node's leak
+// warning in this client process. It says nothing about the service, so it is not printed.
+setMaxListeners(100_000);
+process.removeAllListeners('warning');
+process.on('warning', (w) => {
+  if (w.name !== 'MaxListenersExceededWarning') console.warn(w);
+});
+
+export const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
+const CONCURRENCY = Number(process.env['BENCH_CONCURRENCY'] ?? 16);
+export const KEY = 'EDGE_BUILDS_WORKERS_BUILDS_SET_ACTIVE_WORKER';
+export const API_KEY = 'sy_bench_key_0123456789abcdefghijklmnopqrstuvwxyz';
+
+let calls = 0;
+/** A fresh 32-hex-digit worker id for each call, so no two runs are the same. */
+export const nextWorkerId = (): string => ((calls++).toString(16) + '0'.repeat(32)).slice(0, 32);
+
+/** A closed loop of `once` at the given concurrency for one phase. */
+export const loop = (once: () => Promise<boolean>) => (concurrency: number): Promise<Figures> => closedLoop(once, { concurrency, seconds: SECONDS, warmupSeconds: 1 });
+
+export interface EdgeBench {
+  /** The service's base URL. */
+  url: string;
+  /** Measures `through` against the direct path and writes the report (bench-results/<name>-<engine>.json). */
+  compare(name: string, through: Path, targets: Record<string, string>): Promise<void>;
+}
+
+/** Starts the simulator and the service, runs `body`, and stops both whatever happens. */
+export async function runEdgeBench(body: (bench: EdgeBench) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'switchyard-bench-'));
+  const sim = await spawnSimulator('edge');
+  const configFile = join(dir, 'config.json');
+  writeFileSync(configFile, JSON.stringify({ plugins: { edge: { upstream: { url: sim.value, transport: 'sse' } } } }));
+  const databaseUrl = process.env['DATABASE_URL'] ?? `sqlite:${join(dir, 'bench.db')}`;
+  const service = await spawnTs('adapters/app/src/main.ts', [], { PORT: '0', DATABASE_URL: databaseUrl, SWITCHYARD_API_KEY: API_KEY, SWITCHYARD_CONFIG: configFile, LOG_LEVEL: 'info' }, listeningUrl);
+  const client = new Client({ name: 'bench', version: '1' });
+  try {
+    await client.connect(new SSEClientTransport(new URL(sim.value)));
+    const direct = loop(async () => {
+      const r = await client.callTool({ name: 'workers_builds_set_active_worker', arguments: { workerId: nextWorkerId() } });
+      return r.isError !== true;
+    });
+    await body({
+      url: service.value,
+      async compare(name, through, targets) {
+        // Latency (what one call costs, unloaded) at concurrency 1; throughput under load at CONCURRENCY.
+        // CPU per request of each process (warm-up included in the phase, so slightly high for all).
+        const report = await measureOverhead(name, name, direct, through, {
+          concurrency: CONCURRENCY,
+          rounds: ROUNDS,
+          seconds: SECONDS,
+          engine: databaseUrl.startsWith('postgres') ? 'postgresql' : 'sqlite',
+          pids: { client: undefined, service: service.child.process.pid, upstream: sim.child.process.pid },
+          targets,
+        });
+        writeReport(name, report);
+      },
+    });
+  } finally {
+    await client.close();
+    await service.child.stop();
+    await sim.child.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
