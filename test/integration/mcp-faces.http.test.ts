@@ -7,9 +7,10 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LATEST_PROTOCOL_VERSION, McpError, ResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { LATEST_PROTOCOL_VERSION, ResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { narrowToken } from '@switchyard/core';
 import { TEST_API_KEY, engines, startListeningService, type ListeningService } from '../support/app.js';
+import { rpcError } from '../support/rpc-error.js';
 import { PNG, startConformanceUpstream, type ConformanceUpstream } from '../support/conformance-upstream.js';
 import { startEverythingHttp, type EverythingHttp } from '../support/everything-server.js';
 
@@ -31,15 +32,6 @@ for (const engine of engines()) {
       await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}${path}`), { requestInit: { headers } }));
       clients.push(client);
       return client;
-    };
-    const rpcError = async (p: Promise<unknown>): Promise<McpError> => {
-      try {
-        await p;
-      } catch (err) {
-        expect(err).to.be.instanceOf(McpError);
-        return err as McpError;
-      }
-      throw new Error('expected a JSON-RPC error');
     };
     const warnings: Array<{ message: string; fields?: Record<string, unknown> }> = [];
     const logger = { info() {}, debug() {}, error() {}, warn: (message: string, fields?: Record<string, unknown>) => warnings.push({ message, ...(fields ? { fields } : {}) }) };

@@ -5,9 +5,10 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { narrowToken } from '@switchyard/core';
 import { TEST_API_KEY, engines, startListeningService, type ListeningService } from '../support/app.js';
+import { rpcError } from '../support/rpc-error.js';
 
 const EDGE = 'EDGE_BUILDS_WORKERS_BUILDS_SET_ACTIVE_WORKER';
 const GROUP = 'MESSAGING_UPDATE_GROUP';
@@ -36,15 +37,6 @@ for (const engine of engines()) {
     const bearer = (token: string) => connect({ authorization: `Bearer ${token}` });
     const start = async () => (await http.get('/start').expect(200)).body as { token: string; fingerprint: string; keys: string[] };
     const structured = (r: unknown) => (r as CallToolResult).structuredContent as Structured;
-    const rpcError = async (p: Promise<unknown>): Promise<McpError> => {
-      try {
-        await p;
-      } catch (err) {
-        expect(err).to.be.instanceOf(McpError);
-        return err as McpError;
-      }
-      throw new Error('expected a JSON-RPC error');
-    };
 
     before(async () => {
       svc = await startListeningService(engine, { tokens: { mintPerMinute: 1000 } });

@@ -1,20 +1,11 @@
 // The switchyard command as a user runs it: the real bin in a child process against a real
 // service (SQLite), checking output and exit codes.
 import { expect } from 'chai';
-import { execFile, spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { PROJECT_ROOT } from '@switchyard/app';
+import { spawn } from 'node:child_process';
+import { BIN, runCli } from './run-cli.js';
 import { TEST_API_KEY, startListeningService, type ListeningService } from '../../../test/support/app.js';
 
-const BIN = join(PROJECT_ROOT, 'adapters', 'cli', 'bin', 'switchyard.js');
-const run = promisify(execFile);
 
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 describe('adapter cli: switchyard hook …', function () {
   this.timeout(60_000);
@@ -22,15 +13,7 @@ describe('adapter cli: switchyard hook …', function () {
   let url: string;
   let hookId: string;
 
-  const cli = async (args: string[], env: Record<string, string> = {}): Promise<Result> => {
-    try {
-      const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, SWITCHYARD_URL: url, SWITCHYARD_API_KEY: TEST_API_KEY, ...env } });
-      return { code: 0, stdout, stderr };
-    } catch (err) {
-      const e = err as { code: number; stdout: string; stderr: string };
-      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-    }
-  };
+  const cli = (args: string[], env: Record<string, string> = {}) => runCli(url, args, env);
   const deliver = async (body: string, headers: Record<string, string> = {}) => {
     const res = await fetch(`${url}/hook/${hookId}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
     return (await res.json()) as { entry: string };
@@ -158,15 +141,7 @@ describe('adapter cli: hook deliveries within the byte budget', function () {
   this.timeout(60_000);
   let svc: ListeningService;
 
-  const cli = async (args: string[]): Promise<Result> => {
-    try {
-      const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, SWITCHYARD_URL: svc.url, SWITCHYARD_API_KEY: TEST_API_KEY } });
-      return { code: 0, stdout, stderr };
-    } catch (err) {
-      const e = err as { code: number; stdout: string; stderr: string };
-      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-    }
-  };
+  const cli = (args: string[]) => runCli(svc.url, args);
 
   before(async function () {
     svc = await startListeningService('sqlite', { ledger: { inlineBodyBytes: 8192, pageBytes: 65_536 } });

@@ -1,29 +1,15 @@
 // `switchyard hook destinations|dead|retry` as a user runs them: the real bin against a real service
 // (SQLite) forwarding to a real receiver on loopback.
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { PROJECT_ROOT } from '@switchyard/app';
-import { TEST_API_KEY, startListeningService, type ListeningService } from '../../../test/support/app.js';
+import { runCli } from './run-cli.js';
+import { startListeningService, type ListeningService } from '../../../test/support/app.js';
 import { eventually, startReceiver, type Receiver } from '../../../test/support/receiver.js';
-
-const BIN = join(PROJECT_ROOT, 'adapters', 'cli', 'bin', 'switchyard.js');
-const run = promisify(execFile);
 
 describe('adapter cli: switchyard hook destinations, dead, retry', function () {
   this.timeout(60_000);
   let svc: ListeningService;
   let rx: Receiver;
-  const cli = async (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
-    try {
-      const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, SWITCHYARD_URL: svc.url, SWITCHYARD_API_KEY: TEST_API_KEY } });
-      return { code: 0, stdout, stderr };
-    } catch (err) {
-      const e = err as { code: number; stdout: string; stderr: string };
-      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-    }
-  };
+  const cli = (args: string[]) => runCli(svc.url, args);
 
   before(async () => {
     rx = await startReceiver();

@@ -1,17 +1,13 @@
 // `switchyard upstream list|refresh` as a user runs it: the real bin in a child process against a
 // real service (SQLite) that imports the listing fixture over stdio.
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { PROJECT_ROOT } from '@switchyard/app';
-import { TEST_API_KEY, startListeningService, type ListeningService } from '../../../test/support/app.js';
+import { runCli } from './run-cli.js';
+import { startListeningService, type ListeningService } from '../../../test/support/app.js';
 import { LISTING_FIXTURE } from '../../../test/support/everything-server.js';
 
-const BIN = join(PROJECT_ROOT, 'adapters', 'cli', 'bin', 'switchyard.js');
-const run = promisify(execFile);
 
 describe('adapter cli: switchyard upstream …', function () {
   this.timeout(60_000);
@@ -19,15 +15,7 @@ describe('adapter cli: switchyard upstream …', function () {
   let dir: string;
   let toolsFile: string;
 
-  const cli = async (args: string[], env: Record<string, string> = {}) => {
-    try {
-      const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, SWITCHYARD_URL: svc.url, SWITCHYARD_API_KEY: TEST_API_KEY, ...env } });
-      return { code: 0, stdout, stderr };
-    } catch (err) {
-      const e = err as { code: number; stdout: string; stderr: string };
-      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-    }
-  };
+  const cli = (args: string[], env: Record<string, string> = {}) => runCli(svc.url, args, env);
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'switchyard-cli-upstream-'));
