@@ -17,6 +17,12 @@ export interface Webhook {
 export const newWebhookId = (): string => randomId('hk_', 12);
 export const newDeliveryEntryId = (): string => randomId('dlv_', 20);
 export const WEBHOOK_ID_PATTERN = /^hk_[A-Za-z0-9]{12}$/;
+/**
+ * How log lines name a webhook. Its address is its secret and logs travel further than the
+ * database (aggregators, support tickets), so a line carries only the first three characters:
+ * enough to tell an owner's few webhooks apart, far too few to post to one.
+ */
+export const webhookLogName = (id: string): string => `${id.slice(0, 6)}…`;
 
 export const DELIVERY_EVENT = 'webhook delivery';
 

@@ -5,6 +5,8 @@ import { expect } from 'chai';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
+import knexFactory from 'knex';
+import { knexConfig } from '@switchyard/storage-knex';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createLogger } from '@switchyard/app';
@@ -107,6 +109,32 @@ for (const engine of engines()) {
         // Access lines name the route pattern, never the path: a webhook's address is a secret.
         expect(JSON.stringify(lines.filter((l) => l['message'] === 'request'))).not.to.include(hookId);
         expect(access!['time']).to.be.a('string').and.match(/^\d{4}-\d{2}-\d{2}T/);
+      });
+
+      // A webhook's address is its secret, and logs travel further than the database: no line, of
+      // any level, names a whole one; lines name its first characters. This runs last in the suite,
+      // so that the lines of every request above are checked too.
+      it('never names a webhook address in any line, an unhandled error included', async () => {
+        // An unhandled error on /hook: the webhooks table is taken away (a real storage fault).
+        const k = knexFactory(knexConfig(svc.db.url));
+        const unknownHook = 'hk_SecretUnhand';
+        try {
+          await k.schema.renameTable('webhooks', 'webhooks_away');
+          const res = await post(server, `/hook/${unknownHook}`, { 'content-type': 'application/json', 'x-request-id': 'fault-1' }, Buffer.from('{}'));
+          expect(res.status).to.equal(500);
+        } finally {
+          await k.schema.renameTable('webhooks_away', 'webhooks');
+          await k.destroy();
+        }
+        const fault = lines.find((l) => l['message'] === 'unhandled error' && l['request_id'] === 'fault-1');
+        expect(fault, 'the unhandled error is logged').to.exist;
+        expect(fault!['route']).to.be.a('string');
+        const all = JSON.stringify(lines);
+        expect(all).not.to.include(unknownHook);
+        expect(all).not.to.include(hookId);
+        // The lines that name a webhook name its first characters.
+        expect(lines.find((l) => l['message'] === 'webhook created')).to.include({ hook: `${hookId.slice(0, 6)}…` });
+        expect(lines.find((l) => l['message'] === 'webhook delivery refused')).to.include({ hook: `${hookId.slice(0, 6)}…` });
       });
     });
   });

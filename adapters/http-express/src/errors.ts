@@ -2,6 +2,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { SwitchyardError } from '@switchyard/core';
 import type { HttpLogger } from './context.js';
+import { routePattern } from './route-pattern.js';
 import { statusFor } from './status.js';
 
 /** Errors raised by Express's own body parsers carry a `type`; give them our codes. */
@@ -22,7 +23,7 @@ function fromBodyParser(err: { type?: string; message?: string; limit?: number }
 export const errorMiddleware = (logger: HttpLogger): ErrorRequestHandler => (err, req, res, _next) => {
   const coded = SwitchyardError.is(err) ? err : fromBodyParser(err as { type?: string });
   if (!coded) {
-    logger.error('unhandled error', { path: req.path, error: (err as Error)?.stack ?? String(err) });
+    logger.error('unhandled error', { route: routePattern(req), error: (err as Error)?.stack ?? String(err) });
   }
   const error = coded ?? new SwitchyardError('internal_error', 'internal error');
   // Already answered (a timeout or a budget refusal while a body was being read, counted then): nothing to add.

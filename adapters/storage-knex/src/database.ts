@@ -66,15 +66,21 @@ export function parseDatabaseUrl(url: string, cwd: string = process.cwd()): Data
   return { dialect, connection: dialect.connectionOf(url, cwd) };
 }
 
+/**
+ * A failed statement's error names its SQL with placeholders, never the bound values: those are
+ * webhook addresses, bodies, arguments and token ids, and errors end up in logs.
+ */
+const SQL_ERRORS_WITHOUT_VALUES = { compileSqlOnError: false } as const;
+
 export function knexConfig(url: string): Knex.Config {
   const { dialect, connection } = parseDatabaseUrl(url);
-  return dialect.knexConfig(connection);
+  return { ...dialect.knexConfig(connection), ...SQL_ERRORS_WITHOUT_VALUES };
 }
 
 /** A connection for background reads: a second, read-only SQLite connection, or a small PostgreSQL pool. */
 export function readerConfig(url: string): Knex.Config {
   const { dialect, connection } = parseDatabaseUrl(url);
-  return dialect.readerConfig(connection);
+  return { ...dialect.readerConfig(connection), ...SQL_ERRORS_WITHOUT_VALUES };
 }
 
 export interface OpenOptions {
@@ -86,7 +92,7 @@ export async function openDatabase(url: string, { leafWorker = true }: OpenOptio
   const { dialect, connection } = parseDatabaseUrl(url);
   const file = dialect.fileOf(connection);
   if (file !== null) mkdirSync(dirname(file), { recursive: true });
-  const knex = knexFactory(dialect.knexConfig(connection));
+  const knex = knexFactory({ ...dialect.knexConfig(connection), ...SQL_ERRORS_WITHOUT_VALUES });
   try {
     await knex.migrate.latest({ migrationSource });
   } catch (error) {
@@ -96,7 +102,7 @@ export async function openDatabase(url: string, { leafWorker = true }: OpenOptio
   // A file database checkpoints its WAL from a second connection, and past a bound the writer lets
   // it start over (sqlite-checkpointer.ts); :memory: has no WAL.
   const checkpointer = file !== null ? await startCheckpointer(file, { checkpointOnWriter: () => knex.raw('PRAGMA wal_checkpoint(PASSIVE)') }) : null;
-  const readKnex = file !== null ? knexFactory(dialect.readerConfig(connection)) : knex;
+  const readKnex = file !== null ? knexFactory({ ...dialect.readerConfig(connection), ...SQL_ERRORS_WITHOUT_VALUES }) : knex;
   const leafReader = leafWorker && connection !== ':memory:' ? new WorkerLeafReader(url) : inThreadLeafReader(readKnex);
   return {
     knex,

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Router, urlencoded, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
-import { INVOCATION_ID, SwitchyardError, WEBHOOK_ID_PATTERN, canonicalKey, deliveryOutcomeWord, type StoredDelivery } from '@switchyard/core';
+import { INVOCATION_ID, SwitchyardError, WEBHOOK_ID_PATTERN, canonicalKey, deliveryOutcomeWord, webhookLogName, type StoredDelivery } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
 import type { Needs } from '../context.js';
 import { presentBody } from '../webhook-presenters.js';
@@ -136,7 +136,7 @@ export function dashboardRoutes(ctx: Ctx): Router {
     if (on !== 'true' && on !== 'false') throw new SwitchyardError('invalid_request', 'on must be true or false');
     const updated = await ctx.webhooks.update(req.params['id'] as string, { on: on === 'true' }, new Date().toISOString());
     if (!updated) throw new SwitchyardError('webhook_not_found', `no webhook ${req.params['id']}`);
-    ctx.logger.info('webhook changed', { hook: updated.id, fields: ['on'], via: 'dashboard' });
+    ctx.logger.info('webhook changed', { hook: webhookLogName(updated.id), fields: ['on'], via: 'dashboard' });
     // Back to the page whose switch it was: the webhook's own page or the list.
     res.redirect(303, (req.body as Record<string, unknown>)['from'] === 'webhook' ? `/dashboard/webhooks/${updated.id}` : '/dashboard/webhooks');
   });
@@ -162,7 +162,7 @@ export function dashboardRoutes(ctx: Ctx): Router {
     const form = req.body as Record<string, unknown>;
     const entry = form['entry'];
     const requeued = await ctx.forwarding.retry(req.params['id'] as string, req.params['dst'] as string, typeof entry === 'string' ? { entries: [entry] } : { state: 'dead' });
-    ctx.logger.info('dead letters re-forwarded', { hook: req.params['id'], destination: req.params['dst'], requeued, via: 'dashboard' });
+    ctx.logger.info('dead letters re-forwarded', { hook: webhookLogName(String(req.params['id'])), destination: req.params['dst'], requeued, via: 'dashboard' });
     const back = form['back'];
     // Only back to a dashboard page: the form names where it came from, never another site.
     res.redirect(303, typeof back === 'string' && /^\/dashboard\/(webhooks|deliveries)\/[A-Za-z0-9_]+$/.test(back) ? back : `/dashboard/webhooks/${req.params['id']}`);
@@ -186,7 +186,7 @@ export function dashboardRoutes(ctx: Ctx): Router {
           after = d.seq;
         }
       } catch (err) {
-        ctx.logger.warn('live deliveries poll failed', { hook: hook.id, error: (err as Error).message });
+        ctx.logger.warn('live deliveries poll failed', { hook: webhookLogName(hook.id), error: (err as Error).message });
       } finally {
         polling = false;
       }

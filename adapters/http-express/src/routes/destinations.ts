@@ -1,7 +1,7 @@
 // Forwarding destinations of a webhook, with the owner's key: create (the secret is shown once),
 // list, change, delete; a destination's dead letters (paged) and bulk retry.
 import { Router, json } from 'express';
-import { SwitchyardError, destinationView, forwardingView } from '@switchyard/core';
+import { SwitchyardError, destinationView, forwardingView, webhookLogName } from '@switchyard/core';
 import { OWNER_MOVES, needs } from '../credentials.js';
 import type { Needs } from '../context.js';
 
@@ -23,7 +23,7 @@ export function destinationRoutes(ctx: Ctx): Router {
 
   router.post(base, async (req, res) => {
     const created = await ctx.forwarding.create(param(req.params['id']), req.body);
-    ctx.logger.info('destination created', { hook: created.hook_id, destination: created.id });
+    ctx.logger.info('destination created', { hook: webhookLogName(created.hook_id), destination: created.id });
     res.status(201).json({ ok: true, ...destinationView(created, true) });
   });
 
@@ -37,13 +37,13 @@ export function destinationRoutes(ctx: Ctx): Router {
 
   router.patch(`${base}/:dst`, async (req, res) => {
     const updated = await ctx.forwarding.update(param(req.params['id']), param(req.params['dst']), req.body);
-    ctx.logger.info('destination changed', { hook: updated.hook_id, destination: updated.id, fields: Object.keys(req.body ?? {}) });
+    ctx.logger.info('destination changed', { hook: webhookLogName(updated.hook_id), destination: updated.id, fields: Object.keys(req.body ?? {}) });
     res.json({ ok: true, ...destinationView(updated) });
   });
 
   router.delete(`${base}/:dst`, async (req, res) => {
     const removed = await ctx.forwarding.remove(param(req.params['id']), param(req.params['dst']));
-    ctx.logger.info('destination deleted', { hook: removed.hook_id, destination: removed.id });
+    ctx.logger.info('destination deleted', { hook: webhookLogName(removed.hook_id), destination: removed.id });
     res.json({ ok: true, ...destinationView(removed) });
   });
 
@@ -56,7 +56,7 @@ export function destinationRoutes(ctx: Ctx): Router {
 
   router.post(`${base}/:dst/retry`, async (req, res) => {
     const requeued = await ctx.forwarding.retry(param(req.params['id']), param(req.params['dst']), req.body);
-    ctx.logger.info('dead letters re-forwarded', { hook: req.params['id'], destination: req.params['dst'], requeued });
+    ctx.logger.info('dead letters re-forwarded', { hook: webhookLogName(String(req.params['id'])), destination: req.params['dst'], requeued });
     res.json({ ok: true, requeued });
   });
 

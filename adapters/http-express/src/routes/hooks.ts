@@ -3,7 +3,7 @@
 // reading the body (an Off refusal keeps its first bytes); then the body is held in the budget,
 // read byte-exact, and handed to the intake, whose result is answered here.
 import { Router, type Request, type Response } from 'express';
-import { SwitchyardError, deliveryOutcomeWord, type DeliveryHead, type IntakeResult, type RawHeaders, type StoredDelivery } from '@switchyard/core';
+import { SwitchyardError, deliveryOutcomeWord, webhookLogName, type DeliveryHead, type IntakeResult, type RawHeaders, type StoredDelivery } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
 import type { Needs } from '../context.js';
 import { unknownKeyLinks, runAnswer } from '../presenters.js';
@@ -83,7 +83,7 @@ export function hookRoutes(ctx: Ctx, gate: RequestGate): Router {
       }
       case 'refused': {
         const { delivery, error, run } = result;
-        ctx.logger.warn('webhook delivery refused', { hook: delivery.hook_id, entry: delivery.id, code: error.code, action: delivery.action });
+        ctx.logger.warn('webhook delivery refused', { hook: webhookLogName(delivery.hook_id), entry: delivery.id, code: error.code, action: delivery.action });
         if (run) {
           res.status(statusFor(error.code)).json({ ...runAnswer(run, baseUrl()), error: error.toJSON(), delivery: receipt(delivery) });
           return;

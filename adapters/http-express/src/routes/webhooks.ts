@@ -1,6 +1,6 @@
 // Managing webhooks with the API key: create, list, and change name, on/off or the id path.
 import { Router, json } from 'express';
-import { DELIVERY_ID_PATH_PATTERN, SIGNATURE_SCHEMES, SwitchyardError, newWebhookId, type SignatureSettings, type Webhook } from '@switchyard/core';
+import { DELIVERY_ID_PATH_PATTERN, SIGNATURE_SCHEMES, SwitchyardError, newWebhookId, webhookLogName, type SignatureSettings, type Webhook } from '@switchyard/core';
 import { OWNER_MOVES, needs } from '../credentials.js';
 import { baseUrlOf } from '../base-url.js';
 import type { Needs } from '../context.js';
@@ -69,7 +69,7 @@ export function webhookRoutes(ctx: Ctx): Router {
       created_at: now,
       updated_at: now,
     });
-    ctx.logger.info('webhook created', { hook: webhook.id, name: webhook.name });
+    ctx.logger.info('webhook created', { hook: webhookLogName(webhook.id), name: webhook.name });
     res.status(201).json({ ok: true, ...presentWebhook(webhook, baseUrlOf(req, ctx.publicBaseUrl)) });
   });
 
@@ -89,7 +89,7 @@ export function webhookRoutes(ctx: Ctx): Router {
     if (Object.keys(changes).length === 0) throw new SwitchyardError('invalid_request', 'nothing to change: send on, name or delivery_id_path');
     const webhook = await ctx.webhooks.update(req.params['id'] as string, changes, new Date().toISOString());
     if (!webhook) throw new SwitchyardError('webhook_not_found', `no webhook ${req.params['id']}`);
-    ctx.logger.info('webhook changed', { hook: webhook.id, fields: Object.keys(changes) });
+    ctx.logger.info('webhook changed', { hook: webhookLogName(webhook.id), fields: Object.keys(changes) });
     res.json({ ok: true, ...presentWebhook(webhook, baseUrlOf(req, ctx.publicBaseUrl)) });
   });
 
