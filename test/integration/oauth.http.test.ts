@@ -167,7 +167,7 @@ for (const engine of engines()) {
         expect((await client.listTools()).tools.map((t) => t.name)).to.deep.equal([EDGE]);
         const ran = (await client.callTool({ name: EDGE, arguments: { workerId: WORKER } })) as CallToolResult;
         const inv = (ran.structuredContent as { invocation: string }).invocation;
-        const record = (await owner(http.get(`/api/invocations/${inv}`)).expect(200)).body.invocation ?? (await owner(http.get(`/api/invocations/${inv}`))).body;
+        const record = (await owner(http.get(`/api/invocations/${inv}`)).expect(200)).body.invocation;
         expect(record.actor).to.equal(r.client_id);
         expect(record.fingerprint).to.equal(fingerprintOf(tokens.access_token));
         const grants = await grantsOf(r.client_id);
