@@ -21,7 +21,7 @@ export function consentBody(request: AuthorizationRequest, params: Record<string
   <input type="hidden" name="csrf" value="${csrf}">
   ${CARRIED_PARAMS.filter((p) => params[p] !== undefined).map((p) => html`<input type="hidden" name="${p}" value="${params[p]!}">`)}
   <fieldset id="consent-keys"><legend>Tools (${request.keys.length})</legend>
-  ${request.keys.map((k) => html`<label class="consent-key"><input type="checkbox" name="key" value="${k}" checked> <code>${k}</code></label><br>`)}
+  ${request.keys.map((k) => html`<label class="consent-key"><input type="checkbox" name="key" value="${k}" checked> <code>${k}</code></label>`)}
   </fieldset>
   <p><button type="submit" name="decision" value="allow" class="approve">Allow</button> <button type="submit" name="decision" value="deny" class="deny">Deny</button></p>
 </form>`;
