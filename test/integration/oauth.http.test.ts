@@ -263,7 +263,7 @@ for (const engine of engines()) {
     describe('security', () => {
       it('refuses a PKCE downgrade: plain, missing challenge, a missing or wrong verifier', async () => {
         const r = await newRequest();
-        for (const bad of [{ code_challenge_method: 'plain' }, { code_challenge: '' }, { code_challenge_method: '' }]) {
+        for (const bad of [{ code_challenge_method: 'plain' }, { code_challenge: '' }, { code_challenge_method: '' }] as AuthParams[]) {
           const params = { ...r.params, ...bad };
           const res = await http.get(authorizeQuery(params)).set('cookie', cookie).expect(303);
           const back = new URL(res.headers['location']!);
@@ -298,11 +298,11 @@ for (const engine of engines()) {
         const { csrf } = await consentPage(http, cookie, r.params);
         const code = (await decide(http, cookie, r.params, csrf, 'allow', [EDGE])).searchParams.get('code')!;
         expectOAuthError(await exchange(code, other.client_id, r.verifier), 400, 'invalid_grant');
-        for (const extra of [{ redirect_uri: 'http://127.0.0.1:9/other' }, { resource: `${svc.url}/mcp/v/ops` }]) {
+        for (const extra of [{ redirect_uri: 'http://127.0.0.1:9/other' }, { resource: `${svc.url}/mcp/v/ops` }] as AuthParams[]) {
           const { csrf: c2 } = await consentPage(http, cookie, r.params);
           const code2 = (await decide(http, cookie, r.params, c2, 'allow', [EDGE])).searchParams.get('code')!;
           const res = await exchange(code2, r.client_id, r.verifier, extra);
-          expectOAuthError(res, 400, extra.resource ? 'invalid_target' : 'invalid_grant');
+          expectOAuthError(res, 400, extra['resource'] ? 'invalid_target' : 'invalid_grant');
         }
         expectOAuthError(await exchange('syc_madeup', r.client_id, r.verifier), 400, 'invalid_grant');
       });
