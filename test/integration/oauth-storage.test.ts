@@ -50,7 +50,7 @@ for (const engine of engines()) {
 
     it('revokes a grant once; isLive reads the database each time', async () => {
       const a = new KnexOAuthGrantStore(one.knex);
-      const b = new KnexOAuthGrantStore(two.knex);
+      const b = new KnexOAuthGrantStore(two.knex, two.readKnex);
       await a.add({ id: 'gr_live000000001', client_id: 'cl_x', resource: 'http://sy.test/mcp', moves: ['invoke:*'], keys: ['A'], created_at: new Date().toISOString(), revoked_at: null, revoked_reason: null });
       expect(await b.isLive('gr_live000000001')).to.equal(true);
       const revoked = await Promise.all([a.revoke('gr_live000000001', new Date().toISOString(), 'owner'), b.revoke('gr_live000000001', new Date().toISOString(), 'owner')]);

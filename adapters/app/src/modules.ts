@@ -105,7 +105,7 @@ export const storageModule = new ContainerModule(({ bind }) => {
   bind<ApprovalStore>(ApprovalStore).toResolvedValue((db: Database) => new KnexApprovalStore(db.knex), [DatabaseToken]).inSingletonScope();
   bind<TokenUseStore>(TokenUseStore).toResolvedValue((db: Database) => new KnexTokenUseStore(db.knex), [DatabaseToken]).inSingletonScope();
   bind<OAuthClientStore>(OAuthClientStore).toResolvedValue((db: Database) => new KnexOAuthClientStore(db.knex), [DatabaseToken]).inSingletonScope();
-  bind<OAuthGrantStore>(OAuthGrantStore).toResolvedValue((db: Database) => new KnexOAuthGrantStore(db.knex), [DatabaseToken]).inSingletonScope();
+  bind<OAuthGrantStore>(OAuthGrantStore).toResolvedValue((db: Database) => new KnexOAuthGrantStore(db.knex, db.readKnex), [DatabaseToken]).inSingletonScope();
   bind<OAuthCodeStore>(OAuthCodeStore).toResolvedValue((db: Database) => new KnexOAuthCodeStore(db.knex), [DatabaseToken]).inSingletonScope();
   bind<OAuthRefreshTokenStore>(OAuthRefreshTokenStore).toResolvedValue((db: Database) => new KnexOAuthRefreshTokenStore(db.knex), [DatabaseToken]).inSingletonScope();
   // Relative folders resolve against the working directory, like a sqlite: database file.

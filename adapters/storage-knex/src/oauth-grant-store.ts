@@ -18,7 +18,11 @@ const COLUMNS = ['id', 'client_id', 'resource', 'moves', 'keys', 'created_at', '
 const fromRow = (r: Row): OAuthGrant => ({ ...r, moves: JSON.parse(r.moves) as string[], keys: JSON.parse(r.keys) as string[] });
 
 export class KnexOAuthGrantStore implements OAuthGrantStore {
-  constructor(private readonly knex: Knex) {}
+  constructor(
+    private readonly knex: Knex,
+    /** Where isLive reads: SQLite's reader connection, so a token check never waits behind a write (a committed revocation is seen at once). */
+    private readonly readKnex: Knex = knex,
+  ) {}
 
   async add(grant: OAuthGrant): Promise<void> {
     await this.knex('oauth_grants').insert({ ...grant, moves: JSON.stringify(grant.moves), keys: JSON.stringify(grant.keys) });
@@ -30,7 +34,7 @@ export class KnexOAuthGrantStore implements OAuthGrantStore {
   }
 
   async isLive(id: string): Promise<boolean> {
-    const row = (await this.knex('oauth_grants').select('revoked_at').where({ id }).first()) as { revoked_at: string | null } | undefined;
+    const row = (await this.readKnex('oauth_grants').select('revoked_at').where({ id }).first()) as { revoked_at: string | null } | undefined;
     return row !== undefined && row.revoked_at === null;
   }
 
