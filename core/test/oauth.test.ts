@@ -19,6 +19,13 @@ import {
   requestedKeys,
   verifierMatches,
   verifyToken,
+  DEFAULT_OAUTH_OPTIONS,
+  OAuthAuthorizationServer,
+  type Claimed,
+  type OAuthClient,
+  type OAuthCode,
+  type OAuthGrant,
+  type OAuthRefreshToken,
   type RootKey,
 } from '../src/index.js';
 
@@ -156,5 +163,88 @@ describe('core: client metadata', () => {
 
   it('adds the answer to a redirect URI\'s query, keeping its own', () => {
     expect(redirectWith('https://a.example/cb?x=1', { code: 'c', state: null, iss: 'https://sy.example' })).to.equal('https://a.example/cb?x=1&code=c&iss=https%3A%2F%2Fsy.example');
+  });
+});
+
+/** The ports in memory, for the rules that depend on time (the HTTP suites run the real stores). */
+function memoryStores() {
+  const clients = new Map<string, OAuthClient>();
+  const grants = new Map<string, OAuthGrant>();
+  const codes = new Map<string, OAuthCode>();
+  const refresh = new Map<string, OAuthRefreshToken>();
+  const claim = <T extends { used_at: string | null }>(map: Map<string, T>, hash: string, at: string): Claimed<T> => {
+    const record = map.get(hash);
+    if (!record) return { kind: 'unknown' };
+    if (record.used_at !== null) return { kind: 'used', record };
+    record.used_at = at;
+    return { kind: 'claimed', record };
+  };
+  return {
+    clients: { add: async (c: OAuthClient) => void clients.set(c.id, c), put: async (c: OAuthClient) => void clients.set(c.id, c), get: async (id: string) => clients.get(id), list: async () => [...clients.values()] },
+    grants: {
+      add: async (g: OAuthGrant) => void grants.set(g.id, { ...g }),
+      get: async (id: string) => grants.get(id),
+      isLive: async (id: string) => grants.get(id)?.revoked_at === null,
+      revoke: async (id: string, at: string, reason: string) => {
+        const g = grants.get(id);
+        if (!g || g.revoked_at) return false;
+        Object.assign(g, { revoked_at: at, revoked_reason: reason });
+        return true;
+      },
+      list: async () => [...grants.values()],
+    },
+    codes: { add: async (c: OAuthCode) => void codes.set(c.code_hash, { ...c }), claim: async (h: string, at: string) => claim(codes, h, at) },
+    refresh: { add: async (t: OAuthRefreshToken) => void refresh.set(t.token_hash, { ...t }), claim: async (h: string, at: string) => claim(refresh, h, at) },
+  };
+}
+
+describe('core: the authorization server over time', () => {
+  const BASE = 'https://sy.example';
+  let now = NOW * 1000;
+  const clock = { now: () => new Date(now) };
+  const stores = memoryStores();
+  const tokens = new TokenIssuer([K1], clock, new CapabilityRegistry(), stores.grants);
+  const server = new OAuthAuthorizationServer(stores.clients, stores.grants, stores.codes, stores.refresh, tokens, clock, null, { ...DEFAULT_OAUTH_OPTIONS, codeTtlSeconds: 60, refreshTokenTtlSeconds: 600, accessTokenTtlSeconds: 300 });
+  const resourceOf = (url: string) => (url === RESOURCE ? { resource: RESOURCE, keys: ['A', 'B'] } : null);
+  const verifier = 'v'.repeat(50);
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const oauthErrorOf = async (p: Promise<unknown>): Promise<string> => {
+    try {
+      await p;
+    } catch (e) {
+      return OAuthError.is(e) ? e.error : String(e);
+    }
+    return 'none';
+  };
+
+  const consented = async () => {
+    const { client } = await server.register({ redirect_uris: ['http://127.0.0.1/cb'], token_endpoint_auth_method: 'none' });
+    const request = await server.checkAuthorization({ response_type: 'code', client_id: client.id, redirect_uri: 'http://127.0.0.1/cb', code_challenge: challenge, code_challenge_method: 'S256', resource: RESOURCE }, BASE, RESOURCE, resourceOf);
+    if ('error' in request) throw request.error;
+    const code = new URL(await server.decide(request, 'allow', ['A'], BASE)).searchParams.get('code')!;
+    return { client, code, creds: { basic: null, client_id: client.id, client_secret: null } };
+  };
+
+  it('refuses a code past its lifetime as invalid_grant, and grants nothing', async () => {
+    const { code, creds } = await consented();
+    now += 61_000;
+    expect(await oauthErrorOf(server.token({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1/cb', code_verifier: verifier }, creds))).to.equal('invalid_grant');
+  });
+
+  it('issues an access token that expires with its lifetime, and refuses a refresh token past its own', async () => {
+    const { code, creds } = await consented();
+    const answer = await server.token({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1/cb', code_verifier: verifier }, creds);
+    expect((await tokens.inUse(answer.access_token, RESOURCE)).keys).to.deep.equal(['A']);
+    now += 301_000;
+    expect(await asyncErrorOf(tokens.inUse(answer.access_token, RESOURCE))).to.equal('token_expired');
+    const fresh = await server.token({ grant_type: 'refresh_token', refresh_token: answer.refresh_token }, creds);
+    now += 601_000;
+    expect(await oauthErrorOf(server.token({ grant_type: 'refresh_token', refresh_token: fresh.refresh_token }, creds))).to.equal('invalid_grant');
+  });
+
+  it('refuses a parameter given twice, and a public client that sends a secret', async () => {
+    const { code, creds } = await consented();
+    expect(await oauthErrorOf(server.token({ grant_type: 'authorization_code', code: [code, code], redirect_uri: 'http://127.0.0.1/cb', code_verifier: verifier }, creds))).to.equal('invalid_request');
+    expect(await oauthErrorOf(server.token({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1/cb', code_verifier: verifier }, { ...creds, client_secret: 'sys_x' }))).to.equal('invalid_client');
   });
 });
