@@ -29,6 +29,8 @@ export type ErrorCode =
   | 'signature_invalid'
   | 'token_corrupted'
   | 'token_expired'
+  | 'token_revoked'
+  | 'token_wrong_resource'
   | 'scope_denied'
   | 'rate_limited'
   | 'approval_expired'

@@ -46,3 +46,4 @@ export * from './token-issuer.js';
 export * from './approvals.js';
 export * from './counted.js';
 export * from './forwarding/index.js';
+export * from './oauth/index.js';

@@ -21,6 +21,7 @@ export const OWNER_MOVES = {
   decideApprovals: 'approval:decide',
   manageUpstreams: 'upstream:manage',
   publishArticles: 'article:publish',
+  manageOAuth: 'oauth:manage',
 } as const;
 
 /** What a capability key in a token looks like (case is the registry's business). */

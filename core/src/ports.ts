@@ -20,3 +20,8 @@ export * from './ports/shared-settings.js';
 export * from './ports/approval-store.js';
 export * from './ports/article-store.js';
 export * from './ports/blob-store.js';
+export * from './ports/oauth-client-store.js';
+export * from './ports/oauth-grant-store.js';
+export * from './ports/oauth-code-store.js';
+export * from './ports/oauth-refresh-token-store.js';
+export * from './ports/client-metadata-source.js';

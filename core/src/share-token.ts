@@ -13,6 +13,11 @@
 // win; actor and purpose refine (a later value is appended to the earlier: "bot-1/night-shift"), so
 // a child names itself under its parent and never as someone else; workspace and role refuse (a
 // second, different value leaves a token with no moves at all).
+//
+// Two caveats bind a token to OAuth (core/src/oauth): resource= (RFC 8707: the one protected
+// resource the token may be presented to, such as https://host/mcp) and grant= (the owner's consent
+// it came from: the service checks the grant in the database on every use, so revoking it refuses
+// the token at once). Both refuse like workspace: a second, different value allows nothing.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { actorProblem } from './actor-names.js';
 import { canonicalKey } from './capability.js';
@@ -20,7 +25,7 @@ import { SwitchyardError } from './errors.js';
 import { TOKEN_KEY_PATTERN, isTokenMove } from './moves.js';
 
 const PREFIX = 'sy1.';
-const CAVEAT_NAMES = ['moves', 'keys', 'actor', 'purpose', 'workspace', 'role', 'expires', 'uses'] as const;
+const CAVEAT_NAMES = ['moves', 'keys', 'actor', 'purpose', 'workspace', 'role', 'expires', 'uses', 'resource', 'grant'] as const;
 type CaveatName = (typeof CAVEAT_NAMES)[number];
 
 export interface RootKey {
@@ -38,6 +43,10 @@ export interface Caveats {
   /** Unix seconds. */
   expires?: number;
   uses?: number;
+  /** RFC 8707 resource indicator: the absolute URL of the one resource this token is for. */
+  resource?: string;
+  /** The OAuth grant (the owner's consent) this token was issued under. */
+  grant?: string;
 }
 
 /** What a verified token allows: every caveat folded together. */
@@ -57,6 +66,10 @@ export interface TokenScope {
   expires: number | null;
   /** The smallest uses= caveat; null when unlimited. */
   uses: number | null;
+  /** The resource the token is bound to (RFC 8707); null when it is not bound to one. */
+  resource: string | null;
+  /** The OAuth grant the token lives by; null for tokens minted otherwise. */
+  grant: string | null;
   caveats: string[];
 }
 
@@ -135,6 +148,23 @@ export function narrowToken(token: string, caveats: Caveats): string {
 const intersect = (a: string[] | null, b: string[]): string[] => (a === null ? b : a.filter((x) => b.includes(x)));
 
 const TEXT_MAX = 200;
+const RESOURCE_MAX = 2000;
+/** An OAuth grant id (gr_…), as oauth/ids.ts makes them. */
+export const GRANT_ID_PATTERN = /^gr_[A-Za-z0-9_-]{8,64}$/;
+
+/** Why a resource indicator is not usable, or null: an absolute http(s) URL without a fragment (RFC 8707 §2). */
+export function resourceProblem(value: string): string | null {
+  if (value.length === 0 || value.length > RESOURCE_MAX || /[\u0000-\u0020\u007f]/.test(value)) return `a resource is an absolute URL of 1 to ${RESOURCE_MAX} characters without spaces or control characters`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'a resource is an absolute URL';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'a resource is an http or https URL';
+  if (url.hash !== '' || value.includes('#')) return 'a resource has no fragment';
+  return null;
+}
 
 /** A percent-encoded value; malformed encoding is a corrupted token, never a 500. */
 function decodeValue(name: string, raw: string): string {
@@ -182,7 +212,7 @@ export function verifyToken(token: string, roots: RootKey[], nowSeconds: number)
   let moves: string[] | null = null;
   let keys: string[] | null = null;
   const refined: Partial<Record<'actor' | 'purpose', string>> = {};
-  const single: Partial<Record<'workspace' | 'role', string>> = {};
+  const single: Partial<Record<'workspace' | 'role' | 'resource' | 'grant', string>> = {};
   let conflict = false;
   let expires: number | null = null;
   let uses: number | null = null;
@@ -217,6 +247,15 @@ export function verifyToken(token: string, roots: RootKey[], nowSeconds: number)
         refined[name] = before === undefined || before === value ? value : `${before}${name === 'actor' ? '/' : ' › '}${value}`;
         break;
       }
+      case 'resource':
+      case 'grant': {
+        const value = decodeValue(name, raw);
+        const problem = name === 'resource' ? resourceProblem(value) : GRANT_ID_PATTERN.test(value) ? null : 'not a grant id';
+        if (problem) throw corrupted(`its ${name} caveat is malformed: ${problem}`);
+        if (single[name] !== undefined && single[name] !== value) conflict = true;
+        single[name] ??= value;
+        break;
+      }
       default: {
         const value = caveatText(name, raw);
         // A second, different workspace or role can never hold: the token allows nothing.
@@ -240,6 +279,8 @@ export function verifyToken(token: string, roots: RootKey[], nowSeconds: number)
     role: single.role ?? null,
     expires,
     uses,
+    resource: single.resource ?? null,
+    grant: single.grant ?? null,
     caveats: d.caveats,
   };
 }

@@ -4,11 +4,12 @@
 // ever reach auth-none capabilities: its keys caveat is cut from that set.
 import { randomBytes } from 'node:crypto';
 import type { Clock } from './ports.js';
+import type { OAuthGrantStore } from './ports/oauth-grant-store.js';
 import type { CapabilityRegistry } from './registry.js';
 import { SwitchyardError } from './errors.js';
 import { isPublicCapability } from './access-policy.js';
 import { KEYLESS_MOVES, MOVES, OBSERVER_MOVES, TOKEN_KEY_PATTERN, isTokenMove } from './moves.js';
-import { KEYLESS_ID_PREFIX, OWNER_ID_PREFIX, allowedMoves, caveatTextProblem, mintToken, narrowToken, scopeAllows, verifyToken, type Caveats, type RootKey, type TokenScope } from './share-token.js';
+import { GRANT_ID_PATTERN, KEYLESS_ID_PREFIX, OWNER_ID_PREFIX, allowedMoves, caveatTextProblem, mintToken, narrowToken, resourceProblem, scopeAllows, verifyToken, type Caveats, type RootKey, type TokenScope } from './share-token.js';
 
 export const START_TTL_SECONDS = 3600;
 export const OBSERVER_TTL_SECONDS = 24 * 3600;
@@ -25,7 +26,19 @@ function checkCaveats(c: Caveats): void {
     const problem = c[name] === undefined ? null : caveatTextProblem(name, c[name]!);
     if (problem) throw new SwitchyardError('invalid_request', problem, { [name]: c[name]!.slice(0, 200) });
   }
+  const problem = c.resource === undefined ? null : resourceProblem(c.resource);
+  if (problem) throw new SwitchyardError('invalid_request', problem, { resource: c.resource!.slice(0, 200) });
+  if (c.grant !== undefined && !GRANT_ID_PATTERN.test(c.grant)) throw new SwitchyardError('invalid_request', `${JSON.stringify(c.grant.slice(0, 60))} is not a grant id`);
 }
+
+/** The same resource, however its scheme and host are cased (URLs compare by their normal form). */
+const sameResource = (a: string, b: string): boolean => {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return false;
+  }
+};
 
 export interface Minted {
   token: string;
@@ -44,6 +57,8 @@ export class TokenIssuer {
     private readonly roots: RootKey[],
     private readonly clock: Clock,
     private readonly registry: CapabilityRegistry,
+    /** The OAuth grants, asked on every use of a token issued under one (see inUse). */
+    private readonly grants: Pick<OAuthGrantStore, 'isLive'> | null = null,
   ) {
     if (roots.length === 0) throw new Error('at least one token root key is needed');
   }
@@ -54,6 +69,29 @@ export class TokenIssuer {
 
   verify(token: string): TokenScope {
     return verifyToken(token, this.roots, this.now());
+  }
+
+  /**
+   * A token as presented to a request: verified, then held to its resource and grant caveats.
+   * `presentedTo` is the resource the request is for (an MCP face's URL), or null for every other
+   * route: a token bound to a resource is refused anywhere else (token_wrong_resource). A token
+   * issued under an OAuth grant is refused once the grant is revoked (token_revoked): the database
+   * is asked on every use, so a revocation holds at once on every process.
+   */
+  async inUse(token: string, presentedTo: string | null): Promise<TokenScope> {
+    const scope = this.verify(token);
+    if (scope.resource !== null && (presentedTo === null || !sameResource(scope.resource, presentedTo))) {
+      throw new SwitchyardError('token_wrong_resource', `this token is for ${scope.resource}${presentedTo ? `, not ${presentedTo}` : ' and is accepted there only'}`, { resource: scope.resource });
+    }
+    if (scope.grant !== null && !(this.grants && (await this.grants.isLive(scope.grant)))) {
+      throw new SwitchyardError('token_revoked', 'the grant this token was issued under has been revoked; the client must ask for consent again', { grant: scope.grant });
+    }
+    return scope;
+  }
+
+  /** An OAuth access token: the owner consented to it, so it is the owner's (it may run auth-required keys it holds). */
+  mintGranted(caveats: Caveats & { grant: string; resource: string }): Minted {
+    return this.mintAs('owner', caveats);
   }
 
   /** The owner's tokens (POST /api/tokens, workspace roles beyond observer). */

@@ -192,11 +192,15 @@ for (const engine of engines()) {
       expect(pages).to.be.greaterThan(1);
     });
 
-    it('a 401 on the MCP faces carries WWW-Authenticate: Bearer; an accepted request does not', async () => {
+    it('a 401 on the MCP faces carries WWW-Authenticate: Bearer with its resource metadata, which answers; an accepted request does not', async () => {
       for (const path of ['/mcp', '/mcp/servers/conformance', '/mcp/v/ops']) {
         const none = await http.post(path).set('accept', 'application/json, text/event-stream').send(init()).expect(401);
-        expect(none.headers['www-authenticate']).to.equal('Bearer');
+        // RFC 9728 §5.1: where this face's protected resource metadata is, and the scope to ask for.
+        expect(none.headers['www-authenticate']).to.match(new RegExp(`^Bearer resource_metadata="https?://[^"]+/\\.well-known/oauth-protected-resource${path}", scope="invoke:\\*"$`));
         expect(none.body.error.code).to.equal('credential_required');
+        const metadata = (await http.get(`/.well-known/oauth-protected-resource${path}`).expect(200)).body;
+        expect(metadata.resource).to.equal(`${svc.url}${path}`);
+        expect(metadata.scopes_supported[0]).to.equal('invoke:*');
       }
       const ok = await post('/mcp').send(init()).expect(200);
       expect(ok.headers['www-authenticate']).to.equal(undefined);

@@ -26,10 +26,16 @@ import {
   systemClock,
   ByteBudget,
   WebhookIntake,
+  OAuthAuthorizationServer,
+  OAuthClientStore,
+  OAuthGrantStore,
+  OAuthCodeStore,
+  OAuthRefreshTokenStore,
+  DEFAULT_OAUTH_OPTIONS,
   type StoredDelivery,
   type StoredInvocation,
 } from '@switchyard/core';
-import { KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardJobStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexWebhookStore, openDatabase, readLedgerBacklog, type Database } from '@switchyard/storage-knex';
+import { KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardJobStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexWebhookStore, openDatabase, readLedgerBacklog, type Database } from '@switchyard/storage-knex';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { McpUpstreamClient } from '@switchyard/mcp';
@@ -39,6 +45,7 @@ import { FolderArticleStore } from './article-folder.js';
 import type { Logger } from './logger.js';
 import { MeteredUpstreamClient } from './metered-upstream-client.js';
 import { DestinationAddressPolicy, HttpOutboundSender } from './forward-sender.js';
+import { ClientMetadataFetcher } from './client-metadata-fetcher.js';
 import {
   ConfigToken,
   DatabaseToken,
@@ -56,6 +63,7 @@ import {
   TokenIssuerToken,
   UpstreamImportsToken,
   ApprovalServiceToken,
+  OAuthServerToken,
   type LoadedPlugin,
 } from './tokens.js';
 import { ConfiguredUpstreamImports } from './upstream-imports.js';
@@ -96,6 +104,10 @@ export const storageModule = new ContainerModule(({ bind }) => {
   bind<SharedSettings>(SharedSettings).toResolvedValue((db: Database) => new KnexSettings(db.knex), [DatabaseToken]).inSingletonScope();
   bind<ApprovalStore>(ApprovalStore).toResolvedValue((db: Database) => new KnexApprovalStore(db.knex), [DatabaseToken]).inSingletonScope();
   bind<TokenUseStore>(TokenUseStore).toResolvedValue((db: Database) => new KnexTokenUseStore(db.knex), [DatabaseToken]).inSingletonScope();
+  bind<OAuthClientStore>(OAuthClientStore).toResolvedValue((db: Database) => new KnexOAuthClientStore(db.knex), [DatabaseToken]).inSingletonScope();
+  bind<OAuthGrantStore>(OAuthGrantStore).toResolvedValue((db: Database) => new KnexOAuthGrantStore(db.knex, db.readKnex), [DatabaseToken]).inSingletonScope();
+  bind<OAuthCodeStore>(OAuthCodeStore).toResolvedValue((db: Database) => new KnexOAuthCodeStore(db.knex), [DatabaseToken]).inSingletonScope();
+  bind<OAuthRefreshTokenStore>(OAuthRefreshTokenStore).toResolvedValue((db: Database) => new KnexOAuthRefreshTokenStore(db.knex), [DatabaseToken]).inSingletonScope();
   // Relative folders resolve against the working directory, like a sqlite: database file.
   bind<ArticleStore>(ArticleStore)
     .toResolvedValue((config: Config, logger: Logger) => new FolderArticleStore(resolve(config.content.folder), logger), [ConfigToken, LoggerToken])
@@ -178,8 +190,26 @@ export const coreModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind<TokenIssuer>(TokenIssuerToken)
     .toResolvedValue(
-      async (config: Config, settings: SharedSettings, clock: Clock, registry: CapabilityRegistry) => new TokenIssuer(await tokenRootKeys(config, settings), clock, registry),
-      [ConfigToken, SharedSettings, Clock, RegistryToken],
+      async (config: Config, settings: SharedSettings, clock: Clock, registry: CapabilityRegistry, grants: OAuthGrantStore) => new TokenIssuer(await tokenRootKeys(config, settings), clock, registry, grants),
+      [ConfigToken, SharedSettings, Clock, RegistryToken, OAuthGrantStore],
+    )
+    .inSingletonScope();
+  // The OAuth authorization server of the MCP faces; client ID metadata documents are fetched
+  // under the forwarding's address policy, with an allowlist of their own.
+  bind<OAuthAuthorizationServer>(OAuthServerToken)
+    .toResolvedValue(
+      (config: Config, clients: OAuthClientStore, grants: OAuthGrantStore, codes: OAuthCodeStore, refresh: OAuthRefreshTokenStore, tokens: TokenIssuer, clock: Clock) => {
+        const o = config.oauth ?? {};
+        const documents = o.clientMetadata?.enabled === false ? null : new ClientMetadataFetcher(new DestinationAddressPolicy(o.clientMetadata?.allow ?? []));
+        return new OAuthAuthorizationServer(clients, grants, codes, refresh, tokens, clock, documents, {
+          accessTokenTtlSeconds: o.accessTokenTtlSeconds ?? DEFAULT_OAUTH_OPTIONS.accessTokenTtlSeconds,
+          refreshTokenTtlSeconds: o.refreshTokenTtlSeconds ?? DEFAULT_OAUTH_OPTIONS.refreshTokenTtlSeconds,
+          codeTtlSeconds: o.codeTtlSeconds ?? DEFAULT_OAUTH_OPTIONS.codeTtlSeconds,
+          metadataDocuments: o.clientMetadata?.enabled ?? DEFAULT_OAUTH_OPTIONS.metadataDocuments,
+          metadataDocumentsOverHttp: o.clientMetadata?.allowHttp ?? DEFAULT_OAUTH_OPTIONS.metadataDocumentsOverHttp,
+        });
+      },
+      [ConfigToken, OAuthClientStore, OAuthGrantStore, OAuthCodeStore, OAuthRefreshTokenStore, TokenIssuerToken, Clock],
     )
     .inSingletonScope();
   bind<DispatchService>(DispatchToken)
@@ -273,6 +303,7 @@ interface HttpParts {
   clock: Clock;
   logger: Logger;
   settings: SharedSettings;
+  oauth: OAuthAuthorizationServer;
 }
 
 async function httpApp(p: HttpParts): Promise<ReturnType<typeof createHttpApp>> {
@@ -318,6 +349,7 @@ async function httpApp(p: HttpParts): Promise<ReturnType<typeof createHttpApp>> 
     },
     inlineBodyBytes: config.ledger.inlineBodyBytes,
     pageBytes: config.ledger.pageBytes,
+    oauth: p.oauth,
     dashboardSessionKey: new Uint8Array(Buffer.from(await p.settings.once('dashboard_session_key', () => randomBytes(32).toString('base64')), 'base64')),
     databaseHealth: async () => {
       await db.knex.raw('select 1');
@@ -351,7 +383,8 @@ export const httpModule = new ContainerModule(({ bind }) => {
         clock: Clock,
         logger: Logger,
         settings: SharedSettings,
-      ) => httpApp({ config, db, metrics, registry, dispatch, invocations, blobs, apiKeys, webhooks, deliveries, forwarding, intake, ledger, tokens, tokenUses, upstreams, approvals, articles, clock, logger, settings }),
+        oauth: OAuthAuthorizationServer,
+      ) => httpApp({ config, db, metrics, registry, dispatch, invocations, blobs, apiKeys, webhooks, deliveries, forwarding, intake, ledger, tokens, tokenUses, upstreams, approvals, articles, clock, logger, settings, oauth }),
       [
         ConfigToken,
         DatabaseToken,
@@ -374,6 +407,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
         Clock,
         LoggerToken,
         SharedSettings,
+        OAuthServerToken,
       ],
     )
     .inSingletonScope();

@@ -17,3 +17,4 @@ export const TokenIssuerToken = Symbol.for('switchyard.TokenIssuer');
 export const ApprovalServiceToken = Symbol.for('switchyard.ApprovalService');
 export const ForwardingToken = Symbol.for('switchyard.ForwardingService');
 export const OutboundSenderToken = Symbol.for('switchyard.OutboundSender');
+export const OAuthServerToken = Symbol.for('switchyard.OAuthAuthorizationServer');

@@ -18,6 +18,7 @@ import { destinationRoutes } from './routes/destinations.js';
 import { upstreamRoutes } from './routes/upstreams.js';
 import { contentRoutes } from './routes/content.js';
 import { mcpRoutes } from './routes/mcp.js';
+import { oauthRoutes } from './oauth/index.js';
 import { requestGate } from './request-gate.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { requestIds } from './request-id.js';
@@ -53,6 +54,7 @@ export function createHttpApp(ctx: HttpContext): Express {
   app.use(mcpRoutes(ctx));
   app.use(routerRoutes(ctx));
   app.use(workspaceRoutes(ctx));
+  app.use(oauthRoutes(ctx));
   app.use(dashboardRoutes(ctx));
   app.use(contentRoutes(ctx));
   app.use(notFoundHandler);

@@ -1,6 +1,6 @@
 // What the HTTP adapter needs from the composition root; resolved once at startup, never per request.
 import type { ServiceMetrics } from './metrics.js';
-import type { WebhookIntake, ApiKeyStore, ApprovalService, BlobStore, ForwardingService, ArticleStore, CapabilityRegistry, Clock, DeliveryStore, DispatchService, InvocationStore, TokenIssuer, TokenUseStore, UpstreamImports, VerifiableLedger, WebhookStore } from '@switchyard/core';
+import type { OAuthAuthorizationServer, WebhookIntake, ApiKeyStore, ApprovalService, BlobStore, ForwardingService, ArticleStore, CapabilityRegistry, Clock, DeliveryStore, DispatchService, InvocationStore, TokenIssuer, TokenUseStore, UpstreamImports, VerifiableLedger, WebhookStore } from '@switchyard/core';
 import type { RequestLimits } from './request-gate.js';
 
 export interface HttpLogger {
@@ -69,6 +69,8 @@ export interface HttpContext {
   pageBytes: number;
   /** Signs dashboard session cookies; shared through the database so every process accepts them. */
   dashboardSessionKey: Uint8Array;
+  /** The OAuth 2.1 authorization server of the MCP faces (its tokens are share tokens). */
+  oauth: OAuthAuthorizationServer;
   /** Liveness of the database, for /healthz. */
   databaseHealth(): Promise<{ ok: boolean; engine: string }>;
 }

@@ -17,7 +17,16 @@ type Ctx = Needs<'apiKeys' | 'tokenUses' | 'tokens'>;
 export type Credential = { kind: 'owner' } | { kind: 'token'; token: string; scope: TokenScope } | { kind: 'public' };
 
 const RESOLVED = Symbol('switchyard.credential');
-type WithCredential = Request & { [RESOLVED]?: Promise<Credential> };
+const RESOURCE = Symbol('switchyard.resource');
+type WithCredential = Request & { [RESOLVED]?: Promise<Credential>; [RESOURCE]?: string };
+
+/**
+ * Says which protected resource (RFC 8707) the request is for, before its credential is resolved:
+ * the MCP faces do, with their own URL. A token bound to a resource is accepted only there.
+ */
+export function presentedTo(req: Request, resource: string): void {
+  (req as WithCredential)[RESOURCE] = resource;
+}
 
 /** The share token a request presents: share=<TOKEN> or Authorization: Bearer <TOKEN>. */
 export function presentedToken(req: Request): string | null {
@@ -38,7 +47,8 @@ export function credentialOf(req: Request, ctx: Ctx): Promise<Credential> {
       return { kind: 'owner' };
     }
     const token = presentedToken(req);
-    if (token !== null) return { kind: 'token', token, scope: ctx.tokens.verify(token) };
+    // Held to its resource= and grant= caveats too (OAuth tokens): the grant is asked in the database.
+    if (token !== null) return { kind: 'token', token, scope: await ctx.tokens.inUse(token, r[RESOURCE] ?? null) };
     return { kind: 'public' };
   })();
   return r[RESOLVED];

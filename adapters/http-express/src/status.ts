@@ -32,6 +32,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   signature_invalid: 401,
   token_corrupted: 401,
   token_expired: 401,
+  token_revoked: 401,
+  token_wrong_resource: 401,
   scope_denied: 403,
   rate_limited: 429,
   approval_expired: 410,

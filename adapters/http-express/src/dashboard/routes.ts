@@ -40,7 +40,8 @@ const LIVE_POLL_MS = 400;
 
 type Signed = Request & { dashboardSession?: DashboardSession };
 
-const securityHeaders = helmet({
+/** The dashboard's headers (CSP same-origin only, no framing); the OAuth pages use them too. */
+export const securityHeaders = helmet({
   contentSecurityPolicy: {
     useDefaults: false,
     directives: {

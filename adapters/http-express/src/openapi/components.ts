@@ -104,6 +104,7 @@ export const schemas = {
     ['entry', 'hook', 'outcome', 'duplicate', 'bytes'],
   ),
   Token: obj({ ok: bool, token: { type: 'string', pattern: '^sy1\\.' }, fingerprint: str, moves: { type: 'array', items: str }, keys: { type: 'array', items: str }, expires_at: { type: ['string', 'null'] } }, ['token']),
+  OAuthError: obj({ error: str, error_description: str }, ['error', 'error_description']),
   Checkpoint: obj({ size: int, root: str, note: str, created_at: str }),
 } as const;
 
@@ -132,4 +133,4 @@ export const ledgerPage = (items: unknown, extra: Record<string, unknown> = {}) 
 
 export const limitParam = (max = 1000, def = 50) => query('limit', `Page size, 1–${max} (default ${def})`, { type: 'integer', minimum: 1, maximum: max, default: def });
 
-export const credentialErrors = errors([401, 'credential_required, invalid_api_key, token_corrupted, token_expired'], [403, 'scope_denied']);
+export const credentialErrors = errors([401, 'credential_required, invalid_api_key, token_corrupted, token_expired, token_revoked, token_wrong_resource'], [403, 'scope_denied']);

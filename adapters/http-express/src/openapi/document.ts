@@ -2,6 +2,7 @@
 import { paths } from './paths.js';
 import { dashboardPaths } from './dashboard-paths.js';
 import { contentPaths } from './content-paths.js';
+import { oauthPaths } from './oauth-paths.js';
 import { schemas, securitySchemes } from './components.js';
 
 export function openApiDocument(baseUrl: string) {
@@ -20,8 +21,8 @@ export function openApiDocument(baseUrl: string) {
     },
     servers: [{ url: baseUrl }],
     externalDocs: { description: 'Entry point for agents: a bounded keyless token with next steps', url: `${baseUrl}/start` },
-    tags: ['dispatch', 'mcp', 'ledger', 'webhooks', 'forwarding', 'tokens', 'approvals', 'proofs', 'upstreams', 'content', 'entry points', 'operations', 'dashboard'].map((name) => ({ name })),
-    paths: { ...paths, ...contentPaths, ...dashboardPaths },
+    tags: ['dispatch', 'mcp', 'ledger', 'webhooks', 'forwarding', 'tokens', 'approvals', 'proofs', 'upstreams', 'content', 'oauth', 'entry points', 'operations', 'dashboard'].map((name) => ({ name })),
+    paths: { ...paths, ...contentPaths, ...dashboardPaths, ...oauthPaths },
     components: { securitySchemes, schemas },
   };
 }

@@ -116,7 +116,7 @@ export const paths = {
   '/mcp': {
     post: {
       operationId: 'mcp', tags: ['mcp'], summary: 'Switchyard as an MCP server (streamable HTTP, stateless): tools/list and tools/call over JSON-RPC',
-      description: 'tools/list shows the capabilities the credential may invoke (key = tool name, inputs = inputSchema), a page at a time (nextCursor; a cursor we did not make is -32602); tools/call runs exactly as POST /api/dispatch and returns content plus structuredContent with the invocation id. An unknown tool is JSON-RPC error -32602 with did_you_mean. A body that is not JSON is -32700; a Host or Origin that does not name this service is 403; a 401 carries WWW-Authenticate: Bearer.',
+      description: 'tools/list shows the capabilities the credential may invoke (key = tool name, inputs = inputSchema), a page at a time (nextCursor; a cursor we did not make is -32602); tools/call runs exactly as POST /api/dispatch and returns content plus structuredContent with the invocation id. An unknown tool is JSON-RPC error -32602 with did_you_mean. A body that is not JSON is -32700; a Host or Origin that does not name this service is 403; a 401 carries WWW-Authenticate: Bearer with resource_metadata (RFC 9728) and scope, and error="invalid_token" for a bad, expired, revoked or wrong-resource token.',
       security: tokenOrKey,
       requestBody: mcpBody,
       responses: mcpResponses,

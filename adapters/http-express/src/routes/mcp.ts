@@ -6,7 +6,8 @@ import { Router, json, type ErrorRequestHandler, type Request, type RequestHandl
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallerExchange, capabilitiesOf, createSwitchyardMcpServer, isInitialize, sessionIdFor, type CallerTools, type SwitchyardMcpServerOptions } from '@switchyard/mcp';
 import { SwitchyardError, mayInvoke, runDenial } from '@switchyard/core';
-import { authorize, callerOf, credentialOf, type Credential } from '../credentials.js';
+import { authorize, callerOf, credentialOf, presentedTo, type Credential } from '../credentials.js';
+import { metadataUrlOf, requestResource } from '../oauth/resources.js';
 import { baseUrlOf } from '../base-url.js';
 import type { Needs } from '../context.js';
 import { mcpHostGuard } from '../mcp-host-guard.js';
@@ -63,14 +64,28 @@ function streams(body: unknown, sessionId: string | undefined): boolean {
   });
 }
 
+/** Token problems an OAuth client answers by refreshing or asking again (RFC 6750 §3.1 invalid_token). */
+const INVALID_TOKEN = new Set(['token_corrupted', 'token_expired', 'token_revoked', 'token_wrong_resource']);
+
 /**
  * The credential is decided before the body is read or any MCP processing: a bad key or token is
  * our coded 401, and so is no credential at all (tools are for callers who may invoke). Every such
- * 401 says `WWW-Authenticate: Bearer`, as MCP clients expect.
+ * 401 says `WWW-Authenticate: Bearer` with where this resource's metadata is (RFC 9728 §5.1) and the
+ * scope to ask for, as MCP clients expect; a bad token adds error="invalid_token".
  */
 export const mcpCredential = (ctx: Ctx): RequestHandler => async (req, res, next) => {
-  res.set('www-authenticate', 'Bearer');
-  const cred = await credentialOf(req, ctx);
+  const { resource, path } = requestResource(req, ctx);
+  const base = baseUrlOf(req, ctx.publicBaseUrl);
+  const challenge = `Bearer resource_metadata="${metadataUrlOf(base, path)}", scope="invoke:*"`;
+  res.set('www-authenticate', challenge);
+  presentedTo(req, resource);
+  let cred: Credential;
+  try {
+    cred = await credentialOf(req, ctx);
+  } catch (err) {
+    if (SwitchyardError.is(err) && INVALID_TOKEN.has(err.code)) res.set('www-authenticate', `${challenge}, error="invalid_token", error_description="${err.message.replace(/["\\]/g, "'")}"`);
+    throw err;
+  }
   const noCredential = runDenial(cred, 'the MCP server', `${baseUrlOf(req, ctx.publicBaseUrl)}/start`);
   if (noCredential) throw noCredential;
   res.removeHeader('www-authenticate');

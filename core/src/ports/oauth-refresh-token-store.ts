@@ -1,0 +1,9 @@
+// The refresh tokens' port: each is used once (rotation), claimed atomically.
+import type { Claimed, OAuthRefreshToken } from '../oauth/records.js';
+
+export interface OAuthRefreshTokenStore {
+  add(token: OAuthRefreshToken): Promise<void>;
+  /** Marks the token used if it was not; says whether this call claimed it, it was used before, or it is unknown. */
+  claim(tokenHash: string, at: string): Promise<Claimed<OAuthRefreshToken>>;
+}
+export const OAuthRefreshTokenStore = Symbol.for('switchyard.OAuthRefreshTokenStore');
