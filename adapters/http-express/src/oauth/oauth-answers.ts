@@ -6,6 +6,7 @@ import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { OAuthError, SwitchyardError } from '@switchyard/core';
 import type { HttpLogger } from '../context.js';
 import { statusFor } from '../status.js';
+import { routePattern } from '../route-pattern.js';
 
 export function sendOAuth(res: Response, status: number, body: unknown): void {
   res.status(status).set({ 'cache-control': 'no-store', pragma: 'no-cache' }).json(body);
@@ -40,7 +41,7 @@ export function toOAuthError(err: unknown): { error: OAuthError; status: number 
 export const oauthErrors = (logger: HttpLogger): ErrorRequestHandler => (err, req, res, _next) => {
   if (res.headersSent) return;
   const known = toOAuthError(err);
-  if (!known) logger.error('unhandled error', { path: req.path, error: (err as Error)?.stack ?? String(err) });
+  if (!known) logger.error('unhandled error', { route: routePattern(req), error: (err as Error)?.stack ?? String(err) });
   const { error, status } = known ?? { error: new OAuthError('server_error', 'internal error'), status: 500 };
   res.locals['errorCode'] = error.error;
   // RFC 6749 §5.2: a client that tried HTTP Basic and failed is told so with a challenge.
