@@ -4,7 +4,7 @@
 // through the same authorize + dispatch as POST /api/dispatch, so ledger, lineage and approvals match.
 import { Router, json, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallerExchange, capabilitiesOf, createSwitchyardMcpServer, isInitialize, sessionIdFor, type CallerTools, type SwitchyardMcpServerOptions } from '@switchyard/mcp';
+import { CallerExchange, CallerSessions, capabilitiesOf, createSwitchyardMcpServer, holderOf, isInitialize, sessionIdFor, type CallerTools, type SwitchyardMcpServerOptions } from '@switchyard/mcp';
 import { SwitchyardError, mayInvoke, runDenial } from '@switchyard/core';
 import { authorize, callerOf, credentialOf, type Credential } from '../credentials.js';
 import { baseUrlOf } from '../base-url.js';
@@ -51,15 +51,15 @@ export const methodNotAllowed: RequestHandler = (_req, res) => {
 
 /**
  * A tools/call answered as a stream (SSE) rather than one JSON body: when the caller asked for
- * progress, or its client can be asked things (elicitation, sampling) while the call runs.
+ * progress or log messages, or its client can be asked things (elicitation, sampling) while the call runs.
  */
-function streams(body: unknown, sessionId: string | undefined): boolean {
+function streams(body: unknown, sessionId: string | undefined, logging: boolean): boolean {
   const messages = Array.isArray(body) ? body : [body];
   const caps = capabilitiesOf(sessionId);
   return messages.some((m) => {
     if (typeof m !== 'object' || m === null || (m as { method?: unknown }).method !== 'tools/call') return false;
     const meta = ((m as { params?: { _meta?: { progressToken?: unknown } } }).params ?? {})._meta;
-    return meta?.progressToken !== undefined || caps.elicitation || caps.sampling;
+    return meta?.progressToken !== undefined || logging || caps.elicitation || caps.sampling;
   });
 }
 
@@ -92,15 +92,15 @@ export const mcpBodyErrors: ErrorRequestHandler = (err, _req, res, next) => {
 /** The caller's credential, once mcpCredential let the request through. */
 export const mcpCaller = (res: { locals: Record<string, unknown> }) => res.locals['credential'] as Exclude<Credential, { kind: 'public' }>;
 
-/** What every face's server shares for one request: the caller, its session and the exchange. */
-export type FaceOptions = Pick<SwitchyardMcpServerOptions, 'baseUrl' | 'version' | 'blobs' | 'exchange' | 'session' | 'pageSize'>;
+/** What every face's server shares for one request: the caller, its session, the exchange and its log level. */
+export type FaceOptions = Pick<SwitchyardMcpServerOptions, 'baseUrl' | 'version' | 'blobs' | 'exchange' | 'session' | 'pageSize' | 'logging'> & { holder: string };
 
 /**
  * Answers one MCP POST on any face: answers to our questions and withdrawn calls go to the exchange;
  * otherwise `build` makes the face's server for this caller, answered as JSON, or as a stream when
  * the call may send progress or ask the caller something.
  */
-export async function answerMcp(req: Request, res: Response, ctx: Ctx, exchange: CallerExchange, build: (options: FaceOptions) => Server): Promise<void> {
+export async function answerMcp(req: Request, res: Response, ctx: Ctx, exchange: CallerExchange, sessions: CallerSessions, build: (options: FaceOptions) => Server): Promise<void> {
   const sessionHeader = req.get('mcp-session-id');
   if (exchange.intercept(req.body, sessionHeader)) {
     res.status(202).end();
@@ -109,7 +109,12 @@ export async function answerMcp(req: Request, res: Response, ctx: Ctx, exchange:
   // The session id only carries what the caller's client declared; nothing is kept server-side.
   const sessionId = isInitialize(req.body) ? sessionIdFor(req.body.params) : sessionHeader;
   if (isInitialize(req.body)) res.setHeader('mcp-session-id', sessionId!);
+  // The log level a session set is kept in this process (bounded); without a session it cannot be kept.
+  const holder = holderOf(mcpCaller(res));
+  const level = sessions.levelOf(sessionId, holder);
   const server = build({
+    holder,
+    logging: { level, setLevel: (l) => sessionId !== undefined && sessions.setLevel(sessionId, holder, l) },
     baseUrl: baseUrlOf(req, ctx.publicBaseUrl),
     version: MCP_VERSION,
     blobs: ctx.blobs,
@@ -117,23 +122,26 @@ export async function answerMcp(req: Request, res: Response, ctx: Ctx, exchange:
     pageSize: ctx.mcp.pageSize,
     ...(sessionId ? { session: { id: sessionId, capabilities: capabilitiesOf(sessionId) } } : {}),
   });
-  await serveMcp(server, req, res, { json: !streams(req.body, sessionHeader) });
+  await serveMcp(server, req, res, { json: !streams(req.body, sessionHeader, level !== undefined) });
 }
 
 export function mcpRoutes(ctx: Ctx): Router {
   const router = Router();
   // Answers to our questions and withdrawn calls arrive in their own POSTs: one exchange per service.
   const exchange = new CallerExchange();
+  // Log levels, resource subscriptions and notification streams of callers' sessions in this process.
+  const sessions = new CallerSessions(ctx.mcp.sessions, (server, method, params) => ctx.upstreams.forward(server, method, params), (message, fields) => ctx.logger.warn(message, fields));
+  ctx.upstreams.onResourceUpdated((name, params) => sessions.resourceUpdated(name, params));
   router.use('/mcp', mcpHostGuard({ allowedHosts: ctx.mcp.allowedHosts, allowedOrigins: ctx.mcp.allowedOrigins, publicBaseUrl: ctx.publicBaseUrl }));
   const credential = mcpCredential(ctx);
 
   router.post('/mcp', credential, json({ limit: ctx.bodyLimitBytes }), mcpParamsCheck, async (req, res) => {
     const tools = callerTools(req, ctx, mcpCaller(res));
-    await answerMcp(req, res, ctx, exchange, (options) => createSwitchyardMcpServer({ ...options, tools }));
+    await answerMcp(req, res, ctx, exchange, sessions, (options) => createSwitchyardMcpServer({ ...options, tools }));
   });
   router.get('/mcp', methodNotAllowed);
   router.delete('/mcp', methodNotAllowed);
-  router.use(virtualMcpRoutes(ctx, exchange));
+  router.use(virtualMcpRoutes(ctx, exchange, sessions));
   router.use('/mcp', mcpBodyErrors);
 
   return router;
