@@ -30,7 +30,8 @@ export function sessionStreamRoutes(ctx: McpCtx, sessions: CallerSessions): Rout
       send: (message) => write(`event: message\ndata: ${JSON.stringify(message)}\n\n`),
       close: () => res.end(),
     });
-    res.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'mcp-session-id': sessionId });
+    res.status(200);
+    for (const [name, value] of Object.entries({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'mcp-session-id': sessionId })) res.setHeader(name, value);
     res.flushHeaders();
     const keepalive = setInterval(() => write(': keepalive\n\n'), KEEPALIVE_MS);
     keepalive.unref();
