@@ -118,6 +118,18 @@ for (const engine of engines()) {
         await until(upstreamSubscriptions, (s) => s === '');
       });
 
+      it('renews the upstream subscriptions its callers hold when the upstream restarts', async () => {
+        const a = await connect('/mcp/servers/faithful');
+        await a.client.subscribeResource({ uri: COUNTER });
+        expect((await run('FAITHFUL_EXIT', {})).result).to.equal('exiting');
+        // The next call starts the upstream again, which remembers nothing; Switchyard subscribes anew.
+        await until(async () => (await run('FAITHFUL_SUBSCRIPTIONS', {})).result, (s) => s === COUNTER);
+        expect((await run('FAITHFUL_TOUCH', { uri: COUNTER })).result).to.equal('notified');
+        await until(() => a.updates.length, (n) => n === 1);
+        await a.client.unsubscribeResource({ uri: COUNTER });
+        expect(await upstreamSubscriptions()).to.equal('');
+      });
+
       it('refuses a subscription over mcp.sessions.maxSubscriptions with session_limit; one unsubscribed makes room', async () => {
         const { client } = await connect('/mcp/servers/faithful');
         await client.subscribeResource({ uri: 'memo://one' });

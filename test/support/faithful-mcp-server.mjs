@@ -3,7 +3,8 @@
 // one answer with structuredContent and an output schema, a large image, text returned exactly as
 // sent, log messages during a call, progress, and a call that waits to be cancelled (and tells
 // afterwards whether the cancellation reached it); a resource to subscribe to, which `touch` updates
-// (telling subscribers only) and `subscriptions` lists, so tests see what reached the upstream.
+// (telling subscribers only) and `subscriptions` lists, so tests see what reached the upstream; and
+// `exit`, after which the next call starts it again with nothing remembered.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -31,6 +32,7 @@ const TOOLS = [
   { name: 'last-wait', description: 'How the last wait-for-cancel ended', inputSchema: object() },
   { name: 'touch', description: 'Changes resource `uri`; subscribers are told', inputSchema: object({ uri: { type: 'string' } }, ['uri']) },
   { name: 'subscriptions', description: 'The resource URIs this server is subscribed to', inputSchema: object() },
+  { name: 'exit', description: 'Answers, then exits (as a crash or an upgrade would)', inputSchema: object() },
 ];
 
 const subscribed = new Set();
@@ -96,6 +98,9 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       if (subscribed.has(uri)) await server.notification({ method: 'notifications/resources/updated', params: { uri } });
       return { content: [{ type: 'text', text: subscribed.has(uri) ? 'notified' : 'not subscribed' }] };
     }
+    case 'exit':
+      setTimeout(() => process.exit(0), 20);
+      return { content: [{ type: 'text', text: 'exiting' }] };
     case 'subscriptions':
       return { content: [{ type: 'text', text: [...subscribed].sort().join(' ') }] };
     default:

@@ -56,6 +56,8 @@ export class McpUpstreamClient implements UpstreamToolClient {
   private readonly http = createLeanFetch();
   private readonly toolListListeners = new Set<(upstream: UpstreamAddress) => void>();
   private readonly resourceListeners = new Set<(upstream: UpstreamAddress, params: { uri: string } & Record<string, unknown>) => void>();
+  /** Resource URIs subscribed on each connection key: renewed on the next connection after a drop. */
+  private readonly subscribed = new Map<string, Set<string>>();
   /** Calls in flight on each connection. */
   private readonly inFlight = new WeakMap<Client, Set<InFlightCall>>();
 
@@ -178,14 +180,17 @@ export class McpUpstreamClient implements UpstreamToolClient {
       const pending = this.connection(connectionKey, upstream);
       client = await pending;
       const send = (c: Client) => c.request({ method, ...(params ? { params } : {}) } as McpRequest, AnyResult, { timeout: options.timeoutMs });
+      let answer: Record<string, unknown>;
       try {
-        return await send(client);
+        answer = await send(client);
       } catch (err) {
         if (!isStaleSession(err)) throw err;
         this.forget(connectionKey, pending, client);
         client = await this.connection(connectionKey, upstream);
-        return await send(client);
+        answer = await send(client);
       }
+      this.noteSubscription(connectionKey, method, params);
+      return answer;
     } catch (err) {
       if (SwitchyardError.is(err)) throw err;
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
@@ -251,6 +256,29 @@ export class McpUpstreamClient implements UpstreamToolClient {
     });
   }
 
+  /** Remembers what a forwarded resources/subscribe or unsubscribe did, so a new connection can renew it. */
+  private noteSubscription(key: string, method: string, params: Record<string, unknown> | undefined): void {
+    const uri = params?.['uri'];
+    if (typeof uri !== 'string' || (method !== 'resources/subscribe' && method !== 'resources/unsubscribe')) return;
+    let uris = this.subscribed.get(key);
+    if (method === 'resources/subscribe') {
+      if (!uris) this.subscribed.set(key, (uris = new Set()));
+      uris.add(uri);
+    } else if (uris?.delete(uri) && uris.size === 0) {
+      this.subscribed.delete(key);
+    }
+  }
+
+  /**
+   * A new connection (the upstream restarted, or its session went stale) starts with no
+   * subscriptions: those its callers still hold are sent again, so their updates keep coming.
+   */
+  private renewSubscriptions(key: string, client: Client): void {
+    for (const uri of this.subscribed.get(key) ?? []) {
+      client.request({ method: 'resources/subscribe', params: { uri } }, AnyResult, { timeout: this.connectTimeoutMs }).catch(() => {});
+    }
+  }
+
   private connection(key: string, upstream: UpstreamAddress): Promise<Client> {
     let pending = this.connections.get(key);
     if (!pending) {
@@ -259,6 +287,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
       pending.then(
         (client) => {
           client.onclose = () => this.drop(key, client);
+          this.renewSubscriptions(key, client);
         },
         () => this.connections.delete(key),
       );
