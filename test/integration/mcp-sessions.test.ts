@@ -80,6 +80,31 @@ for (const engine of engines()) {
       }
     });
 
+    it('forgets a session\'s level when it ends (DELETE): its calls are plain JSON again', async () => {
+      const headers = { 'x-sheets-key': TEST_API_KEY, accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+      const post = (session: string | undefined, body: unknown) => fetch(`${svc.url}/mcp`, { method: 'POST', headers: { ...headers, ...(session ? { 'mcp-session-id': session } : {}) }, body: JSON.stringify(body) });
+      const init = await post(undefined, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+      const session = init.headers.get('mcp-session-id')!;
+      expect(((await init.json()) as { result: { capabilities: Record<string, unknown> } }).result.capabilities).to.have.property('logging');
+      const call = async () => {
+        const answer = await post(session, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'FAITHFUL_CHATTY', arguments: {} } });
+        const text = await answer.text();
+        return { type: answer.headers.get('content-type') ?? '', text };
+      };
+      await (await post(session, { jsonrpc: '2.0', id: 2, method: 'logging/setLevel', params: { level: 'warning' } })).text();
+      const streamed = await call();
+      expect(streamed.type).to.contain('text/event-stream');
+      expect(streamed.text).to.contain('"method":"notifications/message"').and.contain('halfway').and.not.contain('starting');
+      const ended = await fetch(`${svc.url}/mcp`, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': session } });
+      expect(ended.status).to.equal(200);
+      const plain = await call();
+      expect(plain.type).to.contain('application/json');
+      expect(plain.text).to.not.contain('notifications/message');
+      // A bad level is the SDK's own -32602, and nothing is kept.
+      const bad = (await (await post(session, { jsonrpc: '2.0', id: 4, method: 'logging/setLevel', params: { level: 'loud' } })).json()) as { error: { code: number } };
+      expect(bad.error.code).to.equal(-32602);
+    });
+
     describe('resource subscriptions on /mcp/servers/<name>', () => {
       it('declares subscribe, subscribes upstream once for all callers, and sends each subscriber the update on its stream', async () => {
         const a = await connect('/mcp/servers/faithful');

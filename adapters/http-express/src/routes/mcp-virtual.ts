@@ -8,7 +8,7 @@ import { createVirtualMcpServer, type CallerExchange, type CallerSessions, type 
 import { SwitchyardError, mayReadServer } from '@switchyard/core';
 import { mcpParamsCheck } from '../mcp-params.js';
 import { answerMcp, callerTools, mcpCaller, mcpCredential, methodNotAllowed, type McpCtx } from './mcp.js';
-import { sessionStreamRoutes } from './mcp-session-stream.js';
+import { endSession, sessionStreamRoutes } from './mcp-session-stream.js';
 
 /** The caller's tools cut to `keys` (a server's imports, or a curated list), in the registry's letter case. */
 function toolsAmong(all: CallerTools, keys: string[]): CallerTools {
@@ -52,6 +52,6 @@ export function virtualMcpRoutes(ctx: McpCtx, exchange: CallerExchange, sessions
 
   router.use(sessionStreamRoutes(ctx, sessions));
   router.get('/mcp/v/:name', methodNotAllowed);
-  router.delete('/mcp/v/:name', methodNotAllowed);
+  router.delete('/mcp/v/:name', credential, endSession(sessions));
   return router;
 }

@@ -13,6 +13,7 @@ import { mcpHostGuard } from '../mcp-host-guard.js';
 import { mcpParamsCheck } from '../mcp-params.js';
 import { serveMcp } from '../mcp-transport.js';
 import { virtualMcpRoutes } from './mcp-virtual.js';
+import { endSession } from './mcp-session-stream.js';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
 export type McpCtx = Needs<'apiKeys' | 'blobs' | 'bodyLimitBytes' | 'dispatch' | 'logger' | 'mcp' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens' | 'upstreams'>;
@@ -140,7 +141,7 @@ export function mcpRoutes(ctx: Ctx): Router {
     await answerMcp(req, res, ctx, exchange, sessions, (options) => createSwitchyardMcpServer({ ...options, tools }));
   });
   router.get('/mcp', methodNotAllowed);
-  router.delete('/mcp', methodNotAllowed);
+  router.delete('/mcp', credential, endSession(sessions));
   router.use(virtualMcpRoutes(ctx, exchange, sessions));
   router.use('/mcp', mcpBodyErrors);
 
