@@ -146,11 +146,17 @@ for (const engine of engines()) {
       it('renews the upstream subscriptions its callers hold when the upstream restarts', async () => {
         const a = await connect('/mcp/servers/faithful');
         await a.client.subscribeResource({ uri: COUNTER });
+        // A read in flight while the upstream exits fails (upstream_unavailable): asked again.
+        const touches = async () => a.client.readResource({ uri: COUNTER }).then((r) => (r.contents[0] as { text: string }).text, () => 'unavailable');
+        await run('FAITHFUL_TOUCH', { uri: COUNTER });
+        expect(await touches()).to.not.equal('0');
         expect((await run('FAITHFUL_EXIT', {})).result).to.equal('exiting');
-        // The next call starts the upstream again, which remembers nothing; Switchyard subscribes anew.
-        await until(async () => (await run('FAITHFUL_SUBSCRIPTIONS', {})).result, (s) => s === COUNTER);
+        // The next request starts the upstream again (its counter back at 0), remembering nothing;
+        // Switchyard subscribes anew on the new connection.
+        await until(touches, (n) => n === '0');
+        await until(upstreamSubscriptions, (s) => s === COUNTER);
         expect((await run('FAITHFUL_TOUCH', { uri: COUNTER })).result).to.equal('notified');
-        await until(() => a.updates.length, (n) => n === 1);
+        await until(() => a.updates.length, (n) => n === 2);
         await a.client.unsubscribeResource({ uri: COUNTER });
         expect(await upstreamSubscriptions()).to.equal('');
       });

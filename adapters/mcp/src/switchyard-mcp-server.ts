@@ -123,7 +123,7 @@ export function createSwitchyardMcpServer(options: SwitchyardMcpServerOptions): 
   const server = new Server(
     { name: options.info?.name ?? 'switchyard', version: options.version },
     {
-      capabilities: { tools: { listChanged: false }, ...(options.logging ? { logging: {} } : {}), ...options.info?.capabilities },
+      capabilities: { tools: { listChanged: false }, ...options.info?.capabilities },
       jsonSchemaValidator: sharedValidator,
       ...(options.info?.instructions ? { instructions: options.info.instructions } : {}),
     },
@@ -131,6 +131,9 @@ export function createSwitchyardMcpServer(options: SwitchyardMcpServerOptions): 
   const nameOf = options.nameOf;
   const logging = options.logging;
   if (logging) {
+    // Declared after construction, so the SDK does not first install a setLevel handler of its own
+    // (which keeps levels per transport session: none here, a server lives for one request).
+    server.registerCapabilities({ logging: {} });
     server.setRequestHandler(SetLevelRequestSchema, async (request) => {
       try {
         logging.setLevel(request.params.level);

@@ -64,6 +64,11 @@ function streams(body: unknown, sessionId: string | undefined, logging: boolean)
   });
 }
 
+/** Whether a POST body (one message or a batch) holds a request for `method`. */
+function asks(body: unknown, method: string): boolean {
+  return (Array.isArray(body) ? body : [body]).some((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === method);
+}
+
 /**
  * The credential is decided before the body is read or any MCP processing: a bad key or token is
  * our coded 401, and so is no credential at all (tools are for callers who may invoke). Every such
@@ -113,9 +118,12 @@ export async function answerMcp(req: Request, res: Response, ctx: Ctx, exchange:
   // The log level a session set is kept in this process (bounded); without a session it cannot be kept.
   const holder = holderOf(mcpCaller(res));
   const level = sessions.levelOf(sessionId, holder);
+  // Logging is declared and answered where it matters (building it costs every request otherwise):
+  // at initialize, for setLevel, and for the calls of a session that set a level.
+  const logging = level !== undefined || isInitialize(req.body) || asks(req.body, 'logging/setLevel');
   const server = build({
     holder,
-    logging: { level, setLevel: (l) => sessionId !== undefined && sessions.setLevel(sessionId, holder, l) },
+    ...(logging ? { logging: { level, setLevel: (l) => sessionId !== undefined && sessions.setLevel(sessionId, holder, l) } } : {}),
     baseUrl: baseUrlOf(req, ctx.publicBaseUrl),
     version: MCP_VERSION,
     blobs: ctx.blobs,
