@@ -1,7 +1,9 @@
 // /mcp: Switchyard as an MCP server over streamable HTTP, stateless. Each POST gets a fresh SDK
 // server and transport bound to the request's credential, so any service process can answer any
-// request (no session to pin). Tools are the capabilities the credential may invoke; a call goes
-// through the same authorize + dispatch as POST /api/dispatch, so ledger, lineage and approvals match.
+// request (no session to pin); only what a session asks to be kept (its log level, subscriptions)
+// lives in the process that answered it (CallerSessions). Tools are the capabilities the credential
+// may invoke; a call goes through the same authorize + dispatch as POST /api/dispatch, so ledger,
+// lineage and approvals match.
 import { Router, json, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallerExchange, CallerSessions, capabilitiesOf, createSwitchyardMcpServer, holderOf, isInitialize, sessionIdFor, type CallerTools, type SwitchyardMcpServerOptions } from '@switchyard/mcp';
@@ -112,7 +114,7 @@ export async function answerMcp(req: Request, res: Response, ctx: Ctx, exchange:
     res.status(202).end();
     return;
   }
-  // The session id only carries what the caller's client declared; nothing is kept server-side.
+  // The session id carries what the caller's client declared; a log level it sets is kept below.
   const sessionId = isInitialize(req.body) ? sessionIdFor(req.body.params) : sessionHeader;
   if (isInitialize(req.body)) res.setHeader('mcp-session-id', sessionId!);
   // The log level a session set is kept in this process (bounded); without a session it cannot be kept.
