@@ -38,6 +38,7 @@ export type ErrorCode =
   | 'invalid_article'
   | 'article_exists'
   | 'service_busy'
+  | 'session_limit'
   | 'request_timeout'
   | 'headers_too_large'
   | 'database_unavailable'

@@ -1,6 +1,6 @@
 // The official MCP conformance suite's server scenarios, run against a reference upstream directly
 // and through Switchyard's /mcp/servers/<name> (imported, every call a ledgered run): every scenario
-// that passes directly passes through the gateway, except the ones named below with the reason.
+// that passes directly passes through the gateway, with no exceptions.
 import { expect } from 'chai';
 import request from 'supertest';
 import { TEST_API_KEY, engines, startListeningService, type ListeningService } from '../support/app.js';
@@ -8,16 +8,6 @@ import { startConformanceUpstream, type ConformanceUpstream } from '../support/c
 import { runConformance, type ScenarioResult } from '../support/conformance.js';
 
 const OPEN = { auth: 'none', risk: 'low', approval: false };
-
-/**
- * Scenarios that pass directly and do not yet pass through the gateway, each with what it waits
- * for. The test fails when one of them starts passing (the entry is stale): remove it then.
- */
-const NOT_YET_THROUGH_GATEWAY: Record<string, string> = {
-  'tools-call-with-logging': "upstream log messages are kept with the run (invocation.logs), not yet passed on to the caller as notifications/message",
-  'resources-subscribe': 'the faces are stateless: no stream to carry notifications/resources/updated, so subscribe is not offered',
-  'resources-unsubscribe': 'the faces are stateless: no stream to carry notifications/resources/updated, so subscribe is not offered',
-};
 
 for (const engine of engines()) {
   describe(`MCP conformance suite through /mcp/servers/<name> (${engine})`, function () {
@@ -42,18 +32,16 @@ for (const engine of engines()) {
 
     it('runs the tools, resources, prompts, logging, progress and dns-rebinding scenarios directly, and the reference passes them', () => {
       const passing = [...direct].filter(([, r]) => r.passed).map(([name]) => name);
-      for (const name of ['server-initialize', 'tools-list', 'tools-call-simple-text', 'tools-call-image', 'tools-call-with-progress', 'tools-call-with-logging', 'resources-read-binary', 'resources-templates-read', 'prompts-get-with-image', 'completion-complete', 'dns-rebinding-protection']) {
+      for (const name of ['server-initialize', 'tools-list', 'tools-call-simple-text', 'tools-call-image', 'tools-call-with-progress', 'tools-call-with-logging', 'resources-subscribe', 'resources-unsubscribe', 'resources-read-binary', 'resources-templates-read', 'prompts-get-with-image', 'completion-complete', 'dns-rebinding-protection']) {
         expect(passing, name).to.include(name);
       }
     });
 
     it('passes through the gateway every scenario that passes directly', () => {
       const lost = [...direct]
-        .filter(([name, r]) => r.passed && !gateway.get(name)?.passed && !(name in NOT_YET_THROUGH_GATEWAY))
+        .filter(([name, r]) => r.passed && !gateway.get(name)?.passed)
         .map(([name]) => ({ name, failures: (gateway.get(name)?.checks ?? []).filter((c) => c.status === 'FAILURE').map((c) => c.errorMessage ?? c.id) }));
       expect(lost).to.deep.equal([]);
-      const stale = Object.keys(NOT_YET_THROUGH_GATEWAY).filter((name) => gateway.get(name)?.passed);
-      expect(stale, 'passes through the gateway now: remove from NOT_YET_THROUGH_GATEWAY').to.deep.equal([]);
       expect([...gateway.keys()].sort()).to.deep.equal([...direct.keys()].sort());
     });
 

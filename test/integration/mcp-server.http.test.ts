@@ -163,7 +163,7 @@ for (const engine of engines()) {
       expect(String(refused)).to.contain('token_corrupted');
     });
 
-    it('GET and DELETE on /mcp answer 405 with a JSON-RPC error (stateless: no stream, no session)', async () => {
+    it('GET, and DELETE without a session, on /mcp answer 405 with a JSON-RPC error (stateless: no stream)', async () => {
       for (const method of ['get', 'delete'] as const) {
         const res = await owner(http[method]('/mcp')).expect(405);
         expect(res.body.error.code).to.equal(-32000);

@@ -2,10 +2,12 @@
 // A stdio MCP server for gateway tests: what server-everything does not show. Every content type in
 // one answer with structuredContent and an output schema, a large image, text returned exactly as
 // sent, log messages during a call, progress, and a call that waits to be cancelled (and tells
-// afterwards whether the cancellation reached it).
+// afterwards whether the cancellation reached it); a resource to subscribe to, which `touch` updates
+// (telling subscribers only) and `subscriptions` lists, so tests see what reached the upstream; and
+// `exit`, after which the next call starts it again with nothing remembered.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const object = (properties = {}, required = []) => ({ type: 'object', properties, required });
 /** 8 bytes of a PNG header, then `size - 8` bytes of a repeating pattern: a stand-in image of any size. */
@@ -28,11 +30,21 @@ const TOOLS = [
   { name: 'steps', description: 'Reports `steps` progress steps, then answers', inputSchema: object({ steps: { type: 'integer' } }, ['steps']) },
   { name: 'wait-for-cancel', description: 'Waits until cancelled (at most 20 s)', inputSchema: object() },
   { name: 'last-wait', description: 'How the last wait-for-cancel ended', inputSchema: object() },
+  { name: 'touch', description: 'Changes resource `uri`; subscribers are told', inputSchema: object({ uri: { type: 'string' } }, ['uri']) },
+  { name: 'subscriptions', description: 'The resource URIs this server is subscribed to', inputSchema: object() },
+  { name: 'exit', description: 'Answers, then exits (as a crash or an upgrade would)', inputSchema: object() },
 ];
+
+const subscribed = new Set();
+const touches = new Map();
 
 let lastWait = 'none';
 
-const server = new Server({ name: 'faithful-fixture', version: '1.0.0' }, { capabilities: { tools: {}, logging: {} } });
+const server = new Server({ name: 'faithful-fixture', version: '1.0.0' }, { capabilities: { tools: {}, logging: {}, resources: { subscribe: true } } });
+server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [{ uri: 'memo://counter', name: 'counter', mimeType: 'text/plain' }] }));
+server.setRequestHandler(ReadResourceRequestSchema, async (request) => ({ contents: [{ uri: request.params.uri, mimeType: 'text/plain', text: String(touches.get(request.params.uri) ?? 0) }] }));
+server.setRequestHandler(SubscribeRequestSchema, async (request) => (subscribed.add(request.params.uri), {}));
+server.setRequestHandler(UnsubscribeRequestSchema, async (request) => (subscribed.delete(request.params.uri), {}));
 server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
 server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   const { name, arguments: args = {} } = request.params;
@@ -80,6 +92,17 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       return { content: [{ type: 'text', text: lastWait }] };
     case 'last-wait':
       return { content: [{ type: 'text', text: lastWait }] };
+    case 'touch': {
+      const uri = String(args.uri);
+      touches.set(uri, (touches.get(uri) ?? 0) + 1);
+      if (subscribed.has(uri)) await server.notification({ method: 'notifications/resources/updated', params: { uri } });
+      return { content: [{ type: 'text', text: subscribed.has(uri) ? 'notified' : 'not subscribed' }] };
+    }
+    case 'exit':
+      setTimeout(() => process.exit(0), 20);
+      return { content: [{ type: 'text', text: 'exiting' }] };
+    case 'subscriptions':
+      return { content: [{ type: 'text', text: [...subscribed].sort().join(' ') }] };
     default:
       return { isError: true, content: [{ type: 'text', text: `unknown tool ${name}` }] };
   }

@@ -35,6 +35,10 @@ export class MeteredUpstreamClient implements UpstreamToolClient {
     return this.inner.onToolListChanged(listener);
   }
 
+  onResourceUpdated(listener: (upstream: UpstreamAddress, params: { uri: string } & Record<string, unknown>) => void): () => void {
+    return this.inner.onResourceUpdated ? this.inner.onResourceUpdated(listener) : () => {};
+  }
+
   close(): Promise<void> {
     return this.inner.close();
   }

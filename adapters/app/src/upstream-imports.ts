@@ -126,6 +126,16 @@ export class ConfiguredUpstreamImports implements UpstreamImports {
     return this.tools.request(state.address, method, params, { timeoutMs: this.listTimeoutMs });
   }
 
+  /** Each server configured at the address that sent notifications/resources/updated (usually one). */
+  onResourceUpdated(listener: (name: string, params: { uri: string } & Record<string, unknown>) => void): () => void {
+    if (!this.tools.onResourceUpdated) return () => {};
+    return this.tools.onResourceUpdated((upstream, params) => {
+      for (const s of this.servers.values()) {
+        if (s.address.url === upstream.url && s.address.transport === upstream.transport) listener(s.name, params);
+      }
+    });
+  }
+
   refresh(name: string): Promise<UpstreamRefresh> {
     const state = this.servers.get(name);
     if (!state) {

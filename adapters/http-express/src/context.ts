@@ -21,6 +21,8 @@ export interface McpFacesConfig {
   pageSize: number;
   /** Named virtual servers: a curated set of capability keys each, served at /mcp/v/<name>. */
   virtualServers: Record<string, { description?: string; tools: string[] }>;
+  /** What a caller's session may hold in one process: log level, resource subscriptions, a stream. */
+  sessions: { maxSessions: number; maxSubscriptions: number; idleMs: number };
 }
 
 export interface HttpContext {

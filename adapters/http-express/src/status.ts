@@ -41,6 +41,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   invalid_article: 422,
   article_exists: 409,
   service_busy: 503,
+  // An MCP session holds as many subscriptions, or this process as many sessions, as config allows.
+  session_limit: 429,
   request_timeout: 408,
   headers_too_large: 431,
   database_unavailable: 503,

@@ -2,11 +2,12 @@
 // low-level Server (our input schemas are already JSON Schema, so McpServer's zod layer would only
 // get in the way). It knows nothing of HTTP: whoever hosts it decides the caller and the transport.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type ServerCapabilities, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, SetLevelRequestSchema, type CallToolResult, type ServerCapabilities, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { SwitchyardError, authRisk, inlineBlobs, isImportedTool, type BlobStore, type CallerChannel, type Capability, type DispatchOutcome, type LiveCall, type ErrorCode as SwitchyardErrorCode } from '@switchyard/core';
 import { DEFAULT_PAGE_SIZE, pageOfTools } from './tool-pages.js';
 import { NO_CALLER_CAPABILITIES, type CallerCapabilities, type CallerExchange } from './caller-exchange.js';
+import { logNotificationOf, logPasses, type LogLevel } from './caller-sessions.js';
 
 /** The port: the tools one caller may see, and running one of them as that caller. */
 export interface CallerTools {
@@ -35,6 +36,11 @@ export interface SwitchyardMcpServerOptions {
   pageSize?: number;
   /** The name a capability is offered under (its key when left out; a virtual server's own names). */
   nameOf?: (capability: Capability) => string;
+  /**
+   * The caller's log level (logging/setLevel, kept by whoever hosts the server): upstream log
+   * messages at or above it reach the caller during its tool calls; none before it set one.
+   */
+  logging?: { level: LogLevel | undefined; setLevel(level: LogLevel): void };
   /** The server as clients see it (switchyard, tools only, when left out). */
   info?: { name: string; instructions?: string; capabilities?: ServerCapabilities };
 }
@@ -48,6 +54,8 @@ const RPC_CODE: Partial<Record<SwitchyardErrorCode, number>> = {
   // Server-defined range (-32000..-32099): the caller may not make this move.
   scope_denied: -32003,
   credential_required: -32001,
+  // Server-defined: the session holds as much as config allows.
+  session_limit: -32000,
 };
 
 /** A coded error that prevented any run, as a JSON-RPC error whose data is our error body. */
@@ -121,6 +129,20 @@ export function createSwitchyardMcpServer(options: SwitchyardMcpServerOptions): 
     },
   );
   const nameOf = options.nameOf;
+  const logging = options.logging;
+  if (logging) {
+    // Declared after construction, so the SDK does not first install a setLevel handler of its own
+    // (which keeps levels per transport session: none here, a server lives for one request).
+    server.registerCapabilities({ logging: {} });
+    server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+      try {
+        logging.setLevel(request.params.level);
+      } catch (err) {
+        throw rpcErrorOf(err);
+      }
+      return {};
+    });
+  }
   server.setRequestHandler(ListToolsRequestSchema, async (request) =>
     pageOfTools(options.tools.list().map((c) => (nameOf ? { ...toolOf(c), name: nameOf(c) } : toolOf(c))), request.params?.cursor, options.pageSize ?? DEFAULT_PAGE_SIZE),
   );
@@ -149,17 +171,20 @@ export function createSwitchyardMcpServer(options: SwitchyardMcpServerOptions): 
 }
 
 /**
- * The caller's side of one tools/call: progress goes out when the caller gave a progress token;
+ * The caller's side of one tools/call: progress goes out when the caller gave a progress token,
+ * log messages when it set a log level;
  * elicitation and sampling are offered only when its client declared them at initialize.
  */
 function channelOf(server: Server, options: SwitchyardMcpServerOptions, progressToken: string | number | undefined, requestId: string | number, signal: AbortSignal, sent: Promise<unknown>[]): CallerChannel {
   const capabilities = options.session?.capabilities ?? NO_CALLER_CAPABILITIES;
   const exchange = options.exchange;
+  const level = options.logging?.level;
   const ask = (method: string) => (params: Record<string, unknown>) => exchange!.ask(server.transport!, options.session?.id, requestId, method, params, signal);
   return {
     ...(progressToken !== undefined
       ? { progress: (step) => void sent.push(server.notification({ method: 'notifications/progress', params: { ...step, progressToken } }, { relatedRequestId: requestId })) }
       : {}),
+    ...(level ? { log: (entry) => void (logPasses(entry.level, level) && sent.push(server.notification(logNotificationOf(entry), { relatedRequestId: requestId }))) } : {}),
     ...(exchange && capabilities.elicitation ? { elicit: ask('elicitation/create') } : {}),
     ...(exchange && capabilities.sampling ? { sample: ask('sampling/createMessage') } : {}),
   };

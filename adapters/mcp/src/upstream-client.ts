@@ -2,14 +2,15 @@
 // (for stdio: one child process, started on first use and again after it exits); maps transport
 // failures to upstream_unavailable and slow calls to upstream_timeout. A call passes on what the
 // upstream says meanwhile: progress and elicitation/sampling requests to the caller's channel, log
-// messages to the run; the caller's abort becomes notifications/cancelled upstream.
+// messages to the run (and to the caller, when it asked for them); the caller's abort becomes
+// notifications/cancelled upstream. Resource updates go to whoever listens (the subscriptions).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, LoggingMessageNotificationSchema, McpError, ResultSchema, ToolListChangedNotificationSchema, type Request as McpRequest } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, LoggingMessageNotificationSchema, McpError, ResourceUpdatedNotificationSchema, ResultSchema, ToolListChangedNotificationSchema, type Request as McpRequest } from '@modelcontextprotocol/sdk/types.js';
 import { SwitchyardError, textOf, type CallerChannel, type ContentBlock, type McpToolDescription, type ToolCallOptions, type ToolCallResult, type UpstreamAddress, type UpstreamLogEntry, type UpstreamToolClient } from '@switchyard/core';
 import { createLeanFetch } from './lean-fetch.js';
 
@@ -54,6 +55,9 @@ export class McpUpstreamClient implements UpstreamToolClient {
   private readonly connectTimeoutMs: number;
   private readonly http = createLeanFetch();
   private readonly toolListListeners = new Set<(upstream: UpstreamAddress) => void>();
+  private readonly resourceListeners = new Set<(upstream: UpstreamAddress, params: { uri: string } & Record<string, unknown>) => void>();
+  /** Resource URIs subscribed on each connection key: renewed on the next connection after a drop. */
+  private readonly subscribed = new Map<string, Set<string>>();
   /** Calls in flight on each connection. */
   private readonly inFlight = new WeakMap<Client, Set<InFlightCall>>();
 
@@ -64,6 +68,11 @@ export class McpUpstreamClient implements UpstreamToolClient {
   onToolListChanged(listener: (upstream: UpstreamAddress) => void): () => void {
     this.toolListListeners.add(listener);
     return () => this.toolListListeners.delete(listener);
+  }
+
+  onResourceUpdated(listener: (upstream: UpstreamAddress, params: { uri: string } & Record<string, unknown>) => void): () => void {
+    this.resourceListeners.add(listener);
+    return () => this.resourceListeners.delete(listener);
   }
 
   async listTools(upstream: UpstreamAddress, options: { timeoutMs: number }): Promise<McpToolDescription[]> {
@@ -171,14 +180,17 @@ export class McpUpstreamClient implements UpstreamToolClient {
       const pending = this.connection(connectionKey, upstream);
       client = await pending;
       const send = (c: Client) => c.request({ method, ...(params ? { params } : {}) } as McpRequest, AnyResult, { timeout: options.timeoutMs });
+      let answer: Record<string, unknown>;
       try {
-        return await send(client);
+        answer = await send(client);
       } catch (err) {
         if (!isStaleSession(err)) throw err;
         this.forget(connectionKey, pending, client);
         client = await this.connection(connectionKey, upstream);
-        return await send(client);
+        answer = await send(client);
       }
+      this.noteSubscription(connectionKey, method, params);
+      return answer;
     } catch (err) {
       if (SwitchyardError.is(err)) throw err;
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
@@ -237,8 +249,34 @@ export class McpUpstreamClient implements UpstreamToolClient {
     client.setRequestHandler(CreateMessageRequestSchema, (request) => ask('sample', request.params as Record<string, unknown>) as never);
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
       const { level, logger, data } = notification.params;
-      this.callFor(client)?.onLog?.({ level, ...(logger !== undefined ? { logger } : {}), data });
+      const call = this.callFor(client);
+      const entry = { level, ...(logger !== undefined ? { logger } : {}), data };
+      call?.onLog?.(entry);
+      call?.channel?.log?.(entry);
     });
+  }
+
+  /** Remembers what a forwarded resources/subscribe or unsubscribe did, so a new connection can renew it. */
+  private noteSubscription(key: string, method: string, params: Record<string, unknown> | undefined): void {
+    const uri = params?.['uri'];
+    if (typeof uri !== 'string' || (method !== 'resources/subscribe' && method !== 'resources/unsubscribe')) return;
+    let uris = this.subscribed.get(key);
+    if (method === 'resources/subscribe') {
+      if (!uris) this.subscribed.set(key, (uris = new Set()));
+      uris.add(uri);
+    } else if (uris?.delete(uri) && uris.size === 0) {
+      this.subscribed.delete(key);
+    }
+  }
+
+  /**
+   * A new connection (the upstream restarted, or its session went stale) starts with no
+   * subscriptions: those its callers still hold are sent again, so their updates keep coming.
+   */
+  private renewSubscriptions(key: string, client: Client): void {
+    for (const uri of this.subscribed.get(key) ?? []) {
+      client.request({ method: 'resources/subscribe', params: { uri } }, AnyResult, { timeout: this.connectTimeoutMs }).catch(() => {});
+    }
   }
 
   private connection(key: string, upstream: UpstreamAddress): Promise<Client> {
@@ -249,6 +287,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
       pending.then(
         (client) => {
           client.onclose = () => this.drop(key, client);
+          this.renewSubscriptions(key, client);
         },
         () => this.connections.delete(key),
       );
@@ -298,6 +337,9 @@ export class McpUpstreamClient implements UpstreamToolClient {
     this.answerCallerRequests(client);
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       for (const listener of this.toolListListeners) listener(upstream);
+    });
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+      for (const listener of this.resourceListeners) listener(upstream, notification.params as { uri: string } & Record<string, unknown>);
     });
     // The SSE handshake waits for an endpoint event with no timeout of its own, so the whole
     // connect is raced against one deadline.

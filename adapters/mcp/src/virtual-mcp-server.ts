@@ -12,6 +12,8 @@ import {
   ListResourcesRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { SwitchyardError, type Capability } from '@switchyard/core';
 import { createSwitchyardMcpServer, rpcErrorOf, type CallerTools, type SwitchyardMcpServerOptions } from './switchyard-mcp-server.js';
@@ -21,6 +23,14 @@ export interface ServerPassThrough {
   /** False when this caller may not read the server's resources and prompts. */
   readable: boolean;
   forward(method: string, params: Record<string, unknown> | undefined): Promise<Record<string, unknown>>;
+  /**
+   * The caller's resource subscriptions, kept with its session (notifications/resources/updated
+   * reach its GET stream); absent for a caller without a session, which is then offered none.
+   */
+  subscriptions?: {
+    subscribe(uri: string): Promise<void>;
+    unsubscribe(uri: string): Promise<void>;
+  };
 }
 
 export interface VirtualMcpServerOptions extends Omit<SwitchyardMcpServerOptions, 'nameOf' | 'info'> {
@@ -57,9 +67,8 @@ export function createVirtualMcpServer(options: VirtualMcpServerOptions): Server
     info: {
       name: `switchyard/${name}`,
       ...(instructions ? { instructions } : {}),
-      // logging/setLevel is answered here (the SDK keeps the level); resources are not
-      // subscribable: a stateless face has no stream to carry notifications/resources/updated.
-      ...(pass ? { capabilities: { resources: {}, prompts: {}, completions: {}, logging: {} } } : {}),
+      // Subscriptions are offered to a caller with a session: its GET stream carries the updates.
+      ...(pass ? { capabilities: { resources: pass.subscriptions ? { subscribe: true } : {}, prompts: {}, completions: {} } } : {}),
     },
   });
   if (pass) {
@@ -75,6 +84,20 @@ export function createVirtualMcpServer(options: VirtualMcpServerOptions): Server
     for (const schema of forwarded) {
       const method = schema.shape.method.value;
       server.setRequestHandler(schema, (async (request: { params?: Record<string, unknown> }) => forward(method, request.params)) as never);
+    }
+    const subscriptions = pass.subscriptions;
+    if (subscriptions) {
+      const change = (act: 'subscribe' | 'unsubscribe') => async (request: { params: { uri: string } }) => {
+        if (!pass.readable) throw new McpError(-32003, `this credential may not read the resources and prompts of ${name}: it needs every tool of the server`, { code: 'scope_denied' });
+        try {
+          await subscriptions[act](request.params.uri);
+          return {};
+        } catch (err) {
+          throw rpcErrorOf(err);
+        }
+      };
+      server.setRequestHandler(SubscribeRequestSchema, change('subscribe'));
+      server.setRequestHandler(UnsubscribeRequestSchema, change('unsubscribe'));
     }
   }
   return server;

@@ -1,5 +1,6 @@
-// The caller's side of a run, when it has one (an MCP client): progress it is told, and the
-// questions an upstream may ask it (elicitation, sampling).
+// The caller's side of a run, when it has one (an MCP client): progress and log messages it is
+// told, and the questions an upstream may ask it (elicitation, sampling).
+import type { UpstreamLogEntry } from '../content.js';
 
 /** One progress step, as MCP's notifications/progress carries it. */
 export interface ProgressStep {
@@ -15,6 +16,8 @@ export interface ProgressStep {
  */
 export interface CallerChannel {
   progress?(step: ProgressStep): void;
+  /** A log message the upstream sent while the run ran; present only when the caller asked for log messages (logging/setLevel). */
+  log?(entry: UpstreamLogEntry): void;
   elicit?(params: Record<string, unknown>): Promise<Record<string, unknown>>;
   sample?(params: Record<string, unknown>): Promise<Record<string, unknown>>;
 }

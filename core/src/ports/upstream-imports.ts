@@ -35,5 +35,7 @@ export interface UpstreamImports {
   keysOf(name: string): string[] | undefined;
   /** Sends a non-tool MCP request (resources, prompts, completion) to server `name` unchanged. */
   forward(name: string, method: string, params: Record<string, unknown> | undefined): Promise<Record<string, unknown>>;
+  /** Called with server `name` and the params of each notifications/resources/updated it sends; returns a function that stops listening. */
+  onResourceUpdated(listener: (name: string, params: { uri: string } & Record<string, unknown>) => void): () => void;
 }
 export const UpstreamImports = Symbol.for('switchyard.UpstreamImports');

@@ -20,6 +20,12 @@ export interface UpstreamToolClient {
   /** Called when a connected upstream says its tool list changed; returns a function that stops listening. */
   onToolListChanged(listener: (upstream: UpstreamAddress) => void): () => void;
   /**
+   * Called with the params of each notifications/resources/updated a connected upstream sends (for
+   * a subscription made with request()); returns a function that stops listening. Optional: only
+   * the MCP client adapter has subscriptions.
+   */
+  onResourceUpdated?(listener: (upstream: UpstreamAddress, params: { uri: string } & Record<string, unknown>) => void): () => void;
+  /**
    * Any other MCP request (resources, prompts, completion) sent to the upstream as it is; the
    * answer is the upstream's result; a JSON-RPC error from it is thrown as the client's own error,
    * code kept. Optional: only the MCP client adapter forwards.

@@ -122,19 +122,25 @@ export const paths = {
       responses: mcpResponses,
     },
     get: { operationId: 'mcpStream', tags: ['mcp'], summary: 'No stream to open: the server is stateless (405, a JSON-RPC error)', security: tokenOrKey, responses: { '405': json('Method not allowed') } },
-    delete: { operationId: 'mcpEndSession', tags: ['mcp'], summary: 'No session to end: the server is stateless (405, a JSON-RPC error)', security: tokenOrKey, responses: { '405': json('Method not allowed') } },
+    delete: { operationId: 'mcpEndSession', tags: ['mcp'], summary: 'Ends the session named by mcp-session-id: the log level it set goes (200); without the header 405', security: tokenOrKey, responses: { '200': { description: 'What this process held for the session is gone' }, '405': json('Method not allowed: no mcp-session-id') } },
   },
   '/mcp/servers/{name}': {
     post: {
       operationId: 'mcpImportedServer', tags: ['mcp'], summary: 'One imported MCP server as itself: its tools under their own names, its resources, templates, prompts and completions forwarded',
-      description: 'Tools are the server\'s imported capabilities the credential may invoke, named as the server names them; each call is a run of its capability key through POST /api/dispatch\'s path (ledger, approvals). resources/*, prompts/* and completion/complete go to the server unchanged, for the owner or a credential offered every tool of the server.',
+      description: 'Tools are the server\'s imported capabilities the credential may invoke, named as the server names them; each call is a run of its capability key through POST /api/dispatch\'s path (ledger, approvals). resources/*, prompts/* and completion/complete go to the server unchanged, for the owner or a credential offered every tool of the server; resources/subscribe is kept with the session, and the updates come on its GET stream.',
       security: tokenOrKey,
       parameters: [pathParam('name', 'The server\'s name in config upstreams.servers')],
       requestBody: mcpBody,
       responses: { ...mcpResponses, ...errors([404, 'upstream_not_found']) },
     },
-    get: { operationId: 'mcpImportedServerStream', tags: ['mcp'], summary: 'No stream to open: stateless (405, a JSON-RPC error)', security: tokenOrKey, parameters: [pathParam('name', 'The server\'s name')], responses: { '405': json('Method not allowed') } },
-    delete: { operationId: 'mcpImportedServerEndSession', tags: ['mcp'], summary: 'No session to end: stateless (405, a JSON-RPC error)', security: tokenOrKey, parameters: [pathParam('name', 'The server\'s name')], responses: { '405': json('Method not allowed') } },
+    get: {
+      operationId: 'mcpImportedServerStream', tags: ['mcp'], summary: 'The session\'s stream (mcp-session-id): notifications/resources/updated for the resources it subscribed to',
+      description: 'Server-sent events, one stream per session, bound to the credential that opened the session. Without mcp-session-id 405.',
+      security: tokenOrKey,
+      parameters: [pathParam('name', 'The server\'s name')],
+      responses: { '200': { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, '405': json('Method not allowed: no mcp-session-id'), ...errors([403, 'scope_denied (another credential\'s session)'], [404, 'upstream_not_found'], [429, 'session_limit (a stream is open already, or config mcp.sessions.maxSessions)']), ...credentialErrors },
+    },
+    delete: { operationId: 'mcpImportedServerEndSession', tags: ['mcp'], summary: 'Ends the session named by mcp-session-id: its log level and resource subscriptions go (200); without the header 405', security: tokenOrKey, parameters: [pathParam('name', 'The server\'s name')], responses: { '200': { description: 'What this process held for the session is gone' }, '405': json('Method not allowed: no mcp-session-id'), ...errors([404, 'upstream_not_found']) } },
   },
   '/mcp/v/{name}': {
     post: {
@@ -145,7 +151,7 @@ export const paths = {
       responses: { ...mcpResponses, ...errors([404, 'not_found']) },
     },
     get: { operationId: 'mcpVirtualServerStream', tags: ['mcp'], summary: 'No stream to open: stateless (405, a JSON-RPC error)', security: tokenOrKey, parameters: [pathParam('name', 'The virtual server\'s name')], responses: { '405': json('Method not allowed') } },
-    delete: { operationId: 'mcpVirtualServerEndSession', tags: ['mcp'], summary: 'No session to end: stateless (405, a JSON-RPC error)', security: tokenOrKey, parameters: [pathParam('name', 'The virtual server\'s name')], responses: { '405': json('Method not allowed') } },
+    delete: { operationId: 'mcpVirtualServerEndSession', tags: ['mcp'], summary: 'Ends the session named by mcp-session-id: the log level it set goes (200); without the header 405', security: tokenOrKey, parameters: [pathParam('name', 'The virtual server\'s name')], responses: { '200': { description: 'What this process held for the session is gone' }, '405': json('Method not allowed: no mcp-session-id') } },
   },
   '/api/invocations': {
     get: {

@@ -1,12 +1,14 @@
 // Virtual MCP servers over streamable HTTP, stateless like /mcp: /mcp/servers/<name> is one imported
-// server as itself (tools under their upstream names, resources and prompts forwarded), /mcp/v/<name>
+// server as itself (tools under their upstream names, resources and prompts forwarded, resource
+// subscriptions kept with the caller's session and their updates sent on its GET stream), /mcp/v/<name>
 // a curated set of capabilities named in config (mcp.virtualServers). Tool calls go through the same
 // callerTools as /mcp: authorize + dispatch, ledgered under the capability key.
 import { Router, json } from 'express';
-import { createVirtualMcpServer, type CallerExchange, type CallerTools } from '@switchyard/mcp';
+import { createVirtualMcpServer, type CallerExchange, type CallerSessions, type CallerTools } from '@switchyard/mcp';
 import { SwitchyardError, mayReadServer } from '@switchyard/core';
 import { mcpParamsCheck } from '../mcp-params.js';
 import { answerMcp, callerTools, mcpCaller, mcpCredential, methodNotAllowed, type McpCtx } from './mcp.js';
+import { endSession, sessionStreamRoutes } from './mcp-session-stream.js';
 
 /** The caller's tools cut to `keys` (a server's imports, or a curated list), in the registry's letter case. */
 function toolsAmong(all: CallerTools, keys: string[]): CallerTools {
@@ -14,7 +16,7 @@ function toolsAmong(all: CallerTools, keys: string[]): CallerTools {
   return { list: () => all.list().filter((c) => wanted.has(c.key.toUpperCase())), call: (key, args, live) => all.call(key, args, live) };
 }
 
-export function virtualMcpRoutes(ctx: McpCtx, exchange: CallerExchange): Router {
+export function virtualMcpRoutes(ctx: McpCtx, exchange: CallerExchange, sessions: CallerSessions): Router {
   const router = Router();
   const credential = mcpCredential(ctx);
   const body = json({ limit: ctx.bodyLimitBytes });
@@ -26,9 +28,16 @@ export function virtualMcpRoutes(ctx: McpCtx, exchange: CallerExchange): Router 
     const cred = mcpCaller(res);
     const tools = toolsAmong(callerTools(req, ctx, cred), keys);
     const imported = keys.flatMap((k) => ctx.registry.get(k)?.capability ?? []);
-    const passThrough = { readable: mayReadServer(cred, imported), forward: (method: string, params: Record<string, unknown> | undefined) => ctx.upstreams.forward(name, method, params) };
+    const readable = mayReadServer(cred, imported);
+    const forward = (method: string, params: Record<string, unknown> | undefined) => ctx.upstreams.forward(name, method, params);
     // An imported tool is offered under the name its server gave it.
-    await answerMcp(req, res, ctx, exchange, (options) => createVirtualMcpServer({ ...options, name, tools, nameOf: (c) => c.tool ?? c.key, passThrough }));
+    await answerMcp(req, res, ctx, exchange, sessions, (options) => {
+      const session = options.session?.id;
+      const subscriptions = session
+        ? { subscribe: (uri: string) => sessions.subscribe(session, options.holder, name, uri), unsubscribe: (uri: string) => sessions.unsubscribe(session, options.holder, name, uri) }
+        : undefined;
+      return createVirtualMcpServer({ ...options, name, tools, nameOf: (c) => c.tool ?? c.key, passThrough: { readable, forward, ...(subscriptions ? { subscriptions } : {}) } });
+    });
   });
 
   router.post('/mcp/v/:name', credential, body, mcpParamsCheck, async (req, res) => {
@@ -36,14 +45,13 @@ export function virtualMcpRoutes(ctx: McpCtx, exchange: CallerExchange): Router 
     const curated = Object.hasOwn(ctx.mcp.virtualServers, name) ? ctx.mcp.virtualServers[name] : undefined;
     if (!curated) throw new SwitchyardError('not_found', `no virtual server named ${JSON.stringify(name)} in config mcp.virtualServers`, { name, servers: Object.keys(ctx.mcp.virtualServers).sort() });
     const tools = toolsAmong(callerTools(req, ctx, mcpCaller(res)), curated.tools);
-    await answerMcp(req, res, ctx, exchange, (options) =>
+    await answerMcp(req, res, ctx, exchange, sessions, (options) =>
       createVirtualMcpServer({ ...options, name, tools, nameOf: (c) => c.key, ...(curated.description ? { instructions: curated.description } : {}) }),
     );
   });
 
-  for (const path of ['/mcp/servers/:name', '/mcp/v/:name']) {
-    router.get(path, methodNotAllowed);
-    router.delete(path, methodNotAllowed);
-  }
+  router.use(sessionStreamRoutes(ctx, sessions));
+  router.get('/mcp/v/:name', methodNotAllowed);
+  router.delete('/mcp/v/:name', credential, endSession(sessions));
   return router;
 }

@@ -1,10 +1,12 @@
 // /mcp: Switchyard as an MCP server over streamable HTTP, stateless. Each POST gets a fresh SDK
 // server and transport bound to the request's credential, so any service process can answer any
-// request (no session to pin). Tools are the capabilities the credential may invoke; a call goes
-// through the same authorize + dispatch as POST /api/dispatch, so ledger, lineage and approvals match.
+// request (no session to pin); only what a session asks to be kept (its log level, subscriptions)
+// lives in the process that answered it (CallerSessions). Tools are the capabilities the credential
+// may invoke; a call goes through the same authorize + dispatch as POST /api/dispatch, so ledger,
+// lineage and approvals match.
 import { Router, json, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallerExchange, capabilitiesOf, createSwitchyardMcpServer, isInitialize, sessionIdFor, type CallerTools, type SwitchyardMcpServerOptions } from '@switchyard/mcp';
+import { CallerExchange, CallerSessions, capabilitiesOf, createSwitchyardMcpServer, holderOf, isInitialize, sessionIdFor, type CallerTools, type SwitchyardMcpServerOptions } from '@switchyard/mcp';
 import { SwitchyardError, mayInvoke, runDenial } from '@switchyard/core';
 import { authorize, callerOf, credentialOf, presentedTo, type Credential } from '../credentials.js';
 import { metadataUrlOf, requestResource } from '../oauth/resources.js';
@@ -14,6 +16,7 @@ import { mcpHostGuard } from '../mcp-host-guard.js';
 import { mcpParamsCheck } from '../mcp-params.js';
 import { serveMcp } from '../mcp-transport.js';
 import { virtualMcpRoutes } from './mcp-virtual.js';
+import { endSession } from './mcp-session-stream.js';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
 export type McpCtx = Needs<'apiKeys' | 'blobs' | 'bodyLimitBytes' | 'dispatch' | 'logger' | 'mcp' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens' | 'upstreams'>;
@@ -52,20 +55,24 @@ export const methodNotAllowed: RequestHandler = (_req, res) => {
 
 /**
  * A tools/call answered as a stream (SSE) rather than one JSON body: when the caller asked for
- * progress, or its client can be asked things (elicitation, sampling) while the call runs.
+ * progress or log messages, or its client can be asked things (elicitation, sampling) while the call runs.
  */
-function streams(body: unknown, sessionId: string | undefined): boolean {
+function streams(body: unknown, sessionId: string | undefined, logging: boolean): boolean {
   const messages = Array.isArray(body) ? body : [body];
   const caps = capabilitiesOf(sessionId);
   return messages.some((m) => {
     if (typeof m !== 'object' || m === null || (m as { method?: unknown }).method !== 'tools/call') return false;
     const meta = ((m as { params?: { _meta?: { progressToken?: unknown } } }).params ?? {})._meta;
-    return meta?.progressToken !== undefined || caps.elicitation || caps.sampling;
+    return meta?.progressToken !== undefined || logging || caps.elicitation || caps.sampling;
   });
 }
 
 /** Token problems an OAuth client answers by refreshing or asking again (RFC 6750 §3.1 invalid_token). */
 const INVALID_TOKEN = new Set(['token_corrupted', 'token_expired', 'token_revoked', 'token_wrong_resource']);
+/** Whether a POST body (one message or a batch) holds a request for `method`. */
+function asks(body: unknown, method: string): boolean {
+  return (Array.isArray(body) ? body : [body]).some((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === method);
+}
 
 /**
  * The credential is decided before the body is read or any MCP processing: a bad key or token is
@@ -107,24 +114,32 @@ export const mcpBodyErrors: ErrorRequestHandler = (err, _req, res, next) => {
 /** The caller's credential, once mcpCredential let the request through. */
 export const mcpCaller = (res: { locals: Record<string, unknown> }) => res.locals['credential'] as Exclude<Credential, { kind: 'public' }>;
 
-/** What every face's server shares for one request: the caller, its session and the exchange. */
-export type FaceOptions = Pick<SwitchyardMcpServerOptions, 'baseUrl' | 'version' | 'blobs' | 'exchange' | 'session' | 'pageSize'>;
+/** What every face's server shares for one request: the caller, its session, the exchange and its log level. */
+export type FaceOptions = Pick<SwitchyardMcpServerOptions, 'baseUrl' | 'version' | 'blobs' | 'exchange' | 'session' | 'pageSize' | 'logging'> & { holder: string };
 
 /**
  * Answers one MCP POST on any face: answers to our questions and withdrawn calls go to the exchange;
  * otherwise `build` makes the face's server for this caller, answered as JSON, or as a stream when
  * the call may send progress or ask the caller something.
  */
-export async function answerMcp(req: Request, res: Response, ctx: Ctx, exchange: CallerExchange, build: (options: FaceOptions) => Server): Promise<void> {
+export async function answerMcp(req: Request, res: Response, ctx: Ctx, exchange: CallerExchange, sessions: CallerSessions, build: (options: FaceOptions) => Server): Promise<void> {
   const sessionHeader = req.get('mcp-session-id');
   if (exchange.intercept(req.body, sessionHeader)) {
     res.status(202).end();
     return;
   }
-  // The session id only carries what the caller's client declared; nothing is kept server-side.
+  // The session id carries what the caller's client declared; a log level it sets is kept below.
   const sessionId = isInitialize(req.body) ? sessionIdFor(req.body.params) : sessionHeader;
   if (isInitialize(req.body)) res.setHeader('mcp-session-id', sessionId!);
+  // The log level a session set is kept in this process (bounded); without a session it cannot be kept.
+  const holder = holderOf(mcpCaller(res));
+  const level = sessions.levelOf(sessionId, holder);
+  // Logging is declared and answered where it matters (building it costs every request otherwise):
+  // at initialize, for setLevel, and for the calls of a session that set a level.
+  const logging = level !== undefined || isInitialize(req.body) || asks(req.body, 'logging/setLevel');
   const server = build({
+    holder,
+    ...(logging ? { logging: { level, setLevel: (l) => sessionId !== undefined && sessions.setLevel(sessionId, holder, l) } } : {}),
     baseUrl: baseUrlOf(req, ctx.publicBaseUrl),
     version: MCP_VERSION,
     blobs: ctx.blobs,
@@ -132,23 +147,26 @@ export async function answerMcp(req: Request, res: Response, ctx: Ctx, exchange:
     pageSize: ctx.mcp.pageSize,
     ...(sessionId ? { session: { id: sessionId, capabilities: capabilitiesOf(sessionId) } } : {}),
   });
-  await serveMcp(server, req, res, { json: !streams(req.body, sessionHeader) });
+  await serveMcp(server, req, res, { json: !streams(req.body, sessionHeader, level !== undefined) });
 }
 
 export function mcpRoutes(ctx: Ctx): Router {
   const router = Router();
   // Answers to our questions and withdrawn calls arrive in their own POSTs: one exchange per service.
   const exchange = new CallerExchange();
+  // Log levels, resource subscriptions and notification streams of callers' sessions in this process.
+  const sessions = new CallerSessions(ctx.mcp.sessions, (server, method, params) => ctx.upstreams.forward(server, method, params), (message, fields) => ctx.logger.warn(message, fields));
+  ctx.upstreams.onResourceUpdated((name, params) => sessions.resourceUpdated(name, params));
   router.use('/mcp', mcpHostGuard({ allowedHosts: ctx.mcp.allowedHosts, allowedOrigins: ctx.mcp.allowedOrigins, publicBaseUrl: ctx.publicBaseUrl }));
   const credential = mcpCredential(ctx);
 
   router.post('/mcp', credential, json({ limit: ctx.bodyLimitBytes }), mcpParamsCheck, async (req, res) => {
     const tools = callerTools(req, ctx, mcpCaller(res));
-    await answerMcp(req, res, ctx, exchange, (options) => createSwitchyardMcpServer({ ...options, tools }));
+    await answerMcp(req, res, ctx, exchange, sessions, (options) => createSwitchyardMcpServer({ ...options, tools }));
   });
   router.get('/mcp', methodNotAllowed);
-  router.delete('/mcp', methodNotAllowed);
-  router.use(virtualMcpRoutes(ctx, exchange));
+  router.delete('/mcp', credential, endSession(sessions));
+  router.use(virtualMcpRoutes(ctx, exchange, sessions));
   router.use('/mcp', mcpBodyErrors);
 
   return router;

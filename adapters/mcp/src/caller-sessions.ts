@@ -1,0 +1,223 @@
+// What an MCP caller's session holds in this process beyond its requests: the log level it set
+// (logging/setLevel), the resources it subscribed to on a virtual server, and the one stream (GET)
+// that carries notifications/resources/updated to it. The faces stay stateless for everything
+// else; this state lives in the process that received it, bounded by config, and goes when the
+// caller does (DELETE, or its stream closed and the idle time passed). Upstream subscriptions are
+// shared: the first caller's subscribe is forwarded, the last one's unsubscribe too.
+import { createHash } from 'node:crypto';
+import { SwitchyardError, type UpstreamLogEntry } from '@switchyard/core';
+
+/** The spec's log levels, least severe first. */
+export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Whether a message at `level` is at or above the caller's `threshold` (unknown levels pass). */
+export function logPasses(level: string, threshold: LogLevel): boolean {
+  const at = LOG_LEVELS.indexOf(level as LogLevel);
+  return at < 0 || at >= LOG_LEVELS.indexOf(threshold);
+}
+
+/** The notification a log message becomes for the caller. */
+export const logNotificationOf = (entry: UpstreamLogEntry) => ({ method: 'notifications/message' as const, params: { level: entry.level as LogLevel, ...(entry.logger !== undefined ? { logger: entry.logger } : {}), data: entry.data } });
+
+export interface CallerSessionLimits {
+  /** Sessions this process holds state for (log level, subscriptions, a stream). */
+  maxSessions: number;
+  /** Resource subscriptions one session may hold. */
+  maxSubscriptions: number;
+  /** How long a session without an open stream keeps its state after its last request. */
+  idleMs: number;
+}
+
+/** Where a session's notifications go: its open GET stream. */
+export interface SessionStream {
+  send(message: Record<string, unknown>): void;
+  close(): void;
+}
+
+/** Forwards a subscription request to an imported server (resources/subscribe, resources/unsubscribe). */
+export type SubscriptionForward = (server: string, method: 'resources/subscribe' | 'resources/unsubscribe', params: { uri: string }) => Promise<unknown>;
+
+interface Session {
+  /** Who opened it: another credential cannot use or end it. */
+  holder: string;
+  level?: LogLevel;
+  /** `server\0uri` keys. */
+  subscriptions: Set<string>;
+  stream?: SessionStream;
+  /** When it was last used while it had no stream (for the idle sweep). */
+  lastSeen: number;
+}
+
+const subscriptionKey = (server: string, uri: string) => `${server}\0${uri}`;
+
+/** A credential's identity for binding sessions to it, without keeping a token's text. */
+export function holderOf(credential: { kind: string; token?: string }): string {
+  return credential.token ? `token:${createHash('sha256').update(credential.token).digest('hex').slice(0, 32)}` : credential.kind;
+}
+
+export class CallerSessions {
+  private readonly sessions = new Map<string, Session>();
+  /** Sessions subscribed to each server's resource: the upstream is subscribed while this is not empty. */
+  private readonly subscribers = new Map<string, Set<string>>();
+  /** The upstream subscribe in flight or done, per server's resource. */
+  private readonly upstreamReady = new Map<string, Promise<unknown>>();
+  private sweeper: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly limits: CallerSessionLimits,
+    private readonly forward: SubscriptionForward,
+    private readonly onError: (message: string, fields: Record<string, unknown>) => void = () => {},
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The level a session set, if it set one here (none: the caller gets no log messages). */
+  levelOf(sessionId: string | undefined, holder: string): LogLevel | undefined {
+    if (sessionId === undefined || this.sessions.size === 0) return undefined;
+    const session = this.sessions.get(sessionId);
+    if (!session || session.holder !== holder) return undefined;
+    session.lastSeen = this.now();
+    return session.level;
+  }
+
+  setLevel(sessionId: string, holder: string, level: LogLevel): void {
+    this.sessionFor(sessionId, holder).level = level;
+  }
+
+  /** Subscribes the session to `uri` of `server`; the upstream is asked once for all sessions. */
+  async subscribe(sessionId: string, holder: string, server: string, uri: string): Promise<void> {
+    const session = this.sessionFor(sessionId, holder);
+    const key = subscriptionKey(server, uri);
+    if (!session.subscriptions.has(key)) {
+      if (session.subscriptions.size >= this.limits.maxSubscriptions) {
+        throw new SwitchyardError('session_limit', `this session already holds ${this.limits.maxSubscriptions} resource subscriptions (config mcp.sessions.maxSubscriptions); unsubscribe from one first`, { limit: this.limits.maxSubscriptions });
+      }
+      session.subscriptions.add(key);
+      let sessions = this.subscribers.get(key);
+      if (!sessions) this.subscribers.set(key, (sessions = new Set()));
+      sessions.add(sessionId);
+      if (!this.upstreamReady.has(key)) this.upstreamReady.set(key, this.forward(server, 'resources/subscribe', { uri }));
+    }
+    try {
+      await this.upstreamReady.get(key);
+    } catch (err) {
+      // The upstream refused (or is down): nobody holds this subscription, the next subscribe asks again.
+      if (this.upstreamReady.get(key) !== undefined) this.upstreamReady.delete(key);
+      this.leave(sessionId, key, false);
+      throw err;
+    }
+  }
+
+  async unsubscribe(sessionId: string, holder: string, server: string, uri: string): Promise<void> {
+    const session = this.sessions.get(sessionId);
+    if (!session || session.holder !== holder) return;
+    session.lastSeen = this.now();
+    await this.leave(sessionId, subscriptionKey(server, uri), true);
+  }
+
+  /**
+   * Opens the session's notification stream; returns what to call when it closes. A session has
+   * one stream at a time; once it closes, the session's state waits the idle time for the caller
+   * to come back, then goes.
+   */
+  openStream(sessionId: string, holder: string, stream: SessionStream): () => void {
+    const session = this.sessionFor(sessionId, holder);
+    if (session.stream) throw new SwitchyardError('session_limit', 'this session already has an open stream (GET); one per session', { limit: 1 });
+    session.stream = stream;
+    return () => {
+      if (session.stream !== stream) return;
+      delete session.stream;
+      session.lastSeen = this.now();
+      this.startSweeping();
+    };
+  }
+
+  /** The caller ended its session (DELETE): everything it held goes now. */
+  end(sessionId: string, holder: string): boolean {
+    const session = this.sessions.get(sessionId);
+    if (!session || session.holder !== holder) return false;
+    this.drop(sessionId, session);
+    return true;
+  }
+
+  /** An upstream said a resource changed: every session subscribed to it is told on its stream. */
+  resourceUpdated(server: string, params: { uri: string } & Record<string, unknown>): void {
+    const sessions = this.subscribers.get(subscriptionKey(server, params.uri));
+    for (const id of sessions ?? []) this.sessions.get(id)?.stream?.send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params });
+  }
+
+  /** Sessions held, and subscriptions held upstream (for tests and metrics). */
+  get size(): { sessions: number; upstreamSubscriptions: number } {
+    return { sessions: this.sessions.size, upstreamSubscriptions: this.subscribers.size };
+  }
+
+  close(): void {
+    for (const [id, session] of [...this.sessions]) {
+      session.stream?.close();
+      this.drop(id, session);
+    }
+    clearInterval(this.sweeper);
+    this.sweeper = undefined;
+  }
+
+  /** The session's state, made on first use; over the limit the oldest idle level-only session makes room, else session_limit. */
+  private sessionFor(sessionId: string, holder: string): Session {
+    const existing = this.sessions.get(sessionId);
+    if (existing) {
+      if (existing.holder !== holder) throw new SwitchyardError('scope_denied', 'this MCP session was opened with another credential', {});
+      existing.lastSeen = this.now();
+      return existing;
+    }
+    if (this.sessions.size >= this.limits.maxSessions) {
+      const idle = [...this.sessions].find(([, s]) => !s.stream && s.subscriptions.size === 0);
+      if (!idle) throw new SwitchyardError('session_limit', `this process holds state for ${this.limits.maxSessions} MCP sessions (config mcp.sessions.maxSessions); retry later`, { limit: this.limits.maxSessions });
+      this.sessions.delete(idle[0]);
+    }
+    const session: Session = { holder, subscriptions: new Set(), lastSeen: this.now() };
+    this.sessions.set(sessionId, session);
+    this.startSweeping();
+    return session;
+  }
+
+  /** Takes the session off one subscription; the last one off unsubscribes upstream. */
+  private async leave(sessionId: string, key: string, tellUpstream: boolean): Promise<void> {
+    this.sessions.get(sessionId)?.subscriptions.delete(key);
+    const sessions = this.subscribers.get(key);
+    if (!sessions?.delete(sessionId) || sessions.size > 0) return;
+    this.subscribers.delete(key);
+    const ready = this.upstreamReady.get(key);
+    this.upstreamReady.delete(key);
+    if (!tellUpstream || !ready) return;
+    const [server, uri] = key.split('\0') as [string, string];
+    try {
+      await ready;
+      await this.forward(server, 'resources/unsubscribe', { uri });
+    } catch (err) {
+      this.onError('upstream resource unsubscribe failed', { server, uri, error: (err as Error).message });
+    }
+  }
+
+  private drop(sessionId: string, session: Session): void {
+    this.sessions.delete(sessionId);
+    delete session.stream;
+    for (const key of [...session.subscriptions]) void this.leave(sessionId, key, true);
+  }
+
+  /** Sessions without a stream go after the idle time; the sweep runs only while there are sessions. */
+  private startSweeping(): void {
+    if (this.sweeper) return;
+    this.sweeper = setInterval(() => this.sweep(), Math.max(1000, Math.min(this.limits.idleMs, 60_000)));
+    this.sweeper.unref();
+  }
+
+  private sweep(): void {
+    const cutoff = this.now() - this.limits.idleMs;
+    for (const [id, session] of [...this.sessions]) {
+      if (!session.stream && session.lastSeen <= cutoff) this.drop(id, session);
+    }
+    if (this.sessions.size === 0) {
+      clearInterval(this.sweeper);
+      this.sweeper = undefined;
+    }
+  }
+}

@@ -1,0 +1,111 @@
+// The sessions' state on its own, with a recording forward: shared upstream subscriptions, fan-out
+// of updates to each subscriber's stream, the limits, credential binding, and what a failed
+// upstream subscribe leaves behind (nothing).
+import { expect } from 'chai';
+import { SwitchyardError } from '@switchyard/core';
+import { CallerSessions, holderOf, logPasses } from '../src/caller-sessions.js';
+
+const LIMITS = { maxSessions: 3, maxSubscriptions: 2, idleMs: 60_000 };
+
+function setup(refuse: Set<string> = new Set()) {
+  const forwarded: string[] = [];
+  const sessions = new CallerSessions(LIMITS, async (server, method, params) => {
+    forwarded.push(`${server} ${method} ${params.uri}`);
+    if (refuse.has(params.uri)) throw new Error(`refused ${params.uri}`);
+    return {};
+  });
+  const stream = () => {
+    const sent: unknown[] = [];
+    return { sent, stream: { send: (m: Record<string, unknown>) => void sent.push(m), close() {} } };
+  };
+  return { sessions, forwarded, stream };
+}
+
+const codeOf = async (p: Promise<unknown> | (() => unknown)) => {
+  try {
+    await (typeof p === 'function' ? p() : p);
+  } catch (err) {
+    return SwitchyardError.is(err) ? err.code : (err as Error).message;
+  }
+  return 'no error';
+};
+
+describe('adapter mcp: caller sessions', () => {
+  let open: CallerSessions[] = [];
+  afterEach(() => {
+    for (const s of open) s.close();
+    open = [];
+  });
+
+  it('subscribes upstream once for every session, tells each subscriber, and unsubscribes with the last', async () => {
+    const { sessions, forwarded, stream } = setup();
+    open.push(sessions);
+    const a = stream();
+    const b = stream();
+    sessions.openStream('a', 'owner', a.stream);
+    sessions.openStream('b', 'owner', b.stream);
+    await sessions.subscribe('a', 'owner', 'srv', 'x://1');
+    await sessions.subscribe('b', 'owner', 'srv', 'x://1');
+    expect(forwarded).to.deep.equal(['srv resources/subscribe x://1']);
+    sessions.resourceUpdated('srv', { uri: 'x://1' });
+    sessions.resourceUpdated('other', { uri: 'x://1' });
+    const update = { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'x://1' } };
+    expect(a.sent).to.deep.equal([update]);
+    expect(b.sent).to.deep.equal([update]);
+    await sessions.unsubscribe('a', 'owner', 'srv', 'x://1');
+    expect(forwarded).to.have.length(1);
+    expect(sessions.end('b', 'owner')).to.equal(true);
+    await new Promise((r) => setImmediate(r));
+    expect(forwarded).to.deep.equal(['srv resources/subscribe x://1', 'srv resources/unsubscribe x://1']);
+    expect(sessions.size.upstreamSubscriptions).to.equal(0);
+  });
+
+  it('refuses over the limits with session_limit: subscriptions per session, streams per session, sessions per process', async () => {
+    const { sessions, stream } = setup();
+    open.push(sessions);
+    await sessions.subscribe('a', 'owner', 'srv', 'x://1');
+    await sessions.subscribe('a', 'owner', 'srv', 'x://2');
+    await sessions.subscribe('a', 'owner', 'srv', 'x://2');
+    expect(await codeOf(sessions.subscribe('a', 'owner', 'srv', 'x://3'))).to.equal('session_limit');
+    sessions.openStream('a', 'owner', stream().stream);
+    expect(await codeOf(() => sessions.openStream('a', 'owner', stream().stream))).to.equal('session_limit');
+    // A session holding only a log level makes room for a new one; sessions holding more do not.
+    sessions.setLevel('b', 'owner', 'info');
+    await sessions.subscribe('c', 'owner', 'srv', 'x://1');
+    sessions.setLevel('d', 'owner', 'debug');
+    expect(sessions.levelOf('b', 'owner')).to.equal(undefined);
+    expect(sessions.levelOf('d', 'owner')).to.equal('debug');
+    await sessions.subscribe('d', 'owner', 'srv', 'x://1');
+    expect(await codeOf(() => sessions.setLevel('e', 'owner', 'info'))).to.equal('session_limit');
+  });
+
+  it('binds a session to the credential that made it', async () => {
+    const { sessions, stream } = setup();
+    open.push(sessions);
+    const token = holderOf({ kind: 'token', token: 'sy_tok_secret' });
+    expect(token).to.match(/^token:[0-9a-f]{32}$/).and.not.contain('secret');
+    sessions.setLevel('a', token, 'warning');
+    expect(sessions.levelOf('a', 'owner')).to.equal(undefined);
+    expect(sessions.levelOf('a', token)).to.equal('warning');
+    expect(await codeOf(() => sessions.openStream('a', 'owner', stream().stream))).to.equal('scope_denied');
+    expect(sessions.end('a', 'owner')).to.equal(false);
+  });
+
+  it('holds nothing after the upstream refuses a subscription, and asks again next time', async () => {
+    const refuse = new Set(['x://no']);
+    const { sessions, forwarded } = setup(refuse);
+    open.push(sessions);
+    expect(await codeOf(sessions.subscribe('a', 'owner', 'srv', 'x://no'))).to.equal('refused x://no');
+    expect(sessions.size.upstreamSubscriptions).to.equal(0);
+    refuse.clear();
+    await sessions.subscribe('a', 'owner', 'srv', 'x://no');
+    expect(forwarded).to.deep.equal(['srv resources/subscribe x://no', 'srv resources/subscribe x://no']);
+  });
+
+  it('passes log messages at or above the level', () => {
+    expect(logPasses('warning', 'info')).to.equal(true);
+    expect(logPasses('info', 'info')).to.equal(true);
+    expect(logPasses('debug', 'info')).to.equal(false);
+    expect(logPasses('emergency', 'error')).to.equal(true);
+  });
+});
