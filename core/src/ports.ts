@@ -20,3 +20,5 @@ export * from './ports/shared-settings.js';
 export * from './ports/approval-store.js';
 export * from './ports/article-store.js';
 export * from './ports/blob-store.js';
+export * from './ports/upstream-credential-store.js';
+export * from './ports/upstream-oauth.js';

@@ -6,3 +6,5 @@ export { createVirtualMcpServer, type ServerPassThrough, type VirtualMcpServerOp
 export { pageOfTools, DEFAULT_PAGE_SIZE } from './tool-pages.js';
 export { isStaleSession } from './upstream-client.js';
 export { CallerExchange, capabilitiesOf, isInitialize, sessionIdFor, type CallerCapabilities } from './caller-exchange.js';
+export { UpstreamOAuthClients, type OAuthUpstream, type UpstreamOAuthConfig, type UpstreamOAuthClientsOptions } from './upstream-auth.js';
+export { CredentialSealer, type SealingKey } from './upstream-auth-sealer.js';

@@ -21,3 +21,4 @@ export * from './ledger-backlog.js';
 export * from './blob-store.js';
 export * from './destination-store.js';
 export * from './forward-job-store.js';
+export * from './upstream-credential-store.js';

@@ -6,7 +6,7 @@ export { html, type Html } from '../html.js';
 export interface PageOptions {
   title: string;
   /** Which top-level section is current, for the navigation. */
-  section: 'capabilities' | 'webhooks' | 'approvals' | 'ledger' | 'login';
+  section: 'capabilities' | 'webhooks' | 'approvals' | 'ledger' | 'upstreams' | 'login';
   signedIn: boolean;
   csrf?: string;
   scripts?: string[];
@@ -17,6 +17,7 @@ const NAV: Array<[PageOptions['section'], string, string]> = [
   ['webhooks', '/dashboard/webhooks', 'Webhooks'],
   ['approvals', '/dashboard/approvals', 'Approvals'],
   ['ledger', '/dashboard/ledger', 'Ledger'],
+  ['upstreams', '/dashboard/upstreams', 'Upstreams'],
 ];
 
 export function page(options: PageOptions, body: Html): string {
