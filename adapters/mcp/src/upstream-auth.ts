@@ -4,11 +4,12 @@
 // OAuthClientProvider backed by the shared, sealed credential store, and owns refreshing: each
 // refresh runs under the upstream's lease, so two processes never spend one rotating refresh token.
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import { auth, discoverOAuthServerInfo, refreshAuthorization, selectResourceURL, type OAuthClientProvider, type OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, discoverOAuthServerInfo, extractWWWAuthenticateParams, refreshAuthorization, selectResourceURL, type OAuthClientProvider, type OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import { InvalidClientError, InvalidGrantError, UnauthorizedClientError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { SwitchyardError, tokenNeedsRefresh, type UpstreamAuthState, type UpstreamCredentialStore, type UpstreamOAuth, type UpstreamOAuthGrant, type UpstreamOAuthStatus } from '@switchyard/core';
 import type { CredentialSealer } from './upstream-auth-sealer.js';
 
@@ -43,6 +44,8 @@ interface CredentialRecord {
   obtainedAt?: number;
   discovery?: OAuthDiscoveryState;
   redirectUri?: string;
+  /** The scope the upstream last asked for (a 401 or a 403 insufficient_scope): the next Connect asks for it. */
+  wantedScope?: string;
   pending?: { state: string; verifier: string; redirectUri: string; expiresAt: number };
 }
 
@@ -204,12 +207,35 @@ class UpstreamAuthSession {
     const mode: Mode = { kind: 'connect', state, redirectUri };
     let result: string;
     try {
-      result = await auth(this.provider(mode), { serverUrl: this.url, fetchFn: this.http });
+      const asked = await this.askedFor();
+      const wantedScope = (await this.load()).record.wantedScope ?? asked.scope;
+      result = await auth(this.provider(mode), {
+        serverUrl: this.url,
+        fetchFn: this.http,
+        ...(wantedScope ? { scope: wantedScope } : {}),
+        ...(asked.resourceMetadataUrl ? { resourceMetadataUrl: asked.resourceMetadataUrl } : {}),
+      });
     } catch (err) {
       throw new SwitchyardError('upstream_unavailable', `cannot start connecting upstream ${this.upstream.name}: ${(err as Error).message}`, { upstream: this.upstream.url, server: this.upstream.name });
     }
     if (result !== 'REDIRECT' || !mode.captured) throw new SwitchyardError('upstream_unavailable', `upstream ${this.upstream.name}'s authorization server did not ask for consent`, { server: this.upstream.name });
     return mode.captured.href;
+  }
+
+  /**
+   * What the upstream's 401 says (RFC 9728 resource_metadata, the scope it wants), as a client that
+   * knows only its URL learns it: by sending an unauthenticated initialize.
+   */
+  private async askedFor(): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
+    const response = await this.http(this.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'switchyard', version: '0.1.0' } } }),
+    });
+    await response.body?.cancel();
+    if (response.status !== 401) return {};
+    const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
+    return { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(scope ? { scope } : {}) };
   }
 
   async complete(state: string, code: string): Promise<void> {
@@ -279,8 +305,9 @@ class UpstreamAuthSession {
           mode.captured = url;
           return;
         }
-        // Asked for consent while serving a call: the stored tokens are gone or refused.
-        await session.update((record, state) => (state === 'connected' ? { record: { ...record, tokens: undefined }, state: 'reconnect' } : null));
+        // Asked for consent while serving a call: the stored tokens are gone, refused or too narrow.
+        const wantedScope = url.searchParams.get('scope') ?? undefined;
+        await session.update((record, state) => (state === 'connected' || wantedScope !== record.wantedScope ? { record: { ...record, tokens: undefined, ...(wantedScope ? { wantedScope } : {}) }, state: state === 'not_connected' ? state : 'reconnect' } : null));
         throw session.authRequired('its authorization server asks for the owner\'s consent again');
       },
       saveCodeVerifier: async (verifier) => {
