@@ -41,6 +41,8 @@ interface CredentialRecord {
   /** The redirect URI the stored client registered; another one means registering again. */
   clientRedirectUri?: string;
   tokens?: OAuthTokens;
+  /** The registration the tokens were issued to (a later Connect may register anew and be abandoned). */
+  tokensClient?: OAuthClientInformationMixed;
   obtainedAt?: number;
   discovery?: OAuthDiscoveryState;
   redirectUri?: string;
@@ -162,7 +164,10 @@ class UpstreamAuthSession {
         connect_url: this.options.connectUrl,
       });
     }
-    return (this.cached = { record, version: stored.version, state: stored.state });
+    this.cached = { record, version: stored.version, state: stored.state };
+    // Sealed with a key that is no longer the newest: written again with the newest (key rotation).
+    if (this.sealer.isStale(stored.sealed)) await this.update((r, state) => ({ record: r, state })).catch(() => {});
+    return this.cached;
   }
 
   private async current(): Promise<Loaded> {
@@ -358,7 +363,7 @@ class UpstreamAuthSession {
       const keep = !tokens.refresh_token && record.tokens?.refresh_token && record.tokens.issuer === tokens.issuer ? { refresh_token: record.tokens.refresh_token } : {};
       const redirectUri = record.pending?.redirectUri ?? record.redirectUri;
       const { pending: _done, ...rest } = record;
-      return { record: { ...rest, tokens: { ...tokens, ...keep }, obtainedAt, ...(redirectUri ? { redirectUri } : {}) }, state: 'connected' };
+      return { record: { ...rest, tokens: { ...tokens, ...keep }, obtainedAt, ...(record.client ? { tokensClient: record.client } : {}), ...(redirectUri ? { redirectUri } : {}) }, state: 'connected' };
     });
   }
 
@@ -414,7 +419,7 @@ class UpstreamAuthSession {
       if (!tokens || tokens.access_token !== used || !tokens.refresh_token) return;
       const info = record.discovery?.authorizationServerUrl ? record.discovery : await discoverOAuthServerInfo(this.url, { fetchFn: this.http });
       const provider = this.provider({ kind: 'service' });
-      const clientInformation = await provider.clientInformation();
+      const clientInformation = this.config.clientId ? await provider.clientInformation() : (record.tokensClient ?? record.client);
       if (!clientInformation) return;
       const selected = await selectResourceURL(this.url, provider, info.resourceMetadata);
       const resource = selected && info.resourceMetadata ? info.resourceMetadata.resource : selected;
