@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import knexFactory from 'knex';
 import request from 'supertest';
-import { createLogger } from '@switchyard/app';
+import { createLogger, createSwitchyard, loadConfig } from '@switchyard/app';
 import { CredentialSealer, McpUpstreamClient, UpstreamOAuthClients, type UpstreamOAuthConfig } from '@switchyard/mcp';
 import { KnexUpstreamCredentialStore, openDatabase, type Database } from '@switchyard/storage-knex';
 import { TEST_API_KEY, engines, freshDatabase, startTestService, type TestDatabase, type TestService } from '../support/app.js';
@@ -180,7 +180,8 @@ for (const engine of engines()) {
     this.timeout(60_000);
     let upstream: OAuthUpstream;
     let tdb: TestDatabase;
-    let dbs: Database[] = [];
+    const dbs: Database[] = [];
+    const sharedKeys = [key()];
 
     before(async () => {
       upstream = await startOAuthUpstream();
@@ -192,12 +193,33 @@ for (const engine of engines()) {
       await upstream?.close();
     });
 
+    it('a process that saw the upstream unconnected uses the connection another process made', async () => {
+      const db = await openDatabase(tdb.url, { leafWorker: false });
+      dbs.push(db);
+      const sides = [db, db].map(() => {
+        const oauth = new UpstreamOAuthClients([{ name: 'late', url: upstream.url, oauth: { grant: 'authorization_code' } }], new KnexUpstreamCredentialStore(db.knex), new CredentialSealer(sharedKeys), { connectUrl: '/dashboard/upstreams' });
+        return { oauth, client: new McpUpstreamClient({ oauth }) };
+      });
+      const address = { url: upstream.url, transport: 'streamable-http' as const, oauth: 'late' };
+      try {
+        const refused = await sides[1]!.client.callTool(address, 'whoami', {}, { timeoutMs: 5000 }).then(() => null, (err: unknown) => err);
+        expect(refused).to.have.property('code', 'upstream_auth_required');
+        const consent = await fetch(await sides[0]!.oauth.begin('late', 'http://127.0.0.1:1/dashboard/upstreams/late/callback', 'state-of-late-connect-0123456789'), { redirect: 'manual' });
+        const back = new URL(consent.headers.get('location')!);
+        await sides[0]!.oauth.complete('late', back.searchParams.get('state')!, back.searchParams.get('code')!);
+        expect((await sides[1]!.client.callTool(address, 'whoami', {}, { timeoutMs: 5000 })).isError).to.equal(false);
+      } finally {
+        for (const side of sides) await side.client.close();
+      }
+    });
+
     it('two processes refreshing at once spend a rotating refresh token once, and both calls run', async () => {
-      const keys = [key()];
+      const keys = sharedKeys;
       const config: UpstreamOAuthConfig = { grant: 'authorization_code' };
       // Two "processes": each its own database connection, sign-in clients and MCP client.
-      dbs = [await openDatabase(tdb.url, { leafWorker: false }), await openDatabase(tdb.url, { leafWorker: false })];
-      const sides = dbs.map((db) => {
+      const pair = [await openDatabase(tdb.url, { leafWorker: false }), await openDatabase(tdb.url, { leafWorker: false })];
+      dbs.push(...pair);
+      const sides = pair.map((db) => {
         const oauth = new UpstreamOAuthClients([{ name: 'ac', url: upstream.url, oauth: config }], new KnexUpstreamCredentialStore(db.knex), new CredentialSealer(keys), { connectUrl: '/dashboard/upstreams' });
         return { oauth, client: new McpUpstreamClient({ oauth }) };
       });
@@ -222,6 +244,15 @@ for (const engine of engines()) {
       } finally {
         for (const side of sides) await side.client.close();
       }
+    });
+
+    it('refuses to start with an OAuth upstream and no key to seal its credentials, naming the setting', async () => {
+      const config = loadConfig({ env: {}, overrides: { database: { url: tdb.url }, upstreams: { servers: { ac: { system: 'AC', transport: 'streamable-http', url: upstream.url, oauth: { grant: 'authorization_code' } } } } } });
+      const refused = await createSwitchyard(config, { logger: createLogger('silent') }).then(() => null, (err: Error) => err);
+      expect(refused?.message).to.contain('upstreams.oauthKeys');
+      expect(() => loadConfig({ env: {}, overrides: { upstreams: { oauthKeys: [{ kid: 'k1', secret: 'short' }] } } })).to.throw(/upstreams\.oauthKeys/);
+      const stdio = loadConfig({ env: {}, overrides: { database: { url: tdb.url }, upstreams: { oauthKeys: [key()], servers: { s: { system: 'S', transport: 'stdio', command: 'true', oauth: { grant: 'client_credentials', clientId: 'x', clientSecret: 'y' } } } } } });
+      expect((await createSwitchyard(stdio, { logger: createLogger('silent') }).then(() => null, (err: Error) => err))?.message).to.contain('streamable-http');
     });
 
     it('opens records sealed with an older key after a new one is put first, and seals with the new one; a tampered record or one of another upstream does not open', () => {

@@ -191,7 +191,9 @@ class UpstreamAuthSession {
 
   async ready(): Promise<void> {
     if (this.config.grant !== 'authorization_code') return;
-    const { record, state } = await this.current();
+    if ((await this.current()).record.tokens) return;
+    // Not connected as far as this process knows: another process may have connected it since.
+    const { record, state } = await this.load();
     if (record.tokens) return;
     throw this.authRequired(state === 'reconnect' ? 'its authorization server refused the stored tokens' : 'the owner has not connected it yet');
   }
