@@ -92,11 +92,11 @@ export class UpstreamOAuthClients implements UpstreamOAuth {
     return this.sessions.has(name);
   }
 
-  /** What the MCP transport of this upstream signs in with. Refuses at once an authorization-code upstream that is not connected. */
-  async transportAuth(name: string): Promise<{ authProvider: OAuthClientProvider; fetch: FetchLike }> {
+  /** What the MCP transport of this upstream signs in with (its requests to the upstream go through `inner`). Refuses at once an authorization-code upstream that is not connected. */
+  async transportAuth(name: string, inner?: FetchLike): Promise<{ authProvider: OAuthClientProvider; fetch: FetchLike }> {
     const session = this.session(name);
     await session.ready();
-    return { authProvider: session.provider({ kind: 'service' }), fetch: session.fetch };
+    return { authProvider: session.provider({ kind: 'service' }), fetch: session.fetchVia(inner) };
   }
 
   async list(): Promise<UpstreamOAuthStatus[]> {
@@ -374,7 +374,11 @@ class UpstreamAuthSession {
    * 401 refreshes it (under the lease) and sends the request once more. Requests to anything else
    * (authorization servers) pass through.
    */
-  readonly fetch: FetchLike = async (input, init) => {
+  fetchVia(inner: FetchLike = this.http): FetchLike {
+    return (input, init) => this.send(inner, input, init);
+  }
+
+  private async send(inner: FetchLike, input: string | URL, init: RequestInit | undefined): Promise<Response> {
     const target = new URL(String(input));
     if (target.origin !== this.url.origin || target.pathname !== this.url.pathname) return this.http(input, init);
     let { record } = await this.current();
@@ -386,7 +390,7 @@ class UpstreamAuthSession {
     const send = (token: string | undefined) => {
       const headers = new Headers(init?.headers);
       if (token) headers.set('authorization', `Bearer ${token}`);
-      return this.http(input, { ...init, headers });
+      return inner(input, { ...init, headers });
     };
     const response = await send(used);
     if (response.status !== 401 || !used) return response;
@@ -398,7 +402,7 @@ class UpstreamAuthSession {
     }
     await response.body?.cancel();
     return send(next);
-  };
+  }
 
   /** Refreshes the token `used` once, in this process and across processes: whoever holds the lease refreshes; the others wait and read its result. */
   private refresh(used: string): Promise<void> {

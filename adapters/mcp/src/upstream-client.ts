@@ -295,7 +295,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
     if (upstream.oauth) {
       if (!this.oauth?.has(upstream.oauth)) throw new SwitchyardError('upstream_unavailable', `${upstream.url} signs in with OAuth, and no sign-in is configured for ${upstream.oauth}`, { upstream: upstream.url });
       // Throws upstream_auth_required when the owner has not connected it: nothing is sent.
-      const { authProvider, fetch } = await this.oauth.transportAuth(upstream.oauth);
+      const { authProvider, fetch } = await this.oauth.transportAuth(upstream.oauth, this.http.fetch);
       return { transport: new StreamableHTTPClientTransport(url, { ...options, authProvider, fetch }), stderr: () => '' };
     }
     return { transport: upstream.transport === 'sse' ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options), stderr: () => '' };
