@@ -104,11 +104,11 @@ export class UpstreamOAuthClients implements UpstreamOAuth {
     return out.sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  begin(name: string, redirectUri: string, state: string): Promise<string> {
+  async begin(name: string, redirectUri: string, state: string): Promise<string> {
     return this.session(name).begin(redirectUri, state);
   }
 
-  complete(name: string, state: string, code: string): Promise<void> {
+  async complete(name: string, state: string, code: string): Promise<void> {
     return this.session(name).complete(state, code);
   }
 
