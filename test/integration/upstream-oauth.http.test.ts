@@ -246,6 +246,31 @@ for (const engine of engines()) {
       }
     });
 
+    it('refreshes a token that has expired by its expires_in before using it: the stale token is never sent', async () => {
+      const db = await openDatabase(tdb.url, { leafWorker: false });
+      dbs.push(db);
+      let clock = Date.now();
+      const oauth = new UpstreamOAuthClients([{ name: 'clocked', url: upstream.url, oauth: { grant: 'authorization_code' } }], new KnexUpstreamCredentialStore(db.knex), new CredentialSealer(sharedKeys), { connectUrl: '/dashboard/upstreams', now: () => clock });
+      const client = new McpUpstreamClient({ oauth });
+      const address = { url: upstream.url, transport: 'streamable-http' as const, oauth: 'clocked' };
+      try {
+        const consent = await fetch(await oauth.begin('clocked', 'http://127.0.0.1:1/dashboard/upstreams/clocked/callback', 'state-of-clocked-connect-0123456789'), { redirect: 'manual' });
+        const back = new URL(consent.headers.get('location')!);
+        await oauth.complete('clocked', back.searchParams.get('state')!, back.searchParams.get('code')!);
+        expect((await client.callTool(address, 'whoami', {}, { timeoutMs: 5000 })).isError).to.equal(false);
+        const first = upstream.presented.at(-1)!;
+        const refreshes = upstream.tokenRequests.filter((t) => t.grant === 'refresh_token').length;
+        // An hour later by our clock (the fixture's tokens live an hour): refreshed first.
+        clock += 3600 * 1000;
+        const presentedBefore = upstream.presented.length;
+        expect((await client.callTool(address, 'whoami', {}, { timeoutMs: 5000 })).isError).to.equal(false);
+        expect(upstream.tokenRequests.filter((t) => t.grant === 'refresh_token').length).to.equal(refreshes + 1);
+        expect(upstream.presented.slice(presentedBefore)).to.not.include(first);
+      } finally {
+        await client.close();
+      }
+    });
+
     it('refuses to start with an OAuth upstream and no key to seal its credentials, naming the setting', async () => {
       const config = loadConfig({ env: {}, overrides: { database: { url: tdb.url }, upstreams: { servers: { ac: { system: 'AC', transport: 'streamable-http', url: upstream.url, oauth: { grant: 'authorization_code' } } } } } });
       const refused = await createSwitchyard(config, { logger: createLogger('silent') }).then(() => null, (err: Error) => err);
