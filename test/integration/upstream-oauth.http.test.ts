@@ -89,9 +89,12 @@ for (const engine of engines()) {
     it('refuses an authorization-code upstream until the owner connects it: upstream_auth_required naming the dashboard', async () => {
       expect(svc.switchyard.registry.has('AC_WHOAMI')).to.equal(false);
       const listed = await owner(http.get('/api/upstreams')).expect(200);
-      const entry = (listed.body.items ?? listed.body.upstreams ?? listed.body).find?.((u: { name: string }) => u.name === 'ac');
+      const entry = listed.body.items.find((u: { name: string }) => u.name === 'ac');
       expect(entry.last_error.code).to.equal('upstream_auth_required');
       expect(entry.last_error.message).to.contain('/dashboard/upstreams');
+      expect(entry.oauth).to.include({ grant: 'authorization_code', state: 'not_connected' });
+      const other = listed.body.items.find((u: { name: string }) => u.name === 'cc');
+      expect(other.oauth).to.include({ grant: 'client_credentials', state: 'connected' });
       const refresh = await owner(http.post('/api/upstreams/ac/refresh')).expect(503);
       expect(refresh.body.error.code).to.equal('upstream_auth_required');
       // Nothing was sent to the upstream's authorization server for it.
