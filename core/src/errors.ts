@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'upstream_unavailable'
   | 'upstream_timeout'
   | 'upstream_not_found'
+  | 'upstream_auth_required'
   | 'blocked_address'
   | 'fetch_failed'
   | 'webhook_not_found'

@@ -25,3 +25,5 @@ export * from './ports/oauth-grant-store.js';
 export * from './ports/oauth-code-store.js';
 export * from './ports/oauth-refresh-token-store.js';
 export * from './ports/client-metadata-source.js';
+export * from './ports/upstream-credential-store.js';
+export * from './ports/upstream-oauth.js';

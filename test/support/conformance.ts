@@ -44,3 +44,36 @@ export async function runConformance(url: string): Promise<Map<string, ScenarioR
     rmSync(out, { recursive: true, force: true });
   }
 }
+
+/** The client command the suite runs for client scenarios: Switchyard's upstream client (test/support/conformance-client.ts). */
+export const CONFORMANCE_CLIENT_COMMAND = `${process.execPath} --conditions=switchyard-source --import tsx ${join(PROJECT_ROOT, 'test', 'support', 'conformance-client.ts')}`;
+
+/** Every client scenario the suite lists whose name starts with `prefix`. */
+export async function listClientScenarios(prefix: string): Promise<string[]> {
+  const log = await new Promise<string>((resolve, reject) => {
+    execFile(CONFORMANCE_NODE, [CONFORMANCE_CLI, 'list'], { timeout: 60_000 }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
+  });
+  const client = log.slice(log.indexOf('Client scenarios'));
+  return [...client.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]!).filter((name) => name.startsWith(prefix));
+}
+
+/**
+ * One client scenario: the suite starts its own servers and runs our client command against them.
+ * Passed means no check failed and none warned (the suite counts a warning as a failure too).
+ */
+export async function runClientScenario(scenario: string, env: Record<string, string> = {}): Promise<ScenarioResult & { log: string }> {
+  const out = mkdtempSync(join(tmpdir(), 'switchyard-conformance-client-'));
+  try {
+    const log = await new Promise<string>((resolve) => {
+      execFile(CONFORMANCE_NODE, [CONFORMANCE_CLI, 'client', '--command', CONFORMANCE_CLIENT_COMMAND, '--scenario', scenario, '--timeout', '90000', '-o', out], { cwd: PROJECT_ROOT, timeout: 120_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, ...env } }, (_err, stdout, stderr) => resolve(`${stdout}\n${stderr}`));
+    });
+    const dir = join(out, ...scenario.split('/').slice(0, -1));
+    const run = existsSync(dir) ? readdirSync(dir).find((d) => d.startsWith(`${scenario.split('/').pop()}-`)) : undefined;
+    const file = run ? join(dir, run, 'checks.json') : '';
+    if (!run || !existsSync(file)) return { passed: false, checks: [], log };
+    const checks = JSON.parse(readFileSync(file, 'utf8')) as Check[];
+    return { passed: !checks.some((c) => c.status === 'FAILURE' || c.status === 'WARNING'), checks, log };
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Ajv } from 'ajv';
+import type { UpstreamOAuthConfig } from '@switchyard/mcp';
 import { CONFIG_DIR } from './paths.js';
 
 export interface PluginConfig {
@@ -38,7 +39,7 @@ export interface Config {
   oauth?: { accessTokenTtlSeconds?: number; refreshTokenTtlSeconds?: number; codeTtlSeconds?: number; clientMetadata?: { enabled?: boolean; allow?: string[]; allowHttp?: boolean } };
   tokens: { rootKeys: Array<{ kid: string; secret: string }>; mintPerMinute: number; workspaces: string[] };
   ledger: { origin: string; signingKey?: string | null; commitmentKey?: string | null; integrateIntervalMs: number; leafWorker: boolean; inlineBodyBytes: number; pageBytes: number };
-  upstreams: { connectTimeoutMs?: number; listTimeoutMs?: number; servers?: Record<string, UpstreamServerConfig> };
+  upstreams: { connectTimeoutMs?: number; listTimeoutMs?: number; servers?: Record<string, UpstreamServerConfig>; oauthKeys?: Array<{ kid: string; secret: string }> };
   /** The MCP faces: accepted Host and Origin values, tools/list page size, named virtual servers. */
   mcp: { allowedHosts: string[]; allowedOrigins: string[]; pageSize: number; virtualServers: Record<string, { description?: string; tools: string[] }>; sessions: { maxSessions: number; maxSubscriptions: number; idleMs: number } };
   simulators: { host?: string };
@@ -65,6 +66,8 @@ export interface UpstreamServerConfig {
   cwd?: string;
   url?: string;
   headers?: Record<string, string>;
+  /** streamable-http: the server signs in with OAuth. */
+  oauth?: UpstreamOAuthConfig;
   tools?: Record<string, ImportedToolPolicyConfig>;
   defaults?: ImportedToolPolicyConfig;
 }
@@ -136,6 +139,10 @@ function envOverrides(env: NodeJS.ProcessEnv): Json {
   // SWITCHYARD_TOKEN_KEYS: "kid:base64secret[,kid:base64secret…]", newest first.
   if (env['SWITCHYARD_TOKEN_KEYS']) {
     o['tokens'] = { rootKeys: env['SWITCHYARD_TOKEN_KEYS'].split(',').map((pair) => ({ kid: pair.slice(0, pair.indexOf(':')), secret: pair.slice(pair.indexOf(':') + 1) })) };
+  }
+  // SWITCHYARD_UPSTREAM_OAUTH_KEYS: "kid:base64key[,kid:base64key…]", newest first.
+  if (env['SWITCHYARD_UPSTREAM_OAUTH_KEYS']) {
+    o['upstreams'] = { oauthKeys: env['SWITCHYARD_UPSTREAM_OAUTH_KEYS'].split(',').map((pair) => ({ kid: pair.slice(0, pair.indexOf(':')), secret: pair.slice(pair.indexOf(':') + 1) })) };
   }
   return o;
 }

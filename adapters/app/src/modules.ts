@@ -13,6 +13,7 @@ import {
   InvocationStore,
   RunnerDirectory,
   UpstreamToolClient,
+  UpstreamOAuth,
   VerifiableLedger,
   TokenIssuer,
   TokenUseStore,
@@ -35,10 +36,10 @@ import {
   type StoredDelivery,
   type StoredInvocation,
 } from '@switchyard/core';
-import { KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardJobStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexWebhookStore, openDatabase, readLedgerBacklog, type Database } from '@switchyard/storage-knex';
+import { KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardJobStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexUpstreamCredentialStore, KnexWebhookStore, openDatabase, readLedgerBacklog, type Database } from '@switchyard/storage-knex';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { McpUpstreamClient } from '@switchyard/mcp';
+import { McpUpstreamClient, type UpstreamOAuthClients } from '@switchyard/mcp';
 import { ServiceMetrics, createHttpApp, httpRequestScope, statusFor } from '@switchyard/http-express';
 import type { Config } from './config.js';
 import { FolderArticleStore } from './article-folder.js';
@@ -67,6 +68,7 @@ import {
   type LoadedPlugin,
 } from './tokens.js';
 import { ConfiguredUpstreamImports } from './upstream-imports.js';
+import { upstreamOAuthClients } from './upstream-oauth.js';
 import type { PluginEnvironment } from '@switchyard/plugin-kit';
 
 export const configModule = (config: Config, logger: Logger): ContainerModule =>
@@ -127,10 +129,14 @@ export const storageModule = new ContainerModule(({ bind }) => {
 });
 
 export const mcpModule = new ContainerModule(({ bind }) => {
+  bind<UpstreamOAuthClients>(UpstreamOAuth)
+    .toResolvedValue((config: Config, db: Database) => upstreamOAuthClients(config, new KnexUpstreamCredentialStore(db.knex)), [ConfigToken, DatabaseToken])
+    .inSingletonScope();
   bind<UpstreamToolClient>(UpstreamToolClient)
     .toResolvedValue(
-      (config: Config, metrics: ServiceMetrics) => new MeteredUpstreamClient(new McpUpstreamClient({ connectTimeoutMs: config.upstreams.connectTimeoutMs ?? 5000 }), metrics),
-      [ConfigToken, MetricsToken],
+      (config: Config, metrics: ServiceMetrics, oauth: UpstreamOAuthClients) =>
+        new MeteredUpstreamClient(new McpUpstreamClient({ connectTimeoutMs: config.upstreams.connectTimeoutMs ?? 5000, oauth }), metrics),
+      [ConfigToken, MetricsToken, UpstreamOAuth],
     )
     .inSingletonScope();
 });
@@ -298,6 +304,7 @@ interface HttpParts {
   tokens: TokenIssuer;
   tokenUses: TokenUseStore;
   upstreams: ConfiguredUpstreamImports;
+  upstreamOAuth: UpstreamOAuthClients;
   approvals: ApprovalService;
   articles: ArticleStore;
   clock: Clock;
@@ -329,6 +336,7 @@ async function httpApp(p: HttpParts): Promise<ReturnType<typeof createHttpApp>> 
     tokens: p.tokens,
     tokenUses: p.tokenUses,
     upstreams: p.upstreams,
+    upstreamOAuth: p.upstreamOAuth,
     approvals: p.approvals,
     articles: p.articles,
     clock: p.clock,
@@ -384,7 +392,8 @@ export const httpModule = new ContainerModule(({ bind }) => {
         logger: Logger,
         settings: SharedSettings,
         oauth: OAuthAuthorizationServer,
-      ) => httpApp({ config, db, metrics, registry, dispatch, invocations, blobs, apiKeys, webhooks, deliveries, forwarding, intake, ledger, tokens, tokenUses, upstreams, approvals, articles, clock, logger, settings, oauth }),
+        upstreamOAuth: UpstreamOAuthClients,
+      ) => httpApp({ config, db, metrics, registry, dispatch, invocations, blobs, apiKeys, webhooks, deliveries, forwarding, intake, ledger, tokens, tokenUses, upstreams, upstreamOAuth, approvals, articles, clock, logger, settings, oauth }),
       [
         ConfigToken,
         DatabaseToken,
@@ -408,6 +417,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
         LoggerToken,
         SharedSettings,
         OAuthServerToken,
+        UpstreamOAuth,
       ],
     )
     .inSingletonScope();

@@ -43,7 +43,7 @@ export function upstreamAddress(name: string, config: UpstreamServerConfig): Ups
       ...(config.cwd ? { cwd: config.cwd } : {}),
     };
   }
-  return { url: config.url!, transport: config.transport, ...(config.headers ? { headers: config.headers } : {}) };
+  return { url: config.url!, transport: config.transport, ...(config.headers ? { headers: config.headers } : {}), ...(config.oauth ? { oauth: name } : {}) };
 }
 
 export class ConfiguredUpstreamImports implements UpstreamImports {

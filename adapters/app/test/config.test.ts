@@ -89,4 +89,16 @@ describe('adapter app: config', () => {
     failsWith(() => loadConfig({ env: { SWITCHYARD_CONFIG: '/nonexistent/switchyard.json' } }), 'SWITCHYARD_CONFIG');
     failsWith(() => loadConfig({ env: { SWITCHYARD_CONFIG: tmpFile('{not json') } }), 'SWITCHYARD_CONFIG');
   });
+
+  it('reads upstream OAuth sealing keys from SWITCHYARD_UPSTREAM_OAUTH_KEYS, newest first, and checks each server\'s oauth', () => {
+    const a = Buffer.alloc(32, 1).toString('base64');
+    const b = Buffer.alloc(32, 2).toString('base64');
+    const config = loadConfig({ env: { SWITCHYARD_UPSTREAM_OAUTH_KEYS: `new:${a},old:${b}` } });
+    expect(config.upstreams.oauthKeys).to.deep.equal([{ kid: 'new', secret: a }, { kid: 'old', secret: b }]);
+    failsWith(() => loadConfig({ env: { SWITCHYARD_UPSTREAM_OAUTH_KEYS: 'k:tooshort' } }), 'upstreams.oauthKeys.0.secret');
+    const server = (oauth: unknown) => ({ upstreams: { servers: { s: { system: 'S', transport: 'streamable-http', url: 'https://mcp.example.com/mcp', oauth } } } });
+    expect(loadConfig({ env: {}, overrides: server({ grant: 'authorization_code' }) }).upstreams.servers!['s']!.oauth).to.deep.equal({ grant: 'authorization_code' });
+    failsWith(() => loadConfig({ env: {}, overrides: server({ grant: 'implicit' }) }), 'upstreams.servers.s.oauth.grant');
+    failsWith(() => loadConfig({ env: {}, overrides: server({ grant: 'authorization_code', token: 'x' }) }), 'upstreams.servers.s.oauth.token');
+  });
 });

@@ -13,6 +13,7 @@ import { approvalRoutes } from './routes/approvals.js';
 import { routerRoutes } from './routes/router.js';
 import { workspaceRoutes } from './routes/workspace.js';
 import { dashboardRoutes } from './dashboard/routes.js';
+import { upstreamConnectRoutes } from './dashboard/upstream-connect.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { destinationRoutes } from './routes/destinations.js';
 import { upstreamRoutes } from './routes/upstreams.js';
@@ -55,6 +56,7 @@ export function createHttpApp(ctx: HttpContext): Express {
   app.use(routerRoutes(ctx));
   app.use(workspaceRoutes(ctx));
   app.use(oauthRoutes(ctx));
+  app.use(upstreamConnectRoutes(ctx));
   app.use(dashboardRoutes(ctx));
   app.use(contentRoutes(ctx));
   app.use(notFoundHandler);

@@ -1,6 +1,6 @@
 // What the HTTP adapter needs from the composition root; resolved once at startup, never per request.
 import type { ServiceMetrics } from './metrics.js';
-import type { OAuthAuthorizationServer, WebhookIntake, ApiKeyStore, ApprovalService, BlobStore, ForwardingService, ArticleStore, CapabilityRegistry, Clock, DeliveryStore, DispatchService, InvocationStore, TokenIssuer, TokenUseStore, UpstreamImports, VerifiableLedger, WebhookStore } from '@switchyard/core';
+import type { OAuthAuthorizationServer, WebhookIntake, ApiKeyStore, ApprovalService, BlobStore, ForwardingService, ArticleStore, CapabilityRegistry, Clock, DeliveryStore, DispatchService, InvocationStore, TokenIssuer, TokenUseStore, UpstreamImports, UpstreamOAuth, VerifiableLedger, WebhookStore } from '@switchyard/core';
 import type { RequestLimits } from './request-gate.js';
 
 export interface HttpLogger {
@@ -44,6 +44,8 @@ export interface HttpContext {
   approvals: ApprovalService;
   /** Imported MCP servers: listed and refreshed by the owner. */
   upstreams: UpstreamImports;
+  /** Imported servers that sign in with OAuth: their states, and the owner's connecting. */
+  upstreamOAuth: UpstreamOAuth;
   /** Published articles, for the content pages. */
   articles: ArticleStore;
   /** Today's date for articles published without one. */

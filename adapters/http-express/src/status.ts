@@ -25,6 +25,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   upstream_unavailable: 502,
   upstream_timeout: 504,
   upstream_not_found: 404,
+  // The upstream signs in with OAuth and the owner has not connected it (or must again): nothing ran.
+  upstream_auth_required: 503,
   blocked_address: 403,
   fetch_failed: 502,
   webhook_not_found: 404,

@@ -7,3 +7,5 @@ export { pageOfTools, DEFAULT_PAGE_SIZE } from './tool-pages.js';
 export { isStaleSession } from './upstream-client.js';
 export { CallerExchange, capabilitiesOf, isInitialize, sessionIdFor, type CallerCapabilities } from './caller-exchange.js';
 export { CallerSessions, holderOf, logPasses, LOG_LEVELS, type CallerSessionLimits, type LogLevel, type SessionStream } from './caller-sessions.js';
+export { UpstreamOAuthClients, type OAuthUpstream, type UpstreamOAuthConfig, type UpstreamOAuthClientsOptions } from './upstream-auth.js';
+export { CredentialSealer, type SealingKey } from './upstream-auth-sealer.js';

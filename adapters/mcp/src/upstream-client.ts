@@ -13,6 +13,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, LoggingMessageNotificationSchema, McpError, ResourceUpdatedNotificationSchema, ResultSchema, ToolListChangedNotificationSchema, type Request as McpRequest } from '@modelcontextprotocol/sdk/types.js';
 import { SwitchyardError, textOf, type CallerChannel, type ContentBlock, type McpToolDescription, type ToolCallOptions, type ToolCallResult, type UpstreamAddress, type UpstreamLogEntry, type UpstreamToolClient } from '@switchyard/core';
 import { createLeanFetch } from './lean-fetch.js';
+import type { UpstreamOAuthClients } from './upstream-auth.js';
 
 const CLIENT_INFO = { name: 'switchyard', version: '0.1.0' };
 /** Enough of a stdio server's stderr to say why it would not start. */
@@ -48,11 +49,14 @@ const currentCall = new AsyncLocalStorage<InFlightCall>();
 export interface McpUpstreamClientOptions {
   /** How long opening a connection may take before the upstream counts as unavailable. */
   connectTimeoutMs?: number;
+  /** Sign-in for upstreams that use OAuth (their address names them in `oauth`). */
+  oauth?: UpstreamOAuthClients;
 }
 
 export class McpUpstreamClient implements UpstreamToolClient {
   private readonly connections = new Map<string, Promise<Client>>();
   private readonly connectTimeoutMs: number;
+  private readonly oauth: UpstreamOAuthClients | undefined;
   private readonly http = createLeanFetch();
   private readonly toolListListeners = new Set<(upstream: UpstreamAddress) => void>();
   private readonly resourceListeners = new Set<(upstream: UpstreamAddress, params: { uri: string } & Record<string, unknown>) => void>();
@@ -63,6 +67,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
 
   constructor(options: McpUpstreamClientOptions = {}) {
     this.connectTimeoutMs = options.connectTimeoutMs ?? 5000;
+    this.oauth = options.oauth;
   }
 
   onToolListChanged(listener: (upstream: UpstreamAddress) => void): () => void {
@@ -306,7 +311,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
     }
   }
 
-  private transportFor(upstream: UpstreamAddress): { transport: Transport; stderr: () => string } {
+  private async transportFor(upstream: UpstreamAddress): Promise<{ transport: Transport; stderr: () => string }> {
     if (upstream.transport === 'stdio') {
       if (!upstream.command) throw new SwitchyardError('upstream_unavailable', `${upstream.url} has no command to start`, { upstream: upstream.url });
       const transport = new StdioClientTransport({
@@ -326,11 +331,17 @@ export class McpUpstreamClient implements UpstreamToolClient {
     const url = new URL(upstream.url);
     // Configured headers (e.g. authorization) go on every request, the SSE stream included.
     const options = { fetch: this.http.fetch, ...(upstream.headers ? { requestInit: { headers: upstream.headers } } : {}) };
+    if (upstream.oauth) {
+      if (!this.oauth?.has(upstream.oauth)) throw new SwitchyardError('upstream_unavailable', `${upstream.url} signs in with OAuth, and no sign-in is configured for ${upstream.oauth}`, { upstream: upstream.url });
+      // Throws upstream_auth_required when the owner has not connected it: nothing is sent.
+      const { authProvider, fetch } = await this.oauth.transportAuth(upstream.oauth, this.http.fetch);
+      return { transport: new StreamableHTTPClientTransport(url, { ...options, authProvider, fetch }), stderr: () => '' };
+    }
     return { transport: upstream.transport === 'sse' ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options), stderr: () => '' };
   }
 
   private async connectOnce(upstream: UpstreamAddress): Promise<Client> {
-    const { transport, stderr } = this.transportFor(upstream);
+    const { transport, stderr } = await this.transportFor(upstream);
     // Declared so upstreams offer their elicitation and sampling tools; each request is passed to
     // the caller of the call it belongs to (or fails that run when the caller cannot answer).
     const client = new Client(CLIENT_INFO, { capabilities: { elicitation: {}, sampling: {} } });
@@ -353,6 +364,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
     } catch (err) {
       await client.close().catch(() => {});
       await transport.close().catch(() => {});
+      if (SwitchyardError.is(err)) throw err;
       const timedOut = err instanceof McpError && err.code === ErrorCode.RequestTimeout;
       const said = stderr();
       throw new SwitchyardError(timedOut ? 'upstream_timeout' : 'upstream_unavailable', `cannot connect to ${upstream.url}: ${(err as Error).message}${said ? ` (stderr: ${said})` : ''}`, { upstream: upstream.url });

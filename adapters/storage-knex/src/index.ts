@@ -25,3 +25,4 @@ export * from './oauth-client-store.js';
 export * from './oauth-grant-store.js';
 export * from './oauth-code-store.js';
 export * from './oauth-refresh-token-store.js';
+export * from './upstream-credential-store.js';

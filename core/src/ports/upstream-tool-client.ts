@@ -46,6 +46,8 @@ export interface UpstreamAddress {
   /** stdio: added to a minimal default environment (PATH, HOME…), never the service's whole one. */
   env?: Record<string, string>;
   cwd?: string;
+  /** streamable-http: the upstream's name when it signs in with OAuth (upstreams.servers.<name>.oauth). */
+  oauth?: string;
 }
 
 export interface ToolCallResult {

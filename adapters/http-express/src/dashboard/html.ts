@@ -6,7 +6,7 @@ export { html, type Html } from '../html.js';
 export interface PageOptions {
   title: string;
   /** Which top-level section is current, for the navigation. */
-  section: 'capabilities' | 'webhooks' | 'approvals' | 'ledger' | 'oauth' | 'login';
+  section: 'capabilities' | 'webhooks' | 'approvals' | 'ledger' | 'oauth' | 'upstreams' | 'login';
   signedIn: boolean;
   csrf?: string;
   scripts?: string[];
@@ -18,6 +18,7 @@ const NAV: Array<[PageOptions['section'], string, string]> = [
   ['approvals', '/dashboard/approvals', 'Approvals'],
   ['ledger', '/dashboard/ledger', 'Ledger'],
   ['oauth', '/dashboard/oauth', 'OAuth'],
+  ['upstreams', '/dashboard/upstreams', 'Upstreams'],
 ];
 
 export function page(options: PageOptions, body: Html): string {

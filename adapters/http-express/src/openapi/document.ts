@@ -1,6 +1,7 @@
 // GET /api/workspace: the machine-readable protocol spec, an OpenAPI 3.1 document of every endpoint.
 import { paths } from './paths.js';
 import { dashboardPaths } from './dashboard-paths.js';
+import { upstreamConnectPaths } from './upstream-connect-paths.js';
 import { contentPaths } from './content-paths.js';
 import { oauthPaths } from './oauth-paths.js';
 import { schemas, securitySchemes } from './components.js';
@@ -22,7 +23,7 @@ export function openApiDocument(baseUrl: string) {
     servers: [{ url: baseUrl }],
     externalDocs: { description: 'Entry point for agents: a bounded keyless token with next steps', url: `${baseUrl}/start` },
     tags: ['dispatch', 'mcp', 'ledger', 'webhooks', 'forwarding', 'tokens', 'approvals', 'proofs', 'upstreams', 'content', 'oauth', 'entry points', 'operations', 'dashboard'].map((name) => ({ name })),
-    paths: { ...paths, ...contentPaths, ...dashboardPaths, ...oauthPaths },
+    paths: { ...paths, ...contentPaths, ...dashboardPaths, ...oauthPaths, ...upstreamConnectPaths },
     components: { securitySchemes, schemas },
   };
 }

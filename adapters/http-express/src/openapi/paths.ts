@@ -314,7 +314,7 @@ export const paths = {
   '/api/upstreams': {
     get: {
       operationId: 'listUpstreams', tags: ['upstreams'], summary: 'Imported MCP servers: status, tools, last refresh and error', security: ownerOnly,
-      responses: { '200': json('The configured servers', { type: 'object', properties: { ok: { type: 'boolean' }, items: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, system: { type: 'string' }, transport: { type: 'string' }, status: { enum: ['ok', 'error', 'pending'] }, tools: { type: 'integer' }, keys: { type: 'array', items: { type: 'string' } } } } } } }), ...credentialErrors },
+      responses: { '200': json('The configured servers', { type: 'object', properties: { ok: { type: 'boolean' }, items: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, system: { type: 'string' }, transport: { type: 'string' }, status: { enum: ['ok', 'error', 'pending'] }, tools: { type: 'integer' }, keys: { type: 'array', items: { type: 'string' } }, oauth: { type: 'object', description: 'Servers that sign in with OAuth only', properties: { grant: { enum: ['client_credentials', 'authorization_code'] }, state: { enum: ['connected', 'not_connected', 'reconnect'] }, updated_at: { type: ['string', 'null'] } } } } } } } }), ...credentialErrors },
     },
   },
   '/api/upstreams/{name}/refresh': {
@@ -323,7 +323,7 @@ export const paths = {
       parameters: [pathParam('name', 'The server name from config upstreams.servers')],
       responses: {
         '200': json('What changed', { type: 'object', properties: { ok: { type: 'boolean' }, server: { type: 'string' }, system: { type: 'string' }, added: { type: 'array', items: { type: 'string' } }, removed: { type: 'array', items: { type: 'string' } }, count: { type: 'integer' }, simplified: { type: 'array', items: { type: 'string' } } } }),
-        ...errors([400, 'invalid_request (a generated key collides with another system)'], [404, 'upstream_not_found'], [502, 'upstream_unavailable'], [504, 'upstream_timeout']),
+        ...errors([400, 'invalid_request (a generated key collides with another system)'], [404, 'upstream_not_found'], [502, 'upstream_unavailable'], [503, 'upstream_auth_required (an OAuth server the owner has not connected)'], [504, 'upstream_timeout']),
         ...credentialErrors,
       },
     },

@@ -4,14 +4,16 @@ import { OWNER_MOVES, needs } from '../credentials.js';
 import type { Needs } from '../context.js';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'apiKeys' | 'tokenUses' | 'tokens' | 'upstreams'>;
+type Ctx = Needs<'apiKeys' | 'tokenUses' | 'tokens' | 'upstreams' | 'upstreamOAuth'>;
 
 export function upstreamRoutes(ctx: Ctx): Router {
   const router = Router();
   router.use('/api/upstreams', needs(ctx, OWNER_MOVES.manageUpstreams));
 
-  router.get('/api/upstreams', (_req, res) => {
-    res.json({ ok: true, items: ctx.upstreams.list() });
+  // A server that signs in with OAuth also says its grant and sign-in state (never a token).
+  router.get('/api/upstreams', async (_req, res) => {
+    const oauth = new Map((await ctx.upstreamOAuth.list()).map(({ name, ...state }) => [name, state]));
+    res.json({ ok: true, items: ctx.upstreams.list().map((u) => (oauth.has(u.name) ? { ...u, oauth: oauth.get(u.name) } : u)) });
   });
 
   // A failed refresh answers the upstream's coded error (502/504) and keeps the set it had.

@@ -1,0 +1,80 @@
+// The client command the MCP conformance suite runs for its client auth scenarios:
+//   node --conditions=switchyard-source --import tsx test/support/conformance-client.ts <server url>
+// It drives Switchyard's own upstream client (McpUpstreamClient with UpstreamOAuthClients, the
+// sealed credential store on a real SQLite database), configured for the scenario the suite names
+// in MCP_CONFORMANCE_SCENARIO (credentials in MCP_CONFORMANCE_CONTEXT). For the authorization-code
+// scenarios the owner's consent is the dashboard's: begin (Connect), follow the authorization
+// server's redirect headlessly (the suite's server answers at once), complete (the callback).
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SwitchyardError, type UpstreamAddress } from '@switchyard/core';
+import { CredentialSealer, McpUpstreamClient, UpstreamOAuthClients, type UpstreamOAuthConfig } from '@switchyard/mcp';
+import { KnexUpstreamCredentialStore, openDatabase } from '@switchyard/storage-knex';
+
+const NAME = 'conformance';
+const REDIRECT_URI = 'http://127.0.0.1:8080/dashboard/upstreams/conformance/callback';
+/** The suite's test URL for client ID metadata documents (its authorization server never fetches it over the network for the flow). */
+const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+
+const url = process.argv[2];
+if (!url) throw new Error('usage: conformance-client.ts <server url>');
+const scenario = process.env['MCP_CONFORMANCE_SCENARIO'] ?? '';
+const context = JSON.parse(process.env['MCP_CONFORMANCE_CONTEXT'] ?? '{}') as Record<string, string>;
+
+function configFor(): UpstreamOAuthConfig {
+  if (scenario === 'auth/client-credentials-basic') return { grant: 'client_credentials', clientId: context['client_id']!, clientSecret: context['client_secret']! };
+  if (scenario === 'auth/client-credentials-jwt') return { grant: 'client_credentials', clientId: context['client_id']!, privateKey: context['private_key_pem']!, algorithm: context['signing_algorithm'] ?? 'ES256' };
+  if (scenario === 'auth/pre-registration') return { grant: 'authorization_code', clientId: context['client_id']!, clientSecret: context['client_secret']! };
+  return { grant: 'authorization_code', clientMetadataUrl: CLIENT_METADATA_URL };
+}
+
+// The database the test gives (SQLite or a PostgreSQL schema), else a SQLite file of its own.
+const dir = mkdtempSync(join(tmpdir(), 'switchyard-conformance-client-'));
+const db = await openDatabase(process.env['SWITCHYARD_CONFORMANCE_DB'] ?? `sqlite:${join(dir, 'client.db')}`, { leafWorker: false });
+const config = configFor();
+const oauth = new UpstreamOAuthClients([{ name: NAME, url, oauth: config }], new KnexUpstreamCredentialStore(db.knex), new CredentialSealer([{ kid: 'k1', secret: randomBytes(32).toString('base64') }]), {
+  connectUrl: 'http://127.0.0.1:8080/dashboard/upstreams',
+});
+const client = new McpUpstreamClient({ oauth, connectTimeoutMs: 10_000 });
+const upstream: UpstreamAddress = { url, transport: 'streamable-http', oauth: NAME };
+
+/** What the owner does in the dashboard: Connect, consent at the authorization server, back to the callback. */
+async function ownerConnects(): Promise<void> {
+  const state = randomBytes(32).toString('base64url');
+  const authorizationUrl = await oauth.begin(NAME, REDIRECT_URI, state);
+  const answer = await fetch(authorizationUrl, { redirect: 'manual' });
+  const location = answer.headers.get('location');
+  if (!location) throw new Error(`the authorization server did not redirect back (${answer.status})`);
+  const back = new URL(location);
+  await oauth.complete(NAME, back.searchParams.get('state') ?? '', back.searchParams.get('code') ?? '');
+}
+
+/** Runs `step`; when the upstream needs the owner's consent (first use, or a wider scope), the owner connects and it runs again, at most `tries` times. */
+async function withConsent<T>(step: () => Promise<T>, tries = 3): Promise<T> {
+  for (let i = 0; ; i++) {
+    try {
+      return await step();
+    } catch (err) {
+      if (!SwitchyardError.is(err, 'upstream_auth_required') || config.grant !== 'authorization_code' || i >= tries) throw err;
+      await ownerConnects();
+    }
+  }
+}
+
+let exit = 0;
+try {
+  const tools = await withConsent(() => client.listTools(upstream, { timeoutMs: 10_000 }));
+  for (const tool of tools) {
+    await withConsent(() => client.callTool(upstream, tool.name, {}, { timeoutMs: 10_000 }));
+  }
+} catch (err) {
+  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+  exit = 1;
+} finally {
+  await client.close();
+  await db.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+process.exit(exit);
