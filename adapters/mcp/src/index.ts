@@ -6,3 +6,4 @@ export { createVirtualMcpServer, type ServerPassThrough, type VirtualMcpServerOp
 export { pageOfTools, DEFAULT_PAGE_SIZE } from './tool-pages.js';
 export { isStaleSession } from './upstream-client.js';
 export { CallerExchange, capabilitiesOf, isInitialize, sessionIdFor, type CallerCapabilities } from './caller-exchange.js';
+export { OneRequestTransport } from './one-request-transport.js';
