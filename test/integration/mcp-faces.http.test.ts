@@ -175,6 +175,25 @@ for (const engine of engines()) {
       }
     });
 
+    it("answers one request as JSON as the SDK's transport does, and leaves every refusal of it to that transport", async () => {
+      const ping = { jsonrpc: '2.0', id: 'p1', method: 'ping' };
+      for (const path of ['/mcp', '/mcp/v/ops']) {
+        const ok = await post(path).set('mcp-protocol-version', '2025-06-18').send(ping).expect(200);
+        expect(ok.headers['content-type']).to.match(/^application\/json/);
+        expect(ok.body).to.deep.equal({ jsonrpc: '2.0', id: 'p1', result: {} });
+        // Without text/event-stream in Accept: 406; not JSON: 415; an unknown protocol version: 400.
+        const notAcceptable = await owner(http.post(path)).set('accept', 'application/json').send(ping).expect(406);
+        expect(notAcceptable.body.error.code).to.equal(-32000);
+        await post(path).set('content-type', 'text/plain').send(JSON.stringify(ping)).expect(415);
+        const version = await post(path).set('mcp-protocol-version', '1999-01-01').send(ping).expect(400);
+        expect(version.body.error.message).to.match(/Unsupported protocol version/);
+        // Not a JSON-RPC message: -32700; a notification alone: 202 with no body.
+        const invalid = await post(path).send({ jsonrpc: '1.0', id: 3, method: 'ping' }).expect(400);
+        expect(invalid.body.error.code).to.equal(-32700);
+        await post(path).send({ jsonrpc: '2.0', method: 'notifications/initialized' }).expect(202);
+      }
+    });
+
     it('pages tools/list with real cursors: every tool once, in name order, across pages', async () => {
       const client = await connect('/mcp');
       const names: string[] = [];

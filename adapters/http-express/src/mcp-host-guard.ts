@@ -17,11 +17,9 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 /** `host:port` as a Host header writes it (IPv6 in brackets). */
 const hostPort = (address: string, port: number): string => `${address.includes(':') ? `[${address}]` : address}:${port}`;
 
-/** The Host values that name this service for this request. */
-function allowedHosts(req: Request, config: HostGuardConfig): Set<string> {
+/** The Host values that name this service for a request that arrived on `local`:`port`. */
+function allowedHosts(local: string | undefined, port: number | undefined, config: HostGuardConfig): Set<string> {
   const hosts = new Set(config.allowedHosts.map((h) => h.toLowerCase()));
-  const local = req.socket.localAddress;
-  const port = req.socket.localPort;
   if (local && port) {
     const address = local.startsWith('::ffff:') ? local.slice(7) : local;
     hosts.add(hostPort(address, port));
@@ -35,9 +33,27 @@ function allowedHosts(req: Request, config: HostGuardConfig): Set<string> {
   return hosts;
 }
 
+/**
+ * The allowed Host values per listening address: a service listens on few, and the set depends
+ * on nothing else, so it is built once per address rather than for every request.
+ */
+function hostsByAddress(config: HostGuardConfig): (req: Request) => Set<string> {
+  const known = new Map<string, Set<string>>();
+  return (req) => {
+    const local = req.socket.localAddress;
+    const port = req.socket.localPort;
+    const key = `${local ?? ''} ${port ?? ''}`;
+    let hosts = known.get(key);
+    if (!hosts) {
+      hosts = allowedHosts(local, port, config);
+      known.set(key, hosts);
+    }
+    return hosts;
+  };
+}
+
 /** Why this request's Host or Origin is refused, or null when both name this service. */
-export function hostRefusal(req: Request, config: HostGuardConfig): string | null {
-  const hosts = allowedHosts(req, config);
+function hostRefusal(req: Request, hosts: Set<string>, config: HostGuardConfig): string | null {
   const host = (req.get('host') ?? '').toLowerCase();
   // A Host without a port names the scheme's default one; a configured host without one, any port.
   const withPort = /(\]|^[^[\]:]+):\d+$/.test(host) ? host : `${host}:${req.protocol === 'https' ? 443 : 80}`;
@@ -58,8 +74,9 @@ export function hostRefusal(req: Request, config: HostGuardConfig): string | nul
 
 /** 403 with a JSON-RPC error before anything else of an MCP request runs. */
 export function mcpHostGuard(config: HostGuardConfig): RequestHandler {
+  const hostsOf = hostsByAddress(config);
   return (req, res, next) => {
-    const refusal = hostRefusal(req, config);
+    const refusal = hostRefusal(req, hostsOf(req), config);
     if (!refusal) return next();
     res.status(403).json({ jsonrpc: '2.0', error: { code: -32000, message: refusal, data: { code: 'invalid_request', message: refusal } }, id: null });
   };

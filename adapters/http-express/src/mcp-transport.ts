@@ -1,11 +1,16 @@
-// One MCP request answered by an SDK server over the SDK's web-standard streamable HTTP transport,
-// with the Node ↔ web conversion kept to what that transport reads (method, URL, headers) and what
-// it answers (status, headers, a body or a stream). The SDK's Node wrapper builds a full fetch
-// Request and reads the Response back through a web stream: most of a stateless call's time.
+// One MCP request answered by an SDK server. A single JSON-RPC request answered as JSON (the common
+// case) goes through a one-request transport (OneRequestTransport) and is written straight back;
+// everything else (batches, notifications and answers, initialize, streamed answers, and any
+// request the SDK's transport would refuse) goes to the SDK's web-standard streamable HTTP
+// transport, with the Node ↔ web conversion kept to what that transport reads (method, URL,
+// headers) and what it answers (status, headers, a body or a stream).
 import { Readable } from 'node:stream';
 import type { Request, Response } from 'express';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import { JSONRPCRequestSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { OneRequestTransport } from '@switchyard/mcp';
 
 /** The parts of a fetch Request the transport reads; the body is passed parsed. */
 function webRequestOf(req: Request): globalThis.Request {
@@ -15,8 +20,41 @@ function webRequestOf(req: Request): globalThis.Request {
   return { method: req.method, url: `${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`, headers } as unknown as globalThis.Request;
 }
 
+/** The request headers as the SDK hands them to handlers (names in lower case, repeats joined). */
+function headerRecord(req: Request): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    headers[name] = headers[name] === undefined ? raw[i + 1]! : `${headers[name]}, ${raw[i + 1]!}`;
+  }
+  return headers;
+}
+
+/**
+ * The body as the one request a one-request transport can answer, or null: only when the SDK's
+ * transport would take it as it is (both media types accepted, a JSON body, a supported protocol
+ * version, a valid JSON-RPC request that is not initialize), so every refusal stays the SDK's own.
+ */
+function singleRequest(req: Request, headers: Record<string, string>): JSONRPCRequest | null {
+  const body = req.body as unknown;
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || (body as { method?: unknown }).method === 'initialize') return null;
+  const accept = headers['accept'];
+  if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) return null;
+  if (!isJsonContentType(headers['content-type'])) return null;
+  const version = headers['mcp-protocol-version'];
+  if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
+  const parsed = JSONRPCRequestSchema.safeParse(body);
+  return parsed.success ? (parsed.data as JSONRPCRequest) : null;
+}
+
 /** Stateless: a fresh server and transport per request, both closed when the response is done. */
 export async function serveMcp(server: Server, req: Request, res: Response, options: { json: boolean }): Promise<void> {
+  if (options.json) {
+    const headers = headerRecord(req);
+    const request = singleRequest(req, headers);
+    if (request) return answerOne(server, request, headers, req, res);
+  }
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: options.json });
   res.on('close', () => {
     void transport.close();
@@ -35,4 +73,22 @@ export async function serveMcp(server: Server, req: Request, res: Response, opti
   } else {
     res.end(Buffer.from(await answer.arrayBuffer()));
   }
+}
+
+/**
+ * One request, one JSON answer, as the SDK's transport would write it. A caller that goes away
+ * first closes the transport, which stops the server's handler (a tools/call is withdrawn); after
+ * the answer nothing is pending, so there is nothing to close.
+ */
+async function answerOne(server: Server, request: JSONRPCRequest, headers: Record<string, string>, req: Request, res: Response): Promise<void> {
+  const transport = new OneRequestTransport();
+  res.on('close', () => {
+    if (!res.writableFinished) void transport.close();
+  });
+  await server.connect(transport);
+  const url = new URL(`${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`);
+  const answer = await transport.answer(request, { requestInfo: { headers, url } });
+  if (answer === undefined || res.destroyed) return;
+  res.status(200).setHeader('content-type', 'application/json');
+  res.end(JSON.stringify(answer));
 }

@@ -9,3 +9,4 @@ export { CallerExchange, capabilitiesOf, isInitialize, sessionIdFor, type Caller
 export { CallerSessions, holderOf, logPasses, LOG_LEVELS, type CallerSessionLimits, type LogLevel, type SessionStream } from './caller-sessions.js';
 export { UpstreamOAuthClients, type OAuthUpstream, type UpstreamOAuthConfig, type UpstreamOAuthClientsOptions } from './upstream-auth.js';
 export { CredentialSealer, type SealingKey } from './upstream-auth-sealer.js';
+export { OneRequestTransport } from './one-request-transport.js';

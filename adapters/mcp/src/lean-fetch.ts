@@ -11,11 +11,16 @@ export type FetchLike = (input: string | URL | Request, init?: RequestInit) => P
 
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
-function headerObject(headers: RequestInit['headers']): Record<string, string> {
+/**
+ * The request's headers, with the body's length when it has one: the SDK's transports send none,
+ * and a chunked body costs both ends more (a write of its own per message).
+ */
+function headerObject(headers: RequestInit['headers'], body: string | null | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   new Headers(headers).forEach((value, name) => {
     out[name] = value;
   });
+  if (typeof body === 'string' && out['content-length'] === undefined && out['transfer-encoding'] === undefined) out['content-length'] = String(Buffer.byteLength(body));
   return out;
 }
 
@@ -47,7 +52,7 @@ export function createLeanFetch(): { fetch: FetchLike; close(): void } {
     return new Promise<Response>((resolve, reject) => {
       const req = (isHttps ? httpsRequest : httpRequest)(
         url,
-        { method, headers: headerObject(init.headers), agent: isHttps ? agents.https : agents.http, ...(init.signal ? { signal: init.signal } : {}) },
+        { method, headers: headerObject(init.headers, body), agent: isHttps ? agents.https : agents.http, ...(init.signal ? { signal: init.signal } : {}) },
         (res) => {
           const status = res.statusCode ?? 0;
           const headers = responseHeaders(res);

@@ -107,13 +107,22 @@ export class McpUpstreamClient implements UpstreamToolClient {
     const connectionKey = connectionKeyOf(upstream);
     const pending = this.connection(connectionKey, upstream);
     let client = await pending;
-    // Out of time: the upstream is told (notifications/cancelled), as for a caller's cancellation.
-    const deadline = new AbortController();
+    // Out of time or withdrawn by the caller: the upstream is told (notifications/cancelled). One
+    // controller for both, with a listener on the caller's signal: AbortSignal.any costs several
+    // times as much per call (Node 20).
+    const stop = new AbortController();
+    let timedOut = false;
     let timer: NodeJS.Timeout | undefined;
     let asking = 0;
     const startClock = () => {
-      timer = setTimeout(() => deadline.abort(), options.timeoutMs);
+      timer = setTimeout(() => {
+        timedOut = true;
+        stop.abort();
+      }, options.timeoutMs);
     };
+    const withdraw = () => stop.abort();
+    options.signal?.addEventListener('abort', withdraw, { once: true });
+    if (options.signal?.aborted) withdraw();
     const call: InFlightCall = {
       channel: options.channel,
       onLog: options.onLog,
@@ -122,7 +131,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
         if (asking++ === 0) clearTimeout(timer);
       },
       resumeClock: () => {
-        if (--asking === 0 && !deadline.signal.aborted) startClock();
+        if (--asking === 0 && !stop.signal.aborted) startClock();
       },
     };
     let calls = this.inFlight.get(client) ?? new Set<InFlightCall>();
@@ -136,7 +145,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
           c.callTool({ name: tool, arguments: (args ?? {}) as Record<string, unknown> }, undefined, {
             timeout: NO_SDK_TIMEOUT,
             // Aborting sends notifications/cancelled to the upstream (the SDK does it).
-            signal: options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal,
+            signal: stop.signal,
             ...(progress ? { onprogress: (p: { progress: number; total?: number; message?: string }) => progress(p) } : {}),
           }),
         );
@@ -144,7 +153,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
       try {
         result = await send(client);
       } catch (err) {
-        if (!isStaleSession(err) || options.signal?.aborted || deadline.signal.aborted) throw err;
+        if (!isStaleSession(err) || stop.signal.aborted) throw err;
         // The upstream restarted while we were idle and never read the call: a new session, same call.
         this.forget(connectionKey, pending, client);
         calls.delete(call);
@@ -162,7 +171,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
       if (options.signal?.aborted) {
         throw new SwitchyardError('cancelled', `the caller cancelled ${tool} on ${upstream.url}`, { upstream: upstream.url, tool });
       }
-      if (deadline.signal.aborted || (err instanceof McpError && err.code === ErrorCode.RequestTimeout)) {
+      if (timedOut || (err instanceof McpError && err.code === ErrorCode.RequestTimeout)) {
         throw new SwitchyardError('upstream_timeout', `${upstream.url} did not answer ${tool} within ${options.timeoutMs} ms`, { upstream: upstream.url, tool });
       }
       if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed) {
@@ -174,6 +183,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
       throw new SwitchyardError('upstream_unavailable', `${upstream.url} is unavailable: ${(err as Error).message}`, { upstream: upstream.url, tool });
     } finally {
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', withdraw);
       calls.delete(call);
     }
   }
