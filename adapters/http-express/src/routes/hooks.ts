@@ -2,7 +2,7 @@
 // before the body is read: unknown → 404 and Off → 403 at once, too large → 413, all without
 // reading the body (an Off refusal keeps its first bytes); then the body is held in the budget,
 // read byte-exact, and handed to the intake, whose result is answered here.
-import { Router, type Request, type Response } from 'express';
+import { Router, type IRouter, type Request, type Response } from 'express';
 import { SwitchyardError, deliveryOutcomeWord, type DeliveryHead, type IntakeResult, type RawHeaders, type StoredDelivery } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
 import type { Needs } from '../context.js';
@@ -52,8 +52,8 @@ const receipt = (d: StoredDelivery) => ({
   signature: d.signature,
 });
 
-export function hookRoutes(ctx: Ctx, gate: RequestGate): Router {
-  const router = Router();
+/** The /hook routes, on `router` (the app itself, so that deliveries walk no nested router). */
+export function hookRoutes(ctx: Ctx, gate: RequestGate, router: Pick<IRouter, 'get' | 'post'> = Router()): Pick<IRouter, 'get' | 'post'> {
 
   // The public face of a webhook: its name and whether it is on, nothing about deliveries.
   router.get('/hook/:id', async (req, res) => {
