@@ -116,7 +116,10 @@ export class WebhookIntake {
     return this.refuse(this.record(head, hook, null, size, false), { code: error.code, message: error.message }, error);
   }
 
-  /** A delivery read whole: signature, action, storage, duplicate, the action's run and its record. */
+  /**
+   * A delivery read whole: signature, action, storage, duplicate, the action's run and its record.
+   * Nothing here keeps the body once the result is in: the adapter may free it then.
+   */
   async deliver(head: DeliveryHead, hook: Webhook, body: Uint8Array): Promise<IntakeResult> {
     const rec = this.record(head, hook, body, body.length, true);
     const refuse = (error: SwitchyardError) => this.refuse(rec, { code: error.code, message: error.message }, error);

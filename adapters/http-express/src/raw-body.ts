@@ -77,3 +77,19 @@ export function readFirstBytes(req: IncomingMessage, max: number, waitMs: number
     req.on('data', onData).on('end', onEnd).on('error', onStop).on('close', onStop);
   });
 }
+
+/** Bodies smaller than this are left to the collector (and may share Node's pool of small buffers). */
+const RELEASED_FROM_BYTES = 64 * 1024;
+
+/**
+ * Frees a large body's memory now, once nothing needs it any more (it is stored): a body that
+ * took a slow sender many seconds to send has outlived the collector's young generation, so its
+ * bytes would otherwise stay resident until the next full collection, while the budget already
+ * admits the next bodies. Its buffer is handed (transferred, not copied) to a throwaway that the
+ * next minor collection frees; the body reads as empty afterwards.
+ */
+export function releaseBody(bytes: Uint8Array): void {
+  const buffer = bytes.buffer;
+  if (bytes.byteLength < RELEASED_FROM_BYTES || bytes.byteOffset !== 0 || buffer.byteLength !== bytes.byteLength || !(buffer instanceof ArrayBuffer)) return;
+  structuredClone(buffer, { transfer: [buffer] });
+}

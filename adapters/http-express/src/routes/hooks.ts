@@ -7,7 +7,7 @@ import { SwitchyardError, deliveryOutcomeWord, type DeliveryHead, type IntakeRes
 import { baseUrlOf } from '../base-url.js';
 import type { Needs } from '../context.js';
 import { unknownKeyLinks, runAnswer } from '../presenters.js';
-import { readBody, readFirstBytes } from '../raw-body.js';
+import { readBody, readFirstBytes, releaseBody } from '../raw-body.js';
 import { closeAfterAnswer, declaredLength, holdBody, refuseAndClose, type RequestGate } from '../request-gate.js';
 import { statusFor } from '../status.js';
 import { writeJson } from '../write-json.js';
@@ -119,13 +119,17 @@ export function hookRoutes(ctx: Ctx, gate: RequestGate, router: Pick<IRouter, 'g
     if (admission.kind === 'too_large') return answer(req, res, await ctx.intake.refuseTooLarge(head, admission.hook, admission.size), true);
     const release = holdBody(req, res, ctx.limits);
     if (!release) return;
+    let body: Buffer | null = null;
     try {
       const read = await readBody(req, admission.limit, head.declaredSize);
       if (read.kind === 'aborted') return refuseAndClose(req, res, new SwitchyardError('invalid_request', 'the request body ended before it was complete'));
       if (read.kind === 'too_large') return answer(req, res, await ctx.intake.refuseTooLarge(head, admission.hook, read.size), true);
-      answer(req, res, await ctx.intake.deliver(head, admission.hook, read.bytes), false);
+      body = read.bytes;
+      answer(req, res, await ctx.intake.deliver(head, admission.hook, body), false);
     } finally {
-      // The body is stored (or dropped) by now: its bytes leave the budget.
+      // The body is stored (or dropped) by now: its bytes leave the budget, and its memory goes
+      // with them rather than at the collector's convenience (the store keeps its own copy).
+      if (body) releaseBody(body);
       release();
     }
   };
