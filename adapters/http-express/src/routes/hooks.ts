@@ -65,7 +65,6 @@ export function hookRoutes(ctx: Ctx, gate: RequestGate, router: Pick<IRouter, 'g
   /** Answers what the intake decided; a body left unread closes the connection. */
   const answer = (req: Request, res: Response, result: IntakeResult, bodyUnread: boolean): void => {
     if (bodyUnread) closeAfterAnswer(res);
-    const baseUrl = (): string => baseUrlOf(req, ctx.publicBaseUrl);
     switch (result.kind) {
       case 'accepted':
         return writeJson(res, 200, { ok: true, ...receipt(result.delivery) });
@@ -78,17 +77,17 @@ export function hookRoutes(ctx: Ctx, gate: RequestGate, router: Pick<IRouter, 'g
       }
       case 'ran': {
         const inv = result.run.invocation;
-        res.status(inv.ok ? 200 : statusFor(inv.error?.code ?? 'internal_error')).json({ ...runAnswer(result.run, baseUrl()), delivery: receipt(result.delivery) });
+        res.status(inv.ok ? 200 : statusFor(inv.error?.code ?? 'internal_error')).json({ ...runAnswer(result.run, baseUrlOf(req, ctx.publicBaseUrl)), delivery: receipt(result.delivery) });
         return;
       }
       case 'refused': {
         const { delivery, error, run } = result;
         ctx.logger.warn('webhook delivery refused', { hook: delivery.hook_id, entry: delivery.id, code: error.code, action: delivery.action });
         if (run) {
-          res.status(statusFor(error.code)).json({ ...runAnswer(run, baseUrl()), error: error.toJSON(), delivery: receipt(delivery) });
+          res.status(statusFor(error.code)).json({ ...runAnswer(run, baseUrlOf(req, ctx.publicBaseUrl)), error: error.toJSON(), delivery: receipt(delivery) });
           return;
         }
-        const links = error.code === 'unknown_capability' && delivery.action ? unknownKeyLinks(delivery.action, ctx.registry.suggest(delivery.action), baseUrl()) : {};
+        const links = error.code === 'unknown_capability' && delivery.action ? unknownKeyLinks(delivery.action, ctx.registry.suggest(delivery.action), baseUrlOf(req, ctx.publicBaseUrl)) : {};
         res.status(statusFor(error.code)).json({ ok: false, error: { ...error.toJSON(), ...links }, ...receipt(delivery) });
         return;
       }
