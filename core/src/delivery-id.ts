@@ -108,20 +108,18 @@ export function resolveDeliveryId(input: DeliveryIdInput): ResolvedDeliveryId | 
       if (id) return { id, rule: `header:${name}` };
     }
   }
-  let body: Record<string, unknown> | null | undefined;
-  const parsed = () => (body === undefined ? (body = parseBody(input.body, input.contentType)) : body);
-  if (input.webhookPath) {
-    if (input.webhookPath.startsWith('header:')) {
-      const name = input.webhookPath.slice('header:'.length).toLowerCase();
-      const id = headerValue(input.headers, name);
-      if (id) return { id, rule: `path:${input.webhookPath}` };
-    } else {
-      const b = parsed();
-      const id = b ? usable(readPath(b, input.webhookPath)) : null;
-      if (id) return { id, rule: `path:${input.webhookPath}` };
-    }
+  const path = input.webhookPath;
+  const headerPath = path !== null && path.startsWith('header:');
+  if (headerPath) {
+    const id = headerValue(input.headers, path.slice('header:'.length).toLowerCase());
+    if (id) return { id, rule: `path:${path}` };
   }
-  const b = parsed();
+  // Parsed once: the configured body path and the known fields read the same object.
+  const b = parseBody(input.body, input.contentType);
+  if (b && path && !headerPath) {
+    const id = usable(readPath(b, path));
+    if (id) return { id, rule: `path:${path}` };
+  }
   if (b) {
     for (const field of BODY_FIELDS) {
       const id = usable(readPath(b, field));

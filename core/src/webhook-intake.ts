@@ -116,18 +116,20 @@ export class WebhookIntake {
     return this.refuse(this.record(head, hook, null, size, false), { code: error.code, message: error.message }, error);
   }
 
-  /** A delivery read whole: signature, action, storage, duplicate, the action's run and its record. */
+  /**
+   * A delivery read whole: signature, action, storage, duplicate, the action's run and its record.
+   * Nothing here keeps the body once the result is in: the adapter may free it then.
+   */
   async deliver(head: DeliveryHead, hook: Webhook, body: Uint8Array): Promise<IntakeResult> {
     const rec = this.record(head, hook, body, body.length, true);
-    const refuse = (error: SwitchyardError) => this.refuse(rec, { code: error.code, message: error.message }, error);
 
     if (hook.signature?.require && rec.signature !== 'verified') {
       const check = verifySignature(hook.signature, rec.headers, body, this.clock.now());
-      return refuse(new SwitchyardError('signature_invalid', `signature ${check.verdict}: ${check.reason}; the delivery was stored as a refusal`, { scheme: hook.signature.scheme }));
+      return this.refuseWith(rec, new SwitchyardError('signature_invalid', `signature ${check.verdict}: ${check.reason}; the delivery was stored as a refusal`, { scheme: hook.signature.scheme }));
     }
     const action = head.action;
     if (action === null) return this.accepted({ kind: 'accepted', delivery: await this.store(rec) });
-    if (!this.registry.has(action)) return refuse(new SwitchyardError('unknown_capability', `no capability ${action}; the delivery was stored as a refusal`));
+    if (!this.registry.has(action)) return this.refuseWith(rec, new SwitchyardError('unknown_capability', `no capability ${action}; the delivery was stored as a refusal`));
 
     const text = Buffer.from(body).toString('utf8');
     const caller = hookCaller(hook.id);
@@ -188,6 +190,11 @@ export class WebhookIntake {
     } finally {
       this.storing.release(bytes);
     }
+  }
+
+  /** Stores the delivery as refused with `error`'s code and message. */
+  private refuseWith(rec: DeliveryRecord, error: SwitchyardError): Promise<IntakeResult> {
+    return this.refuse(rec, { code: error.code, message: error.message }, error);
   }
 
   private async refuse(rec: DeliveryRecord, refusal: DeliveryRefusal, error: SwitchyardError): Promise<IntakeResult> {

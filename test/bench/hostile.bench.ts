@@ -3,12 +3,15 @@
 // process (default config: 128 MiB of bodies in flight, 30 s body timeout). Reports the service's
 // peak RSS during each phase against its idle RSS, and /healthz latency (p50/p99) probed all along.
 // Targets: peak RSS <= idle + in-flight budget + 150 MB; /healthz p99 <= 100 ms. Loopback only.
+// The service also samples its own memory (support/memory-sampler.ts, loaded after tsx), so each
+// phase reports what its RSS peak was made of: the JS heap, and buffers outside it (bodies).
 // Env: BENCH_SECONDS per phase (30), BENCH_SENDERS (150), BENCH_SENDER_KIB_PER_S (512),
 // BENCH_PHASES (unknown,real), DATABASE_URL (default: a temp SQLite file).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { MemorySample } from './support/memory-sampler.js';
 import { writeReport } from './support/report.js';
 import { figures, type Figures } from './support/stats.js';
 import { startServiceProcess } from '../support/processes.js';
@@ -23,6 +26,7 @@ const API_KEY = 'sy_bench_key_0123456789abcdefghijklmnopqrstuvwxyz';
 const CHUNK = Buffer.alloc(16 * 1024, 0x61);
 const dir = mkdtempSync(join(tmpdir(), 'switchyard-hostile-'));
 const databaseUrl = process.env['DATABASE_URL'] ?? `sqlite:${join(dir, 'bench.db')}`;
+const memoryFile = join(dir, 'memory.json');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mb = (bytes: number): number => Math.round((bytes / 1e6) * 10) / 10;
@@ -79,11 +83,35 @@ interface PhaseReport {
   healthz: Figures;
   answers: Record<string, number>;
   body_mb_sent: number;
+  /** The service's own memory at its RSS peak in the phase, and the most of each part (added after the run). */
+  memory?: { at_peak_mb: MemoryParts; max_mb: MemoryParts };
+  /** When the phase ran (ms since the epoch). */
+  window: [number, number];
+}
+
+interface MemoryParts {
+  rss: number;
+  heap_used: number;
+  heap_total: number;
+  external: number;
+  array_buffers: number;
+}
+
+const parts = (s: MemorySample): MemoryParts => ({ rss: mb(s[1]), heap_used: mb(s[2]), heap_total: mb(s[3]), external: mb(s[4]), array_buffers: mb(s[5]) });
+
+/** The samples of a window: the one at the RSS peak, and the most of each part. */
+function memoryIn(samples: MemorySample[], [from, to]: [number, number]): PhaseReport['memory'] {
+  const inside = samples.filter((s) => s[0] >= from && s[0] <= to);
+  if (inside.length === 0) return undefined;
+  const atPeak = inside.reduce((a, b) => (b[1] > a[1] ? b : a));
+  const max = inside.reduce((a, b) => a.map((v, i) => Math.max(v, b[i]!)) as MemorySample);
+  return { at_peak_mb: parts(atPeak), max_mb: parts(max) };
 }
 
 /** SENDERS slow senders for SECONDS, RSS sampled and /healthz probed all along. */
 async function phase(name: string, port: number, pid: number, path: string): Promise<PhaseReport> {
-  const until = Date.now() + SECONDS * 1000;
+  const from = Date.now();
+  const until = from + SECONDS * 1000;
   const answers: Record<string, number> = {};
   let sentBytes = 0;
   let peak = rssOf(pid);
@@ -106,7 +134,7 @@ async function phase(name: string, port: number, pid: number, path: string): Pro
   clearInterval(sampler);
   peak = Math.max(peak, rssOf(pid));
   console.error(`${name}: peak RSS ${mb(peak)} MB, /healthz p99 ${health.p99_ms} ms, answers ${JSON.stringify(answers)}`);
-  return { address: path, seconds: SECONDS, peak_rss_mb: mb(peak), healthz: health, answers, body_mb_sent: mb(sentBytes) };
+  return { address: path, seconds: SECONDS, peak_rss_mb: mb(peak), healthz: health, answers, body_mb_sent: mb(sentBytes), window: [from, Date.now()] };
 }
 
 /** /healthz, one request after another every 20 ms until `until`: the latency an operator's probe sees. */
@@ -130,7 +158,9 @@ async function healthz(port: number, until: number): Promise<Figures> {
 }
 
 const loadAtStart = Math.round(loadavg()[0]! * 100) / 100;
-const service = await startServiceProcess({ DATABASE_URL: databaseUrl, SWITCHYARD_API_KEY: API_KEY });
+const sampler = new URL('./support/memory-sampler.ts', import.meta.url).href;
+const service = await startServiceProcess({ DATABASE_URL: databaseUrl, SWITCHYARD_API_KEY: API_KEY, BENCH_MEMORY_FILE: memoryFile }, ['--import', sampler]);
+let report: Record<string, unknown> & { engine: string; idle: Record<string, unknown>; phases: Record<string, PhaseReport> };
 try {
   const pid = service.child.process.pid!;
   const port = Number(new URL(service.url).port);
@@ -153,7 +183,7 @@ try {
 
   const ceiling = mb(idle + BUDGET_BYTES + 150e6);
   const worst = (p: PhaseReport) => ({ peak_rss_within: p.peak_rss_mb <= ceiling, healthz_p99_within: p.healthz.p99_ms <= 100 });
-  const report = {
+  report = {
     benchmark: 'hostile',
     engine: databaseUrl.startsWith('postgres') ? 'postgresql' : 'sqlite',
     senders: SENDERS,
@@ -170,8 +200,18 @@ try {
     node: process.version,
     at: new Date().toISOString(),
   };
-  writeReport('hostile', report);
 } finally {
   await service.child.stop();
+}
+try {
+  // Written by the service as it stopped.
+  const samples = existsSync(memoryFile) ? (JSON.parse(readFileSync(memoryFile, 'utf8')) as MemorySample[]) : [];
+  for (const p of Object.values(report.phases)) p.memory = memoryIn(samples, p.window);
+  // Idle: the last sample before the first phase.
+  const firstPhase = Math.min(...Object.values(report.phases).map((p) => p.window[0]));
+  const idleSample = samples.filter((s) => s[0] < firstPhase).at(-1);
+  if (idleSample) report.idle['memory_mb'] = parts(idleSample);
+  writeReport('hostile', report);
+} finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -45,5 +45,5 @@ export function createLogger(level: LogLevel, options: LoggerOptions = {}): Logg
       if (fields) base[lvl](fields, message);
       else base[lvl](message);
     };
-  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), debugEnabled: () => base.isLevelEnabled('debug') };
 }

@@ -22,24 +22,31 @@ import { mcpRoutes } from './routes/mcp.js';
 import { oauthRoutes } from './oauth/index.js';
 import { requestGate } from './request-gate.js';
 import { metricsRoutes } from './routes/metrics.js';
-import { requestIds } from './request-id.js';
+import { requestObserver } from './request-observer.js';
 import { accessLog } from './access-log.js';
-import { malformedEncodingGuard } from './malformed-encoding.js';
 import { SESSION_COOKIE, SESSION_COOKIE_PATH } from './dashboard/session.js';
 
 export function createHttpApp(ctx: HttpContext): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
-  // Before everything else: every request gets its id, its timing and its body bytes counted.
-  app.use(requestIds(ctx.metrics.bodyBytesInFlight), ctx.metrics.http(), accessLog(ctx.logger));
-  // Before any route decodes a path, a query or a cookie.
-  app.use(malformedEncodingGuard([{ name: SESSION_COOKIE, path: SESSION_COOKIE_PATH }]));
+  // Before everything else, in one layer: every request gets its id, its timing and its body bytes
+  // counted, and malformed percent-encoding is refused before any route decodes a path, a query
+  // or a cookie.
+  app.use(
+    requestObserver({
+      bodies: ctx.metrics.bodyBytesInFlight,
+      metrics: ctx.metrics,
+      accessLog: accessLog(ctx.logger),
+      readCookies: [{ name: SESSION_COOKIE, path: SESSION_COOKIE_PATH }],
+    }),
+  );
   // Header count, body timeout and the budget of bodies in flight, before any route reads a body.
   const gate = requestGate(ctx.limits);
-  // Deliveries are the hottest path; mounted first so they do not walk the other routers (they
-  // pass the gate inside, holding a body only once the webhook is known).
-  app.use(hookRoutes(ctx, gate));
+  // Deliveries are the hottest path: their routes are the app's own, next after the observer, so
+  // they walk no other layer or router (they pass the gate inside, holding a body only once the
+  // webhook is known).
+  hookRoutes(ctx, gate, app);
   app.use(gate.middleware);
   app.use(healthRoutes(ctx));
   app.use(metricsRoutes(ctx));

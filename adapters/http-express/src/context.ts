@@ -9,6 +9,8 @@ export interface HttpLogger {
   error(message: string, fields?: Record<string, unknown>): void;
   /** One line per answered request, when the level lets it through. */
   debug?(message: string, fields?: Record<string, unknown>): void;
+  /** False when debug lines are left out: the access log then builds none. */
+  debugEnabled?(): boolean;
 }
 
 /** The MCP faces (/mcp, /mcp/servers/<name>, /mcp/v/<name>): config mcp. */

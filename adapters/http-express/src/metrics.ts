@@ -2,11 +2,9 @@
 // one process), fed by the HTTP middleware here and by the observers the composition root hands to
 // the stores and the upstream client. Every label has a bounded set of values: route patterns,
 // never raw paths; capability keys, which only registered capabilities have.
-import type { RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { StoredDelivery, StoredInvocation } from '@switchyard/core';
 import type { BytesInFlight } from './request-id.js';
-import { routePattern } from './route-pattern.js';
 
 /** The stores whose group commits are measured. */
 export type GroupCommitStore = 'invocations' | 'deliveries';
@@ -102,22 +100,28 @@ export class ServiceMetrics {
     });
   }
 
-  /** Times every request by its route pattern; mounted first, so refusals before routing count too. */
-  http(): RequestHandler {
-    return (req, res, next) => {
-      const started = process.hrtime.bigint();
-      res.once('close', () => {
-        const status = res.writableFinished ? String(res.statusCode) : 'aborted';
-        this.httpDuration.observe({ method: req.method, route: routePattern(req), status }, Number(process.hrtime.bigint() - started) / 1e9);
-        // Error answers carry their code (errors.ts); runs and deliveries count their own refusals.
-        const code = res.locals['errorCode'] as string | undefined;
-        if (code !== undefined && REFUSAL_STATUSES.has(res.statusCode)) this.requestRefused(code);
-      });
-      next();
-    };
+  /** One child per method, route pattern and status, so a request's observation hashes no labels. */
+  private readonly httpSeries = new Map<string, { observe(seconds: number): void }>();
+
+  /**
+   * A request answered (status) or left by its client first (null): its time by route pattern, and
+   * a refusal by reason when its error answer turned it away. Called by the request observer, the
+   * first middleware, so refusals before routing count too.
+   */
+  requestAnswered(method: string, route: string, status: number | null, seconds: number, statusCode: number, errorCode: string | undefined): void {
+    const label = status === null ? 'aborted' : String(status);
+    const key = `${method} ${route} ${label}`;
+    let series = this.httpSeries.get(key);
+    if (!series) {
+      series = this.httpDuration.labels({ method, route, status: label });
+      this.httpSeries.set(key, series);
+    }
+    series.observe(seconds);
+    // Error answers carry their code (errors.ts); runs and deliveries count their own refusals.
+    if (errorCode !== undefined && REFUSAL_STATUSES.has(statusCode)) this.requestRefused(errorCode);
   }
 
-  /** The gauge of body bytes in flight, for the request-id middleware (or a body budget) to move. */
+  /** The gauge of body bytes in flight, for the request observer (or a body budget) to move. */
   readonly bodyBytesInFlight: BytesInFlight = {
     add: (bytes) => this.bodyBytes.inc(bytes),
     release: (bytes) => this.bodyBytes.dec(bytes),

@@ -16,37 +16,69 @@ export type BodyRead =
  * its chunks and then their concatenation).
  */
 export function readBody(req: IncomingMessage, limit: number, declared: number | null = null): Promise<BodyRead> {
-  return new Promise((resolve) => {
-    const whole = declared !== null && declared <= limit ? Buffer.allocUnsafe(declared) : null;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = (result: BodyRead): void => {
-      req.off('data', onData).off('end', onEnd).off('error', onAbort).off('close', onClose);
-      if (result.kind !== 'body') req.pause();
-      resolve(result);
-    };
-    const onData = (chunk: Buffer): void => {
-      // The parser frames a body by its content-length, so `whole` is never passed.
-      if (whole) {
-        chunk.copy(whole, size);
-        size += chunk.length;
-        return;
-      }
-      size += chunk.length;
-      if (size > limit) {
-        chunks.length = 0;
-        done({ kind: 'too_large', size });
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = (): void => done({ kind: 'body', bytes: whole ? whole.subarray(0, size) : Buffer.concat(chunks, size) });
-    const onAbort = (): void => done({ kind: 'aborted' });
-    const onClose = (): void => {
-      if (!req.complete) onAbort();
-    };
-    req.on('data', onData).on('end', onEnd).on('error', onAbort).on('close', onClose);
-  });
+  return new Promise((resolve) => new BodyReader(req, limit, declared, resolve).listen());
+}
+
+/**
+ * One body being read. Its listeners are methods bound once per read rather than closures: the
+ * TypeScript loader the service runs under names every named closure as it is made (a property
+ * definition each), a cost paid on every delivery.
+ */
+class BodyReader {
+  private readonly whole: Buffer | null;
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private readonly onData = this.data.bind(this);
+  private readonly onEnd = this.end.bind(this);
+  private readonly onAbort = this.abort.bind(this);
+  private readonly onClose = this.close.bind(this);
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly limit: number,
+    declared: number | null,
+    private readonly resolve: (read: BodyRead) => void,
+  ) {
+    this.whole = declared !== null && declared <= limit ? Buffer.allocUnsafe(declared) : null;
+  }
+
+  listen(): void {
+    this.req.on('data', this.onData).on('end', this.onEnd).on('error', this.onAbort).on('close', this.onClose);
+  }
+
+  private done(result: BodyRead): void {
+    this.req.off('data', this.onData).off('end', this.onEnd).off('error', this.onAbort).off('close', this.onClose);
+    if (result.kind !== 'body') this.req.pause();
+    this.resolve(result);
+  }
+
+  private data(chunk: Buffer): void {
+    // The parser frames a body by its content-length, so `whole` is never passed.
+    if (this.whole) {
+      chunk.copy(this.whole, this.size);
+      this.size += chunk.length;
+      return;
+    }
+    this.size += chunk.length;
+    if (this.size > this.limit) {
+      this.chunks.length = 0;
+      this.done({ kind: 'too_large', size: this.size });
+      return;
+    }
+    this.chunks.push(chunk);
+  }
+
+  private end(): void {
+    this.done({ kind: 'body', bytes: this.whole ? this.whole.subarray(0, this.size) : Buffer.concat(this.chunks, this.size) });
+  }
+
+  private abort(): void {
+    this.done({ kind: 'aborted' });
+  }
+
+  private close(): void {
+    if (!this.req.complete) this.abort();
+  }
 }
 
 /**
@@ -76,4 +108,20 @@ export function readFirstBytes(req: IncomingMessage, max: number, waitMs: number
     timer.unref();
     req.on('data', onData).on('end', onEnd).on('error', onStop).on('close', onStop);
   });
+}
+
+/** Bodies smaller than this are left to the collector (and may share Node's pool of small buffers). */
+const RELEASED_FROM_BYTES = 64 * 1024;
+
+/**
+ * Frees a large body's memory now, once nothing needs it any more (it is stored): a body that
+ * took a slow sender many seconds to send has outlived the collector's young generation, so its
+ * bytes would otherwise stay resident until the next full collection, while the budget already
+ * admits the next bodies. Its buffer is handed (transferred, not copied) to a throwaway that the
+ * next minor collection frees; the body reads as empty afterwards.
+ */
+export function releaseBody(bytes: Uint8Array): void {
+  const buffer = bytes.buffer;
+  if (bytes.byteLength < RELEASED_FROM_BYTES || bytes.byteOffset !== 0 || buffer.byteLength !== bytes.byteLength || !(buffer instanceof ArrayBuffer)) return;
+  structuredClone(buffer, { transfer: [buffer] });
 }

@@ -78,6 +78,17 @@ const busy = (limits: RequestLimits): SwitchyardError =>
 const NOTHING_HELD = (): void => {};
 
 /**
+ * What gives a request's held bytes back. Made by a factory rather than as a named closure inside
+ * holdBody: the TypeScript loader names each named closure as it is made, a cost on every request.
+ */
+const releaser =
+  (budget: ByteBudget, held: { bytes: number }): (() => void) =>
+  () => {
+    budget.release(held.bytes);
+    held.bytes = 0;
+  };
+
+/**
  * Reserves the request's body in the budget before it is read. Null (after answering 503 with
  * Retry-After) when it does not fit; otherwise the function that releases what is held, to call
  * once the body is no longer needed. Chunked bodies are counted as they arrive and refused when
@@ -86,11 +97,8 @@ const NOTHING_HELD = (): void => {};
 export function holdBody(req: Request, res: Response, limits: RequestLimits): (() => void) | null {
   const r = req as Request & Holding;
   if (r[HELD] || !hasBody(req)) return NOTHING_HELD;
-  let held = 0;
-  const release = (): void => {
-    limits.budget.release(held);
-    held = 0;
-  };
+  const held = { bytes: 0 };
+  const release = releaser(limits.budget, held);
   r[HELD] = release;
   const retry = { 'retry-after': String(limits.retryAfterSeconds) };
   const declared = declaredLength(req);
@@ -99,7 +107,7 @@ export function holdBody(req: Request, res: Response, limits: RequestLimits): ((
       refuseAndClose(req, res, busy(limits), retry);
       return null;
     }
-    held = declared;
+    held.bytes = declared;
     return release;
   }
   // Chunked: count what the parser hands over (and what it already has) before anyone reads it.
@@ -108,7 +116,7 @@ export function holdBody(req: Request, res: Response, limits: RequestLimits): ((
     refuseAndClose(req, res, busy(limits), retry);
     return null;
   }
-  held = already;
+  held.bytes = already;
   const push = req.push.bind(req);
   req.push = (chunk: unknown, encoding?: BufferEncoding): boolean => {
     if (chunk !== null && (chunk as Buffer).length > 0 && !res.writableEnded) {
@@ -116,7 +124,7 @@ export function holdBody(req: Request, res: Response, limits: RequestLimits): ((
         refuseAndClose(req, res, busy(limits), retry);
         return false;
       }
-      held += (chunk as Buffer).length;
+      held.bytes += (chunk as Buffer).length;
     }
     return push(chunk, encoding);
   };

@@ -3,7 +3,7 @@
 // log lines and ledger records (invocations, deliveries) name it.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import type { RequestHandler, Response } from 'express';
+import type { Response } from 'express';
 import type { RequestScope } from '@switchyard/core';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -27,36 +27,9 @@ export const httpRequestScope: RequestScope = { requestId: currentRequestId };
 
 export const requestIdOf = (res: Response): string => res.locals['requestId'] as string;
 
-/**
- * Names the request, and runs the request stream's events in its scope: body readers continue
- * from a 'data' or 'end' listener, which would otherwise run outside it (the socket's context).
- * Seeing every chunk there is also the one place that counts body bytes in flight, whichever
- * reader (raw or JSON) consumes them; they are released when the answer is finished or aborted.
- */
-export const requestIds =
-  (bodies: BytesInFlight | null = null): RequestHandler =>
-  (req, res, next) => {
-    const incoming = req.headers[REQUEST_ID_HEADER];
-    const id = typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
-    res.locals['requestId'] = id;
-    res.setHeader(REQUEST_ID_HEADER, id);
-    let held = 0;
-    let answered = false;
-    const emit = req.emit;
-    req.emit = function (this: typeof req, event: string | symbol, ...args: unknown[]): boolean {
-      if (bodies && event === 'data' && !answered) {
-        const size = (args[0] as { length?: number } | undefined)?.length ?? 0;
-        held += size;
-        bodies.add(size);
-      }
-      return scope.run(id, () => emit.call(this, event, ...args));
-    } as typeof req.emit;
-    if (bodies) {
-      res.once('close', () => {
-        answered = true;
-        bodies.release(held);
-        held = 0;
-      });
-    }
-    scope.run(id, next);
-  };
+/** The scope a request and what it causes run in (request-observer.ts enters it). */
+export const requestScope: Pick<AsyncLocalStorage<string>, 'run'> = scope;
+
+/** A well-formed incoming id, or a new one. */
+export const requestIdFrom = (incoming: string | string[] | undefined): string =>
+  typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();

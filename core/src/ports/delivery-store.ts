@@ -6,7 +6,8 @@ import type { Page } from '../page.js';
 export interface DeliveryStore {
   /**
    * Appends a delivery. Whether it duplicates an earlier one (same webhook, same delivery id) is
-   * decided by the database atomically, never by check-then-insert.
+   * decided by the database atomically, never by check-then-insert. The record's body stays the
+   * caller's: it may be freed once the append has resolved, so a store keeps its own copy.
    */
   append(record: DeliveryRecord): Promise<StoredDelivery>;
   appendAction(record: ActionRecord): Promise<void>;

@@ -2,12 +2,12 @@
 // before the body is read: unknown → 404 and Off → 403 at once, too large → 413, all without
 // reading the body (an Off refusal keeps its first bytes); then the body is held in the budget,
 // read byte-exact, and handed to the intake, whose result is answered here.
-import { Router, type Request, type Response } from 'express';
+import { Router, type IRouter, type Request, type Response } from 'express';
 import { SwitchyardError, deliveryOutcomeWord, webhookLogName, type DeliveryHead, type IntakeResult, type RawHeaders, type StoredDelivery } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
 import type { Needs } from '../context.js';
 import { unknownKeyLinks, runAnswer } from '../presenters.js';
-import { readBody, readFirstBytes } from '../raw-body.js';
+import { readBody, readFirstBytes, releaseBody } from '../raw-body.js';
 import { closeAfterAnswer, declaredLength, holdBody, refuseAndClose, type RequestGate } from '../request-gate.js';
 import { statusFor } from '../status.js';
 import { writeJson } from '../write-json.js';
@@ -52,8 +52,8 @@ const receipt = (d: StoredDelivery) => ({
   signature: d.signature,
 });
 
-export function hookRoutes(ctx: Ctx, gate: RequestGate): Router {
-  const router = Router();
+/** The /hook routes, on `router` (the app itself, so that deliveries walk no nested router). */
+export function hookRoutes(ctx: Ctx, gate: RequestGate, router: Pick<IRouter, 'get' | 'post'> = Router()): Pick<IRouter, 'get' | 'post'> {
 
   // The public face of a webhook: its name and whether it is on, nothing about deliveries.
   router.get('/hook/:id', async (req, res) => {
@@ -65,7 +65,6 @@ export function hookRoutes(ctx: Ctx, gate: RequestGate): Router {
   /** Answers what the intake decided; a body left unread closes the connection. */
   const answer = (req: Request, res: Response, result: IntakeResult, bodyUnread: boolean): void => {
     if (bodyUnread) closeAfterAnswer(res);
-    const baseUrl = (): string => baseUrlOf(req, ctx.publicBaseUrl);
     switch (result.kind) {
       case 'accepted':
         return writeJson(res, 200, { ok: true, ...receipt(result.delivery) });
@@ -78,17 +77,17 @@ export function hookRoutes(ctx: Ctx, gate: RequestGate): Router {
       }
       case 'ran': {
         const inv = result.run.invocation;
-        res.status(inv.ok ? 200 : statusFor(inv.error?.code ?? 'internal_error')).json({ ...runAnswer(result.run, baseUrl()), delivery: receipt(result.delivery) });
+        res.status(inv.ok ? 200 : statusFor(inv.error?.code ?? 'internal_error')).json({ ...runAnswer(result.run, baseUrlOf(req, ctx.publicBaseUrl)), delivery: receipt(result.delivery) });
         return;
       }
       case 'refused': {
         const { delivery, error, run } = result;
         ctx.logger.warn('webhook delivery refused', { hook: webhookLogName(delivery.hook_id), entry: delivery.id, code: error.code, action: delivery.action });
         if (run) {
-          res.status(statusFor(error.code)).json({ ...runAnswer(run, baseUrl()), error: error.toJSON(), delivery: receipt(delivery) });
+          res.status(statusFor(error.code)).json({ ...runAnswer(run, baseUrlOf(req, ctx.publicBaseUrl)), error: error.toJSON(), delivery: receipt(delivery) });
           return;
         }
-        const links = error.code === 'unknown_capability' && delivery.action ? unknownKeyLinks(delivery.action, ctx.registry.suggest(delivery.action), baseUrl()) : {};
+        const links = error.code === 'unknown_capability' && delivery.action ? unknownKeyLinks(delivery.action, ctx.registry.suggest(delivery.action), baseUrlOf(req, ctx.publicBaseUrl)) : {};
         res.status(statusFor(error.code)).json({ ok: false, error: { ...error.toJSON(), ...links }, ...receipt(delivery) });
         return;
       }
@@ -119,13 +118,17 @@ export function hookRoutes(ctx: Ctx, gate: RequestGate): Router {
     if (admission.kind === 'too_large') return answer(req, res, await ctx.intake.refuseTooLarge(head, admission.hook, admission.size), true);
     const release = holdBody(req, res, ctx.limits);
     if (!release) return;
+    let body: Buffer | null = null;
     try {
       const read = await readBody(req, admission.limit, head.declaredSize);
       if (read.kind === 'aborted') return refuseAndClose(req, res, new SwitchyardError('invalid_request', 'the request body ended before it was complete'));
       if (read.kind === 'too_large') return answer(req, res, await ctx.intake.refuseTooLarge(head, admission.hook, read.size), true);
-      answer(req, res, await ctx.intake.deliver(head, admission.hook, read.bytes), false);
+      body = read.bytes;
+      answer(req, res, await ctx.intake.deliver(head, admission.hook, body), false);
     } finally {
-      // The body is stored (or dropped) by now: its bytes leave the budget.
+      // The body is stored (or dropped) by now: its bytes leave the budget, and its memory goes
+      // with them rather than at the collector's convenience (the store keeps its own copy).
+      if (body) releaseBody(body);
       release();
     }
   };
