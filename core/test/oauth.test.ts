@@ -180,7 +180,7 @@ function memoryStores() {
     return { kind: 'claimed', record };
   };
   return {
-    clients: { add: async (c: OAuthClient) => void clients.set(c.id, c), put: async (c: OAuthClient) => void clients.set(c.id, c), get: async (id: string) => clients.get(id), list: async () => [...clients.values()] },
+    clients: { add: async (c: OAuthClient) => void clients.set(c.id, c), put: async (c: OAuthClient) => void clients.set(c.id, c), get: async (id: string) => clients.get(id), list: async () => [...clients.values()], pruneUnconsented: async () => 0 },
     grants: {
       add: async (g: OAuthGrant) => void grants.set(g.id, { ...g }),
       get: async (id: string) => grants.get(id),

@@ -28,6 +28,11 @@ export interface OAuthServerOptions {
   metadataDocuments: boolean;
   /** Whether a metadata document may be served over http (only sensible with an allowlisted test or private host). */
   metadataDocumentsOverHttp: boolean;
+  /**
+   * Registered clients without a grant kept at most (the newest): registration is open to anyone,
+   * so a flood of registrations evicts its own oldest rather than growing the database.
+   */
+  maxUnconsentedClients: number;
 }
 
 export const DEFAULT_OAUTH_OPTIONS: OAuthServerOptions = {
@@ -36,6 +41,7 @@ export const DEFAULT_OAUTH_OPTIONS: OAuthServerOptions = {
   codeTtlSeconds: 120,
   metadataDocuments: true,
   metadataDocumentsOverHttp: false,
+  maxUnconsentedClients: 1000,
 };
 
 /** A protected resource as the adapter knows it: its URL and the keys of its tools. */
@@ -124,6 +130,7 @@ export class OAuthAuthorizationServer {
     const secret = checked.auth_method === 'none' ? null : newSecret(SECRET_PREFIX);
     const client: OAuthClient = { id: newId('cl_'), kind: 'registered', ...checked, secret_hash: secret ? hashSecret(secret) : null, created_at: this.nowIso() };
     await this.clients.add(client);
+    await this.clients.pruneUnconsented(this.options.maxUnconsentedClients);
     return { client, secret };
   }
 
