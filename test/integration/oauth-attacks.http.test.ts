@@ -1,13 +1,25 @@
 // Attacks on the OAuth authorization server found in review, each refused, on each engine:
 // a flood of dynamic registrations (bounded in storage, and never hiding the clients the owner
-// consented to from the owner's list).
+// consented to from the owner's list); a token narrowed offline with text that cannot go in an
+// HTTP header (the 401 challenge must still be a 401).
+import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import request from 'supertest';
+import { narrowToken } from '@switchyard/core';
 import { TEST_API_KEY, engines, startListeningService, type ListeningService } from '../support/app.js';
 import { REDIRECT, consentPage, decide, pkce, registerClient, signIn } from '../support/oauth.js';
 
 const EDGE = 'EDGE_BUILDS_WORKERS_BUILDS_SET_ACTIVE_WORKER';
 const MAX_UNCONSENTED = 20;
+
+/** Appends any caveat text to a token, as any holder can offline (the chain needs only the last signature). */
+function appendCaveat(token: string, caveat: string): string {
+  const [payload, signature] = token.slice('sy1.'.length).split('.');
+  const body = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8')) as { c: string[] };
+  body.c.push(caveat);
+  const sig = createHmac('sha256', Buffer.from(signature!, 'base64url')).update(caveat).digest();
+  return `sy1.${Buffer.from(JSON.stringify(body)).toString('base64url')}.${sig.toString('base64url')}`;
+}
 
 for (const engine of engines()) {
   describe(`OAuth attacks over HTTP (${engine})`, function () {
@@ -44,6 +56,23 @@ for (const engine of engines()) {
       expect(gone.text).to.contain('invalid_client');
       // The consented client still authorizes.
       await consentPage(http, cookie, params);
+    });
+
+    it('a token narrowed offline with text outside the header charset gets a 401 challenge (RFC 6750 §3 characters), not a 500', async () => {
+      const start = (await http.get('/start').expect(200)).body.token as string;
+      const cases: Array<[string, string]> = [
+        [appendCaveat(start, 'zz=\u20ac\u202e'), 'token_corrupted'],
+        [narrowToken(start, { resource: 'http://elsewhere.example/\u20ac' }), 'token_wrong_resource'],
+      ];
+      for (const [token, code] of cases) {
+        const res = await http.post('/mcp').set('authorization', `Bearer ${token}`).set('accept', 'application/json, text/event-stream').send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+        expect(res.status, res.text).to.equal(401);
+        expect(res.body.error.code).to.equal(code);
+        const challenge = res.headers['www-authenticate'] as string;
+        expect(challenge).to.contain('error="invalid_token"');
+        const description = /error_description="([^"]*)"/.exec(challenge)![1]!;
+        expect(description).to.match(/^[\x20\x21\x23-\x5b\x5d-\x7e]+$/);
+      }
     });
   });
 }
