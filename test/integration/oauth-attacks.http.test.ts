@@ -1,13 +1,14 @@
 // Attacks on the OAuth authorization server found in review, each refused, on each engine:
 // a flood of dynamic registrations (bounded in storage, and never hiding the clients the owner
 // consented to from the owner's list); a token narrowed offline with text that cannot go in an
-// HTTP header (the 401 challenge must still be a 401).
+// HTTP header (the 401 challenge must still be a 401); a native client on another loopback port
+// (RFC 8252 §7.3: any port, nothing else loosened).
 import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import request from 'supertest';
 import { narrowToken } from '@switchyard/core';
 import { TEST_API_KEY, engines, startListeningService, type ListeningService } from '../support/app.js';
-import { REDIRECT, consentPage, decide, pkce, registerClient, signIn } from '../support/oauth.js';
+import { REDIRECT, authorizeQuery, consentPage, decide, pkce, registerClient, signIn } from '../support/oauth.js';
 
 const EDGE = 'EDGE_BUILDS_WORKERS_BUILDS_SET_ACTIVE_WORKER';
 const MAX_UNCONSENTED = 20;
@@ -72,6 +73,27 @@ for (const engine of engines()) {
         expect(challenge).to.contain('error="invalid_token"');
         const description = /error_description="([^"]*)"/.exec(challenge)![1]!;
         expect(description).to.match(/^[\x20\x21\x23-\x5b\x5d-\x7e]+$/);
+      }
+    });
+
+    it('a loopback IP redirect URI matches on any port (RFC 8252 §7.3), and on nothing else looser', async () => {
+      const { client_id } = await registerClient(http, { redirect_uris: ['http://127.0.0.1:9/callback', 'http://[::1]/cb', 'http://localhost:9/callback', 'https://127.0.0.1:9/callback'] });
+      const { verifier, challenge } = pkce();
+      const ephemeral = 'http://127.0.0.1:54321/callback';
+      const params = { response_type: 'code', client_id, redirect_uri: ephemeral, code_challenge: challenge, code_challenge_method: 'S256', state: 's' };
+      const { html, csrf } = await consentPage(http, cookie, params);
+      expect(html).to.contain(ephemeral);
+      const back = await decide(http, cookie, params, csrf, 'allow', [EDGE]);
+      expect(`${back.origin}${back.pathname}`).to.equal(ephemeral);
+      const code = back.searchParams.get('code')!;
+      // The code is bound to the URI as asked, port included.
+      const form = { grant_type: 'authorization_code', code, client_id, code_verifier: verifier };
+      expect((await http.post('/oauth/token').type('form').send({ ...form, redirect_uri: ephemeral }).expect(200)).body.access_token).to.match(/^sy1\./);
+      await consentPage(http, cookie, { ...params, redirect_uri: 'http://[::1]:8080/cb' });
+      for (const redirect_uri of ['http://127.0.0.1:54321/other', 'http://127.0.0.1:54321/callback?x=1', 'http://127.0.0.2:9/callback', 'http://localhost:54321/callback', 'https://127.0.0.1:54321/callback', 'http://127.0.0.1:99999/callback', 'http://127.0.0.1:54321@evil.example/callback', 'http://127.0.0.1.evil.example:9/callback']) {
+        const res = await http.get(authorizeQuery({ ...params, redirect_uri })).set('cookie', cookie);
+        expect(res.status, redirect_uri).to.equal(400);
+        expect(res.headers['location'], redirect_uri).to.equal(undefined);
       }
     });
   });

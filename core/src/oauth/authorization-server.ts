@@ -13,7 +13,7 @@ import type { OAuthGrantStore } from '../ports/oauth-grant-store.js';
 import type { OAuthRefreshTokenStore } from '../ports/oauth-refresh-token-store.js';
 import { GRANT_ID_PATTERN, resourceProblem } from '../share-token.js';
 import type { TokenIssuer } from '../token-issuer.js';
-import { checkClientMetadata, checkMetadataDocument, isMetadataDocumentId, metadataDocumentIdProblem } from './client-metadata.js';
+import { checkClientMetadata, checkMetadataDocument, isMetadataDocumentId, metadataDocumentIdProblem, redirectUriMatches } from './client-metadata.js';
 import { OAuthError } from './oauth-error.js';
 import { checkChallenge, verifierMatches } from './pkce.js';
 import type { OAuthClient, OAuthGrant } from './records.js';
@@ -181,10 +181,10 @@ export class OAuthAuthorizationServer {
       if (!clientId) throw new OAuthError('invalid_request', 'client_id is required');
       client = await this.client(clientId);
       const asked = param(params, 'redirect_uri');
-      // Exact string match (OAuth 2.1 §2.3.1); without one, only a client with a single URI.
+      // Exact string match (OAuth 2.1 §2.3.1; a loopback IP's port aside); without one, only a client with a single URI.
       if (asked === undefined && client.redirect_uris.length !== 1) throw new OAuthError('invalid_request', 'redirect_uri is required: this client registered more than one');
       redirectUri = asked ?? client.redirect_uris[0]!;
-      if (!client.redirect_uris.includes(redirectUri)) throw new OAuthError('invalid_request', 'redirect_uri does not match any URI the client registered (exact match)');
+      if (!client.redirect_uris.some((registered) => redirectUriMatches(registered, redirectUri))) throw new OAuthError('invalid_request', 'redirect_uri does not match any URI the client registered (exact match; a loopback IP may change its port)');
     } catch (err) {
       if (OAuthError.is(err)) return { error: err, redirect: null };
       throw err;

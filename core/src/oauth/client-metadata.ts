@@ -44,6 +44,23 @@ export function redirectUriProblem(uri: unknown): string | null {
   return null;
 }
 
+/** http://127.0.0.1 or http://[::1], an optional port, then the rest: a loopback IP redirect URI. */
+const LOOPBACK_IP_URI = /^http:\/\/(127\.0\.0\.1|\[::1\])(?::([0-9]{1,5}))?([/?][^#]*)?$/;
+
+/**
+ * Whether an authorization request's redirect_uri is one the client registered: character for
+ * character, except that a loopback IP redirect URI (http on 127.0.0.1 or [::1]) matches on any
+ * port (RFC 8252 §7.3, OAuth 2.1: a native app listens on the ephemeral port the system gives it).
+ * Host, path and query still match exactly; `localhost` is matched exactly (RFC 8252 §8.3).
+ */
+export function redirectUriMatches(registered: string, asked: string): boolean {
+  if (registered === asked) return true;
+  const r = LOOPBACK_IP_URI.exec(registered);
+  const a = LOOPBACK_IP_URI.exec(asked);
+  if (!r || !a || a[2] === undefined || Number(a[2]) < 1 || Number(a[2]) > 65535) return false;
+  return r[1] === a[1] && (r[3] ?? '') === (a[3] ?? '') && redirectUriProblem(asked) === null;
+}
+
 const metadataError = (message: string) => new OAuthError('invalid_client_metadata', message);
 
 function stringList(value: unknown, field: string, allowed: readonly string[]): string[] | undefined {
