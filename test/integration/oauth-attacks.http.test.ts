@@ -2,12 +2,13 @@
 // a flood of dynamic registrations (bounded in storage, and never hiding the clients the owner
 // consented to from the owner's list); a token narrowed offline with text that cannot go in an
 // HTTP header (the 401 challenge must still be a 401); a native client on another loopback port
-// (RFC 8252 §7.3: any port, nothing else loosened).
+// (RFC 8252 §7.3: any port, nothing else loosened); a consented client hammering the token
+// endpoint (each refresh stores a row: it is limited per client address).
 import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import request from 'supertest';
 import { narrowToken } from '@switchyard/core';
-import { TEST_API_KEY, engines, startListeningService, type ListeningService } from '../support/app.js';
+import { TEST_API_KEY, engines, startListeningService, startTestService, type ListeningService } from '../support/app.js';
 import { REDIRECT, authorizeQuery, consentPage, decide, pkce, registerClient, signIn } from '../support/oauth.js';
 
 const EDGE = 'EDGE_BUILDS_WORKERS_BUILDS_SET_ACTIVE_WORKER';
@@ -94,6 +95,24 @@ for (const engine of engines()) {
         const res = await http.get(authorizeQuery({ ...params, redirect_uri })).set('cookie', cookie);
         expect(res.status, redirect_uri).to.equal(400);
         expect(res.headers['location'], redirect_uri).to.equal(undefined);
+      }
+    });
+
+    it('limits token requests per client address (each refresh stores a row), in RFC 6749 form with Retry-After', async () => {
+      const limited = await startTestService(engine, { tokens: { mintPerMinute: 3 } });
+      try {
+        const app = request(limited.switchyard.app);
+        const { client_id } = await registerClient(app);
+        const ask = () => app.post('/oauth/token').type('form').send({ grant_type: 'refresh_token', refresh_token: 'syr_madeup', client_id });
+        for (let i = 0; i < 3; i++) expect((await ask()).body.error).to.equal('invalid_grant');
+        const refused = await ask();
+        expect(refused.status, refused.text).to.equal(429);
+        expect(refused.body.error).to.equal('temporarily_unavailable');
+        expect(Number(refused.headers['retry-after'])).to.be.greaterThan(0);
+        // Registration keeps a budget of its own.
+        await registerClient(app);
+      } finally {
+        await limited.close();
       }
     });
   });
