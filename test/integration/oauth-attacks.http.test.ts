@@ -3,7 +3,8 @@
 // consented to from the owner's list); a token narrowed offline with text that cannot go in an
 // HTTP header (the 401 challenge must still be a 401); a native client on another loopback port
 // (RFC 8252 §7.3: any port, nothing else loosened); a consented client hammering the token
-// endpoint (each refresh stores a row: it is limited per client address).
+// endpoint (each refresh stores a row: it is limited per client address); a client name that
+// hides or reorders text on the consent page (bidi controls, zero-width characters).
 import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import request from 'supertest';
@@ -114,6 +115,17 @@ for (const engine of engines()) {
       } finally {
         await limited.close();
       }
+    });
+
+    it('refuses a client name with invisible or reordering characters (it is what the owner reads on the consent page)', async () => {
+      const before = (await listed()).count;
+      for (const client_name of ['Claude\u202e', 'Cla\u200bude', '\u2067Cursor\u2069', 'App\ufeff']) {
+        const res = await http.post('/oauth/register').send({ client_name, redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
+        expect(res.status, JSON.stringify(client_name)).to.equal(400);
+        expect(res.body.error).to.equal('invalid_client_metadata');
+      }
+      expect((await listed()).count).to.equal(before);
+      expect((await http.post('/oauth/register').send({ client_name: 'Éditeur 日本語', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }).expect(201)).body.client_name).to.equal('Éditeur 日本語');
     });
   });
 }

@@ -91,7 +91,9 @@ export function checkClientMetadata(body: unknown, defaultAuth: ClientAuthMethod
   if (grantTypes && !grantTypes.includes('authorization_code')) throw metadataError('grant_types must include authorization_code: it is the only way to a first token here');
   const responseTypes = stringList(m['response_types'], 'response_types', ['code']);
   const name = m['client_name'];
-  if (name !== undefined && (typeof name !== 'string' || name.trim().length === 0 || name.length > NAME_MAX || /[\u0000-\u001f\u007f]/.test(name))) throw metadataError(`client_name is text of 1 to ${NAME_MAX} characters`);
+  // The owner reads the name on the consent page: no control characters, and no format characters
+  // (bidi overrides, zero-width), which would hide or reorder what the owner reads.
+  if (name !== undefined && (typeof name !== 'string' || name.trim().length === 0 || name.length > NAME_MAX || /[\p{Cc}\p{Cf}]/u.test(name))) throw metadataError(`client_name is text of 1 to ${NAME_MAX} characters, without control or invisible formatting characters`);
   const scope = m['scope'];
   if (scope !== undefined) {
     if (typeof scope !== 'string') throw metadataError('scope is a space-separated string');
