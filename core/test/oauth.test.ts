@@ -14,6 +14,7 @@ import {
   mintToken,
   narrowToken,
   parseScope,
+  redirectUriMatches,
   redirectUriProblem,
   redirectWith,
   requestedKeys,
@@ -141,6 +142,22 @@ describe('core: client metadata', () => {
   it('accepts https, loopback http and an app\'s own scheme as redirect URIs', () => {
     for (const ok of ['https://app.example/cb', 'http://127.0.0.1:3000/cb', 'http://localhost/cb', 'http://[::1]:8/cb', 'cursor://anysphere.cursor-mcp/oauth/callback']) expect(redirectUriProblem(ok), ok).to.equal(null);
     for (const bad of ['http://app.example/cb', 'https://app.example/cb#x', 'javascript:alert(1)', 'data:text/html,x', 'relative/cb', 'https://u:p@app.example/cb', 'https://app.example/c b', 'https://app.example\\@evil.example/']) expect(redirectUriProblem(bad), bad).to.be.a('string');
+  });
+
+  it('matches redirect URIs exactly, a loopback IP\'s port aside (RFC 8252 §7.3)', () => {
+    expect(redirectUriMatches('https://app.example/cb', 'https://app.example/cb')).to.equal(true);
+    expect(redirectUriMatches('http://127.0.0.1:3000/cb', 'http://127.0.0.1:51234/cb')).to.equal(true);
+    expect(redirectUriMatches('http://[::1]/cb?x=1', 'http://[::1]:8080/cb?x=1')).to.equal(true);
+    for (const [registered, asked] of [
+      ['https://app.example/cb', 'https://app.example/cb/'],
+      ['https://app.example:443/cb', 'https://app.example:8443/cb'],
+      ['http://localhost:3000/cb', 'http://localhost:3001/cb'],
+      ['http://127.0.0.1:3000/cb', 'http://127.0.0.1:3000/cb2'],
+      ['http://127.0.0.1:3000/cb', 'http://[::1]:3000/cb'],
+      ['http://127.0.0.1:3000/cb', 'http://127.0.0.1:70000/cb'],
+      ['http://127.0.0.1:3000/cb', 'http://127.0.0.1:3001/cb#x'],
+      ['http://127.0.0.1:3000/cb', 'http://127.0.0.1:3001@evil.example/cb'],
+    ]) expect(redirectUriMatches(registered!, asked!), `${registered} ~ ${asked}`).to.equal(false);
   });
 
   it('defaults a registration to client_secret_basic (RFC 7591) and keeps what it knows', () => {
