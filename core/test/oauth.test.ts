@@ -211,7 +211,16 @@ function memoryStores() {
       list: async () => [...grants.values()],
     },
     codes: { add: async (c: OAuthCode) => void codes.set(c.code_hash, { ...c }), claim: async (h: string, at: string) => claim(codes, h, at) },
-    refresh: { add: async (t: OAuthRefreshToken) => void refresh.set(t.token_hash, { ...t }), claim: async (h: string, at: string) => claim(refresh, h, at) },
+    refresh: {
+      add: async (t: OAuthRefreshToken) => void refresh.set(t.token_hash, { ...t }),
+      claim: async (h: string, at: string) => claim(refresh, h, at),
+      pruneExpired: async (grantId: string, nowMs: number) => {
+        const gone = [...refresh.values()].filter((t) => t.grant_id === grantId && t.expires_at < nowMs);
+        for (const t of gone) refresh.delete(t.token_hash);
+        return gone.length;
+      },
+      size: () => refresh.size,
+    },
   };
 }
 
@@ -257,6 +266,20 @@ describe('core: the authorization server over time', () => {
     const fresh = await server.token({ grant_type: 'refresh_token', refresh_token: answer.refresh_token }, creds);
     now += 601_000;
     expect(await oauthErrorOf(server.token({ grant_type: 'refresh_token', refresh_token: fresh.refresh_token }, creds))).to.equal('invalid_grant');
+  });
+
+  it('deletes a grant\'s expired refresh tokens as it rotates, so hourly refreshes do not grow the store forever', async () => {
+    const { code, creds } = await consented();
+    let answer = await server.token({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1/cb', code_verifier: verifier }, creds);
+    const sizes: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      now += 120_000; // refresh tokens live 600 s here
+      answer = await server.token({ grant_type: 'refresh_token', refresh_token: answer.refresh_token }, creds);
+      sizes.push(stores.refresh.size());
+    }
+    // At most the last 600 s of rotations (five or six rows) of this grant stay, whatever the count.
+    expect(sizes.slice(-3)[0]).to.equal(sizes.slice(-1)[0]);
+    expect(Math.max(...sizes)).to.be.lessThan(12);
   });
 
   it('refuses a parameter given twice, and a public client that sends a secret', async () => {

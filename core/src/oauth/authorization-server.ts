@@ -330,6 +330,8 @@ export class OAuthAuthorizationServer {
     const { token } = this.tokens.mintGranted({ moves: grant.moves, keys: grant.keys, actor: client.id, resource: grant.resource, grant: grant.id, expires });
     const refresh = newSecret(REFRESH_PREFIX);
     await this.refreshTokens.add({ token_hash: hashSecret(refresh), grant_id: grant.id, client_id: client.id, created_at: this.nowIso(), expires_at: this.nowMs() + this.options.refreshTokenTtlSeconds * 1000, used_at: null });
+    // Rotation adds a row per refresh; the grant's expired ones go as it adds (one indexed delete).
+    await this.refreshTokens.pruneExpired(grant.id, this.nowMs());
     return { access_token: token, token_type: 'Bearer', expires_in: this.options.accessTokenTtlSeconds, refresh_token: refresh, scope: scopeOf(grant.keys) };
   }
 
