@@ -4,7 +4,8 @@
 // HTTP header (the 401 challenge must still be a 401); a native client on another loopback port
 // (RFC 8252 §7.3: any port, nothing else loosened); a consented client hammering the token
 // endpoint (each refresh stores a row: it is limited per client address); a client name that
-// hides or reorders text on the consent page (bidi controls, zero-width characters).
+// hides or reorders text on the consent page (bidi controls, zero-width characters); an OAuth
+// access token put in the URL (share=), where proxies and logs keep it.
 import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import request from 'supertest';
@@ -126,6 +127,26 @@ for (const engine of engines()) {
       }
       expect((await listed()).count).to.equal(before);
       expect((await http.post('/oauth/register').send({ client_name: 'Éditeur 日本語', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }).expect(201)).body.client_name).to.equal('Éditeur 日本語');
+    });
+
+    it('refuses an OAuth access token in the URL (share=): the Authorization header only (OAuth 2.1, MCP)', async () => {
+      const { client_id } = await registerClient(http);
+      const { verifier, challenge } = pkce();
+      const params = { response_type: 'code', client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256' };
+      const { csrf } = await consentPage(http, cookie, params);
+      const code = (await decide(http, cookie, params, csrf, 'allow', [EDGE])).searchParams.get('code')!;
+      const { access_token } = (await http.post('/oauth/token').type('form').send({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id, code_verifier: verifier }).expect(200)).body as { access_token: string };
+      const body = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } };
+      const inUrl = await http.post(`/mcp?share=${encodeURIComponent(access_token)}`).set('accept', 'application/json, text/event-stream').send(body);
+      expect(inUrl.status, inUrl.text).to.equal(400);
+      expect(inUrl.body.error.code).to.equal('invalid_request');
+      expect(inUrl.body.error.message).to.contain('Authorization header');
+      // Both ways at once is no way around it; the header alone works.
+      expect((await http.post(`/mcp?share=${encodeURIComponent(access_token)}`).set('authorization', `Bearer ${access_token}`).set('accept', 'application/json, text/event-stream').send(body)).status).to.equal(400);
+      await http.post('/mcp').set('authorization', `Bearer ${access_token}`).set('accept', 'application/json, text/event-stream').send(body).expect(200);
+      // Other share tokens keep share= (links carry them).
+      const start = (await http.get('/start').expect(200)).body.token as string;
+      await http.get(`/api/dispatch?explain=1&share=${encodeURIComponent(start)}`).expect(200);
     });
   });
 }
