@@ -5,7 +5,8 @@
 // (RFC 8252 §7.3: any port, nothing else loosened); a consented client hammering the token
 // endpoint (each refresh stores a row: it is limited per client address); a client name that
 // hides or reorders text on the consent page (bidi controls, zero-width characters); an OAuth
-// access token put in the URL (share=), where proxies and logs keep it.
+// access token put in the URL (share=), where proxies and logs keep it. And what held: a consent
+// to a capability that needs the owner's approval does not skip the approval.
 import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import request from 'supertest';
@@ -15,6 +16,8 @@ import { REDIRECT, authorizeQuery, consentPage, decide, pkce, registerClient, si
 
 const EDGE = 'EDGE_BUILDS_WORKERS_BUILDS_SET_ACTIVE_WORKER';
 const MAX_UNCONSENTED = 20;
+/** A capability that runs only after the owner approves its exact arguments. */
+const PAYMENTS = 'PAYMENTS_PROCESSOR_API_SEARCH';
 
 /** Appends any caveat text to a token, as any holder can offline (the chain needs only the last signature). */
 function appendCaveat(token: string, caveat: string): string {
@@ -147,6 +150,21 @@ for (const engine of engines()) {
       // Other share tokens keep share= (links carry them).
       const start = (await http.get('/start').expect(200)).body.token as string;
       await http.get(`/api/dispatch?explain=1&share=${encodeURIComponent(start)}`).expect(200);
+    });
+
+    it('a consented OAuth token does not skip approvals: a run of an approval capability waits for the owner', async () => {
+      const { client_id } = await registerClient(http);
+      const { verifier, challenge } = pkce();
+      const params = { response_type: 'code', client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', scope: `invoke:${PAYMENTS}` };
+      const { csrf } = await consentPage(http, cookie, params);
+      const code = (await decide(http, cookie, params, csrf, 'allow', [PAYMENTS])).searchParams.get('code')!;
+      const { access_token } = (await http.post('/oauth/token').type('form').send({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id, code_verifier: verifier }).expect(200)).body as { access_token: string };
+      const res = await http.post('/mcp').set('authorization', `Bearer ${access_token}`).set('accept', 'application/json, text/event-stream').send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: PAYMENTS, arguments: { query: 'refund everything' } } }).expect(200);
+      const run = res.body.result._meta['switchyard/run'] as { status: string; error: { code: string }; invocation: string };
+      expect(run).to.include({ status: 'awaiting_approval' });
+      expect(run.error.code).to.equal('approval_required');
+      const pending = (await owner(http.get('/api/approvals')).expect(200)).body.items as Array<{ invocation: string; actor: string }>;
+      expect(pending.find((p) => p.invocation === run.invocation)).to.include({ actor: client_id });
     });
   });
 }
