@@ -6,7 +6,9 @@
 // endpoint (each refresh stores a row: it is limited per client address); a client name that
 // hides or reorders text on the consent page (bidi controls, zero-width characters); an OAuth
 // access token put in the URL (share=), where proxies and logs keep it. And what held: a consent
-// to a capability that needs the owner's approval does not skip the approval.
+// to a capability that needs the owner's approval does not skip the approval. And a confused but
+// honest client: a resource spelled with a trailing slash or an upper-case host at both endpoints,
+// a redirect_uri left out of both requests (OAuth 2.1 §4.1.3 asks for it only when it was given).
 import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import request from 'supertest';
@@ -165,6 +167,35 @@ for (const engine of engines()) {
       expect(run.error.code).to.equal('approval_required');
       const pending = (await owner(http.get('/api/approvals')).expect(200)).body.items as Array<{ invocation: string; actor: string }>;
       expect(pending.find((p) => p.invocation === run.invocation)).to.include({ actor: client_id });
+    });
+
+    it('a confused client: the same resource spelled differently at both endpoints, a redirect_uri left out of both', async () => {
+      const { client_id } = await registerClient(http);
+      const url = new URL(svc.url);
+      for (const resource of [`${svc.url}/mcp/`, `${url.protocol}//${url.host.toUpperCase()}/mcp`]) {
+        const { verifier, challenge } = pkce();
+        const params = { response_type: 'code', client_id, code_challenge: challenge, code_challenge_method: 'S256', resource };
+        const { csrf } = await consentPage(http, cookie, params);
+        const back = await decide(http, cookie, params, csrf, 'allow', [EDGE]);
+        expect(`${back.origin}${back.pathname}`).to.equal(REDIRECT);
+        const answer = await http.post('/oauth/token').type('form').send({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, client_id, code_verifier: verifier, resource });
+        expect(answer.status, answer.text).to.equal(200);
+        const refreshed = await http.post('/oauth/token').type('form').send({ grant_type: 'refresh_token', refresh_token: answer.body.refresh_token, client_id, resource });
+        expect(refreshed.status, refreshed.text).to.equal(200);
+        await http.post('/mcp').set('authorization', `Bearer ${refreshed.body.access_token}`).set('accept', 'application/json, text/event-stream').send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } }).expect(200);
+      }
+      // Another resource is still another resource, and a client with two URIs must name the one.
+      const { verifier, challenge } = pkce();
+      const params = { response_type: 'code', client_id, code_challenge: challenge, code_challenge_method: 'S256' };
+      const { csrf } = await consentPage(http, cookie, params);
+      const code = (await decide(http, cookie, params, csrf, 'allow', [EDGE])).searchParams.get('code')!;
+      const other = await http.post('/oauth/token').type('form').send({ grant_type: 'authorization_code', code, client_id, code_verifier: verifier, resource: `${svc.url}/MCP` });
+      expect(other.body.error, other.text).to.equal('invalid_target');
+      const two = await registerClient(http, { redirect_uris: [REDIRECT, 'http://127.0.0.1:9/second'] });
+      const p2 = { ...params, client_id: two.client_id, redirect_uri: REDIRECT };
+      const { csrf: csrf2 } = await consentPage(http, cookie, p2);
+      const code2 = (await decide(http, cookie, p2, csrf2, 'allow', [EDGE])).searchParams.get('code')!;
+      expect((await http.post('/oauth/token').type('form').send({ grant_type: 'authorization_code', code: code2, client_id: two.client_id, code_verifier: verifier })).body.error).to.equal('invalid_grant');
     });
   });
 }

@@ -296,9 +296,11 @@ export class OAuthAuthorizationServer {
     }
     if (record.expires_at <= this.nowMs()) throw new OAuthError('invalid_grant', 'the authorization code has expired');
     if (record.client_id !== client.id) throw new OAuthError('invalid_grant', 'the authorization code was issued to another client');
-    if (redirectUri !== record.redirect_uri) throw new OAuthError('invalid_grant', 'redirect_uri must be the one of the authorization request');
+    // OAuth 2.1 §4.1.3: required when the authorization request named it; left out of both, it was the client's only URI.
+    const sameRedirect = redirectUri === undefined ? client.redirect_uris.length === 1 && client.redirect_uris[0] === record.redirect_uri : redirectUri === record.redirect_uri;
+    if (!sameRedirect) throw new OAuthError('invalid_grant', 'redirect_uri must be the one of the authorization request');
     if (!verifierMatches(verifier, record.code_challenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge (PKCE S256)');
-    if (resource !== undefined && resource !== record.resource) throw new OAuthError('invalid_target', 'resource must be the one of the authorization request');
+    if (resource !== undefined && !sameResourceIndicator(resource, record.resource)) throw new OAuthError('invalid_target', 'resource must be the one of the authorization request');
     return this.issue(record.grant_id, client);
   }
 
@@ -318,7 +320,7 @@ export class OAuthAuthorizationServer {
     if (record.client_id !== client.id) throw new OAuthError('invalid_grant', 'the refresh token was issued to another client');
     if (record.expires_at <= this.nowMs()) throw new OAuthError('invalid_grant', 'the refresh token has expired');
     const grant = await this.grants.get(record.grant_id);
-    if (resource !== undefined && grant && resource !== grant.resource) throw new OAuthError('invalid_target', 'resource must be the one the grant is for');
+    if (resource !== undefined && grant && !sameResourceIndicator(resource, grant.resource)) throw new OAuthError('invalid_target', 'resource must be the one the grant is for');
     return this.issue(record.grant_id, client);
   }
 
@@ -348,6 +350,25 @@ export class OAuthAuthorizationServer {
     if (grant.revoked_at === null) await this.grants.revoke(id, this.nowIso(), 'owner');
     return (await this.grants.get(id))!;
   }
+}
+
+/**
+ * Whether a resource indicator names the resource a code or grant is for, spelled as the
+ * authorization endpoint reads it: scheme and host in any case, a trailing slash aside; the path
+ * otherwise exactly, and no query or fragment.
+ */
+export function sameResourceIndicator(given: string, recorded: string): boolean {
+  if (given === recorded) return true;
+  let a: URL;
+  let b: URL;
+  try {
+    a = new URL(given);
+    b = new URL(recorded);
+  } catch {
+    return false;
+  }
+  const path = (u: URL) => u.pathname.replace(/\/$/, '');
+  return !a.search && !a.hash && !given.includes('#') && a.origin === b.origin && path(a) === path(b) && !b.search;
 }
 
 /** The redirect URI with the answer's parameters added to its query (RFC 6749 §4.1.2), nulls left out. */
