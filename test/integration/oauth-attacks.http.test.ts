@@ -8,7 +8,8 @@
 // access token put in the URL (share=), where proxies and logs keep it. And what held: a consent
 // to a capability that needs the owner's approval does not skip the approval. And a confused but
 // honest client: a resource spelled with a trailing slash or an upper-case host at both endpoints,
-// a redirect_uri left out of both requests (OAuth 2.1 §4.1.3 asks for it only when it was given).
+// a redirect_uri left out of both requests (OAuth 2.1 §4.1.3 asks for it only when it was given);
+// a client that registered without the refresh_token grant gets no 30-day credential it never asked for.
 import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import request from 'supertest';
@@ -196,6 +197,20 @@ for (const engine of engines()) {
       const { csrf: csrf2 } = await consentPage(http, cookie, p2);
       const code2 = (await decide(http, cookie, p2, csrf2, 'allow', [EDGE])).searchParams.get('code')!;
       expect((await http.post('/oauth/token').type('form').send({ grant_type: 'authorization_code', code: code2, client_id: two.client_id, code_verifier: verifier })).body.error).to.equal('invalid_grant');
+    });
+
+    it('a client registered without the refresh_token grant gets no refresh token, and the refresh grant is unauthorized_client', async () => {
+      const { client_id } = await registerClient(http, { grant_types: ['authorization_code'] });
+      const { verifier, challenge } = pkce();
+      const params = { response_type: 'code', client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256' };
+      const { csrf } = await consentPage(http, cookie, params);
+      const code = (await decide(http, cookie, params, csrf, 'allow', [EDGE])).searchParams.get('code')!;
+      const answer = (await http.post('/oauth/token').type('form').send({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id, code_verifier: verifier }).expect(200)).body;
+      expect(answer.access_token).to.match(/^sy1\./);
+      expect(answer).to.not.have.property('refresh_token');
+      const refused = await http.post('/oauth/token').type('form').send({ grant_type: 'refresh_token', refresh_token: 'syr_anything', client_id });
+      expect(refused.status).to.equal(400);
+      expect(refused.body.error).to.equal('unauthorized_client');
     });
   });
 }

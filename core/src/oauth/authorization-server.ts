@@ -81,7 +81,8 @@ export interface TokenAnswer {
   access_token: string;
   token_type: 'Bearer';
   expires_in: number;
-  refresh_token: string;
+  /** Absent for a client that registered grant_types without refresh_token. */
+  refresh_token?: string;
   scope: string;
 }
 
@@ -245,7 +246,10 @@ export class OAuthAuthorizationServer {
     const client = await this.authenticate(credentials);
     const grantType = param(params, 'grant_type');
     if (grantType === 'authorization_code') return this.exchangeCode(params, client);
-    if (grantType === 'refresh_token') return this.refresh(params, client);
+    if (grantType === 'refresh_token') {
+      if (!mayRefresh(client)) throw new OAuthError('unauthorized_client', 'this client registered grant_types without refresh_token');
+      return this.refresh(params, client);
+    }
     throw new OAuthError(grantType === undefined ? 'invalid_request' : 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
   }
 
@@ -330,11 +334,14 @@ export class OAuthAuthorizationServer {
     if (!grant || grant.revoked_at !== null) throw new OAuthError('invalid_grant', 'the grant has been revoked by the owner');
     const expires = Math.floor(this.nowMs() / 1000) + this.options.accessTokenTtlSeconds;
     const { token } = this.tokens.mintGranted({ moves: grant.moves, keys: grant.keys, actor: client.id, resource: grant.resource, grant: grant.id, expires });
+    const answer: TokenAnswer = { access_token: token, token_type: 'Bearer', expires_in: this.options.accessTokenTtlSeconds, scope: scopeOf(grant.keys) };
+    // A client that did not register for refresh tokens gets none: no 30-day credential it never asked for.
+    if (!mayRefresh(client)) return answer;
     const refresh = newSecret(REFRESH_PREFIX);
     await this.refreshTokens.add({ token_hash: hashSecret(refresh), grant_id: grant.id, client_id: client.id, created_at: this.nowIso(), expires_at: this.nowMs() + this.options.refreshTokenTtlSeconds * 1000, used_at: null });
     // Rotation adds a row per refresh; the grant's expired ones go as it adds (one indexed delete).
     await this.refreshTokens.pruneExpired(grant.id, this.nowMs());
-    return { access_token: token, token_type: 'Bearer', expires_in: this.options.accessTokenTtlSeconds, refresh_token: refresh, scope: scopeOf(grant.keys) };
+    return { ...answer, refresh_token: refresh };
   }
 
   /** Every client with its grants, newest first (the owner's view). */
@@ -370,6 +377,12 @@ export function sameResourceIndicator(given: string, recorded: string): boolean 
   const path = (u: URL) => u.pathname.replace(/\/$/, '');
   return !a.search && !a.hash && !given.includes('#') && a.origin === b.origin && path(a) === path(b) && !b.search;
 }
+
+/** Whether a client may hold refresh tokens: unless it registered grant_types without refresh_token (RFC 7591 §2). */
+const mayRefresh = (client: OAuthClient): boolean => {
+  const types = client.metadata['grant_types'];
+  return !Array.isArray(types) || types.includes('refresh_token');
+};
 
 /** The redirect URI with the answer's parameters added to its query (RFC 6749 §4.1.2), nulls left out. */
 export function redirectWith(uri: string, values: Record<string, string | null>): string {
