@@ -378,7 +378,7 @@ export function sameResourceIndicator(given: string, recorded: string): boolean 
   return !a.search && !a.hash && !given.includes('#') && a.origin === b.origin && path(a) === path(b) && !b.search;
 }
 
-/** Whether a client may hold refresh tokens: unless it registered grant_types without refresh_token (RFC 7591 §2). */
+/** Whether a client may hold refresh tokens: unless it registered grant_types without refresh_token (none registered: the registration answer listed both). */
 const mayRefresh = (client: OAuthClient): boolean => {
   const types = client.metadata['grant_types'];
   return !Array.isArray(types) || types.includes('refresh_token');
