@@ -10,6 +10,8 @@
 // honest client: a resource spelled with a trailing slash or an upper-case host at both endpoints,
 // a redirect_uri left out of both requests (OAuth 2.1 §4.1.3 asks for it only when it was given);
 // a client that registered without the refresh_token grant gets no 30-day credential it never asked for.
+// The consent page warns when the answer goes to a program on this computer (a loopback or an app's
+// own scheme): any program there can claim any name (the MCP spec asks for the warning).
 import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import request from 'supertest';
@@ -211,6 +213,15 @@ for (const engine of engines()) {
       const refused = await http.post('/oauth/token').type('form').send({ grant_type: 'refresh_token', refresh_token: 'syr_anything', client_id });
       expect(refused.status).to.equal(400);
       expect(refused.body.error).to.equal('unauthorized_client');
+    });
+
+    it('warns on the consent page when the answer goes to a program on this computer, not to a web site', async () => {
+      const warning = 'id="local-redirect-warning"';
+      for (const [redirect, warned] of [[REDIRECT, true], ['http://localhost:7/cb', true], ['cursor://anysphere.cursor-mcp/oauth/callback', true], ['https://app.example/cb', false]] as const) {
+        const { client_id } = await registerClient(http, { client_name: 'Claude', redirect_uris: [redirect] });
+        const { html } = await consentPage(http, cookie, { response_type: 'code', client_id, redirect_uri: redirect, code_challenge: pkce().challenge, code_challenge_method: 'S256' });
+        expect(html.includes(warning), redirect).to.equal(warned);
+      }
     });
   });
 }
