@@ -76,10 +76,13 @@ export class TokenIssuer {
    * `presentedTo` is the resource the request is for (an MCP face's URL), or null for every other
    * route: a token bound to a resource is refused anywhere else (token_wrong_resource). A token
    * issued under an OAuth grant is refused once the grant is revoked (token_revoked): the database
-   * is asked on every use, so a revocation holds at once on every process.
+   * is asked on every use, so a revocation holds at once on every process; and refused in a URL
+   * (`carried` says where the request put it: share= is 'url').
    */
-  async inUse(token: string, presentedTo: string | null): Promise<TokenScope> {
+  async inUse(token: string, presentedTo: string | null, carried: 'header' | 'url' = 'header'): Promise<TokenScope> {
     const scope = this.verify(token);
+    // OAuth 2.1 and the MCP spec keep access tokens out of URLs (proxies, logs and history keep them).
+    if (scope.grant !== null && carried === 'url') throw new SwitchyardError('invalid_request', 'an OAuth access token goes in the Authorization header (Bearer), never in the URL; nothing was done', { needed: 'Authorization: Bearer' });
     if (scope.resource !== null && (presentedTo === null || !sameResource(scope.resource, presentedTo))) {
       throw new SwitchyardError('token_wrong_resource', `this token is for ${scope.resource}${presentedTo ? `, not ${presentedTo}` : ' and is accepted there only'}`, { resource: scope.resource });
     }

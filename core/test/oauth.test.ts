@@ -14,6 +14,7 @@ import {
   mintToken,
   narrowToken,
   parseScope,
+  redirectUriMatches,
   redirectUriProblem,
   redirectWith,
   requestedKeys,
@@ -143,6 +144,22 @@ describe('core: client metadata', () => {
     for (const bad of ['http://app.example/cb', 'https://app.example/cb#x', 'javascript:alert(1)', 'data:text/html,x', 'relative/cb', 'https://u:p@app.example/cb', 'https://app.example/c b', 'https://app.example\\@evil.example/']) expect(redirectUriProblem(bad), bad).to.be.a('string');
   });
 
+  it('matches redirect URIs exactly, a loopback IP\'s port aside (RFC 8252 §7.3)', () => {
+    expect(redirectUriMatches('https://app.example/cb', 'https://app.example/cb')).to.equal(true);
+    expect(redirectUriMatches('http://127.0.0.1:3000/cb', 'http://127.0.0.1:51234/cb')).to.equal(true);
+    expect(redirectUriMatches('http://[::1]/cb?x=1', 'http://[::1]:8080/cb?x=1')).to.equal(true);
+    for (const [registered, asked] of [
+      ['https://app.example/cb', 'https://app.example/cb/'],
+      ['https://app.example:443/cb', 'https://app.example:8443/cb'],
+      ['http://localhost:3000/cb', 'http://localhost:3001/cb'],
+      ['http://127.0.0.1:3000/cb', 'http://127.0.0.1:3000/cb2'],
+      ['http://127.0.0.1:3000/cb', 'http://[::1]:3000/cb'],
+      ['http://127.0.0.1:3000/cb', 'http://127.0.0.1:70000/cb'],
+      ['http://127.0.0.1:3000/cb', 'http://127.0.0.1:3001/cb#x'],
+      ['http://127.0.0.1:3000/cb', 'http://127.0.0.1:3001@evil.example/cb'],
+    ]) expect(redirectUriMatches(registered!, asked!), `${registered} ~ ${asked}`).to.equal(false);
+  });
+
   it('defaults a registration to client_secret_basic (RFC 7591) and keeps what it knows', () => {
     const m = checkClientMetadata({ redirect_uris: ['https://a.example/cb'], client_name: ' App ', client_uri: 'https://a.example', junk: 1 }, 'client_secret_basic');
     expect(m).to.deep.include({ name: 'App', auth_method: 'client_secret_basic' });
@@ -180,7 +197,7 @@ function memoryStores() {
     return { kind: 'claimed', record };
   };
   return {
-    clients: { add: async (c: OAuthClient) => void clients.set(c.id, c), put: async (c: OAuthClient) => void clients.set(c.id, c), get: async (id: string) => clients.get(id), list: async () => [...clients.values()] },
+    clients: { add: async (c: OAuthClient) => void clients.set(c.id, c), put: async (c: OAuthClient) => void clients.set(c.id, c), get: async (id: string) => clients.get(id), list: async () => [...clients.values()], pruneUnconsented: async () => 0 },
     grants: {
       add: async (g: OAuthGrant) => void grants.set(g.id, { ...g }),
       get: async (id: string) => grants.get(id),
@@ -194,7 +211,16 @@ function memoryStores() {
       list: async () => [...grants.values()],
     },
     codes: { add: async (c: OAuthCode) => void codes.set(c.code_hash, { ...c }), claim: async (h: string, at: string) => claim(codes, h, at) },
-    refresh: { add: async (t: OAuthRefreshToken) => void refresh.set(t.token_hash, { ...t }), claim: async (h: string, at: string) => claim(refresh, h, at) },
+    refresh: {
+      add: async (t: OAuthRefreshToken) => void refresh.set(t.token_hash, { ...t }),
+      claim: async (h: string, at: string) => claim(refresh, h, at),
+      pruneExpired: async (grantId: string, nowMs: number) => {
+        const gone = [...refresh.values()].filter((t) => t.grant_id === grantId && t.expires_at < nowMs);
+        for (const t of gone) refresh.delete(t.token_hash);
+        return gone.length;
+      },
+      size: () => refresh.size,
+    },
   };
 }
 
@@ -240,6 +266,20 @@ describe('core: the authorization server over time', () => {
     const fresh = await server.token({ grant_type: 'refresh_token', refresh_token: answer.refresh_token }, creds);
     now += 601_000;
     expect(await oauthErrorOf(server.token({ grant_type: 'refresh_token', refresh_token: fresh.refresh_token }, creds))).to.equal('invalid_grant');
+  });
+
+  it('deletes a grant\'s expired refresh tokens as it rotates, so hourly refreshes do not grow the store forever', async () => {
+    const { code, creds } = await consented();
+    let answer = await server.token({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1/cb', code_verifier: verifier }, creds);
+    const sizes: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      now += 120_000; // refresh tokens live 600 s here
+      answer = await server.token({ grant_type: 'refresh_token', refresh_token: answer.refresh_token }, creds);
+      sizes.push(stores.refresh.size());
+    }
+    // At most the last 600 s of rotations (five or six rows) of this grant stay, whatever the count.
+    expect(sizes.slice(-3)[0]).to.equal(sizes.slice(-1)[0]);
+    expect(Math.max(...sizes)).to.be.lessThan(12);
   });
 
   it('refuses a parameter given twice, and a public client that sends a secret', async () => {

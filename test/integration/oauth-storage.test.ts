@@ -1,6 +1,7 @@
 // The OAuth stores on each engine, where their guarantees live: a code or refresh token is claimed
-// by exactly one of many concurrent presentations (two connections, as two processes would), and
-// a grant is revoked once.
+// by exactly one of many concurrent presentations (two connections, as two processes would), a
+// grant is revoked once, and a grant's expired refresh tokens are deleted (rotation adds one per
+// refresh: without pruning, a client refreshing hourly grows the table forever).
 import { expect } from 'chai';
 import { hashSecret, newSecret, type Claimed } from '@switchyard/core';
 import { KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, openDatabase, type Database } from '@switchyard/storage-knex';
@@ -35,6 +36,23 @@ for (const engine of engines()) {
       const results = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).claim(hash, at)));
       expect(kinds(results)).to.deep.equal(['claimed', ...Array(7).fill('used')]);
       expect((await a.claim(hashSecret('syr_unknown'), at)).kind).to.equal('unknown');
+    });
+
+    it('prunes the expired refresh tokens of one grant, and only those', async () => {
+      const store = new KnexOAuthRefreshTokenStore(one.knex);
+      const row = (grant: string, expiresAt: number, used: boolean) => ({ token_hash: hashSecret(newSecret('syr_')), grant_id: grant, client_id: 'cl_x', created_at: new Date().toISOString(), expires_at: expiresAt, used_at: used ? new Date().toISOString() : null });
+      const now = Date.now();
+      const expiredUsed = row('gr_prune00000001', now - 1, true);
+      const expiredUnused = row('gr_prune00000001', now - 60_000, false);
+      const live = row('gr_prune00000001', now + 60_000, true);
+      const otherGrant = row('gr_prune00000002', now - 1, true);
+      for (const r of [expiredUsed, expiredUnused, live, otherGrant]) await store.add(r);
+      expect(await store.pruneExpired('gr_prune00000001', now)).to.equal(2);
+      const at = new Date().toISOString();
+      expect((await store.claim(expiredUsed.token_hash, at)).kind).to.equal('unknown');
+      expect((await store.claim(expiredUnused.token_hash, at)).kind).to.equal('unknown');
+      expect((await store.claim(live.token_hash, at)).kind, 'a used, unexpired token stays: its reuse is still detected').to.equal('used');
+      expect((await store.claim(otherGrant.token_hash, at)).kind).to.equal('used');
     });
 
     it('claims a code once likewise, and keeps what it was bound to', async () => {

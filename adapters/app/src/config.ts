@@ -36,7 +36,7 @@ export interface Config {
   };
   approvals: { ttlSeconds: number };
   /** OAuth 2.1 for the MCP faces (all optional; defaults in core's DEFAULT_OAUTH_OPTIONS). */
-  oauth?: { accessTokenTtlSeconds?: number; refreshTokenTtlSeconds?: number; codeTtlSeconds?: number; clientMetadata?: { enabled?: boolean; allow?: string[]; allowHttp?: boolean } };
+  oauth?: { accessTokenTtlSeconds?: number; refreshTokenTtlSeconds?: number; codeTtlSeconds?: number; maxUnconsentedClients?: number; clientMetadata?: { enabled?: boolean; allow?: string[]; allowHttp?: boolean } };
   tokens: { rootKeys: Array<{ kid: string; secret: string }>; mintPerMinute: number; workspaces: string[] };
   ledger: { origin: string; signingKey?: string | null; commitmentKey?: string | null; integrateIntervalMs: number; leafWorker: boolean; inlineBodyBytes: number; pageBytes: number };
   upstreams: { connectTimeoutMs?: number; listTimeoutMs?: number; servers?: Record<string, UpstreamServerConfig>; oauthKeys?: Array<{ kid: string; secret: string }> };

@@ -211,6 +211,7 @@ export const coreModule = new ContainerModule(({ bind }) => {
           accessTokenTtlSeconds: o.accessTokenTtlSeconds ?? DEFAULT_OAUTH_OPTIONS.accessTokenTtlSeconds,
           refreshTokenTtlSeconds: o.refreshTokenTtlSeconds ?? DEFAULT_OAUTH_OPTIONS.refreshTokenTtlSeconds,
           codeTtlSeconds: o.codeTtlSeconds ?? DEFAULT_OAUTH_OPTIONS.codeTtlSeconds,
+          maxUnconsentedClients: o.maxUnconsentedClients ?? DEFAULT_OAUTH_OPTIONS.maxUnconsentedClients,
           metadataDocuments: o.clientMetadata?.enabled ?? DEFAULT_OAUTH_OPTIONS.metadataDocuments,
           metadataDocumentsOverHttp: o.clientMetadata?.allowHttp ?? DEFAULT_OAUTH_OPTIONS.metadataDocumentsOverHttp,
         });

@@ -48,7 +48,7 @@ export function credentialOf(req: Request, ctx: Ctx): Promise<Credential> {
     }
     const token = presentedToken(req);
     // Held to its resource= and grant= caveats too (OAuth tokens): the grant is asked in the database.
-    if (token !== null) return { kind: 'token', token, scope: await ctx.tokens.inUse(token, r[RESOURCE] ?? null) };
+    if (token !== null) return { kind: 'token', token, scope: await ctx.tokens.inUse(token, r[RESOURCE] ?? null, req.query['share'] === undefined ? 'header' : 'url') };
     return { kind: 'public' };
   })();
   return r[RESOLVED];

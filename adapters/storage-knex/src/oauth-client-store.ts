@@ -44,6 +44,18 @@ export class KnexOAuthClientStore implements OAuthClientStore {
   }
 
   async list(limit: number): Promise<OAuthClient[]> {
-    return ((await this.knex('oauth_clients').select(COLUMNS).orderBy('seq', 'desc').limit(limit)) as Row[]).map(fromRow);
+    const rows = await this.knex('oauth_clients')
+      .select(COLUMNS)
+      .orderByRaw('case when exists (select 1 from oauth_grants where oauth_grants.client_id = oauth_clients.id) then 0 else 1 end')
+      .orderBy('seq', 'desc')
+      .limit(limit);
+    return (rows as Row[]).map(fromRow);
+  }
+
+  async pruneUnconsented(keep: number): Promise<number> {
+    const unconsented = (q: Knex.QueryBuilder) => q.where('kind', 'registered').whereNotExists((sub) => sub.select(this.knex.raw('1')).from('oauth_grants').whereRaw('oauth_grants.client_id = oauth_clients.id'));
+    const oldestKept = (await unconsented(this.knex('oauth_clients')).orderBy('seq', 'desc').offset(keep).first('seq')) as { seq: number | string } | undefined;
+    if (!oldestKept) return 0;
+    return Number(await unconsented(this.knex('oauth_clients')).where('seq', '<=', oldestKept.seq).delete());
   }
 }

@@ -13,4 +13,9 @@ export class KnexOAuthRefreshTokenStore implements OAuthRefreshTokenStore {
   claim(tokenHash: string, at: string): Promise<Claimed<OAuthRefreshToken>> {
     return claimOnce<OAuthRefreshToken>(this.knex, 'oauth_refresh_tokens', 'token_hash', tokenHash, at);
   }
+
+  async pruneExpired(grantId: string, nowMs: number): Promise<number> {
+    // By grant_id (indexed): a grant's own rows, never a scan of the table.
+    return Number(await this.knex('oauth_refresh_tokens').where({ grant_id: grantId }).where('expires_at', '<', nowMs).delete());
+  }
 }

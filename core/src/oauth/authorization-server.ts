@@ -13,7 +13,7 @@ import type { OAuthGrantStore } from '../ports/oauth-grant-store.js';
 import type { OAuthRefreshTokenStore } from '../ports/oauth-refresh-token-store.js';
 import { GRANT_ID_PATTERN, resourceProblem } from '../share-token.js';
 import type { TokenIssuer } from '../token-issuer.js';
-import { checkClientMetadata, checkMetadataDocument, isMetadataDocumentId, metadataDocumentIdProblem } from './client-metadata.js';
+import { checkClientMetadata, checkMetadataDocument, isMetadataDocumentId, metadataDocumentIdProblem, redirectUriMatches } from './client-metadata.js';
 import { OAuthError } from './oauth-error.js';
 import { checkChallenge, verifierMatches } from './pkce.js';
 import type { OAuthClient, OAuthGrant } from './records.js';
@@ -28,6 +28,11 @@ export interface OAuthServerOptions {
   metadataDocuments: boolean;
   /** Whether a metadata document may be served over http (only sensible with an allowlisted test or private host). */
   metadataDocumentsOverHttp: boolean;
+  /**
+   * Registered clients without a grant kept at most (the newest): registration is open to anyone,
+   * so a flood of registrations evicts its own oldest rather than growing the database.
+   */
+  maxUnconsentedClients: number;
 }
 
 export const DEFAULT_OAUTH_OPTIONS: OAuthServerOptions = {
@@ -36,6 +41,7 @@ export const DEFAULT_OAUTH_OPTIONS: OAuthServerOptions = {
   codeTtlSeconds: 120,
   metadataDocuments: true,
   metadataDocumentsOverHttp: false,
+  maxUnconsentedClients: 1000,
 };
 
 /** A protected resource as the adapter knows it: its URL and the keys of its tools. */
@@ -75,7 +81,8 @@ export interface TokenAnswer {
   access_token: string;
   token_type: 'Bearer';
   expires_in: number;
-  refresh_token: string;
+  /** Absent for a client that registered grant_types without refresh_token. */
+  refresh_token?: string;
   scope: string;
 }
 
@@ -124,6 +131,7 @@ export class OAuthAuthorizationServer {
     const secret = checked.auth_method === 'none' ? null : newSecret(SECRET_PREFIX);
     const client: OAuthClient = { id: newId('cl_'), kind: 'registered', ...checked, secret_hash: secret ? hashSecret(secret) : null, created_at: this.nowIso() };
     await this.clients.add(client);
+    await this.clients.pruneUnconsented(this.options.maxUnconsentedClients);
     return { client, secret };
   }
 
@@ -174,10 +182,10 @@ export class OAuthAuthorizationServer {
       if (!clientId) throw new OAuthError('invalid_request', 'client_id is required');
       client = await this.client(clientId);
       const asked = param(params, 'redirect_uri');
-      // Exact string match (OAuth 2.1 §2.3.1); without one, only a client with a single URI.
+      // Exact string match (OAuth 2.1 §2.3.1; a loopback IP's port aside); without one, only a client with a single URI.
       if (asked === undefined && client.redirect_uris.length !== 1) throw new OAuthError('invalid_request', 'redirect_uri is required: this client registered more than one');
       redirectUri = asked ?? client.redirect_uris[0]!;
-      if (!client.redirect_uris.includes(redirectUri)) throw new OAuthError('invalid_request', 'redirect_uri does not match any URI the client registered (exact match)');
+      if (!client.redirect_uris.some((registered) => redirectUriMatches(registered, redirectUri))) throw new OAuthError('invalid_request', 'redirect_uri does not match any URI the client registered (exact match; a loopback IP may change its port)');
     } catch (err) {
       if (OAuthError.is(err)) return { error: err, redirect: null };
       throw err;
@@ -238,7 +246,10 @@ export class OAuthAuthorizationServer {
     const client = await this.authenticate(credentials);
     const grantType = param(params, 'grant_type');
     if (grantType === 'authorization_code') return this.exchangeCode(params, client);
-    if (grantType === 'refresh_token') return this.refresh(params, client);
+    if (grantType === 'refresh_token') {
+      if (!mayRefresh(client)) throw new OAuthError('unauthorized_client', 'this client registered grant_types without refresh_token');
+      return this.refresh(params, client);
+    }
     throw new OAuthError(grantType === undefined ? 'invalid_request' : 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
   }
 
@@ -289,9 +300,11 @@ export class OAuthAuthorizationServer {
     }
     if (record.expires_at <= this.nowMs()) throw new OAuthError('invalid_grant', 'the authorization code has expired');
     if (record.client_id !== client.id) throw new OAuthError('invalid_grant', 'the authorization code was issued to another client');
-    if (redirectUri !== record.redirect_uri) throw new OAuthError('invalid_grant', 'redirect_uri must be the one of the authorization request');
+    // OAuth 2.1 §4.1.3: required when the authorization request named it; left out of both, it was the client's only URI.
+    const sameRedirect = redirectUri === undefined ? client.redirect_uris.length === 1 && client.redirect_uris[0] === record.redirect_uri : redirectUri === record.redirect_uri;
+    if (!sameRedirect) throw new OAuthError('invalid_grant', 'redirect_uri must be the one of the authorization request');
     if (!verifierMatches(verifier, record.code_challenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge (PKCE S256)');
-    if (resource !== undefined && resource !== record.resource) throw new OAuthError('invalid_target', 'resource must be the one of the authorization request');
+    if (resource !== undefined && !sameResourceIndicator(resource, record.resource)) throw new OAuthError('invalid_target', 'resource must be the one of the authorization request');
     return this.issue(record.grant_id, client);
   }
 
@@ -311,7 +324,7 @@ export class OAuthAuthorizationServer {
     if (record.client_id !== client.id) throw new OAuthError('invalid_grant', 'the refresh token was issued to another client');
     if (record.expires_at <= this.nowMs()) throw new OAuthError('invalid_grant', 'the refresh token has expired');
     const grant = await this.grants.get(record.grant_id);
-    if (resource !== undefined && grant && resource !== grant.resource) throw new OAuthError('invalid_target', 'resource must be the one the grant is for');
+    if (resource !== undefined && grant && !sameResourceIndicator(resource, grant.resource)) throw new OAuthError('invalid_target', 'resource must be the one the grant is for');
     return this.issue(record.grant_id, client);
   }
 
@@ -321,9 +334,14 @@ export class OAuthAuthorizationServer {
     if (!grant || grant.revoked_at !== null) throw new OAuthError('invalid_grant', 'the grant has been revoked by the owner');
     const expires = Math.floor(this.nowMs() / 1000) + this.options.accessTokenTtlSeconds;
     const { token } = this.tokens.mintGranted({ moves: grant.moves, keys: grant.keys, actor: client.id, resource: grant.resource, grant: grant.id, expires });
+    const answer: TokenAnswer = { access_token: token, token_type: 'Bearer', expires_in: this.options.accessTokenTtlSeconds, scope: scopeOf(grant.keys) };
+    // A client that did not register for refresh tokens gets none: no 30-day credential it never asked for.
+    if (!mayRefresh(client)) return answer;
     const refresh = newSecret(REFRESH_PREFIX);
     await this.refreshTokens.add({ token_hash: hashSecret(refresh), grant_id: grant.id, client_id: client.id, created_at: this.nowIso(), expires_at: this.nowMs() + this.options.refreshTokenTtlSeconds * 1000, used_at: null });
-    return { access_token: token, token_type: 'Bearer', expires_in: this.options.accessTokenTtlSeconds, refresh_token: refresh, scope: scopeOf(grant.keys) };
+    // Rotation adds a row per refresh; the grant's expired ones go as it adds (one indexed delete).
+    await this.refreshTokens.pruneExpired(grant.id, this.nowMs());
+    return { ...answer, refresh_token: refresh };
   }
 
   /** Every client with its grants, newest first (the owner's view). */
@@ -340,6 +358,31 @@ export class OAuthAuthorizationServer {
     return (await this.grants.get(id))!;
   }
 }
+
+/**
+ * Whether a resource indicator names the resource a code or grant is for, spelled as the
+ * authorization endpoint reads it: scheme and host in any case, a trailing slash aside; the path
+ * otherwise exactly, and no query or fragment.
+ */
+export function sameResourceIndicator(given: string, recorded: string): boolean {
+  if (given === recorded) return true;
+  let a: URL;
+  let b: URL;
+  try {
+    a = new URL(given);
+    b = new URL(recorded);
+  } catch {
+    return false;
+  }
+  const path = (u: URL) => u.pathname.replace(/\/$/, '');
+  return !a.search && !a.hash && !given.includes('#') && a.origin === b.origin && path(a) === path(b) && !b.search;
+}
+
+/** Whether a client may hold refresh tokens: unless it registered grant_types without refresh_token (none registered: the registration answer listed both). */
+const mayRefresh = (client: OAuthClient): boolean => {
+  const types = client.metadata['grant_types'];
+  return !Array.isArray(types) || types.includes('refresh_token');
+};
 
 /** The redirect URI with the answer's parameters added to its query (RFC 6749 §4.1.2), nulls left out. */
 export function redirectWith(uri: string, values: Record<string, string | null>): string {

@@ -44,6 +44,23 @@ export function redirectUriProblem(uri: unknown): string | null {
   return null;
 }
 
+/** http://127.0.0.1 or http://[::1], an optional port, then the rest: a loopback IP redirect URI. */
+const LOOPBACK_IP_URI = /^http:\/\/(127\.0\.0\.1|\[::1\])(?::([0-9]{1,5}))?([/?][^#]*)?$/;
+
+/**
+ * Whether an authorization request's redirect_uri is one the client registered: character for
+ * character, except that a loopback IP redirect URI (http on 127.0.0.1 or [::1]) matches on any
+ * port (RFC 8252 §7.3, OAuth 2.1: a native app listens on the ephemeral port the system gives it).
+ * Host, path and query still match exactly; `localhost` is matched exactly (RFC 8252 §8.3).
+ */
+export function redirectUriMatches(registered: string, asked: string): boolean {
+  if (registered === asked) return true;
+  const r = LOOPBACK_IP_URI.exec(registered);
+  const a = LOOPBACK_IP_URI.exec(asked);
+  if (!r || !a || a[2] === undefined || Number(a[2]) < 1 || Number(a[2]) > 65535) return false;
+  return r[1] === a[1] && (r[3] ?? '') === (a[3] ?? '') && redirectUriProblem(asked) === null;
+}
+
 const metadataError = (message: string) => new OAuthError('invalid_client_metadata', message);
 
 function stringList(value: unknown, field: string, allowed: readonly string[]): string[] | undefined {
@@ -74,7 +91,9 @@ export function checkClientMetadata(body: unknown, defaultAuth: ClientAuthMethod
   if (grantTypes && !grantTypes.includes('authorization_code')) throw metadataError('grant_types must include authorization_code: it is the only way to a first token here');
   const responseTypes = stringList(m['response_types'], 'response_types', ['code']);
   const name = m['client_name'];
-  if (name !== undefined && (typeof name !== 'string' || name.trim().length === 0 || name.length > NAME_MAX || /[\u0000-\u001f\u007f]/.test(name))) throw metadataError(`client_name is text of 1 to ${NAME_MAX} characters`);
+  // The owner reads the name on the consent page: no control characters, and no format characters
+  // (bidi overrides, zero-width), which would hide or reorder what the owner reads.
+  if (name !== undefined && (typeof name !== 'string' || name.trim().length === 0 || name.length > NAME_MAX || /[\p{Cc}\p{Cf}]/u.test(name))) throw metadataError(`client_name is text of 1 to ${NAME_MAX} characters, without control or invisible formatting characters`);
   const scope = m['scope'];
   if (scope !== undefined) {
     if (typeof scope !== 'string') throw metadataError('scope is a space-separated string');

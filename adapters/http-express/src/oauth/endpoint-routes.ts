@@ -43,6 +43,9 @@ const field = (body: Record<string, unknown>, name: string): string | null => {
 export function oauthEndpointRoutes(ctx: Ctx): Router {
   const router = Router();
   const registrations = perClientLimit(ctx.mintPerMinute, 'client registrations');
+  // Every token answer stores a refresh token (kept until it expires, for reuse detection): a
+  // client refreshing in a loop would grow the database as fast as it can ask.
+  const tokenRequests = perClientLimit(ctx.mintPerMinute, 'token requests');
 
   router.use(['/.well-known', '/oauth'], openCors);
 
@@ -100,7 +103,7 @@ export function oauthEndpointRoutes(ctx: Ctx): Router {
     });
   });
 
-  router.post(TOKEN_PATH, urlencoded({ extended: false, limit: FORM_LIMIT }), async (req, res) => {
+  router.post(TOKEN_PATH, tokenRequests, urlencoded({ extended: false, limit: FORM_LIMIT }), async (req, res) => {
     if (!req.is('application/x-www-form-urlencoded')) throw new OAuthError('invalid_request', 'send the token request as application/x-www-form-urlencoded');
     const body = (req.body ?? {}) as Record<string, unknown>;
     const answer = await ctx.oauth.token(body, { basic: basicCredentials(req), client_id: field(body, 'client_id'), client_secret: field(body, 'client_secret') });

@@ -39,7 +39,7 @@ export const oauthPaths = {
     post: {
       operationId: 'oauthToken', tags: ['oauth'], summary: 'Token endpoint: authorization_code (with code_verifier) or refresh_token (rotated: a reused one revokes its grant)', security: publicOnly,
       requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { grant_type: { enum: ['authorization_code', 'refresh_token'] }, code: { type: 'string' }, redirect_uri: { type: 'string' }, code_verifier: { type: 'string' }, refresh_token: { type: 'string' }, client_id: { type: 'string' }, client_secret: { type: 'string' }, resource: { type: 'string' } } } } } },
-      responses: { '200': json('access_token (a share token), token_type Bearer, expires_in, refresh_token, scope'), ...oauthError(400, 'invalid_request, invalid_grant, unsupported_grant_type, invalid_target'), ...oauthError(401, 'invalid_client') },
+      responses: { '200': json('access_token (a share token), token_type Bearer, expires_in, refresh_token (unless the client registered grant_types without refresh_token), scope'), ...oauthError(400, 'invalid_request, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_target'), ...oauthError(401, 'invalid_client'), ...oauthError(429, 'temporarily_unavailable: over tokens.mintPerMinute token requests a minute from this address (Retry-After)') },
     },
   },
   '/dashboard/oauth/authorize': {

@@ -67,6 +67,13 @@ function streams(body: unknown, sessionId: string | undefined, logging: boolean)
   });
 }
 
+/**
+ * A message as an RFC 6750 §3 error_description: printable ASCII without `"` and `\`. The message
+ * may quote a token's own caveats, which any holder can write offline in any characters, and a
+ * header refuses most of them (a 500 instead of the 401).
+ */
+const challengeText = (message: string): string => message.replace(/["\\]/g, "'").replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, '?');
+
 /** Token problems an OAuth client answers by refreshing or asking again (RFC 6750 §3.1 invalid_token). */
 const INVALID_TOKEN = new Set(['token_corrupted', 'token_expired', 'token_revoked', 'token_wrong_resource']);
 /** Whether a POST body (one message or a batch) holds a request for `method`. */
@@ -90,7 +97,7 @@ export const mcpCredential = (ctx: Ctx): RequestHandler => async (req, res, next
   try {
     cred = await credentialOf(req, ctx);
   } catch (err) {
-    if (SwitchyardError.is(err) && INVALID_TOKEN.has(err.code)) res.set('www-authenticate', `${challenge}, error="invalid_token", error_description="${err.message.replace(/["\\]/g, "'")}"`);
+    if (SwitchyardError.is(err) && INVALID_TOKEN.has(err.code)) res.set('www-authenticate', `${challenge}, error="invalid_token", error_description="${challengeText(err.message)}"`);
     throw err;
   }
   const noCredential = runDenial(cred, 'the MCP server', `${baseUrlOf(req, ctx.publicBaseUrl)}/start`);

@@ -7,6 +7,17 @@ import { html, type Html } from '../html.js';
 /** The authorization request's own parameters, carried through the form so the POST checks them again. */
 export const CARRIED_PARAMS = ['response_type', 'client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method', 'resource', 'scope'] as const;
 
+/**
+ * Where an answer goes when it is not a web site: a loopback address or an app's own scheme.
+ * Any program on the owner's computer can listen there or claim the scheme, so the name proves
+ * nothing (the MCP spec asks consent pages to warn about such redirects).
+ */
+function localRedirect(uri: string): string | null {
+  const url = new URL(uri);
+  if (url.protocol === 'https:') return null;
+  return url.protocol === 'http:' ? url.host : url.protocol;
+}
+
 export function consentBody(request: AuthorizationRequest, params: Record<string, string>, csrf: string): Html {
   const c = request.client;
   return html`<h1>Allow ${c.name} to use Switchyard?</h1>
@@ -16,6 +27,7 @@ export function consentBody(request: AuthorizationRequest, params: Record<string
   <dt>Answer goes to</dt><dd id="redirect-uri"><code>${request.redirect_uri}</code></dd>
   <dt>For the MCP server</dt><dd id="resource"><code>${request.resource}</code></dd>
 </dl>
+${localRedirect(request.redirect_uri) ? html`<p class="message" id="local-redirect-warning">The answer goes to a program on this computer (<code>${localRedirect(request.redirect_uri)!}</code>), not to a web site: any program here could have started this request under the name ${c.name}. Allow only if you have just started it from that application.</p>` : ''}
 <p class="muted">It will run the tools you tick below, as itself (its client id is the actor of every run in the ledger), until you revoke this grant on the OAuth page. Untick the tools it should not have.</p>
 <form method="post" action="/dashboard/oauth/authorize" id="consent-form">
   <input type="hidden" name="csrf" value="${csrf}">
