@@ -29,6 +29,8 @@ const RANGES: Array<[RefusedRange, 'ipv4' | 'ipv6', string, number]> = [
   ['link-local', 'ipv6', 'fe80::', 10],
   ['multicast', 'ipv6', 'ff00::', 8],
   ['documentation', 'ipv6', '2001:db8::', 32],
+  // Local-use NAT64 (RFC 8215): translated to IPv4 addresses of the operator's choosing.
+  ['reserved', 'ipv6', '64:ff9b:1::', 48],
 ];
 
 const lists = new Map<RefusedRange, BlockList>();
@@ -38,15 +40,42 @@ for (const [range, family, network, prefix] of RANGES) {
 }
 const ORDER: RefusedRange[] = ['cloud-metadata', ...[...lists.keys()].filter((r) => r !== 'cloud-metadata')];
 
-/** The IPv4 address inside an IPv4-mapped (::ffff:a.b.c.d) or NAT64 (64:ff9b::a.b.c.d) IPv6 address. */
+/** The 16 bytes of an IPv6 address (isIP said it is one), a dotted IPv4 tail included. */
+function ipv6Bytes(address: string): number[] {
+  const [head, tail] = address.split('::') as [string, string | undefined];
+  const groups = (part: string | undefined): number[] =>
+    !part
+      ? []
+      : part.split(':').flatMap((g) => {
+          if (!g.includes('.')) return [parseInt(g, 16)];
+          const [a, b, c, d] = g.split('.').map(Number) as [number, number, number, number];
+          return [(a << 8) | b, (c << 8) | d];
+        });
+  const left = groups(head);
+  const right = groups(tail);
+  const words = tail === undefined ? left : [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+  return words.flatMap((w) => [w >> 8, w & 255]);
+}
+
+const dotted = (b: number[]) => b.join('.');
+const startsWith = (bytes: number[], prefix: number[]) => prefix.every((v, i) => bytes[i] === v);
+
+/**
+ * The IPv4 address an IPv6 address carries to its IPv4 host, where a router or the kernel may
+ * deliver it there: IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d), NAT64
+ * (64:ff9b::a.b.c.d), 6to4 (2002:aabb:ccdd::) and Teredo (2001:0::, the client's address
+ * inverted in the last 32 bits). Each is judged by the IPv4 address, so 2002:7f00:1:: is loopback.
+ */
 function embeddedIPv4(address: string): string | null {
-  const dotted = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (dotted) return dotted[1]!;
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (!hex) return null;
-  const hi = parseInt(hex[1]!, 16);
-  const lo = parseInt(hex[2]!, 16);
-  return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
+  const b = ipv6Bytes(address);
+  const zeros = (n: number) => new Array<number>(n).fill(0);
+  if (startsWith(b, [...zeros(10), 255, 255])) return dotted(b.slice(12));
+  if (startsWith(b, [0x00, 0x64, 0xff, 0x9b, ...zeros(8)])) return dotted(b.slice(12));
+  // ::a.b.c.d, but not :: and ::1 (their own ranges).
+  if (startsWith(b, zeros(12)) && (b[12]! | b[13]!) !== 0) return dotted(b.slice(12));
+  if (startsWith(b, [0x20, 0x02])) return dotted(b.slice(2, 6));
+  if (startsWith(b, [0x20, 0x01, 0x00, 0x00])) return dotted(b.slice(12).map((x) => x ^ 255));
+  return null;
 }
 
 /** The refused range an address falls in, or null when it may be fetched. */

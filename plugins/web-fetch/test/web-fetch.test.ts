@@ -214,6 +214,18 @@ describe('plugin web-fetch: address ranges (pure)', function () {
     ['::ffff:a9fe:a9fe', 'cloud-metadata'],
     ['64:ff9b::10.0.0.1', 'private'],
     ['2001:db8::1', 'documentation'],
+    // IPv6 addresses that carry an IPv4 one are judged by it.
+    ['0:0:0:0:0:ffff:7f00:1', 'loopback'],
+    ['::7f00:1', 'loopback'],
+    ['::1', 'loopback'],
+    ['::', 'unspecified'],
+    ['2002:7f00:1::', 'loopback'],
+    ['2002:a9fe:a9fe::1', 'cloud-metadata'],
+    ['2002:c0a8:101::', 'private'],
+    ['2002:808:808::1', null],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'loopback'],
+    ['2001:0:4136:e378:8000:63bf:f7f7:f7f7', null],
+    ['64:ff9b:1::a00:1', 'reserved'],
     ['not-an-ip', 'reserved'],
   ];
   for (const [address, range] of table) {
