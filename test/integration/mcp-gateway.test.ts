@@ -202,12 +202,13 @@ for (const engine of engines()) {
         const long = await callStreamed('EVERYTHING_TRIGGER_LONG_RUNNING_OPERATION', { duration: 0.2, steps: 2 });
         expect(long.filter((m) => m.method === 'notifications/progress').map((m) => m.params.progress)).to.deep.equal([1, 2]);
         expect(long.at(-1)!.result.isError ?? false).to.equal(false);
-        // And the SDK's client hears them as progress of its call.
+        // The SDK's client hears them as progress of its call: those it hands over before the
+        // answer (its race can drop any that share a read with the answer) are the upstream's, in order.
         const client = await gateway();
         const seen: { progress: number; total?: number; message?: string }[] = [];
         const done = await client.callTool({ name: 'FAITHFUL_STEPS', arguments: { steps: 3 } }, undefined, { onprogress: (p) => seen.push(p) });
         expect(blocks(done)).to.deep.equal([{ type: 'text', text: '3 steps' }]);
-        expect(seen[0]).to.deep.equal({ progress: 1, total: 3, message: 'step 1' });
+        expect(seen).to.deep.equal([1, 2, 3].map((i) => ({ progress: i, total: 3, message: `step ${i}` })).slice(0, seen.length));
       });
 
       it('a cancelled /mcp call reaches the upstream and ends cancelled: ok false, ran true', async () => {
