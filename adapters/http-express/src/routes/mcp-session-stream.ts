@@ -5,7 +5,7 @@
 import { Router, type RequestHandler } from 'express';
 import { SwitchyardError } from '@switchyard/core';
 import { holderOf, type CallerSessions } from '@switchyard/mcp';
-import { mcpCaller, mcpCredential, methodNotAllowed, type McpCtx } from './mcp.js';
+import { mcpCaller, mcpCredential, methodNotAllowed, type McpCtx } from '../mcp-face.js';
 
 /** A comment line now and then keeps proxies from closing a quiet stream, and finds a caller gone. */
 const KEEPALIVE_MS = 25_000;

@@ -7,7 +7,7 @@ import { Router, json } from 'express';
 import { createVirtualMcpServer, type CallerExchange, type CallerSessions, type CallerTools } from '@switchyard/mcp';
 import { SwitchyardError, mayReadServer } from '@switchyard/core';
 import { mcpParamsCheck } from '../mcp-params.js';
-import { answerMcp, callerTools, mcpCaller, mcpCredential, methodNotAllowed, type McpCtx } from './mcp.js';
+import { answerMcp, callerTools, mcpCaller, mcpCredential, methodNotAllowed, type McpCtx } from '../mcp-face.js';
 import { endSession, sessionStreamRoutes } from './mcp-session-stream.js';
 
 /** The caller's tools cut to `keys` (a server's imports, or a curated list), in the registry's letter case. */
