@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { ForwardJob, ForwardJobStore, Page, RetrySelector } from '@switchyard/core';
 import { dialectFor, type Statements } from './dialect.js';
 import { GroupCommit } from './group-commit.js';
+import { ROWS_PER_STATEMENT } from './sql-batches.js';
 
 interface JobRow {
   seq: number | string;
@@ -50,6 +51,10 @@ const toRow = (j: ForwardJob) => ({
   created_at: j.created_at,
 });
 
+/** An attempt's outcome, written only while the lease is still the settler's. */
+const SETTLE_SQL = `UPDATE forward_jobs SET state = ?, attempts = ?, last_status = ?, due_at = ?, invocations = ?, lease_owner = NULL, lease_until = NULL
+  WHERE id = ? AND lease_owner = ? RETURNING id`;
+
 export class KnexForwardJobStore implements ForwardJobStore {
   private readonly statements: Statements;
   private readonly claimSql: string;
@@ -60,29 +65,31 @@ export class KnexForwardJobStore implements ForwardJobStore {
   constructor(private readonly knex: Knex) {
     const dialect = dialectFor(knex);
     this.statements = dialect.statements(knex);
-    const insert = (db: Knex, jobs: ForwardJob[]) => (jobs.length ? db('forward_jobs').insert(jobs.map(toRow)) : Promise.resolve());
+    // New jobs: as few statements as the engine allows (one on SQLite, prepared once).
+    const insert = (db: Knex, jobs: ForwardJob[]) => dialect.insertRows(db, 'forward_jobs', jobs.map(toRow), this.statements);
     this.adds = new GroupCommit(
       async (batches) => {
-        await knex.transaction(async (trx) => {
-          const rows = batches.flat();
-          for (let i = 0; i < rows.length; i += 200) await insert(trx, rows.slice(i, i + 200));
-        });
+        const rows = batches.flat();
+        if (rows.length <= ROWS_PER_STATEMENT) await insert(knex, rows);
+        else await knex.transaction(async (trx) => insert(trx, rows));
         return batches.map(() => undefined);
       },
       async (jobs) => void (await insert(knex, jobs)),
       dialect.writersInFlight,
     );
-    const update = (db: Knex, { job, owner }: { job: ForwardJob; owner: string }) =>
-      db('forward_jobs')
-        .where({ id: job.id, lease_owner: owner })
-        .update({ state: job.state, attempts: job.attempts, last_status: job.last_status, due_at: job.due_at, invocations: JSON.stringify(job.invocations), lease_owner: null, lease_until: null });
+    // One prepared UPDATE per settled attempt; the attempts settled together share a transaction.
+    const update = async (db: Knex, { job, owner }: { job: ForwardJob; owner: string }) =>
+      (await this.statements.all<{ id: string }>(SETTLE_SQL, [job.state, job.attempts, job.last_status, job.due_at, JSON.stringify(job.invocations), job.id, owner], db)).length > 0;
     this.settles = new GroupCommit(
-      async (items) => knex.transaction(async (trx) => {
-        const out: boolean[] = [];
-        for (const item of items) out.push((await update(trx, item)) > 0);
-        return out;
-      }),
-      async (item) => (await update(knex, item)) > 0,
+      async (items) => {
+        if (items.length === 1) return [await update(knex, items[0]!)];
+        return knex.transaction(async (trx) => {
+          const out: boolean[] = [];
+          for (const item of items) out.push(await update(trx, item));
+          return out;
+        });
+      },
+      (item) => update(knex, item),
       dialect.writersInFlight,
     );
     // Due, unleased (or the lease ran out), and for an ordered destination first in line. The
