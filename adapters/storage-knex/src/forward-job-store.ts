@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import type { ForwardJob, ForwardJobStore, Page, RetrySelector } from '@switchyard/core';
 import { dialectFor, type Statements } from './dialect.js';
 import { GroupCommit } from './group-commit.js';
-import { ROWS_PER_STATEMENT } from './sql-batches.js';
+import { ROWS_PER_STATEMENT, chunks } from './sql-batches.js';
 
 interface JobRow {
   seq: number | string;
@@ -51,9 +51,24 @@ const toRow = (j: ForwardJob) => ({
   created_at: j.created_at,
 });
 
-/** An attempt's outcome, written only while the lease is still the settler's. */
-const SETTLE_SQL = `UPDATE forward_jobs SET state = ?, attempts = ?, last_status = ?, due_at = ?, invocations = ?, lease_owner = NULL, lease_until = NULL
-  WHERE id = ? AND lease_owner = ? RETURNING id`;
+/** Attempts settled per statement: a batch of any size is at most a few of these. */
+const SETTLE_ROWS = 64;
+const SETTLE_TUPLE = '(?, ?, CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS BIGINT), ?, ?)';
+const settleSqlBySize = new Map<number, string>();
+/**
+ * Attempts' outcomes, each written only while the lease is still its settler's. A VALUES list names
+ * its columns column1… on both engines; the casts give PostgreSQL the types of the bound values.
+ */
+const settleSql = (rows: number): string => {
+  let sql = settleSqlBySize.get(rows);
+  if (sql === undefined) {
+    settleSqlBySize.set(rows, (sql = `UPDATE forward_jobs SET state = v.column2, attempts = v.column3, last_status = v.column4, due_at = v.column5, invocations = v.column6, lease_owner = NULL, lease_until = NULL
+      FROM (VALUES ${Array.from({ length: rows }, () => SETTLE_TUPLE).join(', ')}) AS v
+      WHERE forward_jobs.id = v.column1 AND forward_jobs.lease_owner = v.column7
+      RETURNING forward_jobs.id`));
+  }
+  return sql;
+};
 
 export class KnexForwardJobStore implements ForwardJobStore {
   private readonly statements: Statements;
@@ -77,19 +92,17 @@ export class KnexForwardJobStore implements ForwardJobStore {
       async (jobs) => void (await insert(knex, jobs)),
       dialect.writersInFlight,
     );
-    // One prepared UPDATE per settled attempt; the attempts settled together share a transaction.
-    const update = async (db: Knex, { job, owner }: { job: ForwardJob; owner: string }) =>
-      (await this.statements.all<{ id: string }>(SETTLE_SQL, [job.state, job.attempts, job.last_status, job.due_at, JSON.stringify(job.invocations), job.id, owner], db)).length > 0;
+    // The attempts settled together are one UPDATE (prepared once per batch size on SQLite).
     this.settles = new GroupCommit(
       async (items) => {
-        if (items.length === 1) return [await update(knex, items[0]!)];
-        return knex.transaction(async (trx) => {
-          const out: boolean[] = [];
-          for (const item of items) out.push(await update(trx, item));
-          return out;
-        });
+        const settled = new Set<string>();
+        for (const part of chunks(items, SETTLE_ROWS)) {
+          const bindings = part.flatMap(({ job, owner }) => [job.id, job.state, job.attempts, job.last_status, job.due_at, JSON.stringify(job.invocations), owner]);
+          for (const row of await this.statements.all<{ id: string }>(settleSql(part.length), bindings)) settled.add(row.id);
+        }
+        return items.map(({ job }) => settled.has(job.id));
       },
-      (item) => update(knex, item),
+      async ({ job, owner }) => (await this.statements.all<{ id: string }>(settleSql(1), [job.id, job.state, job.attempts, job.last_status, job.due_at, JSON.stringify(job.invocations), owner])).length > 0,
       dialect.writersInFlight,
     );
     // Due, unleased (or the lease ran out), and for an ordered destination first in line. The
