@@ -1,7 +1,7 @@
 // The forwarding schedule on knex: one row per delivery and destination, claimed with leases so
 // that every process may work it and each attempt is made once.
 import type { Knex } from 'knex';
-import type { ForwardJob, ForwardJobStore, Page, RetrySelector } from '@switchyard/core';
+import type { ForwardJob, ForwardJobStore, NewForwardJob, Page, RetrySelector } from '@switchyard/core';
 import { dialectFor, type Statements } from './dialect.js';
 import { GroupCommit } from './group-commit.js';
 import { ROWS_PER_STATEMENT, chunks } from './sql-batches.js';
@@ -37,7 +37,7 @@ const toJob = (r: JobRow): ForwardJob => ({
   created_at: r.created_at,
 });
 
-const toRow = (j: ForwardJob) => ({
+const toRow = (j: NewForwardJob) => ({
   id: j.id,
   delivery: j.delivery,
   hook_id: j.hook_id,
@@ -48,6 +48,8 @@ const toRow = (j: ForwardJob) => ({
   due_at: j.due_at,
   invocations: JSON.stringify(j.invocations),
   ordered: j.ordered ? 1 : 0,
+  lease_owner: j.lease?.owner ?? null,
+  lease_until: j.lease?.until ?? null,
   created_at: j.created_at,
 });
 
@@ -74,14 +76,14 @@ export class KnexForwardJobStore implements ForwardJobStore {
   private readonly statements: Statements;
   private readonly claimSql: string;
   /** New jobs and settled attempts that arrive together share one transaction (see group-commit.ts). */
-  private readonly adds: GroupCommit<ForwardJob[], void>;
+  private readonly adds: GroupCommit<NewForwardJob[], void>;
   private readonly settles: GroupCommit<{ job: ForwardJob; owner: string }, boolean>;
 
   constructor(private readonly knex: Knex) {
     const dialect = dialectFor(knex);
     this.statements = dialect.statements(knex);
     // New jobs: as few statements as the engine allows (one on SQLite, prepared once).
-    const insert = (db: Knex, jobs: ForwardJob[]) => dialect.insertRows(db, 'forward_jobs', jobs.map(toRow), this.statements);
+    const insert = (db: Knex, jobs: NewForwardJob[]) => dialect.insertRows(db, 'forward_jobs', jobs.map(toRow), this.statements);
     this.adds = new GroupCommit(
       async (batches) => {
         const rows = batches.flat();
@@ -118,7 +120,7 @@ export class KnexForwardJobStore implements ForwardJobStore {
       RETURNING *`;
   }
 
-  async add(jobs: ForwardJob[]): Promise<void> {
+  async add(jobs: NewForwardJob[]): Promise<void> {
     if (jobs.length > 0) await this.adds.submit(jobs);
   }
 

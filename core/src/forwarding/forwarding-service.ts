@@ -11,7 +11,7 @@ import { computeYield } from '../yield.js';
 import { retryDelayMs } from './backoff.js';
 import { DESTINATION_ID_PATTERN, MAX_DESTINATIONS_PER_WEBHOOK, newDestinationId, newDestinationSecret, readDestinationSettings, type Destination } from './destination.js';
 import { compileFilter, type DeliveryFilter, type FilterInput } from './filter.js';
-import type { DestinationStore, ForwardJob, ForwardJobStore, ForwardState, OutboundSender, RetrySelector, SendOutcome } from './ports.js';
+import type { DestinationStore, ForwardJob, ForwardJobStore, ForwardState, NewForwardJob, OutboundSender, RetrySelector, SendOutcome } from './ports.js';
 import { standardWebhookHeaders } from './standard-webhooks.js';
 
 /** The key of forwarding attempts in the ledger (not a capability: nobody dispatches it). */
@@ -80,6 +80,8 @@ export class ForwardingService {
   /** Attempts from claim to settle, and how many of them are waiting on their destination. */
   private readonly inFlight = new Set<Promise<void>>();
   private sending = 0;
+  /** Slots held for a claim under way. */
+  private claiming = 0;
   private timer: ReturnType<typeof setInterval> | undefined;
   private draining: Promise<void> | null = null;
   private again = false;
@@ -215,7 +217,7 @@ export class ForwardingService {
     if (targets.length === 0) return;
     const now = this.clock.now();
     let input: FilterInput | undefined;
-    const jobs: ForwardJob[] = targets.map((dst) => {
+    const jobs: NewForwardJob[] = targets.map((dst) => {
       let pass = true;
       if (dst.filter) {
         input ??= filterInput(delivery);
@@ -239,8 +241,22 @@ export class ForwardingService {
         created_at: now.toISOString(),
       };
     });
-    await this.jobs.add(jobs);
-    if (jobs.some((j) => j.state === 'pending')) this.kick();
+    // Where this process has room, a new job is added already leased to it and attempted as soon as
+    // it is committed, with the delivery in hand: no claim and no read. (An ordered job may have an
+    // earlier one in line, so the claim decides for it.) A process that dies holding such a lease
+    // leaves the job to whoever claims it when the lease runs out, as with any claimed job.
+    const leased: NewForwardJob[] = [];
+    if (!this.stopped) {
+      for (const job of jobs) {
+        if (job.state !== 'pending' || job.ordered || this.room() - leased.length <= 0) continue;
+        job.lease = { owner: this.owner, until: now.getTime() + this.options.leaseMs };
+        leased.push(job);
+      }
+    }
+    const added = this.jobs.add(jobs);
+    for (const job of leased) this.launch(job, delivery, added);
+    await added;
+    if (jobs.some((j) => j.state === 'pending' && !j.lease)) this.kick();
   }
 
   // ── Workers ─────────────────────────────────────────────────────────────────────────────────
@@ -295,7 +311,8 @@ export class ForwardingService {
    * being recorded after their answer came back by a few times that (the database catches up).
    */
   private room(): number {
-    return Math.min(this.options.concurrency - this.sending, this.options.concurrency * RECORDING_FACTOR - this.inFlight.size);
+    const used = this.sending + this.claiming;
+    return Math.min(this.options.concurrency - used, this.options.concurrency * RECORDING_FACTOR - this.inFlight.size - this.claiming);
   }
 
   private async drain(): Promise<void> {
@@ -306,34 +323,52 @@ export class ForwardingService {
       // (an attempt that ends kicks again), unless nothing is in flight.
       if (room <= 0 || this.stopped || (room < this.options.concurrency / 4 && this.inFlight.size > 0)) return;
       const now = this.clock.now().getTime();
-      const claimed = await this.jobs.claimDue(this.owner, now, now + this.options.leaseMs, room);
-      // The claimed jobs' deliveries, in one read rather than one per attempt.
-      const deliveries = claimed.length ? new Map((await this.deliveries.getMany([...new Set(claimed.map((j) => j.delivery))])).map((d) => [d.id, d])) : new Map<string, StoredDelivery>();
-      for (const job of claimed) {
-        this.sending += 1;
-        let sent = false;
-        // The send slot is free once the destination has answered; recording goes on after it.
-        const answered = (): void => {
-          if (sent) return;
-          sent = true;
-          this.sending -= 1;
-          if (this.room() >= this.options.concurrency / 4) this.refill();
-        };
-        const run: Promise<void> = this.attempt(job, deliveries.get(job.delivery), answered)
-          .catch((err) => this.logger.error('forwarding attempt failed to record', { job: job.id, error: (err as Error).message }))
-          .finally(() => {
-            answered();
-            this.inFlight.delete(run);
-            if (this.room() >= this.options.concurrency / 4 || this.inFlight.size === 0) this.refill();
-          });
-        this.inFlight.add(run);
+      // The slots a claim asks for are held while it runs, so that intake does not lease them too.
+      this.claiming = room;
+      let claimed: ForwardJob[];
+      let deliveries: Map<string, StoredDelivery>;
+      try {
+        claimed = await this.jobs.claimDue(this.owner, now, now + this.options.leaseMs, room);
+        // The claimed jobs' deliveries, in one read rather than one per attempt.
+        deliveries = claimed.length ? new Map((await this.deliveries.getMany([...new Set(claimed.map((j) => j.delivery))])).map((d) => [d.id, d])) : new Map();
+      } finally {
+        this.claiming = 0;
       }
+      for (const job of claimed) this.launch(job, deliveries.get(job.delivery));
       if (claimed.length < room && !this.again) {
         // Nothing more is due now: wait for new work (intake, a bulk retry) or the next poll.
         this.exhausted = true;
         return;
       }
     }
+  }
+
+  /**
+   * Starts an attempt of a job leased to this process (once `ready`, the job's commit, resolves; not
+   * at all if it fails). It holds a send slot until the destination answers, and stays in flight
+   * until it is settled.
+   */
+  private launch(job: ForwardJob, delivery: StoredDelivery | undefined, ready: Promise<void> = Promise.resolve()): void {
+    this.sending += 1;
+    let sent = false;
+    // The send slot is free once the destination has answered; recording goes on after it.
+    const answered = (): void => {
+      if (sent) return;
+      sent = true;
+      this.sending -= 1;
+      if (this.room() >= this.options.concurrency / 4) this.refill();
+    };
+    const run: Promise<void> = ready
+      .then(
+        () => this.attempt(job, delivery, answered).catch((err) => this.logger.error('forwarding attempt failed to record', { job: job.id, error: (err as Error).message })),
+        () => undefined, // not committed: nothing to attempt (the intake reports the failure)
+      )
+      .finally(() => {
+        answered();
+        this.inFlight.delete(run);
+        if (this.room() >= this.options.concurrency / 4 || this.inFlight.size === 0) this.refill();
+      });
+    this.inFlight.add(run);
   }
 
   /** Ends the lease without an attempt: the job is due again at `at`. */
