@@ -300,7 +300,7 @@ try {
       if (filled) await clearSchedule(knex);
       pendingPhase = {
         pending_retries: PENDING,
-        rounds: empty.map((e, i) => ({ empty: e, full: full[i] })),
+        rounds: empty.map((e, i) => ({ empty: e, full: full[i], cpu_us: { empty: cpu.empty[i], full: cpu.full[i] } })),
         ingest_empty_per_second: median(empty),
         ingest_full_per_second: median(full),
         ratio: round3(median(full) / median(empty)),
