@@ -55,6 +55,11 @@ export const forwardingView = (job: ForwardJob): ForwardingView => ({
 
 export const newForwardJobId = (): string => randomId('fwd_', 20);
 
+/** A claimed job's delivery, until its body has been sent. */
+interface Held {
+  delivery: StoredDelivery | undefined;
+}
+
 interface Circuit {
   failures: number;
   openUntil: number;
@@ -349,6 +354,8 @@ export class ForwardingService {
    * until it is settled.
    */
   private launch(job: ForwardJob, delivery: StoredDelivery | undefined, ready: Promise<void> = Promise.resolve()): void {
+    // The body is let go once sent, so attempts being recorded do not hold bodies (held.delivery).
+    const held: Held = { delivery };
     this.sending += 1;
     let sent = false;
     // The send slot is free once the destination has answered; recording goes on after it.
@@ -360,7 +367,7 @@ export class ForwardingService {
     };
     const run: Promise<void> = ready
       .then(
-        () => this.attempt(job, delivery, answered).catch((err) => this.logger.error('forwarding attempt failed to record', { job: job.id, error: (err as Error).message })),
+        () => this.attempt(job, held, answered).catch((err) => this.logger.error('forwarding attempt failed to record', { job: job.id, error: (err as Error).message })),
         () => undefined, // not committed: nothing to attempt (the intake reports the failure)
       )
       .finally(() => {
@@ -376,7 +383,7 @@ export class ForwardingService {
     return this.jobs.settle({ ...job, due_at: at }, this.owner);
   }
 
-  private async attempt(job: ForwardJob, delivery: StoredDelivery | undefined, answered: () => void): Promise<void> {
+  private async attempt(job: ForwardJob, held: Held, answered: () => void): Promise<void> {
     const now = this.clock.now().getTime();
     // An active destination comes from the short cache intake uses; anything else is read afresh.
     const dst = (await this.activeDestinations(job.hook_id)).find((d) => d.id === job.destination) ?? (await this.destinations.get(job.hook_id, job.destination));
@@ -402,7 +409,7 @@ export class ForwardingService {
       this.nextSlot.set(dst.id, Math.max(now, slot) + 1000 / dst.rate_per_s);
     }
     try {
-      await this.send(job, dst, delivery, now, answered);
+      await this.send(job, dst, held, now, answered);
     } finally {
       // A probe that ended in any way (an outcome, or an error recording it) frees the next one.
       if (circuit) circuit.probing = false;
@@ -410,20 +417,14 @@ export class ForwardingService {
   }
 
   /** The attempt itself: sign, send, record the invocation, settle the job. */
-  private async send(job: ForwardJob, dst: Destination, delivery: StoredDelivery | undefined, now: number, answered: () => void): Promise<void> {
-    if (!delivery || !delivery.body) {
+  private async send(job: ForwardJob, dst: Destination, held: Held, now: number, answered: () => void): Promise<void> {
+    if (!held.delivery?.body) {
       answered();
       await this.jobs.settle({ ...job, state: 'dead', due_at: null }, this.owner);
       return;
     }
-    const body = delivery.body;
-    const headers = {
-      'content-type': headerOf(delivery, 'content-type') ?? 'application/octet-stream',
-      ...dst.headers,
-      ...standardWebhookHeaders(dst.secret, delivery.id, Math.floor(now / 1000), body),
-    };
     const started = this.clock.now();
-    const outcome = await this.sender.post(dst.url, headers, body, dst.timeout_ms);
+    const outcome = await this.post(dst, held, now);
     answered();
     const ok = outcome.kind === 'answered' && outcome.status >= 200 && outcome.status < 300;
     this.noteOutcome(dst.id, ok);
@@ -442,6 +443,19 @@ export class ForwardingService {
       const due = this.clock.now().getTime() + retryDelayMs(dst.retry, attempts);
       await this.jobs.settle({ ...job, state: 'retrying', attempts, last_status: status, due_at: due, invocations }, this.owner);
     }
+  }
+
+  /** Signs and sends the delivery, then lets go of it (the body lives only in this call). */
+  private async post(dst: Destination, held: Held, now: number): Promise<SendOutcome> {
+    const delivery = held.delivery!;
+    const body = delivery.body!;
+    const headers = {
+      'content-type': headerOf(delivery, 'content-type') ?? 'application/octet-stream',
+      ...dst.headers,
+      ...standardWebhookHeaders(dst.secret, delivery.id, Math.floor(now / 1000), body),
+    };
+    held.delivery = undefined;
+    return this.sender.post(dst.url, headers, body, dst.timeout_ms);
   }
 
   private noteOutcome(destination: string, ok: boolean): void {
