@@ -44,6 +44,9 @@ class MemoryDeliveries implements DeliveryStore {
     const d = this.rows.find((x) => x.id === id);
     return d && { ...d, action_run: this.actions.find((a) => a.delivery === id) ?? null };
   }
+  async getMany(ids: string[]): Promise<StoredDelivery[]> {
+    return (await Promise.all(ids.map((id) => this.get(id)))).filter((d) => d !== undefined);
+  }
   async list(): Promise<{ items: StoredDelivery[]; next_cursor: string | null }> {
     return { items: [...this.rows].reverse(), next_cursor: null };
   }

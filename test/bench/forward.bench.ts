@@ -1,19 +1,34 @@
 // npm run bench:forward — forwarding rate and lag: deliveries ingested at full speed into a webhook
 // with one destination (a no-op receiver on loopback, in this process), against a plain client
-// posting the same bodies to the same receiver in the same run; then a steady rate (1,000/s by
-// default) and the receipt-to-forward lag (from sending the delivery to its arrival at the
-// receiver) p50/p99.
-// Last, ingest into a webhook without destinations before and after BENCH_PENDING (10^5) retries
-// are put in the schedule (due in an hour), to see what a large schedule costs ingestion.
-// Env: BENCH_DELIVERIES per burst (5000), BENCH_CONCURRENCY (32), BENCH_STEADY_RATE (1000/s),
-// BENCH_STEADY_SECONDS (5), BENCH_ROUNDS (3), BENCH_PENDING (100000), DATABASE_URL (default: a temp
-// SQLite file).
-import knexFactory from 'knex';
-import { Agent, createServer, request } from 'node:http';
+// posting the same bodies to the same receiver in the same run.
+// The machine's speed drifts over a run, so the phases alternate for BENCH_ROUNDS rounds and each
+// figure is the median of its rounds; every phase also gives the CPU per delivery of the service
+// and of this process (client and receiver), steadier than rates on a shared machine. Each round:
+// - plain: the bodies straight to the receiver, BENCH_CONCURRENCY at a time;
+// - burst: the bodies into the webhook at full speed, BENCH_CONCURRENCY at a time, until all are
+//   forwarded: forwarded/s from the first sent to the last received (the issue's figure), the
+//   ingest rate, and the lag from sending a delivery to its arrival at the receiver (p50, p99);
+// - ingest: the same into a webhook without destinations (what the service does before forwarding);
+// - drain: the receiver holds its answers while the bodies are ingested, then lets go, and the
+//   backlog is forwarded with nothing else running: the forwarder against the plain client, both
+//   BENCH_CONCURRENCY at a time to the same receiver (the service's forwarding.concurrency is the same);
+// - steady: BENCH_STEADY_RATE deliveries/s for BENCH_STEADY_SECONDS, and the lag at that rate.
+// Between phases the benchmark waits until the ledger has integrated everything (its backlog
+// metric is 0), so one phase's leftover work does not fall on the next.
+// Last, what a large schedule costs ingestion: ingest into the webhook without destinations with
+// the schedule empty and with BENCH_PENDING retrying jobs in it (due in an hour, written straight
+// into the database), alternating for BENCH_ROUNDS rounds (ratio of the medians), after a warm-up
+// round; the database catches up on each change (checkpoint or vacuum) before the next measurement.
+// Env: BENCH_DELIVERIES per phase (5000), BENCH_CONCURRENCY (32), BENCH_STEADY_RATE (1000/s),
+// BENCH_STEADY_SECONDS (5), BENCH_ROUNDS (3), BENCH_PENDING (100000), BENCH_PHASES (all of
+// plain,burst,ingest,drain,steady,pending), DATABASE_URL (default: a temp SQLite file).
+import knexFactory, { type Knex } from 'knex';
+import { Agent, createServer, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cpuMs, mainThreadCpuMs, threadCpuMs } from './support/cpu.js';
 import { writeReport } from './support/report.js';
 import { startServiceProcess } from '../support/processes.js';
 
@@ -23,19 +38,22 @@ const STEADY_RATE = Number(process.env['BENCH_STEADY_RATE'] ?? 1000);
 const STEADY_SECONDS = Number(process.env['BENCH_STEADY_SECONDS'] ?? 5);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const PENDING = Number(process.env['BENCH_PENDING'] ?? 100_000);
+const PHASES = new Set((process.env['BENCH_PHASES'] ?? 'plain,burst,ingest,drain,steady,pending').split(','));
 const API_KEY = 'sy_bench_key_0123456789abcdefghijklmnopqrstuvwxyz';
 const dir = mkdtempSync(join(tmpdir(), 'switchyard-forward-'));
 const databaseUrl = process.env['DATABASE_URL'] ?? `sqlite:${join(dir, 'bench.db')}`;
 
 const body = (n: number): Buffer => Buffer.from(JSON.stringify({ id: `evt_${n}`, type: 'order.paid', pad: 'x'.repeat(900) }));
 
-// The receiver: answers 204 at once and notes when each message arrived (by webhook-id, or the
-// plain client's x-n).
+// The receiver: answers 204 at once (or, while holding, when let go) and notes when each message
+// arrived (by webhook-id, or the plain client's x-n).
 const arrivals = new Map<string, number>();
 let arrivalCount = 0;
+let holding: ServerResponse[] | null = null;
 const receiver = createServer((req, res) => {
   req.resume();
   req.on('end', () => {
+    if (holding) return void holding.push(res);
     const id = (req.headers['webhook-id'] as string | undefined) ?? (req.headers['x-n'] as string);
     arrivals.set(id, performance.now());
     arrivalCount++;
@@ -58,137 +76,255 @@ function post(url: string, payload: Buffer, headers: Record<string, string> = {}
   });
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 async function untilArrived(count: number): Promise<void> {
-  while (arrivalCount < count) await new Promise((r) => setTimeout(r, 5));
+  while (arrivalCount < count) await sleep(5);
 }
 
 const quantile = (sorted: number[], q: number): number => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! * 10) / 10;
+const round3 = (n: number): number => Math.round(n * 1000) / 1000;
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/** The plain client: the same bodies straight to the receiver, CONCURRENCY at a time. */
-async function plain(offset: number): Promise<number> {
-  arrivalCount = 0;
-  const started = performance.now();
-  let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < DELIVERIES) {
-      const n = next++;
-      await post(`http://127.0.0.1:${receiverPort}/in`, body(offset + n), { 'x-n': `plain_${offset + n}` });
-    }
-  }));
-  return DELIVERIES / ((performance.now() - started) / 1000);
+let servicePid = 0;
+/** CPU µs per delivery spent by the service (all threads, and its main thread) and by this process. */
+async function metered<T>(count: number, phase: () => Promise<T>): Promise<T & { cpu_us: { service: number; service_main: number; bench: number }; service_threads_us: Record<string, number> }> {
+  const before = [cpuMs(servicePid), mainThreadCpuMs(servicePid), cpuMs()];
+  const threadsBefore = threadCpuMs(servicePid);
+  const result = await phase();
+  const after = [cpuMs(servicePid), mainThreadCpuMs(servicePid), cpuMs()];
+  const threadsAfter = threadCpuMs(servicePid);
+  const per = (i: number) => Math.round(((after[i]! - before[i]!) * 1000) / count);
+  const threads = Object.fromEntries(Object.entries(threadsAfter).map(([name, ms]) => [name, Math.round(((ms - (threadsBefore[name] ?? 0)) * 1000) / count)]));
+  return { ...result, cpu_us: { service: per(0), service_main: per(1), bench: per(2) }, service_threads_us: threads };
 }
 
-/** Ingests DELIVERIES at full speed and waits for all to be forwarded: forwarded/s and lags. */
-async function burst(hookUrl: string, offset: number): Promise<{ per_second: number; ingest_per_second: number; lag_p50_ms: number; lag_p99_ms: number }> {
-  arrivalCount = 0;
-  const sentAt = new Map<string, number>();
-  const started = performance.now();
+/** CONCURRENCY loops posting DELIVERIES bodies to `url`; `sent` sees each answer and when its request left. */
+async function fullSpeed(url: string, offset: number, headers: (n: number) => Record<string, string>, sent?: (n: number, at: number, res: { status: number; text: string }) => void): Promise<void> {
   let next = 0;
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
     while (next < DELIVERIES) {
       const n = next++;
       const at = performance.now();
-      const res = await post(hookUrl, body(offset + n));
-      if (res.status !== 200) throw new Error(`ingest answered ${res.status}: ${res.text}`);
-      sentAt.set((JSON.parse(res.text) as { entry: string }).entry, at);
+      const res = await post(url, body(offset + n), headers(offset + n));
+      sent?.(n, at, res);
     }
   }));
-  const ingested = performance.now();
-  await untilArrived(DELIVERIES);
-  const finished = Math.max(...[...sentAt.keys()].map((e) => arrivals.get(e)!));
-  const lags = [...sentAt].map(([entry, at]) => arrivals.get(entry)! - at).sort((a, b) => a - b);
-  return { per_second: Math.round(DELIVERIES / ((finished - started) / 1000)), ingest_per_second: Math.round(DELIVERIES / ((ingested - started) / 1000)), lag_p50_ms: quantile(lags, 0.5), lag_p99_ms: quantile(lags, 0.99) };
 }
 
-/** A steady STEADY_RATE deliveries/s for STEADY_SECONDS: the lag at that rate. */
-async function steady(hookUrl: string, offset: number): Promise<{ offered_per_second: number; achieved_per_second: number; lag_p50_ms: number; lag_p99_ms: number }> {
+/** The plain client: the same bodies straight to the receiver, CONCURRENCY at a time. */
+async function plain(offset: number) {
   arrivalCount = 0;
-  const total = STEADY_RATE * STEADY_SECONDS;
-  const sentAt = new Map<string, number>();
-  const started = performance.now();
-  const inFlight: Promise<void>[] = [];
-  for (let n = 0; n < total; n++) {
-    const due = started + (n * 1000) / STEADY_RATE;
-    const wait = due - performance.now();
-    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    const at = performance.now();
-    inFlight.push(post(hookUrl, body(offset + n)).then((res) => void sentAt.set((JSON.parse(res.text) as { entry: string }).entry, at)));
-  }
-  await Promise.all(inFlight);
-  const sent = performance.now();
-  await untilArrived(total);
-  const lags = [...sentAt].map(([entry, at]) => arrivals.get(entry)! - at).sort((a, b) => a - b);
-  return { offered_per_second: STEADY_RATE, achieved_per_second: Math.round(total / ((sent - started) / 1000)), lag_p50_ms: quantile(lags, 0.5), lag_p99_ms: quantile(lags, 0.99) };
+  return metered(DELIVERIES, async () => {
+    const started = performance.now();
+    await fullSpeed(`http://127.0.0.1:${receiverPort}/in`, offset, (n) => ({ 'x-n': `plain_${n}` }));
+    return { per_second: Math.round(DELIVERIES / ((performance.now() - started) / 1000)) };
+  });
+}
+
+const entryOf = (res: { status: number; text: string }): string => {
+  if (res.status !== 200) throw new Error(`ingest answered ${res.status}: ${res.text}`);
+  return (JSON.parse(res.text) as { entry: string }).entry;
+};
+
+/** Ingests DELIVERIES at full speed and waits for all to be forwarded: forwarded/s and lags. */
+async function burst(hookUrl: string, offset: number) {
+  arrivalCount = 0;
+  return metered(DELIVERIES, async () => {
+    const sentAt = new Map<string, number>();
+    const started = performance.now();
+    await fullSpeed(hookUrl, offset, () => ({}), (_n, at, res) => void sentAt.set(entryOf(res), at));
+    const ingested = performance.now();
+    await untilArrived(DELIVERIES);
+    let finished = 0;
+    for (const e of sentAt.keys()) finished = Math.max(finished, arrivals.get(e)!);
+    const lags = [...sentAt].map(([entry, at]) => arrivals.get(entry)! - at).sort((a, b) => a - b);
+    return { per_second: Math.round(DELIVERIES / ((finished - started) / 1000)), ingest_per_second: Math.round(DELIVERIES / ((ingested - started) / 1000)), lag_p50_ms: quantile(lags, 0.5), lag_p99_ms: quantile(lags, 0.99) };
+  });
 }
 
 /** Ingest alone: DELIVERIES into a webhook without destinations, deliveries/s. */
-async function ingestOnly(hookUrl: string, offset: number): Promise<number> {
-  const started = performance.now();
-  let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < DELIVERIES) {
-      const n = next++;
-      const res = await post(hookUrl, body(offset + n));
-      if (res.status !== 200) throw new Error(`ingest answered ${res.status}`);
+async function ingestOnly(hookUrl: string, offset: number) {
+  return metered(DELIVERIES, async () => {
+    const started = performance.now();
+    await fullSpeed(hookUrl, offset, () => ({}), (_n, _at, res) => void entryOf(res));
+    return { per_second: Math.round(DELIVERIES / ((performance.now() - started) / 1000)) };
+  });
+}
+
+/**
+ * The forwarder alone: the receiver holds its answers while DELIVERIES are ingested (the forwarder
+ * fills its slots and waits), then answers, and the backlog is forwarded with nothing else running.
+ * CPU is counted from the release on.
+ */
+async function drain(hookUrl: string, offset: number, backlogDrained: () => Promise<void>) {
+  arrivalCount = 0;
+  holding = [];
+  await fullSpeed(hookUrl, offset, () => ({}), (_n, _at, res) => void entryOf(res));
+  await backlogDrained();
+  const held = holding;
+  holding = null;
+  return metered(DELIVERIES, async () => {
+    const released = performance.now();
+    for (const res of held) res.writeHead(204).end();
+    arrivalCount += held.length;
+    await untilArrived(DELIVERIES);
+    return { per_second: Math.round((DELIVERIES - held.length) / ((performance.now() - released) / 1000)), held: held.length };
+  });
+}
+
+/** A steady STEADY_RATE deliveries/s for STEADY_SECONDS: the lag at that rate. */
+async function steady(hookUrl: string, offset: number) {
+  arrivalCount = 0;
+  const total = STEADY_RATE * STEADY_SECONDS;
+  return metered(total, async () => {
+    const sentAt = new Map<string, number>();
+    const started = performance.now();
+    const inFlight: Promise<void>[] = [];
+    for (let n = 0; n < total; n++) {
+      const due = started + (n * 1000) / STEADY_RATE;
+      const wait = due - performance.now();
+      if (wait > 1) await sleep(wait);
+      const at = performance.now();
+      inFlight.push(post(hookUrl, body(offset + n)).then((res) => void sentAt.set(entryOf(res), at)));
     }
-  }));
-  return Math.round(DELIVERIES / ((performance.now() - started) / 1000));
+    await Promise.all(inFlight);
+    const sent = performance.now();
+    await untilArrived(total);
+    const lags = [...sentAt].map(([entry, at]) => arrivals.get(entry)! - at).sort((a, b) => a - b);
+    return { offered_per_second: STEADY_RATE, achieved_per_second: Math.round(total / ((sent - started) / 1000)), lag_p50_ms: quantile(lags, 0.5), lag_p99_ms: quantile(lags, 0.99) };
+  });
+}
+
+function openDirect(): Knex {
+  return databaseUrl.startsWith('postgres')
+    ? knexFactory({ client: 'pg', connection: databaseUrl })
+    : knexFactory({
+        client: 'sqlite3',
+        connection: { filename: databaseUrl.replace(/^sqlite:/, '') },
+        useNullAsDefault: true,
+        pool: { min: 1, max: 1, afterCreate: (conn: { run(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) => conn.run('PRAGMA busy_timeout = 30000', (err) => done(err, conn)) },
+      });
 }
 
 /** Puts PENDING retrying jobs, due in an hour, in the service's schedule (straight into its database). */
-async function fillSchedule(hook: string, destination: string): Promise<void> {
-  const knex = databaseUrl.startsWith('postgres')
-    ? knexFactory({ client: 'pg', connection: databaseUrl })
-    : knexFactory({ client: 'sqlite3', connection: { filename: databaseUrl.replace(/^sqlite:/, '') }, useNullAsDefault: true });
-  try {
-    const due = Date.now() + 3_600_000;
-    const now = new Date().toISOString();
-    for (let i = 0; i < PENDING; i += 500) {
-      const rows = Array.from({ length: Math.min(500, PENDING - i) }, (_, k) => ({
-        id: `fwd_bench${String(i + k).padStart(11, '0')}`, delivery: `dlv_bench${String(i + k).padStart(11, '0')}`, hook_id: hook, destination, state: 'retrying',
-        attempts: 1, last_status: 503, due_at: due, invocations: '[]', ordered: 0, created_at: now,
-      }));
-      await knex('forward_jobs').insert(rows);
-    }
-  } finally {
-    await knex.destroy();
+async function fillSchedule(knex: Knex, hook: string, destination: string): Promise<void> {
+  const due = Date.now() + 3_600_000;
+  const now = new Date().toISOString();
+  for (let i = 0; i < PENDING; i += 500) {
+    const rows = Array.from({ length: Math.min(500, PENDING - i) }, (_, k) => ({
+      id: `fwd_bench${String(i + k).padStart(11, '0')}`, delivery: `dlv_bench${String(i + k).padStart(11, '0')}`, hook_id: hook, destination, state: 'retrying',
+      attempts: 1, last_status: 503, due_at: due, invocations: '[]', ordered: 0, created_at: now,
+    }));
+    await knex('forward_jobs').insert(rows);
   }
 }
 
+/**
+ * After 10^5 rows come or go, the database's own catching up (SQLite's WAL checkpoint, PostgreSQL's
+ * vacuum) is done here, so that it does not land on the service during the next measurement.
+ */
+const settleDatabase = async (knex: Knex): Promise<void> => {
+  await knex.raw(databaseUrl.startsWith('postgres') ? 'VACUUM ANALYZE forward_jobs' : 'PRAGMA wal_checkpoint(TRUNCATE)');
+};
+
+const clearSchedule = (knex: Knex) => knex('forward_jobs').where('id', 'like', 'fwd_bench%').delete();
+
 const service = await startServiceProcess({ DATABASE_URL: databaseUrl, SWITCHYARD_API_KEY: API_KEY, SWITCHYARD_FORWARD_ALLOW: `127.0.0.1:${receiverPort}` });
+servicePid = service.child.process.pid!;
 try {
   const owner = { 'content-type': 'application/json', 'x-sheets-key': API_KEY };
-  const hook = (await (await fetch(`${service.url}/api/objects/webhook`, { method: 'POST', headers: owner, body: JSON.stringify({ name: 'bench' }) })).json()) as { id: string };
-  const dst = (await (await fetch(`${service.url}/api/objects/webhook/${hook.id}/destinations`, { method: 'POST', headers: owner, body: JSON.stringify({ url: `http://127.0.0.1:${receiverPort}/in` }) })).json()) as { id: string };
+  /** Waits until the ledger has integrated every entry (the backlog metric reads 0). */
+  const backlogDrained = async (): Promise<void> => {
+    for (const end = Date.now() + 120_000; Date.now() < end; await sleep(50)) {
+      const text = await (await fetch(`${service.url}/metrics`, { headers: owner })).text();
+      const m = /^switchyard_ledger_backlog_entries(?:\{[^}]*\})? (\d+)/m.exec(text);
+      if (!m || m[1] === '0') return;
+    }
+  };
+  const makeHook = async (name: string) => (await (await fetch(`${service.url}/api/objects/webhook`, { method: 'POST', headers: owner, body: JSON.stringify({ name }) })).json()) as { id: string };
+  const hook = await makeHook('bench');
+  // The longest timeout allowed: the drain phase holds the receiver's answers while it ingests.
+  const dst = (await (await fetch(`${service.url}/api/objects/webhook/${hook.id}/destinations`, { method: 'POST', headers: owner, body: JSON.stringify({ url: `http://127.0.0.1:${receiverPort}/in`, timeout_ms: 60_000 }) })).json()) as { id: string };
   if (!dst.id) throw new Error(`no destination: ${JSON.stringify(dst)}`);
   const hookUrl = `${service.url}/hook/${hook.id}`;
-  const rounds: Array<{ plain: number; forwarding: Awaited<ReturnType<typeof burst>> }> = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const offset = round * DELIVERIES * 2;
-    const p = await plain(offset);
-    rounds.push({ plain: Math.round(p), forwarding: await burst(hookUrl, offset + DELIVERIES) });
-  }
-  const byRatio = [...rounds].sort((a, b) => a.forwarding.per_second / a.plain - b.forwarding.per_second / b.plain);
-  const median = byRatio[Math.floor(byRatio.length / 2)]!;
-  const steadyPhase = await steady(hookUrl, ROUNDS * DELIVERIES * 2);
-  // What a large schedule costs ingestion: a webhook without destinations, before and after.
-  const bare = (await (await fetch(`${service.url}/api/objects/webhook`, { method: 'POST', headers: owner, body: JSON.stringify({ name: 'bare' }) })).json()) as { id: string };
+  const bare = await makeHook('bare');
   const bareUrl = `${service.url}/hook/${bare.id}`;
-  const base = 10_000_000;
-  const before = [await ingestOnly(bareUrl, base), await ingestOnly(bareUrl, base + DELIVERIES)];
-  await fillSchedule(hook.id, dst.id);
-  const after = [await ingestOnly(bareUrl, base + 2 * DELIVERIES), await ingestOnly(bareUrl, base + 3 * DELIVERIES)];
-  const pendingPhase = { pending_retries: PENDING, ingest_before_per_second: Math.max(...before), ingest_after_per_second: Math.max(...after), ratio: Math.round((Math.max(...after) / Math.max(...before)) * 1000) / 1000 };
+
+  type Rounds = Record<string, Array<Record<string, unknown> & { per_second?: number }>>;
+  const rounds: Rounds = { plain: [], burst: [], ingest: [], drain: [], steady: [] };
+  let offset = 0;
+  const take = (n: number) => ((offset += n), offset - n);
+  for (let round = 0; round < ROUNDS; round++) {
+    await backlogDrained();
+    if (PHASES.has('plain')) rounds['plain']!.push(await plain(take(DELIVERIES)));
+    if (PHASES.has('burst')) rounds['burst']!.push(await burst(hookUrl, take(DELIVERIES)));
+    await backlogDrained();
+    if (PHASES.has('ingest')) rounds['ingest']!.push(await ingestOnly(bareUrl, take(DELIVERIES)));
+    await backlogDrained();
+    if (PHASES.has('drain')) rounds['drain']!.push(await drain(hookUrl, take(DELIVERIES), backlogDrained));
+    await backlogDrained();
+    if (PHASES.has('steady')) rounds['steady']!.push(await steady(hookUrl, take(STEADY_RATE * STEADY_SECONDS)));
+  }
+  const med = (phase: string, field: string) => (rounds[phase]!.length ? median(rounds[phase]!.map((r) => Number(r[field]))) : NaN);
+  const medCpu = (phase: string, field: 'service' | 'service_main' | 'bench') => (rounds[phase]!.length ? median(rounds[phase]!.map((r) => (r['cpu_us'] as Record<string, number>)[field]!)) : NaN);
+  const summary = (phase: string, fields: string[]) => ({
+    ...Object.fromEntries(fields.map((f) => [f, med(phase, f)])),
+    cpu_us_per_delivery: { service: medCpu(phase, 'service'), service_main: medCpu(phase, 'service_main'), bench: medCpu(phase, 'bench') },
+  });
+
+  // What a large schedule costs ingestion: empty and full alternate (E F, F E, E F, …).
+  let pendingPhase: Record<string, unknown> | null = null;
+  if (PHASES.has('pending')) {
+    const knex = openDirect();
+    try {
+      const empty: number[] = [];
+      const full: number[] = [];
+      const cpu: { empty: number[]; full: number[] } = { empty: [], full: [] };
+      let filled = false;
+      await ingestOnly(bareUrl, take(DELIVERIES)); // warm-up, not counted
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const want of round % 2 === 0 ? [false, true] : [true, false]) {
+          if (want !== filled) {
+            if (want) await fillSchedule(knex, hook.id, dst.id);
+            else await clearSchedule(knex);
+            filled = want;
+            await settleDatabase(knex);
+          }
+          await backlogDrained();
+          const r = await ingestOnly(bareUrl, take(DELIVERIES));
+          (want ? full : empty).push(r.per_second);
+          cpu[want ? 'full' : 'empty'].push(r.cpu_us.service);
+        }
+      }
+      if (filled) await clearSchedule(knex);
+      pendingPhase = {
+        pending_retries: PENDING,
+        rounds: empty.map((e, i) => ({ empty: e, full: full[i], cpu_us: { empty: cpu.empty[i], full: cpu.full[i] } })),
+        ingest_empty_per_second: median(empty),
+        ingest_full_per_second: median(full),
+        ratio: round3(median(full) / median(empty)),
+        service_cpu_us_per_delivery: { empty: median(cpu.empty), full: median(cpu.full) },
+      };
+    } finally {
+      await knex.destroy();
+    }
+  }
+
   const report = {
     benchmark: 'forward',
     engine: databaseUrl.startsWith('postgres') ? 'postgresql' : 'sqlite',
-    deliveries_per_burst: DELIVERIES,
+    deliveries_per_phase: DELIVERIES,
     concurrency: CONCURRENCY,
     rounds,
-    burst: { plain_per_second: median.plain, ...median.forwarding, ratio: Math.round((median.forwarding.per_second / median.plain) * 1000) / 1000 },
-    steady: steadyPhase,
+    plain: summary('plain', ['per_second']),
+    burst: { ...summary('burst', ['per_second', 'ingest_per_second', 'lag_p50_ms', 'lag_p99_ms']), ratio_to_plain: round3(med('burst', 'per_second') / med('plain', 'per_second')) },
+    ingest: summary('ingest', ['per_second']),
+    drain: { ...summary('drain', ['per_second']), ratio_to_plain: round3(med('drain', 'per_second') / med('plain', 'per_second')) },
+    steady: summary('steady', ['offered_per_second', 'achieved_per_second', 'lag_p50_ms', 'lag_p99_ms']),
     pending: pendingPhase,
-    targets: { 'burst.ratio': '>= 0.5', 'steady.lag_p99_ms at 1000/s': '<= 1000', 'pending.ratio': '>= 0.9' },
+    targets: { 'burst.ratio_to_plain': '>= 0.5', 'steady.lag_p99_ms at 1000/s': '<= 1000', 'pending.ratio': '>= 0.9' },
+    load_average: loadavg().map((l) => Math.round(l * 10) / 10),
     cpus: availableParallelism(),
     node: process.version,
     at: new Date().toISOString(),

@@ -1,6 +1,6 @@
 // Forwarding across processes: the schedule is in the database, so a kill -9 with retries pending
-// loses none of them (both engines), and two service processes on one PostgreSQL database make
-// each attempt once (leases claimed with FOR UPDATE SKIP LOCKED).
+// or attempts under way loses none of them (both engines), and two service processes on one
+// PostgreSQL database make each attempt once (leases claimed with FOR UPDATE SKIP LOCKED).
 import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,9 +19,9 @@ function forwardingConfig(rx: Receiver): { env: NodeJS.ProcessEnv; drop(): void 
   return { env: { SWITCHYARD_API_KEY: TEST_API_KEY, SWITCHYARD_CONFIG: file }, drop: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-async function setUp(url: string, rx: Receiver, retry: Record<string, number>): Promise<{ hook: string; dst: string }> {
+async function setUp(url: string, rx: Receiver, retry: Record<string, number>, timeoutMs = 1000): Promise<{ hook: string; dst: string }> {
   const hook = (await (await fetch(`${url}/api/objects/webhook`, { method: 'POST', headers: owner, body: JSON.stringify({ name: 'forwarded' }) })).json()) as { id: string };
-  const dst = (await (await fetch(`${url}/api/objects/webhook/${hook.id}/destinations`, { method: 'POST', headers: owner, body: JSON.stringify({ url: rx.url(), timeout_ms: 1000, retry }) })).json()) as { id: string };
+  const dst = (await (await fetch(`${url}/api/objects/webhook/${hook.id}/destinations`, { method: 'POST', headers: owner, body: JSON.stringify({ url: rx.url(), timeout_ms: timeoutMs, retry }) })).json()) as { id: string };
   expect(dst.id).to.match(/^dst_/);
   return { hook: hook.id, dst: dst.id };
 }
@@ -85,6 +85,51 @@ for (const engine of engines()) {
         for (const e of entries) expect(done.get(e)!.invocations.length, e).to.equal(done.get(e)!.attempts);
         const deliveredIds = new Set(rx.received.map((r) => r.headers['webhook-id']));
         for (const e of entries) expect(deliveredIds.has(e), e).to.equal(true);
+      } finally {
+        await service?.child.stop();
+        await rx.close();
+        config.drop();
+        await db.drop();
+      }
+    });
+  });
+}
+
+for (const engine of engines()) {
+  describe(`forwarding: kill -9 with attempts in flight (${engine})`, function () {
+    this.timeout(120_000);
+
+    // A new delivery is written already leased to the process that accepts it and attempted at
+    // once: a process killed in the middle of those attempts leaves leases that run out, and the
+    // next process makes each attempt again.
+    it('loses no attempt that was under way: after a restart every delivery is forwarded', async () => {
+      const db = await freshDatabase(engine);
+      const rx = await startReceiver();
+      const config = forwardingConfig(rx);
+      let hang = true;
+      rx.answer = () => (hang ? 'hang' : { status: 200 });
+      let service: { child: Child; url: string } | undefined;
+      try {
+        service = await startServiceProcess({ ...config.env, DATABASE_URL: db.url });
+        const { hook } = await setUp(service.url, rx, { max_attempts: 5, initial_ms: 100 }, 30_000);
+        const entries: string[] = [];
+        for (let n = 0; n < 10; n++) entries.push(await deliver(service.url, hook, n));
+        // Every attempt has reached the receiver, which holds it unanswered.
+        await eventually(async () => (entries.every((e) => rx.received.some((r) => r.headers['webhook-id'] === e)) ? true : undefined), 'every attempt under way');
+        await service.child.kill();
+
+        hang = false;
+        const before = rx.received.length;
+        service = await startServiceProcess({ ...config.env, DATABASE_URL: db.url });
+        const done = await eventually(async () => {
+          const states = await forwardingOf(service!.url, hook);
+          return entries.every((e) => states.get(e)?.state === 'delivered') ? states : undefined;
+        }, 'every delivery delivered after the restart', 60_000);
+        // The killed process recorded nothing: each delivery's one recorded attempt is the new one.
+        for (const e of entries) expect(done.get(e), e).to.deep.include({ attempts: 1 });
+        for (const e of entries) expect(done.get(e)!.invocations, e).to.have.length(1);
+        const again = new Set(rx.received.slice(before).map((r) => r.headers['webhook-id']));
+        for (const e of entries) expect(again.has(e), e).to.equal(true);
       } finally {
         await service?.child.stop();
         await rx.close();

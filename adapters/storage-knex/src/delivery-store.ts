@@ -6,6 +6,7 @@
 import { hash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { GroupCommit } from './group-commit.js';
+import { chunks } from './sql-batches.js';
 import { pageOf, seqPage } from './seq-paging.js';
 import type { StoreObserver, StoreOptions } from './store-observer.js';
 import { FIRST_DELIVERY, dialectFor, type Statements } from './dialect.js';
@@ -205,6 +206,12 @@ export class KnexDeliveryStore implements DeliveryStore {
 
   async appendAction(record: ActionRecord): Promise<void> {
     await this.knex('webhook_actions').insert({ ...record, answer: JSON.stringify(record.answer) });
+  }
+
+  async getMany(ids: string[]): Promise<StoredDelivery[]> {
+    const rows: DeliveryRow[] = [];
+    for (const part of chunks(ids)) rows.push(...(await this.knex<DeliveryRow>('deliveries').select('*').whereIn('id', part)));
+    return this.withActions(rows);
   }
 
   async get(id: string, options: { inlineBodyBytes?: number } = {}): Promise<StoredDelivery | undefined> {

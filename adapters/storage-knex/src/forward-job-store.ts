@@ -1,9 +1,10 @@
 // The forwarding schedule on knex: one row per delivery and destination, claimed with leases so
 // that every process may work it and each attempt is made once.
 import type { Knex } from 'knex';
-import type { ForwardJob, ForwardJobStore, Page, RetrySelector } from '@switchyard/core';
+import type { ForwardJob, ForwardJobStore, NewForwardJob, Page, RetrySelector } from '@switchyard/core';
 import { dialectFor, type Statements } from './dialect.js';
 import { GroupCommit } from './group-commit.js';
+import { ROWS_PER_STATEMENT, chunks } from './sql-batches.js';
 
 interface JobRow {
   seq: number | string;
@@ -36,7 +37,7 @@ const toJob = (r: JobRow): ForwardJob => ({
   created_at: r.created_at,
 });
 
-const toRow = (j: ForwardJob) => ({
+const toRow = (j: NewForwardJob) => ({
   id: j.id,
   delivery: j.delivery,
   hook_id: j.hook_id,
@@ -47,42 +48,63 @@ const toRow = (j: ForwardJob) => ({
   due_at: j.due_at,
   invocations: JSON.stringify(j.invocations),
   ordered: j.ordered ? 1 : 0,
+  lease_owner: j.lease?.owner ?? null,
+  lease_until: j.lease?.until ?? null,
   created_at: j.created_at,
 });
+
+/** Attempts settled per statement: a batch of any size is at most a few of these. */
+const SETTLE_ROWS = 64;
+const SETTLE_TUPLE = '(?, ?, CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS BIGINT), ?, ?)';
+const settleSqlBySize = new Map<number, string>();
+/**
+ * Attempts' outcomes, each written only while the lease is still its settler's. A VALUES list names
+ * its columns column1… on both engines; the casts give PostgreSQL the types of the bound values.
+ */
+const settleSql = (rows: number): string => {
+  let sql = settleSqlBySize.get(rows);
+  if (sql === undefined) {
+    settleSqlBySize.set(rows, (sql = `UPDATE forward_jobs SET state = v.column2, attempts = v.column3, last_status = v.column4, due_at = v.column5, invocations = v.column6, lease_owner = NULL, lease_until = NULL
+      FROM (VALUES ${Array.from({ length: rows }, () => SETTLE_TUPLE).join(', ')}) AS v
+      WHERE forward_jobs.id = v.column1 AND forward_jobs.lease_owner = v.column7
+      RETURNING forward_jobs.id`));
+  }
+  return sql;
+};
 
 export class KnexForwardJobStore implements ForwardJobStore {
   private readonly statements: Statements;
   private readonly claimSql: string;
   /** New jobs and settled attempts that arrive together share one transaction (see group-commit.ts). */
-  private readonly adds: GroupCommit<ForwardJob[], void>;
+  private readonly adds: GroupCommit<NewForwardJob[], void>;
   private readonly settles: GroupCommit<{ job: ForwardJob; owner: string }, boolean>;
 
   constructor(private readonly knex: Knex) {
     const dialect = dialectFor(knex);
     this.statements = dialect.statements(knex);
-    const insert = (db: Knex, jobs: ForwardJob[]) => (jobs.length ? db('forward_jobs').insert(jobs.map(toRow)) : Promise.resolve());
+    // New jobs: as few statements as the engine allows (one on SQLite, prepared once).
+    const insert = (db: Knex, jobs: NewForwardJob[]) => dialect.insertRows(db, 'forward_jobs', jobs.map(toRow), this.statements);
     this.adds = new GroupCommit(
       async (batches) => {
-        await knex.transaction(async (trx) => {
-          const rows = batches.flat();
-          for (let i = 0; i < rows.length; i += 200) await insert(trx, rows.slice(i, i + 200));
-        });
+        const rows = batches.flat();
+        if (rows.length <= ROWS_PER_STATEMENT) await insert(knex, rows);
+        else await knex.transaction(async (trx) => insert(trx, rows));
         return batches.map(() => undefined);
       },
       async (jobs) => void (await insert(knex, jobs)),
       dialect.writersInFlight,
     );
-    const update = (db: Knex, { job, owner }: { job: ForwardJob; owner: string }) =>
-      db('forward_jobs')
-        .where({ id: job.id, lease_owner: owner })
-        .update({ state: job.state, attempts: job.attempts, last_status: job.last_status, due_at: job.due_at, invocations: JSON.stringify(job.invocations), lease_owner: null, lease_until: null });
+    // The attempts settled together are one UPDATE (prepared once per batch size on SQLite).
     this.settles = new GroupCommit(
-      async (items) => knex.transaction(async (trx) => {
-        const out: boolean[] = [];
-        for (const item of items) out.push((await update(trx, item)) > 0);
-        return out;
-      }),
-      async (item) => (await update(knex, item)) > 0,
+      async (items) => {
+        const settled = new Set<string>();
+        for (const part of chunks(items, SETTLE_ROWS)) {
+          const bindings = part.flatMap(({ job, owner }) => [job.id, job.state, job.attempts, job.last_status, job.due_at, JSON.stringify(job.invocations), owner]);
+          for (const row of await this.statements.all<{ id: string }>(settleSql(part.length), bindings)) settled.add(row.id);
+        }
+        return items.map(({ job }) => settled.has(job.id));
+      },
+      async ({ job, owner }) => (await this.statements.all<{ id: string }>(settleSql(1), [job.id, job.state, job.attempts, job.last_status, job.due_at, JSON.stringify(job.invocations), owner])).length > 0,
       dialect.writersInFlight,
     );
     // Due, unleased (or the lease ran out), and for an ordered destination first in line. The
@@ -98,7 +120,7 @@ export class KnexForwardJobStore implements ForwardJobStore {
       RETURNING *`;
   }
 
-  async add(jobs: ForwardJob[]): Promise<void> {
+  async add(jobs: NewForwardJob[]): Promise<void> {
     if (jobs.length > 0) await this.adds.submit(jobs);
   }
 

@@ -11,7 +11,7 @@ import { computeYield } from '../yield.js';
 import { retryDelayMs } from './backoff.js';
 import { DESTINATION_ID_PATTERN, MAX_DESTINATIONS_PER_WEBHOOK, newDestinationId, newDestinationSecret, readDestinationSettings, type Destination } from './destination.js';
 import { compileFilter, type DeliveryFilter, type FilterInput } from './filter.js';
-import type { DestinationStore, ForwardJob, ForwardJobStore, ForwardState, OutboundSender, RetrySelector, SendOutcome } from './ports.js';
+import type { DestinationStore, ForwardJob, ForwardJobStore, ForwardState, NewForwardJob, OutboundSender, RetrySelector, SendOutcome } from './ports.js';
 import { standardWebhookHeaders } from './standard-webhooks.js';
 
 /** The key of forwarding attempts in the ledger (not a capability: nobody dispatches it). */
@@ -25,7 +25,7 @@ export interface ForwardingOptions {
   pollMs: number;
   /** How long a claim holds a job; longer than any destination's timeout, so an attempt is made once. */
   leaseMs: number;
-  /** Attempts in flight per process. */
+  /** Sends in flight per process (attempts whose destination has not answered yet). */
   concurrency: number;
   /** Consecutive failures that open a destination's circuit, and how long it stays open before a probe. */
   circuitFailures: number;
@@ -55,6 +55,11 @@ export const forwardingView = (job: ForwardJob): ForwardingView => ({
 
 export const newForwardJobId = (): string => randomId('fwd_', 20);
 
+/** A claimed job's delivery, until its body has been sent. */
+interface Held {
+  delivery: StoredDelivery | undefined;
+}
+
 interface Circuit {
   failures: number;
   openUntil: number;
@@ -67,6 +72,8 @@ interface Logger {
 }
 
 const DESTINATION_CACHE_MS = 1000;
+/** Attempts being recorded (answered, not yet settled) may be this many times `concurrency`. */
+const RECORDING_FACTOR = 4;
 
 export class ForwardingService {
   /** Names this process's claims. */
@@ -75,10 +82,15 @@ export class ForwardingService {
   private readonly filters = new Map<string, DeliveryFilter>();
   private readonly circuits = new Map<string, Circuit>();
   private readonly nextSlot = new Map<string, number>();
+  /** Attempts from claim to settle, and how many of them are waiting on their destination. */
   private readonly inFlight = new Set<Promise<void>>();
+  private sending = 0;
+  /** Slots held for a claim under way. */
+  private claiming = 0;
   private timer: ReturnType<typeof setInterval> | undefined;
   private draining: Promise<void> | null = null;
   private again = false;
+  private exhausted = false;
   private stopped = true;
 
   constructor(
@@ -210,7 +222,7 @@ export class ForwardingService {
     if (targets.length === 0) return;
     const now = this.clock.now();
     let input: FilterInput | undefined;
-    const jobs: ForwardJob[] = targets.map((dst) => {
+    const jobs: NewForwardJob[] = targets.map((dst) => {
       let pass = true;
       if (dst.filter) {
         input ??= filterInput(delivery);
@@ -234,8 +246,22 @@ export class ForwardingService {
         created_at: now.toISOString(),
       };
     });
-    await this.jobs.add(jobs);
-    if (jobs.some((j) => j.state === 'pending')) this.kick();
+    // Where this process has room, a new job is added already leased to it and attempted as soon as
+    // it is committed, with the delivery in hand: no claim and no read. (An ordered job may have an
+    // earlier one in line, so the claim decides for it.) A process that dies holding such a lease
+    // leaves the job to whoever claims it when the lease runs out, as with any claimed job.
+    const leased: NewForwardJob[] = [];
+    if (!this.stopped) {
+      for (const job of jobs) {
+        if (job.state !== 'pending' || job.ordered || this.room() - leased.length <= 0) continue;
+        job.lease = { owner: this.owner, until: now.getTime() + this.options.leaseMs };
+        leased.push(job);
+      }
+    }
+    const added = this.jobs.add(jobs);
+    for (const job of leased) this.launch(job, delivery, added);
+    await added;
+    if (jobs.some((j) => j.state === 'pending' && !j.lease)) this.kick();
   }
 
   // ── Workers ─────────────────────────────────────────────────────────────────────────────────
@@ -259,6 +285,16 @@ export class ForwardingService {
 
   /** Looks for due jobs now (coalesced: one claim loop at a time per process). */
   kick(): void {
+    this.exhausted = false;
+    this.claimSoon();
+  }
+
+  /** Claims again when slots free up, unless the last claim found fewer due jobs than it had room for. */
+  private refill(): void {
+    if (!this.exhausted) this.claimSoon();
+  }
+
+  private claimSoon(): void {
     if (this.stopped) return;
     if (this.draining) {
       this.again = true;
@@ -270,30 +306,76 @@ export class ForwardingService {
         this.draining = null;
         if (this.again && !this.stopped) {
           this.again = false;
-          this.kick();
+          this.claimSoon();
         }
       });
+  }
+
+  /**
+   * Free slots for new attempts: sends in flight are bounded by `concurrency`, and attempts still
+   * being recorded after their answer came back by a few times that (the database catches up).
+   */
+  private room(): number {
+    const used = this.sending + this.claiming;
+    return Math.min(this.options.concurrency - used, this.options.concurrency * RECORDING_FACTOR - this.inFlight.size - this.claiming);
   }
 
   private async drain(): Promise<void> {
     for (;;) {
       this.again = false;
-      const room = this.options.concurrency - this.inFlight.size;
-      if (room <= 0 || this.stopped) return;
+      const room = this.room();
+      // Claims come in batches: one statement leases many jobs. A small room waits for more
+      // (an attempt that ends kicks again), unless nothing is in flight.
+      if (room <= 0 || this.stopped || (room < this.options.concurrency / 4 && this.inFlight.size > 0)) return;
       const now = this.clock.now().getTime();
-      const claimed = await this.jobs.claimDue(this.owner, now, now + this.options.leaseMs, room);
-      for (const job of claimed) {
-        const run: Promise<void> = this.attempt(job)
-          .catch((err) => this.logger.error('forwarding attempt failed to record', { job: job.id, error: (err as Error).message }))
-          .finally(() => {
-            this.inFlight.delete(run);
-            // Claims come in batches: once half the slots are free (or all, for a small batch).
-            if (this.inFlight.size <= this.options.concurrency / 2 || this.inFlight.size === 0) this.kick();
-          });
-        this.inFlight.add(run);
+      // The slots a claim asks for are held while it runs, so that intake does not lease them too.
+      this.claiming = room;
+      let claimed: ForwardJob[];
+      let deliveries: Map<string, StoredDelivery>;
+      try {
+        claimed = await this.jobs.claimDue(this.owner, now, now + this.options.leaseMs, room);
+        // The claimed jobs' deliveries, in one read rather than one per attempt.
+        deliveries = claimed.length ? new Map((await this.deliveries.getMany([...new Set(claimed.map((j) => j.delivery))])).map((d) => [d.id, d])) : new Map();
+      } finally {
+        this.claiming = 0;
       }
-      if (claimed.length < room && !this.again) return;
+      for (const job of claimed) this.launch(job, deliveries.get(job.delivery));
+      if (claimed.length < room && !this.again) {
+        // Nothing more is due now: wait for new work (intake, a bulk retry) or the next poll.
+        this.exhausted = true;
+        return;
+      }
     }
+  }
+
+  /**
+   * Starts an attempt of a job leased to this process (once `ready`, the job's commit, resolves; not
+   * at all if it fails). It holds a send slot until the destination answers, and stays in flight
+   * until it is settled.
+   */
+  private launch(job: ForwardJob, delivery: StoredDelivery | undefined, ready: Promise<void> = Promise.resolve()): void {
+    // The body is let go once sent, so attempts being recorded do not hold bodies (held.delivery).
+    const held: Held = { delivery };
+    this.sending += 1;
+    let sent = false;
+    // The send slot is free once the destination has answered; recording goes on after it.
+    const answered = (): void => {
+      if (sent) return;
+      sent = true;
+      this.sending -= 1;
+      if (this.room() >= this.options.concurrency / 4) this.refill();
+    };
+    const run: Promise<void> = ready
+      .then(
+        () => this.attempt(job, held, answered).catch((err) => this.logger.error('forwarding attempt failed to record', { job: job.id, error: (err as Error).message })),
+        () => undefined, // not committed: nothing to attempt (the intake reports the failure)
+      )
+      .finally(() => {
+        answered();
+        this.inFlight.delete(run);
+        if (this.room() >= this.options.concurrency / 4 || this.inFlight.size === 0) this.refill();
+      });
+    this.inFlight.add(run);
   }
 
   /** Ends the lease without an attempt: the job is due again at `at`. */
@@ -301,32 +383,33 @@ export class ForwardingService {
     return this.jobs.settle({ ...job, due_at: at }, this.owner);
   }
 
-  private async attempt(job: ForwardJob): Promise<void> {
+  private async attempt(job: ForwardJob, held: Held, answered: () => void): Promise<void> {
     const now = this.clock.now().getTime();
     // An active destination comes from the short cache intake uses; anything else is read afresh.
     const dst = (await this.activeDestinations(job.hook_id)).find((d) => d.id === job.destination) ?? (await this.destinations.get(job.hook_id, job.destination));
     if (!dst || dst.deleted_at) {
+      answered();
       await this.jobs.settle({ ...job, state: 'skipped', due_at: null }, this.owner);
       return;
     }
-    if (!dst.on) return void (await this.postpone(job, now + 1000));
+    if (!dst.on) return void (answered(), await this.postpone(job, now + 1000));
     // The circuit: open after repeated failures; once the cool-down ends, one probe at a time.
     const circuit = this.circuits.get(dst.id);
     if (circuit && circuit.failures >= this.options.circuitFailures) {
-      if (circuit.openUntil > now) return void (await this.postpone(job, circuit.openUntil));
-      if (circuit.probing) return void (await this.postpone(job, now + Math.min(1000, this.options.circuitCooldownMs)));
+      if (circuit.openUntil > now) return void (answered(), await this.postpone(job, circuit.openUntil));
+      if (circuit.probing) return void (answered(), await this.postpone(job, now + Math.min(1000, this.options.circuitCooldownMs)));
       circuit.probing = true;
     }
     if (dst.rate_per_s) {
       const slot = this.nextSlot.get(dst.id) ?? 0;
       if (slot > now) {
         if (circuit) circuit.probing = false;
-        return void (await this.postpone(job, slot));
+        return void (answered(), await this.postpone(job, slot));
       }
       this.nextSlot.set(dst.id, Math.max(now, slot) + 1000 / dst.rate_per_s);
     }
     try {
-      await this.send(job, dst, now);
+      await this.send(job, dst, held, now, answered);
     } finally {
       // A probe that ended in any way (an outcome, or an error recording it) frees the next one.
       if (circuit) circuit.probing = false;
@@ -334,24 +417,19 @@ export class ForwardingService {
   }
 
   /** The attempt itself: sign, send, record the invocation, settle the job. */
-  private async send(job: ForwardJob, dst: Destination, now: number): Promise<void> {
-    const delivery = await this.deliveries.get(job.delivery);
-    if (!delivery || !delivery.body) {
+  private async send(job: ForwardJob, dst: Destination, held: Held, now: number, answered: () => void): Promise<void> {
+    if (!held.delivery?.body) {
+      answered();
       await this.jobs.settle({ ...job, state: 'dead', due_at: null }, this.owner);
       return;
     }
-    const body = delivery.body;
-    const headers = {
-      'content-type': headerOf(delivery, 'content-type') ?? 'application/octet-stream',
-      ...dst.headers,
-      ...standardWebhookHeaders(dst.secret, delivery.id, Math.floor(now / 1000), body),
-    };
     const started = this.clock.now();
-    const outcome = await this.sender.post(dst.url, headers, body, dst.timeout_ms);
+    const outcome = await this.post(dst, held, now);
+    answered();
     const ok = outcome.kind === 'answered' && outcome.status >= 200 && outcome.status < 300;
+    this.noteOutcome(dst.id, ok);
     const previous = job.invocations[job.invocations.length - 1] ?? null;
     const invocation = await this.record(job, dst, outcome, ok, previous, started);
-    this.noteOutcome(dst.id, ok);
 
     const attempts = job.attempts + 1;
     const status = outcome.kind === 'answered' ? outcome.status : null;
@@ -365,6 +443,19 @@ export class ForwardingService {
       const due = this.clock.now().getTime() + retryDelayMs(dst.retry, attempts);
       await this.jobs.settle({ ...job, state: 'retrying', attempts, last_status: status, due_at: due, invocations }, this.owner);
     }
+  }
+
+  /** Signs and sends the delivery, then lets go of it (the body lives only in this call). */
+  private async post(dst: Destination, held: Held, now: number): Promise<SendOutcome> {
+    const delivery = held.delivery!;
+    const body = delivery.body!;
+    const headers = {
+      'content-type': headerOf(delivery, 'content-type') ?? 'application/octet-stream',
+      ...dst.headers,
+      ...standardWebhookHeaders(dst.secret, delivery.id, Math.floor(now / 1000), body),
+    };
+    held.delivery = undefined;
+    return this.sender.post(dst.url, headers, body, dst.timeout_ms);
   }
 
   private noteOutcome(destination: string, ok: boolean): void {

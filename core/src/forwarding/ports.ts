@@ -35,8 +35,11 @@ export const DestinationStore = Symbol.for('switchyard.DestinationStore');
 /** Which jobs a bulk retry re-forwards. */
 export type RetrySelector = { state: 'dead' } | { from: string; to: string } | { entries: string[] };
 
+/** A job added already leased to the process that adds it (it attempts the job at once). */
+export type NewForwardJob = ForwardJob & { lease?: { owner: string; until: number } };
+
 export interface ForwardJobStore {
-  add(jobs: ForwardJob[]): Promise<void>;
+  add(jobs: NewForwardJob[]): Promise<void>;
   /**
    * Leases up to `limit` due jobs to `owner` until `leaseUntil`: no other claim returns them until
    * the lease ends. An ordered job waits while an earlier job of its destination is unfinished.

@@ -13,6 +13,8 @@ export interface DeliveryStore {
   appendAction(record: ActionRecord): Promise<void>;
   /** One delivery; a body over `inlineBodyBytes` (default: any size) is left out (`body_omitted`). */
   get(id: string, options?: { inlineBodyBytes?: number }): Promise<StoredDelivery | undefined>;
+  /** Several deliveries whole, in one read (those that exist, in any order). */
+  getMany(ids: string[]): Promise<StoredDelivery[]>;
   /**
    * Deliveries in the ledger listings' order. Bodies over `inlineBodyBytes` are left out and never
    * read: the row gives their size and hash.

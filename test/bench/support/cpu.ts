@@ -2,7 +2,7 @@
 // "where did the cycles go": the client, the service and the upstream, per request, and how much of
 // each process's share was its main thread. CPU per request varies less from run to run than
 // requests per second on a shared machine, so it is the better figure to compare changes by.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** user + system CPU milliseconds of a process so far (this process when pid is undefined). */
 export function cpuMs(pid?: number): number {
@@ -47,4 +47,32 @@ export async function withCpu<T extends { requests: number }>(
     cpu_ms_per_request: Object.fromEntries(named.map(([name, pid], i) => [name, perRequest(cpuMs(pid) - before[i]![0])])),
     main_thread_ms_per_request: Object.fromEntries(named.map(([name, pid], i) => [name, perRequest(mainThreadCpuMs(pid) - before[i]![1])])),
   };
+}
+
+/**
+ * CPU milliseconds so far of each of a process's threads, summed by thread name (Linux names them:
+ * "node" for the main thread, "libuv-worker" for the pool the database driver runs on, "V8
+ * DefaultWorke" for the collector and compiler, a worker thread by its own name). Threads that
+ * ended before the reading are not counted.
+ */
+export function threadCpuMs(pid: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  let tids: string[] = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    let name = '?';
+    try {
+      name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+    } catch {
+      continue;
+    }
+    if (tid === String(pid)) name = 'main';
+    const ms = statCpuMs(`/proc/${pid}/task/${tid}/stat`);
+    if (!Number.isNaN(ms)) out[name] = (out[name] ?? 0) + ms;
+  }
+  return out;
 }
