@@ -65,6 +65,11 @@ for (const engine of engines()) {
       }
     });
 
+    it('a malformed upstream-connect cookie (the OAuth state of a Connect) is 400 and cleared, not a 500', async () => {
+      const res = await expectRefused('get', '/dashboard/upstreams/x/callback?state=s&code=c', 'cookie', { cookie: `sy_upstream_connect=${MALFORMED[0]}` });
+      expect(String(res.headers['set-cookie'])).to.match(/^sy_upstream_connect=; Path=\/dashboard\/upstreams; Expires=Thu, 01 Jan 1970/);
+    });
+
     it('well-formed encodings and foreign cookies pass the guard', async () => {
       expect((await http.get('/api/dispatch?ask=caf%C3%A9%20100%25').expect(200)).body.ok).to.equal(true);
       expect((await http.get('/hook/hk_%C3%A9').expect(404)).body.error.code).to.equal('webhook_not_found');

@@ -25,6 +25,7 @@ import { metricsRoutes } from './routes/metrics.js';
 import { requestObserver } from './request-observer.js';
 import { accessLog } from './access-log.js';
 import { SESSION_COOKIE, SESSION_COOKIE_PATH } from './dashboard/session.js';
+import { CONNECT_COOKIE, CONNECT_COOKIE_PATH } from './dashboard/upstream-connect.js';
 
 export function createHttpApp(ctx: HttpContext): Express {
   const app = express();
@@ -38,7 +39,10 @@ export function createHttpApp(ctx: HttpContext): Express {
       bodies: ctx.metrics.bodyBytesInFlight,
       metrics: ctx.metrics,
       accessLog: accessLog(ctx.logger),
-      readCookies: [{ name: SESSION_COOKIE, path: SESSION_COOKIE_PATH }],
+      readCookies: [
+        { name: SESSION_COOKIE, path: SESSION_COOKIE_PATH },
+        { name: CONNECT_COOKIE, path: CONNECT_COOKIE_PATH },
+      ],
     }),
   );
   // Header count, body timeout and the budget of bodies in flight, before any route reads a body.

@@ -58,13 +58,15 @@ export class DashboardSessions {
   }
 }
 
-function safeEqual(a: string, b: string): boolean {
+/** Compares two texts in constant time (a CSRF token, an OAuth state). */
+export function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-function cookieValue(header: string | undefined, name: string): string | undefined {
+/** A cookie's value from the Cookie header (the encoding guard has refused a malformed one of ours). */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {
     const at = part.indexOf('=');
     if (at > 0 && part.slice(0, at).trim() === name) return decodeURIComponent(part.slice(at + 1).trim());

@@ -3,20 +3,20 @@
 // state, and comes back to /dashboard/upstreams/<name>/callback. The session cookie is
 // SameSite=Strict and so is not sent on that cross-site return: the state is bound to the browser
 // that pressed Connect by a short-lived Lax cookie instead, checked against the state sent back.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Router, urlencoded, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import { SwitchyardError } from '@switchyard/core';
 import { baseUrlOf } from '../base-url.js';
 import type { Needs } from '../context.js';
 import { statusFor } from '../status.js';
 import { html, page, type Html } from './html.js';
-import { DashboardSessions, type DashboardSession } from './session.js';
+import { DashboardSessions, cookieValue, safeEqual, type DashboardSession } from './session.js';
 import { connectedBody, continueBody, refusedBody, upstreamsBody } from './pages/upstreams.js';
 
 type Ctx = Needs<'dashboardSessionKey' | 'logger' | 'publicBaseUrl' | 'upstreamOAuth' | 'upstreams'>;
 
-const CONNECT_COOKIE = 'sy_upstream_connect';
-const CONNECT_COOKIE_PATH = '/dashboard/upstreams';
+export const CONNECT_COOKIE = 'sy_upstream_connect';
+export const CONNECT_COOKIE_PATH = '/dashboard/upstreams';
 const CONNECT_TTL_MS = 10 * 60_000;
 const NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
@@ -78,7 +78,7 @@ export function upstreamConnectRoutes(ctx: Ctx): Router {
     const state = text(query['state']);
     const code = text(query['code']);
     const bound = cookieValue(req.get('cookie'), CONNECT_COOKIE);
-    if (!state || !code || !bound || !sameText(bound, `${name}.${state}`)) {
+    if (!state || !code || !bound || !safeEqual(bound, `${name}.${state}`)) {
       throw new SwitchyardError('invalid_request', `this answer for ${name} does not belong to a connection started in this browser: press Connect again`);
     }
     await ctx.upstreamOAuth.complete(name, state, code);
@@ -94,18 +94,4 @@ export function upstreamConnectRoutes(ctx: Ctx): Router {
   }) as ErrorRequestHandler);
 
   return router;
-}
-
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === name) return decodeURIComponent(part.slice(at + 1).trim());
-  }
-  return undefined;
 }
