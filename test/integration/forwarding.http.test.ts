@@ -6,7 +6,7 @@ import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
-import { TEST_API_KEY, engines, startTestService, type TestService } from '../support/app.js';
+import { TEST_API_KEY, engines, startListeningService, type ListeningService } from '../support/app.js';
 import { eventually, startReceiver, type Receiver } from '../support/receiver.js';
 
 /** Posts raw bytes to a webhook address. */
@@ -27,7 +27,7 @@ function deliver(server: Server, hook: string, body: Buffer | string, contentTyp
 for (const engine of engines()) {
   describe(`HTTP forwarding (${engine})`, function () {
     this.timeout(60_000);
-    let svc: TestService;
+    let svc: ListeningService;
     let http: ReturnType<typeof request>;
     let server: Server;
     let rx: Receiver;
@@ -47,13 +47,11 @@ for (const engine of engines()) {
     before(async () => {
       rx = await startReceiver();
       other = await startReceiver();
-      svc = await startTestService(engine, { webhooks: { forwarding: { allow: [`127.0.0.1:${rx.port}`, `127.0.0.1:${other.port}`], pollMs: 20, circuitFailures: 1000 } } });
+      svc = await startListeningService(engine, { webhooks: { forwarding: { allow: [`127.0.0.1:${rx.port}`, `127.0.0.1:${other.port}`], pollMs: 20, circuitFailures: 1000 } } });
       http = request(svc.switchyard.app);
-      server = svc.switchyard.app.listen(0, '127.0.0.1');
-      await new Promise((r) => server.once('listening', r));
+      server = svc.server;
     });
     after(async () => {
-      server?.close();
       await svc?.close();
       await rx?.close();
       await other?.close();
@@ -347,18 +345,16 @@ for (const engine of engines()) {
 for (const engine of engines()) {
   describe(`HTTP forwarding: the circuit (${engine})`, function () {
     this.timeout(60_000);
-    let svc: TestService;
+    let svc: ListeningService;
     let server: Server;
     let rx: Receiver;
 
     before(async () => {
       rx = await startReceiver();
-      svc = await startTestService(engine, { webhooks: { forwarding: { allow: [`127.0.0.1:${rx.port}`], pollMs: 20, circuitFailures: 2, circuitCooldownMs: 1500 } } });
-      server = svc.switchyard.app.listen(0, '127.0.0.1');
-      await new Promise((r) => server.once('listening', r));
+      svc = await startListeningService(engine, { webhooks: { forwarding: { allow: [`127.0.0.1:${rx.port}`], pollMs: 20, circuitFailures: 2, circuitCooldownMs: 1500 } } });
+      server = svc.server;
     });
     after(async () => {
-      server?.close();
       await svc?.close();
       await rx?.close();
     });

@@ -6,7 +6,7 @@ import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { VerifiableLedger } from '@switchyard/core';
-import { TEST_API_KEY, engines, startTestService, type TestService } from '../support/app.js';
+import { TEST_API_KEY, engines, startTestService, type TestService, startListeningService, type ListeningService } from '../support/app.js';
 import { rawPost as post } from '../support/raw-post.js';
 import { parseExposition, samplesOf, valueOf, type Sample } from '../support/prometheus.js';
 
@@ -14,7 +14,7 @@ const HTTP = 'switchyard_http_request_duration_seconds_count';
 
 for (const engine of engines()) {
   describe(`HTTP metrics (${engine})`, function () {
-    let svc: TestService;
+    let svc: ListeningService;
     let http: ReturnType<typeof request>;
     let server: Server;
     let hookId: string;
@@ -25,14 +25,12 @@ for (const engine of engines()) {
     const total = (samples: Sample[], name: string, labels: Record<string, string>) => samplesOf(samples, name, labels).reduce((sum, s) => sum + s.value, 0);
 
     before(async function () {
-      svc = await startTestService(engine);
+      svc = await startListeningService(engine);
       http = request(svc.switchyard.app);
-      server = svc.switchyard.app.listen(0, '127.0.0.1');
-      await new Promise((r) => server.once('listening', r));
+      server = svc.server;
       hookId = (await owner(http.post('/api/objects/webhook')).send({ name: 'metrics' }).expect(201)).body.id;
     });
     after(async () => {
-      server?.close();
       await svc?.close();
     });
 

@@ -10,14 +10,14 @@ import { knexConfig } from '@switchyard/storage-knex';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createLogger } from '@switchyard/app';
-import { TEST_API_KEY, engines, startTestService, type TestService } from '../support/app.js';
+import { TEST_API_KEY, engines, startListeningService, type ListeningService } from '../support/app.js';
 import { rawPost as post } from '../support/raw-post.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 for (const engine of engines()) {
   describe(`HTTP request ids and logs (${engine})`, function () {
-    let svc: TestService;
+    let svc: ListeningService;
     let http: ReturnType<typeof request>;
     let server: Server;
     let hookId: string;
@@ -26,14 +26,12 @@ for (const engine of engines()) {
 
     before(async function () {
       const destination = { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) };
-      svc = await startTestService(engine, {}, { logger: createLogger('debug', { destination }) });
+      svc = await startListeningService(engine, {}, { logger: createLogger('debug', { destination }) });
       http = request(svc.switchyard.app);
-      server = svc.switchyard.app.listen(0, '127.0.0.1');
-      await new Promise((r) => server.once('listening', r));
+      server = svc.server;
       hookId = (await owner(http.post('/api/objects/webhook')).send({ name: 'traced' }).expect(201)).body.id;
     });
     after(async () => {
-      server?.close();
       await svc?.close();
     });
 

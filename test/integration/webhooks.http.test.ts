@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
-import { TEST_API_KEY, engines, startTestService, type TestService } from '../support/app.js';
+import { TEST_API_KEY, engines, startListeningService, type ListeningService } from '../support/app.js';
 
 interface Sent {
   status: number;
@@ -31,7 +31,7 @@ const bytesOf = (entry: { body: string; body_encoding: string }): Buffer => Buff
 
 for (const engine of engines()) {
   describe(`HTTP webhooks (${engine})`, function () {
-    let svc: TestService;
+    let svc: ListeningService;
     let http: ReturnType<typeof request>;
     let server: Server;
     let hookId: string;
@@ -39,15 +39,13 @@ for (const engine of engines()) {
     const entry = async (id: string) => (await owner(http.get(`/api/ledger/${id}`)).expect(200)).body.entry;
 
     before(async function () {
-      svc = await startTestService(engine, { webhooks: { bodyLimitBytes: 4096 } });
+      svc = await startListeningService(engine, { webhooks: { bodyLimitBytes: 4096 } });
       http = request(svc.switchyard.app);
-      server = svc.switchyard.app.listen(0, '127.0.0.1');
-      await new Promise((r) => server.once('listening', r));
+      server = svc.server;
       const created = await owner(http.post('/api/objects/webhook')).send({ name: 'github' }).expect(201);
       hookId = created.body.id;
     });
     after(async () => {
-      server?.close();
       await svc?.close();
     });
 
@@ -263,19 +261,17 @@ for (const engine of engines()) {
 
 for (const engine of engines()) {
   describe(`HTTP webhook signatures (${engine})`, function () {
-    let svc: TestService;
+    let svc: ListeningService;
     let server: Server;
     let http: ReturnType<typeof request>;
     const owner = (r: request.Test) => r.set('x-sheets-key', TEST_API_KEY);
 
     before(async function () {
-      svc = await startTestService(engine);
+      svc = await startListeningService(engine);
       http = request(svc.switchyard.app);
-      server = svc.switchyard.app.listen(0, '127.0.0.1');
-      await new Promise((r) => server.once('listening', r));
+      server = svc.server;
     });
     after(async () => {
-      server?.close();
       await svc?.close();
     });
 

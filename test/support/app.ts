@@ -79,6 +79,8 @@ export async function startTestService(engine: Engine, overrides: Record<string,
 
 export interface ListeningService extends TestService {
   url: string;
+  /** The listening server (the service's own createServer: its header and timeout limits apply). */
+  server: import('node:http').Server;
 }
 
 /** A test service listening on a loopback port, for clients in other processes (the CLI). */
@@ -90,6 +92,7 @@ export async function startListeningService(engine: Engine, overrides: Record<st
   return {
     ...svc,
     url: `http://127.0.0.1:${port}`,
+    server,
     async close() {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
