@@ -6,7 +6,7 @@ import type { Express } from 'express';
 import { Container } from 'inversify';
 import { ApiKeyStore, CapabilityRegistry, type ForwardingService, UpstreamToolClient, VerifiableLedger, randomId } from '@switchyard/core';
 import { startIntegrator, type Database } from '@switchyard/storage-knex';
-import { createHttpServer, type ServiceMetrics } from '@switchyard/http-express';
+import { createHttpServer, type ServiceMetrics } from '@switchyard/http-kit';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { configModule, coreModule, httpModule, mcpModule, pluginEnvironmentModule, storageModule } from './modules.js';

@@ -1,0 +1,2 @@
+// The MCP faces: /mcp, /mcp/servers/<name> and /mcp/v/<name>.
+export { mcpRoutes } from './routes/mcp.js';

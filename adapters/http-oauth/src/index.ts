@@ -1,0 +1,2 @@
+// The OAuth 2.1 authorization server of the MCP faces: metadata, registration, token, consent and the owner's management.
+export { oauthRoutes } from './routes.js';
