@@ -1,5 +1,6 @@
-// The dependency rule (DESIGN.md §2): core imports no adapter library; adapters and plugins never
-// get imported by core; plugins do not import adapters other than the MCP one.
+// The dependency rule (docs/architecture.md, "The dependency rule"): core imports no adapter library;
+// adapters and plugins never get imported by core; plugins import only the plugin kit; the HTTP
+// faces never import each other, only the small http-kit they share.
 import { expect } from 'chai';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -41,6 +42,25 @@ describe('architecture: the dependency rule', () => {
       importsOf(f).filter((i) => /^\.\.\/\.\.\//.test(i)).map((i) => `${f}: ${i}`),
     );
     expect(offenders).to.deep.equal([]);
+  });
+
+  const FACES = ['http-api', 'http-mcp', 'http-oauth', 'web-dashboard', 'web-content'];
+  const packageImports = (dir: string): Array<{ file: string; spec: string }> =>
+    sourceFiles(join(root, 'adapters', dir, 'src')).flatMap((file) => importsOf(file).map((spec) => ({ file, spec })));
+
+  it('the HTTP faces never import each other (nor does http-kit import a face): they share only http-kit', () => {
+    const offenders = [...FACES, 'http-kit'].flatMap((face) =>
+      packageImports(face)
+        .filter(({ spec }) => FACES.some((other) => other !== face && (spec === `@switchyard/${other}` || spec.startsWith(`@switchyard/${other}/`))))
+        .map(({ file, spec }) => `${relative(root, file)}: ${spec}`),
+    );
+    expect(offenders).to.deep.equal([]);
+    // Their manifests say the same: no face depends on another.
+    const declared = [...FACES, 'http-kit'].flatMap((face) => {
+      const deps = Object.keys((JSON.parse(readFileSync(join(root, 'adapters', face, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {});
+      return deps.filter((d) => FACES.some((other) => other !== face && d === `@switchyard/${other}`)).map((d) => `${face}: ${d}`);
+    });
+    expect(declared).to.deep.equal([]);
   });
 
   it('core/src has no import cycles (type imports included): ports in one file each, records beside them', () => {

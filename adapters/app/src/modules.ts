@@ -40,7 +40,7 @@ import { KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAut
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { McpUpstreamClient, type UpstreamOAuthClients } from '@switchyard/mcp';
-import { ServiceMetrics, httpRequestScope, statusFor } from '@switchyard/http-kit';
+import { DashboardSessions, RouteAccess, ServiceMetrics, httpRequestScope, statusFor } from '@switchyard/http-kit';
 import { createHttpApp } from './http-app.js';
 import type { Config } from './config.js';
 import { FolderArticleStore } from './article-folder.js';
@@ -360,7 +360,8 @@ async function httpApp(p: HttpParts): Promise<ReturnType<typeof createHttpApp>> 
     inlineBodyBytes: config.ledger.inlineBodyBytes,
     pageBytes: config.ledger.pageBytes,
     oauth: p.oauth,
-    dashboardSessionKey: new Uint8Array(Buffer.from(await p.settings.once('dashboard_session_key', () => randomBytes(32).toString('base64')), 'base64')),
+    // One owner-session service for every face; its key is shared through the database, so every process accepts its cookies.
+    access: new RouteAccess(p, new DashboardSessions(new Uint8Array(Buffer.from(await p.settings.once('dashboard_session_key', () => randomBytes(32).toString('base64')), 'base64'))), config.server.publicBaseUrl),
     databaseHealth: async () => {
       await db.knex.raw('select 1');
       return { ok: true, engine: db.dialect.name };

@@ -2,6 +2,7 @@
 import type { ServiceMetrics } from './metrics.js';
 import type { OAuthAuthorizationServer, WebhookIntake, ApiKeyStore, ApprovalService, BlobStore, ForwardingService, ArticleStore, CapabilityRegistry, Clock, DeliveryStore, DispatchService, InvocationStore, TokenIssuer, TokenUseStore, UpstreamImports, UpstreamOAuth, VerifiableLedger, WebhookStore } from '@switchyard/core';
 import type { RequestLimits } from './request-gate.js';
+import type { RouteAccess } from './route-access.js';
 
 export interface HttpLogger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -73,8 +74,8 @@ export interface HttpContext {
   inlineBodyBytes: number;
   /** The most bytes a ledger listing's page may take; it ends early with a cursor before that. */
   pageBytes: number;
-  /** Signs dashboard session cookies; shared through the database so every process accepts them. */
-  dashboardSessionKey: Uint8Array;
+  /** The routes' guards and the one owner-session service (its key shared through the database, so every process accepts its cookies). */
+  access: RouteAccess;
   /** The OAuth 2.1 authorization server of the MCP faces (its tokens are share tokens). */
   oauth: OAuthAuthorizationServer;
   /** Liveness of the database, for /healthz. */

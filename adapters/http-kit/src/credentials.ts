@@ -7,12 +7,11 @@
 // exactly what was needed. Every use of a token, allowed or denied, is written to the ledger under
 // the token's fingerprint; a uses= caveat is claimed atomically once the move is allowed.
 import type { Request } from 'express';
-import { OWNER_MOVES, SwitchyardError, callerOf as policyCallerOf, denialOf, randomId, requireOwnInvocation, type Caller, type StoredInvocation, type TokenScope } from '@switchyard/core';
+import { OWNER_MOVES, SwitchyardError, callerOf as policyCallerOf, denialOf, randomId, requireOwnInvocation, type ApiKeyStore, type Caller, type StoredInvocation, type TokenIssuer, type TokenScope, type TokenUseStore } from '@switchyard/core';
 import { API_KEY_HEADER } from './api-key.js';
-import type { Needs } from './context.js';
 
-/** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'apiKeys' | 'tokenUses' | 'tokens'>;
+/** What this module uses: the keys, the token issuer and the ledger of token uses. */
+type Ctx = { apiKeys: ApiKeyStore; tokenUses: TokenUseStore; tokens: TokenIssuer };
 
 export type Credential = { kind: 'owner' } | { kind: 'token'; token: string; scope: TokenScope } | { kind: 'public' };
 
@@ -74,16 +73,24 @@ export async function authorize(req: Request, ctx: Ctx, move: string, object?: {
       denial = err as SwitchyardError;
     }
   }
+  await settle(req, ctx, credential, move, denial);
+  return credential;
+}
+
+/**
+ * Carries out the policy's decision on `move`: a denial is thrown (a token's is written to the
+ * ledger first, under its fingerprint); an allowed token move spends one of its uses.
+ */
+export async function settle(req: Request, ctx: Ctx, credential: Credential, move: string, denial: SwitchyardError | null): Promise<void> {
   if (credential.kind !== 'token') {
     if (denial) throw denial;
-    return credential;
+    return;
   }
   if (denial) {
     await recordUse(req, ctx, credential.scope, move, 'denied', denial.code);
     throw denial;
   }
   await spendUse(req, ctx, credential.scope, move);
-  return credential;
 }
 
 const recordUse = (req: Request, ctx: Ctx, scope: TokenScope, move: string, outcome: 'allowed' | 'denied', code: string | null) =>
@@ -111,14 +118,6 @@ export const callerOf = (credential: Credential): Caller => policyCallerOf(crede
 
 /** The token to carry in links built for this request (run_now, next steps), if any. */
 export const linkToken = (credential: Credential): string | undefined => (credential.kind === 'token' ? credential.token : undefined);
-
-/** Middleware: the route's move must be allowed. Routes only the owner may use name a move no token carries. */
-export const needs =
-  (ctx: Ctx, move: string): import('express').RequestHandler =>
-  async (req, _res, next) => {
-    await authorize(req, ctx, move);
-    next();
-  };
 
 /** Moves that exist only for the owner's API key (defined in core with every other move). */
 export { OWNER_MOVES };

@@ -4,18 +4,21 @@
 import { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { capabilitiesOf, holderOf, isInitialize, sessionIdFor, type CallerExchange, type CallerSessions, type CallerTools, type SwitchyardMcpServerOptions } from '@switchyard/mcp';
-import { SwitchyardError, mayInvoke, runDenial } from '@switchyard/core';
-import { authorize, callerOf, credentialOf, presentedTo, type Credential } from '@switchyard/http-kit';
+import { SwitchyardError, mayInvoke } from '@switchyard/core';
+import { credentialOf, declareAccess, presentedTo, type Credential } from '@switchyard/http-kit';
 import { metadataUrlOf, requestResource } from '@switchyard/http-kit';
 import { baseUrlOf } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
 import { serveMcp } from './mcp-transport.js';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-export type McpCtx = Needs<'apiKeys' | 'blobs' | 'bodyLimitBytes' | 'dispatch' | 'logger' | 'mcp' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens' | 'upstreams'>;
+export type McpCtx = Needs<'access' | 'apiKeys' | 'blobs' | 'bodyLimitBytes' | 'dispatch' | 'logger' | 'mcp' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens' | 'upstreams'>;
 type Ctx = McpCtx;
 
 export const MCP_VERSION = '0.1.0';
+
+/** What the MCP faces are called in their refusals. */
+const SERVING = 'the MCP server';
 
 /** The tools of one request's credential (owner or token; the public credential never gets here). */
 export function callerTools(req: Request, ctx: Ctx, cred: Exclude<Credential, { kind: 'public' }>): CallerTools {
@@ -30,8 +33,8 @@ export function callerTools(req: Request, ctx: Ctx, cred: Exclude<Credential, { 
         // registry.require throws unknown_capability with did_you_mean before any token use.
         // A tool name matches its key in any letter case; the move and the record use the registered key.
         const { capability } = ctx.registry.require(key);
-        const allowed = await authorize(req, ctx, `invoke:${capability.key}`);
-        return await ctx.dispatch.dispatch({ key: capability.key, body: args, source: 'mcp', ...live }, callerOf(allowed));
+        const { caller } = await ctx.access.admitRun(req, cred, SERVING, capability);
+        return await ctx.dispatch.dispatch({ key: capability.key, body: args, source: 'mcp', ...live }, caller);
       } catch (err) {
         // The client only sees "internal error" for these; the log keeps the cause, as the error middleware does.
         if (!SwitchyardError.is(err)) ctx.logger.error('unhandled error', { path: req.path, tool: key, error: (err as Error)?.stack ?? String(err) });
@@ -42,9 +45,9 @@ export function callerTools(req: Request, ctx: Ctx, cred: Exclude<Credential, { 
 }
 
 /** Stateless mode has no stream to open (GET) or session to end (DELETE): 405, as the SDK's examples answer. */
-export const methodNotAllowed: RequestHandler = (_req, res) => {
+export const methodNotAllowed: RequestHandler = declareAccess({ kind: 'public', why: 'answers 405: a stateless server has no stream to open' }, (_req, res) => {
   res.status(405).set('allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send JSON-RPC by POST' }, id: null });
-};
+});
 
 /**
  * A tools/call answered as a stream (SSE) rather than one JSON body: when the caller asked for
@@ -80,7 +83,7 @@ function asks(body: unknown, method: string): boolean {
  * 401 says `WWW-Authenticate: Bearer` with where this resource's metadata is (RFC 9728 §5.1) and the
  * scope to ask for, as MCP clients expect; a bad token adds error="invalid_token".
  */
-export const mcpCredential = (ctx: Ctx): RequestHandler => async (req, res, next) => {
+export const mcpCredential = (ctx: Ctx): RequestHandler => declareAccess({ kind: 'run', what: SERVING }, async (req, res, next) => {
   const { resource, path } = requestResource(req, ctx);
   const base = baseUrlOf(req, ctx.publicBaseUrl);
   const challenge = `Bearer resource_metadata="${metadataUrlOf(base, path)}", scope="invoke:*"`;
@@ -93,12 +96,12 @@ export const mcpCredential = (ctx: Ctx): RequestHandler => async (req, res, next
     if (SwitchyardError.is(err) && INVALID_TOKEN.has(err.code)) res.set('www-authenticate', `${challenge}, error="invalid_token", error_description="${challengeText(err.message)}"`);
     throw err;
   }
-  const noCredential = runDenial(cred, 'the MCP server', `${baseUrlOf(req, ctx.publicBaseUrl)}/start`);
-  if (noCredential) throw noCredential;
+  // Tools are for callers who may run them: the public credential is refused here, judged by the policy.
+  await ctx.access.admitRun(req, cred, SERVING, null);
   res.removeHeader('www-authenticate');
   res.locals['credential'] = cred;
   next();
-};
+});
 
 /** A body that is not JSON, or too large, is a JSON-RPC error (-32700 parse error, -32600 too large), not our envelope. */
 export const mcpBodyErrors: ErrorRequestHandler = (err, _req, res, next) => {

@@ -9,14 +9,13 @@ import { SwitchyardError, type AuthorizationRequest, type RefusedAuthorization }
 import { baseUrlOf } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
 import { page, type Html } from '@switchyard/http-kit';
-import { DashboardSessions } from '@switchyard/http-kit';
 import { securityHeaders } from '@switchyard/http-kit';
 import { CARRIED_PARAMS, authorizationErrorBody, consentBody } from './pages.js';
 import { statusFor } from '@switchyard/http-kit';
 import { AUTHORIZE_PATH } from './endpoint-routes.js';
 import { MCP_PATH, resourceAt, type ResourceCtx } from '@switchyard/http-kit';
 
-type Ctx = ResourceCtx & Needs<'dashboardSessionKey' | 'logger' | 'oauth'>;
+type Ctx = ResourceCtx & Needs<'access' | 'logger' | 'oauth'>;
 
 const isRefused = (r: AuthorizationRequest | RefusedAuthorization): r is RefusedAuthorization => 'error' in r;
 
@@ -33,7 +32,7 @@ function allowFormTo(res: Response, redirectUri: string): void {
 
 export function consentRoutes(ctx: Ctx): Router {
   const router = Router();
-  const sessions = new DashboardSessions(ctx.dashboardSessionKey);
+  const sessions = ctx.access.sessions;
 
   const send = (req: Request, res: Response, title: string, body: Html, status = 200): void => {
     const session = sessions.of(req);
@@ -55,10 +54,9 @@ export function consentRoutes(ctx: Ctx): Router {
 
   router.use(AUTHORIZE_PATH, securityHeaders);
 
-  router.get(AUTHORIZE_PATH, async (req, res) => {
-    const session = sessions.of(req);
-    // Signing in first: the sign-in page brings the owner back to this very request.
-    if (!session) return res.redirect(303, `/dashboard/login?next=${encodeURIComponent(req.originalUrl)}`);
+  // Signing in first: the sign-in page brings the owner back to this very request.
+  router.get(AUTHORIZE_PATH, ctx.access.requireOwnerSession(), async (req, res) => {
+    const session = ctx.access.sessionOf(req);
     const params = paramsOf(req.query as Record<string, unknown>);
     const checked = await check(req, params);
     if (isRefused(checked)) return refuse(req, res, checked);
@@ -66,11 +64,11 @@ export function consentRoutes(ctx: Ctx): Router {
     send(req, res, `Allow ${checked.client.name}?`, consentBody(checked, params as Record<string, string>, sessions.csrfToken(session)));
   });
 
-  router.post(AUTHORIZE_PATH, urlencoded({ extended: false, limit: '64kb' }), async (req, res) => {
-    const session = sessions.of(req);
+  // Without the session and its CSRF token, nothing is decided and nobody is redirected anywhere.
+  const answering = ctx.access.requireOwnerSession({ refuse: 'sign in to the dashboard to answer an authorization request' });
+  router.post(AUTHORIZE_PATH, urlencoded({ extended: false, limit: '64kb' }), answering, async (req, res) => {
+    const session = ctx.access.sessionOf(req);
     const form = (req.body ?? {}) as Record<string, unknown>;
-    // Without the session and its CSRF token, nothing is decided and nobody is redirected anywhere.
-    if (!session) throw new SwitchyardError('credential_required', 'sign in to the dashboard to answer an authorization request');
     if (!sessions.checkCsrf(session, form['csrf'])) throw new SwitchyardError('scope_denied', 'the consent form is stale or forged: go back to the application and start again');
     const decision = form['decision'];
     if (decision !== 'allow' && decision !== 'deny') throw new SwitchyardError('invalid_request', 'decision must be allow or deny');

@@ -5,7 +5,7 @@ import { Router, json, urlencoded, type Request } from 'express';
 import { ALL_TOOLS_SCOPE, OAuthError, type ClientCredentials } from '@switchyard/core';
 import { baseUrlOf } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
-import { perClientLimit } from '@switchyard/http-kit';
+import { perClientLimit, publicRoute } from '@switchyard/http-kit';
 import { oauthErrors, openCors, sendOAuth } from './oauth-answers.js';
 import { AS_METADATA_PATH, MCP_PATH, PRM_PATH, keysOfPath, type ResourceCtx } from '@switchyard/http-kit';
 
@@ -47,7 +47,8 @@ export function oauthEndpointRoutes(ctx: Ctx): Router {
   // client refreshing in a loop would grow the database as fast as it can ask.
   const tokenRequests = perClientLimit(ctx.mintPerMinute, 'token requests');
 
-  router.use(['/.well-known', '/oauth'], openCors);
+  // Public at the mount: a client authenticates in the request itself (RFC 6749 §2.3, RFC 7591), or needs nothing (metadata).
+  router.use(['/.well-known', '/oauth'], publicRoute('OAuth metadata, registration and token endpoints: clients authenticate in the request itself'), openCors);
 
   router.get(AS_METADATA_PATH, (req, res) => {
     const base = baseUrlOf(req, ctx.publicBaseUrl);

@@ -1,16 +1,15 @@
 // The owner's view of OAuth: GET /api/oauth/clients (every client with its grants) and
 // DELETE /api/oauth/grants/<id> with the API key, and the same on the dashboard's OAuth page.
-import { Router, urlencoded, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
+import { Router, urlencoded, type ErrorRequestHandler, type Request } from 'express';
 import { SwitchyardError, type ClientWithGrants, type OAuthGrant } from '@switchyard/core';
 import type { Needs } from '@switchyard/http-kit';
-import { OWNER_MOVES, needs } from '@switchyard/http-kit';
+import { OWNER_MOVES } from '@switchyard/http-kit';
 import { html, page } from '@switchyard/http-kit';
 import { oauthClientsBody } from './pages.js';
-import { DashboardSessions, type DashboardSession } from '@switchyard/http-kit';
 import { securityHeaders } from '@switchyard/http-kit';
 import { statusFor } from '@switchyard/http-kit';
 
-type Ctx = Needs<'apiKeys' | 'dashboardSessionKey' | 'logger' | 'oauth' | 'tokenUses' | 'tokens'>;
+type Ctx = Needs<'access' | 'apiKeys' | 'logger' | 'oauth' | 'tokenUses' | 'tokens'>;
 
 /** A client as the owner sees it: never its secret's hash. */
 const clientView = ({ client, grants }: ClientWithGrants) => {
@@ -21,26 +20,21 @@ const grantView = (g: OAuthGrant) => ({ ...g, live: g.revoked_at === null });
 
 export function oauthManagementRoutes(ctx: Ctx): Router {
   const router = Router();
-  const sessions = new DashboardSessions(ctx.dashboardSessionKey);
+  const sessions = ctx.access.sessions;
 
-  router.get('/api/oauth/clients', needs(ctx, OWNER_MOVES.manageOAuth), async (_req, res) => {
+  router.get('/api/oauth/clients', ctx.access.requireMove(OWNER_MOVES.manageOAuth), async (_req, res) => {
     const list = await ctx.oauth.list();
     res.json({ ok: true, count: list.length, clients: list.map(clientView) });
   });
 
-  router.delete('/api/oauth/grants/:id', needs(ctx, OWNER_MOVES.manageOAuth), async (req, res) => {
+  router.delete('/api/oauth/grants/:id', ctx.access.requireMove(OWNER_MOVES.manageOAuth), async (req, res) => {
     const grant = await ctx.oauth.revoke(req.params['id'] as string);
     ctx.logger.info('oauth grant revoked', { grant: grant.id, client: grant.client_id, via: 'api' });
     res.json({ ok: true, grant: grantView(grant) });
   });
 
-  const signedIn: RequestHandler = (req, res, next) => {
-    const session = sessions.of(req);
-    if (!session) return res.redirect(303, `/dashboard/login?next=${encodeURIComponent(req.originalUrl)}`);
-    (req as Request & { dashboardSession?: DashboardSession }).dashboardSession = session;
-    next();
-  };
-  const sessionOf = (req: Request) => (req as Request & { dashboardSession?: DashboardSession }).dashboardSession!;
+  const signedIn = ctx.access.requireOwnerSession();
+  const sessionOf = (req: Request) => ctx.access.sessionOf(req);
 
   router.use('/dashboard/oauth', securityHeaders);
 

@@ -14,7 +14,7 @@ import { statusFor } from '@switchyard/http-kit';
 import { securityHeaders } from '@switchyard/http-kit';
 import { signInLimiter } from '@switchyard/http-kit';
 import { dashboardNext } from './next-page.js';
-import { DashboardSessions, type DashboardSession } from '@switchyard/http-kit';
+import { publicRoute } from '@switchyard/http-kit';
 import { capabilityBody, treeBody } from './pages/capabilities.js';
 import { deliveriesBody, deliveryBody, webhooksBody } from './pages/webhooks.js';
 import { invocationBody, invocationsBody, ledgerIndexBody } from './pages/ledger.js';
@@ -22,7 +22,7 @@ import { loginBody } from './pages/login.js';
 import { approvalsBody, type DecisionNotice } from './pages/approvals.js';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'mintPerMinute' | 'apiKeys' | 'approvals' | 'dashboardSessionKey' | 'deliveries' | 'forwarding' | 'inlineBodyBytes' | 'invocations' | 'logger' | 'publicBaseUrl' | 'registry' | 'webhooks'>;
+type Ctx = Needs<'access' | 'mintPerMinute' | 'apiKeys' | 'approvals' | 'deliveries' | 'forwarding' | 'inlineBodyBytes' | 'invocations' | 'logger' | 'publicBaseUrl' | 'registry' | 'webhooks'>;
 
 const ASSETS: Record<string, string> = {
   'dashboard.css': 'text/css; charset=utf-8',
@@ -38,11 +38,9 @@ const APPROVALS_SHOWN = 100;
 /** How often a live view looks for new deliveries (the database is the source, so any process's deliveries show). */
 const LIVE_POLL_MS = 400;
 
-type Signed = Request & { dashboardSession?: DashboardSession };
-
 export function dashboardRoutes(ctx: Ctx): Router {
   const router = Router();
-  const sessions = new DashboardSessions(ctx.dashboardSessionKey);
+  const sessions = ctx.access.sessions;
 
   const send = (req: Request, res: Response, options: Omit<PageOptions, 'signedIn' | 'csrf'>, body: Html, status = 200): void => {
     const session = sessions.of(req);
@@ -50,16 +48,13 @@ export function dashboardRoutes(ctx: Ctx): Router {
   };
 
   /** Owner pages: without a session, to the sign-in form and back. */
-  const signedIn: RequestHandler = (req, res, next) => {
-    const session = sessions.of(req);
-    if (!session) return res.redirect(303, `/dashboard/login?next=${encodeURIComponent(req.originalUrl)}`);
-    (req as Signed).dashboardSession = session;
-    next();
-  };
+  const signedIn = ctx.access.requireOwnerSession();
+  /** Capability pages are public, as their contracts are; so are the sign-in form and the pages' assets. */
+  const open = publicRoute('public, as the contracts are');
 
   /** State changes need the session's CSRF token as well as its cookie. */
   const csrf: RequestHandler = (req, _res, next) => {
-    if (!sessions.checkCsrf((req as Signed).dashboardSession!, (req.body as Record<string, unknown> | undefined)?.['csrf'])) {
+    if (!sessions.checkCsrf(ctx.access.sessionOf(req), (req.body as Record<string, unknown> | undefined)?.['csrf'])) {
       throw new SwitchyardError('scope_denied', 'the form is stale or forged: reload the page and try again');
     }
     next();
@@ -67,19 +62,19 @@ export function dashboardRoutes(ctx: Ctx): Router {
 
   router.use('/dashboard', securityHeaders);
 
-  router.get('/dashboard/assets/:name', (req, res) => {
+  router.get('/dashboard/assets/:name', open, (req, res) => {
     const name = req.params['name'] as string;
     const type = ASSETS[name];
     if (!type) throw new SwitchyardError('not_found', `no asset ${name}`);
     res.type(type).set('cache-control', 'public, max-age=300').send(assetText[name]);
   });
 
-  router.get('/dashboard', (req, res) => {
+  router.get('/dashboard', open, (req, res) => {
     const q = typeof req.query['q'] === 'string' ? req.query['q'].trim().slice(0, 500) : '';
     send(req, res, { title: 'Capabilities', section: 'capabilities' }, treeBody(ctx.registry.systems(), q, q ? ctx.registry.ask(q, 10) : null));
   });
 
-  router.get('/dashboard/capabilities/:key', (req, res) => {
+  router.get('/dashboard/capabilities/:key', open, (req, res) => {
     const entry = ctx.registry.get(req.params['key'] as string);
     if (!entry) {
       const suggestions = ctx.registry.suggest(req.params['key'] as string);
@@ -88,11 +83,11 @@ export function dashboardRoutes(ctx: Ctx): Router {
     send(req, res, { title: entry.capability.key, section: 'capabilities', scripts: ['dashboard.js'] }, capabilityBody(entry.capability, baseUrlOf(req, ctx.publicBaseUrl)));
   });
 
-  router.get('/dashboard/login', (req, res) => {
+  router.get('/dashboard/login', publicRoute('the sign-in form'), (req, res) => {
     send(req, res, { title: 'Sign in', section: 'login' }, loginBody(dashboardNext(req.query['next']), false));
   });
 
-  router.post('/dashboard/login', signInLimiter(ctx), urlencoded({ extended: false, limit: '4kb' }), async (req, res) => {
+  router.post('/dashboard/login', publicRoute('signing in with the API key, rate limited per client'), signInLimiter(ctx), urlencoded({ extended: false, limit: '4kb' }), async (req, res) => {
     const body = req.body as Record<string, unknown>;
     const next = dashboardNext(body['next']);
     if (typeof body['api_key'] !== 'string' || !(await ctx.apiKeys.verify(body['api_key']))) {
@@ -109,7 +104,7 @@ export function dashboardRoutes(ctx: Ctx): Router {
   });
 
   router.get('/dashboard/webhooks', signedIn, async (req, res) => {
-    const session = (req as Signed).dashboardSession!;
+    const session = ctx.access.sessionOf(req);
     send(req, res, { title: 'Webhooks', section: 'webhooks' }, webhooksBody(await ctx.webhooks.list(), baseUrlOf(req, ctx.publicBaseUrl), sessions.csrfToken(session)));
   });
 
@@ -134,7 +129,7 @@ export function dashboardRoutes(ctx: Ctx): Router {
     const hook = await hookOf(req);
     // The table shows sizes, never bodies: none is read.
     const recent = await ctx.deliveries.list({ hookId: hook.id, order: 'newest', cursor: null, limit: 50, inlineBodyBytes: 0 });
-    const session = (req as Signed).dashboardSession!;
+    const session = ctx.access.sessionOf(req);
     const destinations = await ctx.forwarding.list(hook.id);
     send(req, res, { title: hook.name, section: 'webhooks', scripts: ['dashboard.js'] }, deliveriesBody(hook, recent.items, baseUrlOf(req, ctx.publicBaseUrl), sessions.csrfToken(session), destinations));
   });
@@ -186,7 +181,7 @@ export function dashboardRoutes(ctx: Ctx): Router {
     const delivery = await ctx.deliveries.get(req.params['entry'] as string, { inlineBodyBytes: ctx.inlineBodyBytes });
     if (!delivery) throw new SwitchyardError('not_found', `no delivery ${req.params['entry']}`);
     const forwarding = (await ctx.forwarding.views([delivery.id])).get(delivery.id) ?? [];
-    const session = (req as Signed).dashboardSession!;
+    const session = ctx.access.sessionOf(req);
     send(req, res, { title: delivery.id, section: 'webhooks' }, deliveryBody(delivery, presentBody(delivery.body), forwarding, sessions.csrfToken(session)));
   });
 
@@ -196,7 +191,7 @@ export function dashboardRoutes(ctx: Ctx): Router {
   });
 
   router.get('/dashboard/approvals', signedIn, async (req, res) => {
-    const session = (req as Signed).dashboardSession!;
+    const session = ctx.access.sessionOf(req);
     const pending = await ctx.approvals.pending(APPROVALS_SHOWN);
     send(req, res, { title: 'Approvals', section: 'approvals' }, approvalsBody(pending, sessions.csrfToken(session), await decisionNotice(req.query)));
   });

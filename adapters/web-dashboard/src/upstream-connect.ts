@@ -4,39 +4,32 @@
 // SameSite=Strict and so is not sent on that cross-site return: the state is bound to the browser
 // that pressed Connect by a short-lived Lax cookie instead, checked against the state sent back.
 import { randomBytes } from 'node:crypto';
-import { Router, urlencoded, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import { Router, urlencoded, type ErrorRequestHandler, type Request, type Response } from 'express';
 import { SwitchyardError } from '@switchyard/core';
 import { baseUrlOf } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
 import { statusFor } from '@switchyard/http-kit';
 import { html, page, type Html } from '@switchyard/http-kit';
-import { DashboardSessions, cookieValue, safeEqual, type DashboardSession } from '@switchyard/http-kit';
+import { cookieValue, publicRoute, safeEqual } from '@switchyard/http-kit';
 import { connectedBody, continueBody, refusedBody, upstreamsBody } from './pages/upstreams.js';
 
-type Ctx = Needs<'dashboardSessionKey' | 'logger' | 'publicBaseUrl' | 'upstreamOAuth' | 'upstreams'>;
+type Ctx = Needs<'access' | 'logger' | 'publicBaseUrl' | 'upstreamOAuth' | 'upstreams'>;
 
 export const CONNECT_COOKIE = 'sy_upstream_connect';
 export const CONNECT_COOKIE_PATH = '/dashboard/upstreams';
 const CONNECT_TTL_MS = 10 * 60_000;
 const NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
-type Signed = Request & { dashboardSession?: DashboardSession };
-
 export function upstreamConnectRoutes(ctx: Ctx): Router {
   const router = Router();
-  const sessions = new DashboardSessions(ctx.dashboardSessionKey);
+  const sessions = ctx.access.sessions;
 
   const send = (req: Request, res: Response, title: string, body: Html, status = 200): void => {
     const session = sessions.of(req);
     res.status(status).type('html').set('cache-control', 'no-store').send(page({ title, section: 'upstreams', signedIn: session !== null, ...(session ? { csrf: sessions.csrfToken(session) } : {}) }, body));
   };
 
-  const signedIn: RequestHandler = (req, res, next) => {
-    const session = sessions.of(req);
-    if (!session) return res.redirect(303, `/dashboard/login?next=${encodeURIComponent(req.originalUrl)}`);
-    (req as Signed).dashboardSession = session;
-    next();
-  };
+  const signedIn = ctx.access.requireOwnerSession();
 
   const nameOf = (req: Request): string => {
     const name = req.params['name'] as string;
@@ -45,13 +38,13 @@ export function upstreamConnectRoutes(ctx: Ctx): Router {
   };
 
   router.get('/dashboard/upstreams', signedIn, async (req, res) => {
-    const session = (req as Signed).dashboardSession!;
+    const session = ctx.access.sessionOf(req);
     const connected = typeof req.query['connected'] === 'string' && NAME.test(req.query['connected']) ? req.query['connected'] : null;
     send(req, res, 'Upstreams', upstreamsBody(await ctx.upstreamOAuth.list(), ctx.upstreams.list(), sessions.csrfToken(session), connected));
   });
 
   router.post('/dashboard/upstreams/:name/connect', signedIn, urlencoded({ extended: false, limit: '4kb' }), async (req, res) => {
-    if (!sessions.checkCsrf((req as Signed).dashboardSession!, (req.body as Record<string, unknown> | undefined)?.['csrf'])) {
+    if (!sessions.checkCsrf(ctx.access.sessionOf(req), (req.body as Record<string, unknown> | undefined)?.['csrf'])) {
       throw new SwitchyardError('scope_denied', 'the form is stale or forged: reload the page and try again');
     }
     const name = nameOf(req);
@@ -65,7 +58,7 @@ export function upstreamConnectRoutes(ctx: Ctx): Router {
     send(req, res, `Connect ${name}`, continueBody(name, authorizationUrl));
   });
 
-  router.get('/dashboard/upstreams/:name/callback', async (req, res) => {
+  router.get('/dashboard/upstreams/:name/callback', publicRoute('the upstream sends the browser back here: the connect cookie and the state decide'), async (req, res) => {
     const name = nameOf(req);
     const query = req.query as Record<string, unknown>;
     const text = (v: unknown) => (typeof v === 'string' ? v.slice(0, 500) : null);

@@ -5,17 +5,17 @@ import { Router, json } from 'express';
 import { SwitchyardError } from '@switchyard/core';
 import { baseUrlOf } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
-import { OWNER_MOVES, needs } from '@switchyard/http-kit';
+import { OWNER_MOVES } from '@switchyard/http-kit';
 import { parseLimit } from '../paging.js';
 import { runAnswer } from '../presenters.js';
 import { statusFor } from '@switchyard/http-kit';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'apiKeys' | 'approvals' | 'logger' | 'publicBaseUrl' | 'tokenUses' | 'tokens'>;
+type Ctx = Needs<'access' | 'apiKeys' | 'approvals' | 'logger' | 'publicBaseUrl' | 'tokenUses' | 'tokens'>;
 
 export function approvalRoutes(ctx: Ctx): Router {
   const router = Router();
-  router.use('/api/approvals', needs(ctx, OWNER_MOVES.decideApprovals));
+  router.use('/api/approvals', ctx.access.requireMove(OWNER_MOVES.decideApprovals));
 
   router.get('/api/approvals', async (req, res) => {
     const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);

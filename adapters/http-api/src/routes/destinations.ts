@@ -2,7 +2,7 @@
 // list, change, delete; a destination's dead letters (paged) and bulk retry.
 import { Router, json } from 'express';
 import { SwitchyardError, destinationView, forwardingView, webhookLogName } from '@switchyard/core';
-import { OWNER_MOVES, needs } from '@switchyard/http-kit';
+import { OWNER_MOVES } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
 
 const param = (value: unknown): string => value as string;
@@ -14,12 +14,12 @@ function pageLimit(value: unknown): number {
   return n;
 }
 
-type Ctx = Needs<'apiKeys' | 'forwarding' | 'logger' | 'tokenUses' | 'tokens'>;
+type Ctx = Needs<'access' | 'apiKeys' | 'forwarding' | 'logger' | 'tokenUses' | 'tokens'>;
 
 export function destinationRoutes(ctx: Ctx): Router {
   const router = Router();
   const base = '/api/objects/webhook/:id/destinations';
-  router.use(base, needs(ctx, OWNER_MOVES.manageWebhooks), json({ limit: '64kb' }));
+  router.use(base, ctx.access.requireMove(OWNER_MOVES.manageWebhooks), json({ limit: '64kb' }));
 
   router.post(base, async (req, res) => {
     const created = await ctx.forwarding.create(param(req.params['id']), req.body);

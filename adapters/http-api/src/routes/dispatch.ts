@@ -1,8 +1,8 @@
 // /api/dispatch: POST runs a capability; GET answers one query verb (contract, registry, map, ask,
 // build, confirm, receipt, explain, invoke, self_scope) from one table.
 import { Router, json, type Request, type RequestHandler, type Response } from 'express';
-import { INVOCATION_ID, ROOT, SwitchyardError, contractMarkdown, runDenial, describe, rootMapMarkdown, systemArticleMarkdown, type DispatchRequest, type StoredInvocation } from '@switchyard/core';
-import { authorize, callerOf, credentialOf, linkToken, requireUnspent, type Credential } from '@switchyard/http-kit';
+import { INVOCATION_ID, ROOT, SwitchyardError, contractMarkdown, describe, rootMapMarkdown, systemArticleMarkdown, type DispatchRequest, type StoredInvocation } from '@switchyard/core';
+import { credentialOf, linkToken, requireUnspent, runCredential, type Credential, type InvocationObject } from '@switchyard/http-kit';
 import { explainAnswer, selfScopeAnswer } from '../token-answers.js';
 import { mintLimiter } from '@switchyard/http-kit';
 import { baseUrlOf } from '@switchyard/http-kit';
@@ -14,7 +14,7 @@ import { confirmation, receipt } from '../proofs.js';
 import { askJson, askLimit, askMarkdown, buildJson, buildMarkdown, checkQuestion } from '../discovery-answers.js';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'mintPerMinute' | 'apiKeys' | 'bodyLimitBytes' | 'deliveries' | 'dispatch' | 'invocations' | 'ledger' | 'logger' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens'>;
+type Ctx = Needs<'access' | 'mintPerMinute' | 'apiKeys' | 'bodyLimitBytes' | 'deliveries' | 'dispatch' | 'invocations' | 'ledger' | 'logger' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens'>;
 
 const sendMarkdown = (res: Response, text: string): void => {
   res.type('text/markdown; charset=utf-8').send(text);
@@ -32,10 +32,8 @@ const single = (req: Request, name: string): string | undefined => {
 /** The query verbs of GET /api/dispatch; a request names exactly one. */
 export const QUERY_VERBS = ['invoke', 'key', 'confirm', 'receipt', 'map', 'registry', 'ask', 'build', 'explain', 'self_scope'] as const;
 export type QueryVerb = (typeof QUERY_VERBS)[number];
-/** invoke's move, spelled per key; checked by the run once the key is known. */
-const INVOKE_MOVE = 'invoke:<KEY>';
-/** The invocation a move is checked against (the access policy's ownership rule). */
-type InvocationObject = { id: string; invocation: StoredInvocation | undefined };
+/** What a run is called in its refusals (the access policy words them). */
+const RUNNING = 'running a capability';
 /**
  * A verb's handler: the request, the verb's value, the credential that passed the verb's move (none
  * for invoke and self_scope) and the invocation the move was checked against, if the verb names one.
@@ -73,11 +71,6 @@ export function dispatchRoutes(ctx: Ctx): Router {
     if (!type) throw new SwitchyardError('unsupported_media_type', 'send the dispatch request as application/json');
     next();
   };
-  // A bad API key or token is refused before the body is read.
-  const credential: RequestHandler = async (req, _res, next) => {
-    await credentialOf(req, ctx);
-    next();
-  };
 
   /** Runs a dispatch request for the request's credential: invoke:<KEY> must be allowed. */
   const run = async (req: Request, res: Response, request: DispatchRequest): Promise<void> => {
@@ -97,11 +90,10 @@ export function dispatchRoutes(ctx: Ctx): Router {
       const target = await ctx.invocations.get(request.repairs);
       if (target) object = { id: target.id, invocation: target };
     }
-    const cred = key !== undefined && ctx.registry.has(key) ? await authorize(req, ctx, `invoke:${key}`, object) : await credentialOf(req, ctx);
-    const noCredential = runDenial(cred, 'running a capability', `${baseUrl}/start`);
-    if (noCredential) throw noCredential;
+    // Judged once, by the access policy: the credential, invoke:<KEY> and the replayed or repaired run's owner.
+    const { credential: cred, caller } = await ctx.access.admitRun(req, await credentialOf(req, ctx), RUNNING, key !== undefined && ctx.registry.has(key) ? { key } : null, object);
     try {
-      const outcome = await ctx.dispatch.dispatch(request, callerOf(cred));
+      const outcome = await ctx.dispatch.dispatch(request, caller);
       const error = outcome.invocation.error;
       if (error) ctx.logger.info('run failed', { key: outcome.capability.key, invocation: outcome.invocation.id, code: error.code });
       // A run waiting for the owner's approval is accepted, not refused: 202.
@@ -112,7 +104,7 @@ export function dispatchRoutes(ctx: Ctx): Router {
     }
   };
 
-  router.post('/api/dispatch', jsonOnly, credential, json({ limit: ctx.bodyLimitBytes, strict: false }), async (req, res) => {
+  router.post('/api/dispatch', jsonOnly, ctx.access.requireRun(RUNNING), json({ limit: ctx.bodyLimitBytes, strict: false }), async (req, res) => {
     await run(req, res, parseEnvelope(req.body));
   });
 
@@ -120,13 +112,13 @@ export function dispatchRoutes(ctx: Ctx): Router {
 
   /**
    * GET /api/dispatch: one query verb per request, looked up in this table (parameter → move →
-   * handler). The move is checked before the handler runs, except invoke's (the run checks
-   * invoke:<KEY> once the key is known, so an unknown key still gets did_you_mean) and
-   * self_scope's (keyless minting, rate limited per client instead).
+   * handler). The route's guard checks the move before the handler runs; invoke has none there
+   * (its run is judged once the key is known, so an unknown key still gets did_you_mean) and
+   * self_scope neither (keyless minting, rate limited per client instead).
    */
   const verbs: Record<QueryVerb, { move: string | null; object?: (value: string) => Promise<InvocationObject>; handle: VerbHandler }> = {
     invoke: {
-      move: INVOKE_MOVE,
+      move: null,
       handle: async (req, res, invoke) => {
         const body = single(req, 'body');
         await run(req, res, { key: invoke, body: body ?? '' });
@@ -232,7 +224,8 @@ export function dispatchRoutes(ctx: Ctx): Router {
     },
   };
 
-  router.get('/api/dispatch', async (req, res) => {
+  /** The one verb a request names. */
+  const verbOf = (req: Request): QueryVerb => {
     const named = Object.keys(req.query).filter((name): name is QueryVerb => (QUERY_VERBS as readonly string[]).includes(name));
     if (named.length > 1) {
       throw new SwitchyardError('invalid_request', `GET /api/dispatch takes one query verb; this request names ${named.join(' and ')}`, { verbs: named });
@@ -242,12 +235,14 @@ export function dispatchRoutes(ctx: Ctx): Router {
         queries: [...QUERY_VERBS],
       });
     }
-    const name = named[0]!;
-    const value = single(req, name)!;
-    const verb = verbs[name];
-    const object = verb.object ? await verb.object(value) : undefined;
-    const cred = verb.move === null || verb.move === INVOKE_MOVE ? undefined : await authorize(req, ctx, verb.move, object);
-    await verb.handle(req, res, value, cred, object);
+    return named[0]!;
+  };
+  const moves = Object.fromEntries(QUERY_VERBS.map((name) => [name, verbs[name].move])) as Record<QueryVerb, string | null>;
+  const objectOf = async (req: Request, name: QueryVerb) => verbs[name].object?.(single(req, name)!);
+
+  router.get('/api/dispatch', ctx.access.requireVerb(moves, verbOf, objectOf), async (req, res) => {
+    const name = verbOf(req);
+    await verbs[name].handle(req, res, single(req, name)!, runCredential(res), res.locals['object'] as InvocationObject | undefined);
   });
 
   return router;

@@ -1,7 +1,7 @@
 // Liveness and readiness: the process answers and the database answers.
 import { Router } from 'express';
 import { SwitchyardError } from '@switchyard/core';
-import { statusFor } from '@switchyard/http-kit';
+import { publicRoute, statusFor } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
@@ -10,7 +10,7 @@ type Ctx = Needs<'databaseHealth' | 'registry'>;
 export function healthRoutes(ctx: Ctx): Router {
   const router = Router();
   const started = Date.now();
-  router.get('/healthz', async (_req, res) => {
+  router.get('/healthz', publicRoute('liveness and readiness, for a load balancer that holds no key'), async (_req, res) => {
     const database = await ctx.databaseHealth().catch(() => ({ ok: false, engine: 'unknown' }));
     // Not ok carries the coded error, as every ok:false answer does.
     const error = database.ok ? {} : { error: new SwitchyardError('database_unavailable', `the ${database.engine} database does not answer`).toJSON() };

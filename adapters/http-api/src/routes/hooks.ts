@@ -4,7 +4,7 @@
 // read byte-exact, and handed to the intake, whose result is answered here.
 import { Router, type IRouter, type Request, type Response } from 'express';
 import { SwitchyardError, deliveryOutcomeWord, webhookLogName, type DeliveryHead, type IntakeResult, type RawHeaders, type StoredDelivery } from '@switchyard/core';
-import { baseUrlOf } from '@switchyard/http-kit';
+import { baseUrlOf, declareAccess } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
 import { unknownKeyLinks, runAnswer } from '../presenters.js';
 import { readBody, readFirstBytes, releaseBody } from '@switchyard/http-kit';
@@ -56,11 +56,11 @@ const receipt = (d: StoredDelivery) => ({
 export function hookRoutes(ctx: Ctx, gate: RequestGate, router: Pick<IRouter, 'get' | 'post'> = Router()): Pick<IRouter, 'get' | 'post'> {
 
   // The public face of a webhook: its name and whether it is on, nothing about deliveries.
-  router.get('/hook/:id', async (req, res) => {
+  router.get('/hook/:id', declareAccess({ kind: 'public', why: 'the address is the secret; it shows only the name and on/off' }, async (req, res) => {
     if (!gate.check(req, res)) return;
     const hook = await ctx.intake.find(req.params['id'] as string);
     res.json({ name: hook.name, on: hook.on });
-  });
+  }));
 
   /** Answers what the intake decided; a body left unread closes the connection. */
   const answer = (req: Request, res: Response, result: IntakeResult, bodyUnread: boolean): void => {
@@ -133,6 +133,8 @@ export function hookRoutes(ctx: Ctx, gate: RequestGate, router: Pick<IRouter, 'g
     }
   };
 
+  // No password on a delivery (SPEC): the address is the secret.
+  declareAccess({ kind: 'public', why: 'the address is the secret: no password on a delivery' }, ingest);
   router.post('/hook/:id', ingest);
   router.post('/hook/:id/:action', ingest);
   return router;

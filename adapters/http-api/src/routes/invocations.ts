@@ -3,16 +3,16 @@
 // access policy lets the credential see it: whole to its owner, else only its public (Merkle leaf) fields.
 import { Router } from 'express';
 import { INVOCATION_ID, KEY_PATTERN, SwitchyardError, blobRefsOf, canonicalKey, fillPage, invocationView, requireOwnInvocation, type LedgerPageRequest } from '@switchyard/core';
-import { credentialOf, needs } from '@switchyard/http-kit';
+import { credentialOf } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
 import { ORDER_NAMES, envelopeBytes, parseLedgerPage, writePage } from '../paging.js';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'apiKeys' | 'blobs' | 'invocations' | 'pageBytes' | 'tokenUses' | 'tokens'>;
+type Ctx = Needs<'access' | 'apiKeys' | 'blobs' | 'invocations' | 'pageBytes' | 'tokenUses' | 'tokens'>;
 
 export function invocationRoutes(ctx: Ctx): Router {
   const router = Router();
-  router.use('/api/invocations', needs(ctx, 'ledger:read'));
+  router.use('/api/invocations', ctx.access.requireMove('ledger:read'));
 
   router.get('/api/invocations', async (req, res) => {
     const named = req.query['object_id'];

@@ -3,21 +3,21 @@
 import { Router } from 'express';
 import { DELIVERY_EVENT, INVOCATION_EVENT, KEY_PATTERN, SwitchyardError, WEBHOOK_ID_PATTERN, canonicalKey, fillPage, invocationView, type ForwardingView, type LedgerPageRequest } from '@switchyard/core';
 import { baseUrlOf } from '@switchyard/http-kit';
-import { OWNER_MOVES, credentialOf, needs } from '@switchyard/http-kit';
+import { OWNER_MOVES, credentialOf } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
 import { streamDeliveryBody } from '@switchyard/http-kit';
 import { ORDER_NAMES, envelopeBytes, parseLedgerPage, writePage } from '../paging.js';
 import { presentDelivery } from '@switchyard/http-kit';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'apiKeys' | 'deliveries' | 'forwarding' | 'inlineBodyBytes' | 'invocations' | 'pageBytes' | 'publicBaseUrl' | 'tokenUses' | 'tokens' | 'webhooks'>;
+type Ctx = Needs<'access' | 'apiKeys' | 'deliveries' | 'forwarding' | 'inlineBodyBytes' | 'invocations' | 'pageBytes' | 'publicBaseUrl' | 'tokenUses' | 'tokens' | 'webhooks'>;
 
 const EVENTS = [DELIVERY_EVENT, INVOCATION_EVENT];
 
 export function ledgerRoutes(ctx: Ctx): Router {
   const router = Router();
   // Deliveries carry webhook addresses (the secret), invocations their whole records: the owner's only.
-  router.use('/api/ledger', needs(ctx, OWNER_MOVES.readDeliveries));
+  router.use('/api/ledger', ctx.access.requireMove(OWNER_MOVES.readDeliveries));
 
   router.get('/api/ledger', async (req, res) => {
     const event = req.query['event'];

@@ -6,10 +6,9 @@ import { SwitchyardError } from '@switchyard/core';
 import { baseUrlOf } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
 import { parseLimit } from '../paging.js';
-import { needs } from '@switchyard/http-kit';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'apiKeys' | 'ledger' | 'publicBaseUrl' | 'tokenUses' | 'tokens'>;
+type Ctx = Needs<'access' | 'apiKeys' | 'ledger' | 'publicBaseUrl' | 'tokenUses' | 'tokens'>;
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
 
@@ -22,7 +21,7 @@ const size = (value: unknown, name: string): number | undefined => {
 export function provenWorkRoutes(ctx: Ctx): Router {
   const router = Router();
 
-  router.get('/api/proven-work/key', needs(ctx, 'confirm:read'), (req, res) => {
+  router.get('/api/proven-work/key', ctx.access.requireMove('confirm:read'), (req, res) => {
     if (req.query['format'] === 'text') {
       res.type('text/plain; charset=utf-8').send(`${ctx.ledger.verifierKey}\n`);
       return;
@@ -30,7 +29,7 @@ export function provenWorkRoutes(ctx: Ctx): Router {
     res.json({ ok: true, origin: ctx.ledger.origin, verifier_key: ctx.ledger.verifierKey, algorithm: 'ed25519', format: 'c2sp.org/signed-note' });
   });
 
-  router.get('/api/proven-work', needs(ctx, 'confirm:read'), async (req, res) => {
+  router.get('/api/proven-work', ctx.access.requireMove('confirm:read'), async (req, res) => {
     const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
     const from = size(req.query['from'], 'from') ?? 0;
     const limit = req.query['limit'] === undefined ? 100 : parseLimit(req.query['limit']);

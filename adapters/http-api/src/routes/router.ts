@@ -2,14 +2,17 @@
 // with the caller's credential and through the same dispatch as POST /api/dispatch. One tag's
 // failure is reported in its place and does not stop the others; text without tags runs nothing.
 import { Router, json, type Request } from 'express';
-import { SwitchyardError, parseRouterTags, runDenial, type ErrorCode, type RouterTag } from '@switchyard/core';
+import { SwitchyardError, parseRouterTags, type ErrorCode, type RouterTag } from '@switchyard/core';
 import { baseUrlOf } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
-import { authorize, callerOf, credentialOf, linkToken } from '@switchyard/http-kit';
+import { linkToken, runCredential, type Credential } from '@switchyard/http-kit';
 import { runAnswer, unknownKeyLinks } from '../presenters.js';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'apiKeys' | 'bodyLimitBytes' | 'dispatch' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens'>;
+type Ctx = Needs<'access' | 'apiKeys' | 'bodyLimitBytes' | 'dispatch' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens'>;
+
+/** What running tags is called in its refusals. */
+const RUNNING = 'running router tags';
 
 /** More tags than this in one text is refused whole: a runaway model must not fan out unbounded runs. */
 export const MAX_TAGS_PER_TEXT = 20;
@@ -34,7 +37,7 @@ function notAllOk(runs: Array<{ ok: boolean; at: number; key: string; error?: { 
 export function routerRoutes(ctx: Ctx): Router {
   const router = Router();
 
-  const runTag = async (req: Request, tag: RouterTag, baseUrl: string) => {
+  const runTag = async (req: Request, credential: Credential, tag: RouterTag, baseUrl: string) => {
     const where = { key: tag.key, at: tag.start, ...(tag.writtenAs ? { written_as: tag.writtenAs } : {}) };
     if (!ctx.registry.has(tag.key)) {
       // Not a run: nothing is ledgered for a key that does not exist.
@@ -42,9 +45,9 @@ export function routerRoutes(ctx: Ctx): Router {
       return { ...where, ok: false, error: error.toJSON() };
     }
     try {
-      const cred = await authorize(req, ctx, `invoke:${tag.key}`);
-      const outcome = await ctx.dispatch.dispatch({ key: tag.key, body: tag.body, source: 'router' }, callerOf(cred));
-      return { ...where, ...runAnswer(outcome, baseUrl, linkToken(cred)) };
+      const { caller } = await ctx.access.admitRun(req, credential, RUNNING, { key: tag.key });
+      const outcome = await ctx.dispatch.dispatch({ key: tag.key, body: tag.body, source: 'router' }, caller);
+      return { ...where, ...runAnswer(outcome, baseUrl, linkToken(credential)) };
     } catch (err) {
       if (!(err instanceof SwitchyardError)) throw err;
       return { ...where, ok: false, error: err.toJSON() };
@@ -53,14 +56,12 @@ export function routerRoutes(ctx: Ctx): Router {
 
   router.post(
     '/api/route',
-    async (req, _res, next) => {
+    (req, _res, next) => {
       if (!req.is('application/json')) throw new SwitchyardError('unsupported_media_type', 'send {"text": "…"} as application/json');
-      // A bad key or token is refused before the body is read; running needs some credential.
-      const cred = await credentialOf(req, ctx);
-      const noCredential = runDenial(cred, 'running router tags', `${baseUrlOf(req, ctx.publicBaseUrl)}/start`);
-      if (noCredential) throw noCredential;
       next();
     },
+    // A bad key or token is refused before the body is read; running needs some credential.
+    ctx.access.requireRun(RUNNING, { atTheDoor: true }),
     json({ limit: ctx.bodyLimitBytes }),
     async (req, res) => {
       const text = (req.body as { text?: unknown } | undefined)?.text;
@@ -70,7 +71,7 @@ export function routerRoutes(ctx: Ctx): Router {
       if (parsed.tags.length > MAX_TAGS_PER_TEXT) throw new SwitchyardError('invalid_request', `at most ${MAX_TAGS_PER_TEXT} router tags per text; this one has ${parsed.tags.length}`, { tags: parsed.tags.length, max: MAX_TAGS_PER_TEXT });
       const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
       const runs = [];
-      for (const tag of parsed.tags) runs.push(await runTag(req, tag, baseUrl));
+      for (const tag of parsed.tags) runs.push(await runTag(req, runCredential(res)!, tag, baseUrl));
       res.json({ ok: runs.every((r) => r.ok), ...notAllOk(runs), count: runs.length, runs, problems: parsed.problems });
     },
   );

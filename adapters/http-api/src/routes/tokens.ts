@@ -1,15 +1,15 @@
 // Minting: GET /start and GET /api/workspace/<slug>/enter for keyless callers (rate limited per
 // client address), POST /api/tokens for the owner. self_scope lives on /api/dispatch.
-import { Router, json, type RequestHandler } from 'express';
+import { Router, json, type Request, type RequestHandler } from 'express';
 import { MOVES, SwitchyardError, type Caveats } from '@switchyard/core';
 import { baseUrlOf } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
-import { OWNER_MOVES, authorize, credentialOf, needs, requireUnspent } from '@switchyard/http-kit';
+import { OWNER_MOVES, credentialOf, publicRoute, requireUnspent } from '@switchyard/http-kit';
 import { mintLimiter } from '@switchyard/http-kit';
 import { minted } from '../token-answers.js';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'mintPerMinute' | 'apiKeys' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens' | 'workspaces'>;
+type Ctx = Needs<'access' | 'mintPerMinute' | 'apiKeys' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens' | 'workspaces'>;
 
 const text = (v: unknown, name: string, max = 200): string | null => {
   if (v === undefined) return null;
@@ -26,7 +26,7 @@ export function tokenRoutes(ctx: Ctx): Router {
     next();
   };
 
-  router.get('/start', presentedMustBeGood, limit, async (req, res) => {
+  router.get('/start', publicRoute('keyless minting: rate limited per client, the public set of keys only'), presentedMustBeGood, limit, async (req, res) => {
     const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
     const { token, scope } = ctx.tokens.start(text(req.query['actor'], 'actor'));
     res.json({
@@ -35,15 +35,21 @@ export function tokenRoutes(ctx: Ctx): Router {
     });
   });
 
-  router.get('/api/workspace/:slug/enter', presentedMustBeGood, limit, async (req, res) => {
-    const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
+  const knownWorkspace: RequestHandler = (req, _res, next) => {
     const slug = req.params['slug'] as string;
     if (!ctx.workspaces.includes(slug)) throw new SwitchyardError('not_found', `no workspace ${slug}`, { workspaces: ctx.workspaces });
-    const role = text(req.query['role'], 'role') ?? 'observer';
+    next();
+  };
+  const roleOf = (req: Request): string => text(req.query['role'], 'role') ?? 'observer';
+
+  // An observer enters keyless; any other role is the owner's to give.
+  const ownerForOtherRoles = ctx.access.requireMove(OWNER_MOVES.mintTokens, { why: 'a role other than observer', applies: (req) => roleOf(req) !== 'observer' });
+  router.get('/api/workspace/:slug/enter', presentedMustBeGood, limit, knownWorkspace, ownerForOtherRoles, async (req, res) => {
+    const baseUrl = baseUrlOf(req, ctx.publicBaseUrl);
+    const slug = req.params['slug'] as string;
+    const role = roleOf(req);
     const actor = text(req.query['actor'], 'actor');
     if (role !== 'observer') {
-      // Any other role is the owner's to give.
-      await authorize(req, ctx, OWNER_MOVES.mintTokens);
       const { token, scope } = ctx.tokens.mint({ moves: [...MOVES], workspace: slug, role, ...(actor ? { actor } : {}), expires: Math.floor(Date.now() / 1000) + 24 * 3600 });
       res.json(await minted(ctx, baseUrl, token, scope));
       return;
@@ -53,7 +59,7 @@ export function tokenRoutes(ctx: Ctx): Router {
   });
 
   // The owner mints any scope: {moves, keys?, actor?, purpose?, workspace?, expires_in_s?, uses?}.
-  router.post('/api/tokens', needs(ctx, OWNER_MOVES.mintTokens), json({ limit: '16kb' }), async (req, res) => {
+  router.post('/api/tokens', ctx.access.requireMove(OWNER_MOVES.mintTokens), json({ limit: '16kb' }), async (req, res) => {
     const b = (req.body ?? {}) as Record<string, unknown>;
     const allowed = new Set(['moves', 'keys', 'actor', 'purpose', 'workspace', 'expires_in_s', 'uses']);
     const extra = Object.keys(b).filter((k) => !allowed.has(k));

@@ -1,14 +1,14 @@
 // Imported MCP servers, for the owner's API key: list them, and import one's tools again.
 import { Router } from 'express';
-import { OWNER_MOVES, needs } from '@switchyard/http-kit';
+import { OWNER_MOVES } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'apiKeys' | 'tokenUses' | 'tokens' | 'upstreams' | 'upstreamOAuth'>;
+type Ctx = Needs<'access' | 'apiKeys' | 'tokenUses' | 'tokens' | 'upstreams' | 'upstreamOAuth'>;
 
 export function upstreamRoutes(ctx: Ctx): Router {
   const router = Router();
-  router.use('/api/upstreams', needs(ctx, OWNER_MOVES.manageUpstreams));
+  router.use('/api/upstreams', ctx.access.requireMove(OWNER_MOVES.manageUpstreams));
 
   // A server that signs in with OAuth also says its grant and sign-in state (never a token).
   router.get('/api/upstreams', async (_req, res) => {

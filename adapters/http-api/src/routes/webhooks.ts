@@ -1,13 +1,13 @@
 // Managing webhooks with the API key: create, list, and change name, on/off or the id path.
 import { Router, json } from 'express';
 import { DELIVERY_ID_PATH_PATTERN, SIGNATURE_SCHEMES, SwitchyardError, newWebhookId, webhookLogName, type SignatureSettings, type Webhook } from '@switchyard/core';
-import { OWNER_MOVES, needs } from '@switchyard/http-kit';
+import { OWNER_MOVES } from '@switchyard/http-kit';
 import { baseUrlOf } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
 import { presentWebhook } from '@switchyard/http-kit';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'apiKeys' | 'logger' | 'publicBaseUrl' | 'tokenUses' | 'tokens' | 'webhooks'>;
+type Ctx = Needs<'access' | 'apiKeys' | 'logger' | 'publicBaseUrl' | 'tokenUses' | 'tokens' | 'webhooks'>;
 
 const FIELDS = new Set(['name', 'delivery_id_path', 'on', 'signature']);
 type Changes = Partial<Pick<Webhook, 'name' | 'on' | 'delivery_id_path' | 'signature'>>;
@@ -55,7 +55,7 @@ function readChanges(payload: unknown, creating: boolean): Changes {
 export function webhookRoutes(ctx: Ctx): Router {
   const router = Router();
   const base = '/api/objects/webhook';
-  router.use(base, needs(ctx, OWNER_MOVES.manageWebhooks), json({ limit: '64kb' }));
+  router.use(base, ctx.access.requireMove(OWNER_MOVES.manageWebhooks), json({ limit: '64kb' }));
 
   router.post(base, async (req, res) => {
     const changes = readChanges(req.body, true);

@@ -2,15 +2,15 @@
 import { Router } from 'express';
 import { baseUrlOf } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
-import { needs } from '@switchyard/http-kit';
+
 import { openApiDocument } from '../openapi/document.js';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'apiKeys' | 'publicBaseUrl' | 'tokenUses' | 'tokens'>;
+type Ctx = Needs<'access' | 'apiKeys' | 'publicBaseUrl' | 'tokenUses' | 'tokens'>;
 
 export function workspaceRoutes(ctx: Ctx): Router {
   const router = Router();
-  router.get('/api/workspace', needs(ctx, 'contract:read'), (req, res) => {
+  router.get('/api/workspace', ctx.access.requireMove('contract:read'), (req, res) => {
     res.json(openApiDocument(baseUrlOf(req, ctx.publicBaseUrl)));
   });
   return router;

@@ -6,11 +6,11 @@ import { Router, json } from 'express';
 import { SwitchyardError, checkArticleMeta, parseArticle, withDerivedFields, type Article } from '@switchyard/core';
 import { baseUrlOf } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
-import { OWNER_MOVES, needs } from '@switchyard/http-kit';
+import { OWNER_MOVES } from '@switchyard/http-kit';
 import { pageUrls } from '../pages/urls.js';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'apiKeys' | 'articles' | 'clock' | 'publicBaseUrl' | 'tokenUses' | 'tokens'>;
+type Ctx = Needs<'access' | 'apiKeys' | 'articles' | 'clock' | 'publicBaseUrl' | 'tokenUses' | 'tokens'>;
 
 const FIELDS = ['slug', 'title', 'tags', 'date', 'summary'];
 const ALLOWED = new Set(['markdown', 'body', 'replace', ...FIELDS]);
@@ -35,7 +35,7 @@ function articleOf(input: unknown, now: Date): { article: Article; replace: bool
 
 export function articleRoutes(ctx: Ctx): Router {
   const router = Router();
-  router.post('/api/articles', needs(ctx, OWNER_MOVES.publishArticles), json({ limit: '1mb' }), async (req, res) => {
+  router.post('/api/articles', ctx.access.requireMove(OWNER_MOVES.publishArticles), json({ limit: '1mb' }), async (req, res) => {
     const { article, replace } = articleOf(req.body, ctx.clock.now());
     const { replaced } = await ctx.articles.publish(article, { replace });
     const urls = pageUrls(baseUrlOf(req, ctx.publicBaseUrl));

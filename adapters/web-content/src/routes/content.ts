@@ -5,6 +5,6 @@ import { articleRoutes } from './articles.js';
 import { pageRoutes } from './pages.js';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'apiKeys' | 'articles' | 'clock' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens' | 'workspaces'>;
+type Ctx = Needs<'access' | 'apiKeys' | 'articles' | 'clock' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens' | 'workspaces'>;
 
 export const contentRoutes = (ctx: Ctx): Router => Router().use(articleRoutes(ctx), pageRoutes(ctx));

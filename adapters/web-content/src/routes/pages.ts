@@ -4,7 +4,7 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
 import { SLUG_PATTERN, SwitchyardError, articleSource, systemArticleMarkdown, type TagIndex } from '@switchyard/core';
-import { baseUrlOf } from '@switchyard/http-kit';
+import { baseUrlOf, publicRoute } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
 import { PAGES_CSS } from '../pages/css.js';
 import { llmsTxt, notFoundMarkdown, tagAllMarkdown, tagManifest, tagMarkdown } from '../pages/texts.js';
@@ -17,6 +17,9 @@ import { sendZip, writeZip, type ZipEntry } from '../pages/zip.js';
 type Ctx = Needs<'articles' | 'publicBaseUrl' | 'registry' | 'workspaces'>;
 
 // Pages load nothing but their own stylesheet: no script at all, no inline style, no framing.
+/** The content site is public: pages, downloads and llms.txt are for anyone and any reader. */
+const open = publicRoute('the public content site');
+
 const secured: RequestHandler = helmet({
   contentSecurityPolicy: {
     useDefaults: false,
@@ -60,21 +63,21 @@ export function pageRoutes(ctx: Ctx): Router {
       return { name: `${prefix}${a.slug}.md`, text: articleSource(a), mtime: new Date(a.date) };
     });
 
-  router.get('/assets/pages.css', secured, (_req, res) => {
+  router.get('/assets/pages.css', open, secured, (_req, res) => {
     res.type('text/css').set('cache-control', 'public, max-age=3600').send(PAGES_CSS);
   });
 
-  router.get('/', secured, async (_req, res) => {
+  router.get('/', open, secured, async (_req, res) => {
     const index = await ctx.articles.index();
     page(res, memo.get(index, `home ${ctx.registry.version}`, () => rendered(homePage(index, ctx.registry.systems(), relative, workspace))));
   });
 
-  router.get('/tags', secured, async (_req, res) => {
+  router.get('/tags', open, secured, async (_req, res) => {
     const index = await ctx.articles.index();
     page(res, memo.get(index, 'tags', () => rendered(tagsPage(index, relative))));
   });
 
-  router.get('/tags/:name', secured, async (req, res) => {
+  router.get('/tags/:name', open, secured, async (req, res) => {
     const [, tag, ext] = NAME.exec(req.params['name'] as string) ?? [];
     const index = await ctx.articles.index();
     const view = tag && SLUG_PATTERN.test(tag) ? index.tag(tag) : undefined;
@@ -92,14 +95,14 @@ export function pageRoutes(ctx: Ctx): Router {
     page(res, memo.get(index, `tag ${view.tag}`, () => rendered(tagPage(view, relative, workspace))));
   });
 
-  router.get('/tags/:tag/all.md', secured, async (req, res) => {
+  router.get('/tags/:tag/all.md', open, secured, async (req, res) => {
     const tag = req.params['tag'] as string;
     const view = SLUG_PATTERN.test(tag) ? (await ctx.articles.index()).tag(tag) : undefined;
     if (!view) return notFound(req, res, `Nothing is tagged ${tag}.`);
     markdown(res, tagAllMarkdown(view));
   });
 
-  router.get('/articles/:name', secured, async (req, res) => {
+  router.get('/articles/:name', open, secured, async (req, res) => {
     const [, slug, ext] = NAME.exec(req.params['name'] as string) ?? [];
     const article = slug && (ext === undefined || ext === 'md') ? (await ctx.articles.index()).article(slug) : undefined;
     if (!article) return notFound(req, res, `No article ${req.params['name']}.`);
@@ -107,7 +110,7 @@ export function pageRoutes(ctx: Ctx): Router {
     page(res, articlePage(article, relative));
   });
 
-  router.get('/systems/:name', secured, async (req, res) => {
+  router.get('/systems/:name', open, secured, async (req, res) => {
     const [, name, ext] = SYSTEM_NAME.exec(req.params['name'] as string) ?? [];
     const system = ctx.registry.systems().find((s) => s.system === name);
     if (!system) return notFound(req, res, `No system ${req.params['name']}.`);
@@ -116,7 +119,7 @@ export function pageRoutes(ctx: Ctx): Router {
     page(res, systemPage(system, text, relative));
   });
 
-  router.get('/site.zip', secured, async (req, res) => {
+  router.get('/site.zip', open, secured, async (req, res) => {
     const index = await ctx.articles.index();
     const base = baseUrlOf(req, ctx.publicBaseUrl);
     const archive = memo.get(index, `site ${ctx.registry.version} ${base}`, () => {
@@ -131,7 +134,7 @@ export function pageRoutes(ctx: Ctx): Router {
     await sendZip(res, 'site.zip', archive);
   });
 
-  router.get('/llms.txt', secured, async (req, res) => {
+  router.get('/llms.txt', open, secured, async (req, res) => {
     const base = baseUrlOf(req, ctx.publicBaseUrl);
     const index = await ctx.articles.index();
     send(res.type('text/plain; charset=utf-8'), memo.get(index, `llms ${ctx.registry.version} ${base}`, () => rendered(llmsTxt(index, ctx.registry.systems(), pageUrls(base), workspace, base))));
