@@ -22,6 +22,24 @@ function sourceFiles(dir: string): string[] {
 const importsOf = (file: string): string[] =>
   [...readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1]!);
 
+/** The import cycles among the files of `src` (type imports included), each as a -> b -> a. */
+function cyclesIn(src: string): string[] {
+  const edges = new Map(sourceFiles(src).map((f) => [f, importsOf(f).filter((i) => i.startsWith('.')).map((i) => resolve(dirname(f), i).replace(/\.js$/, '.ts'))]));
+  const cycles: string[] = [];
+  const done = new Set<string>();
+  const visit = (file: string, path: string[]): void => {
+    if (path.includes(file)) {
+      cycles.push([...path.slice(path.indexOf(file)), file].map((f) => relative(src, f)).join(' -> '));
+      return;
+    }
+    if (done.has(file)) return;
+    for (const next of edges.get(file) ?? []) visit(next, [...path, file]);
+    done.add(file);
+  };
+  for (const file of edges.keys()) visit(file, []);
+  return cycles;
+}
+
 describe('architecture: the dependency rule', () => {
   const FORBIDDEN_IN_CORE = /^(express|knex|pg|sqlite3|inversify|supertest|node:http|node:https|http|https|node:net|@modelcontextprotocol\/sdk.*|@switchyard\/(?!core$).*)$/;
 
@@ -64,20 +82,12 @@ describe('architecture: the dependency rule', () => {
   });
 
   it('core/src has no import cycles (type imports included): ports in one file each, records beside them', () => {
-    const coreSrc = join(root, 'core', 'src');
-    const edges = new Map(sourceFiles(coreSrc).map((f) => [f, importsOf(f).filter((i) => i.startsWith('.')).map((i) => resolve(dirname(f), i).replace(/\.js$/, '.ts'))]));
-    const cycles: string[] = [];
-    const done = new Set<string>();
-    const visit = (file: string, path: string[]): void => {
-      if (path.includes(file)) {
-        cycles.push([...path.slice(path.indexOf(file)), file].map((f) => relative(coreSrc, f)).join(' -> '));
-        return;
-      }
-      if (done.has(file)) return;
-      for (const next of edges.get(file) ?? []) visit(next, [...path, file]);
-      done.add(file);
-    };
-    for (const file of edges.keys()) visit(file, []);
+    expect(cyclesIn(join(root, 'core', 'src'))).to.deep.equal([]);
+  });
+
+  it('no adapter or plugin package has an import cycle among its files (type imports included)', () => {
+    const packages = ['adapters', 'plugins'].flatMap((group) => readdirSync(join(root, group)).map((name) => join(root, group, name, 'src')));
+    const cycles = packages.filter((src) => statSync(src, { throwIfNoEntry: false })?.isDirectory()).flatMap((src) => cyclesIn(src).map((c) => `${relative(root, src)}: ${c}`));
     expect(cycles).to.deep.equal([]);
   });
 });
