@@ -48,3 +48,5 @@ export * from './approvals.js';
 export * from './counted.js';
 export * from './forwarding/index.js';
 export * from './oauth/index.js';
+export * from './service-ref.js';
+export * from './services.js';

@@ -1,7 +1,7 @@
 // The upstream client, timed: each MCP tool call's latency goes to the service's metrics by tool
 // and outcome. Everything else passes through unchanged.
 import type { McpToolDescription, ToolCallOptions, ToolCallResult, UpstreamAddress, UpstreamToolClient } from '@switchyard/core';
-import type { ServiceMetrics } from '@switchyard/http-kit';
+import type { ServiceMetrics } from '@switchyard/telemetry';
 
 export class MeteredUpstreamClient implements UpstreamToolClient {
   constructor(

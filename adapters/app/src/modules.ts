@@ -40,7 +40,8 @@ import { KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAut
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { McpUpstreamClient, type UpstreamOAuthClients } from '@switchyard/mcp';
-import { DashboardSessions, RouteAccess, ServiceMetrics, httpRequestScope, statusFor } from '@switchyard/http-kit';
+import { DashboardSessions, RouteAccess, httpRequestScope, statusFor } from '@switchyard/http-kit';
+import { ServiceMetrics } from '@switchyard/telemetry';
 import { createHttpApp } from './http-app.js';
 import type { Config } from './config.js';
 import { FolderArticleStore } from './article-folder.js';

@@ -1,5 +1,5 @@
 // What the HTTP adapter needs from the composition root; resolved once at startup, never per request.
-import type { ServiceMetrics } from './metrics.js';
+import type { ServiceMetrics } from '@switchyard/telemetry';
 import type { OAuthAuthorizationServer, WebhookIntake, ApiKeyStore, ApprovalService, BlobStore, ForwardingService, ArticleStore, CapabilityRegistry, Clock, DeliveryStore, DispatchService, InvocationStore, TokenIssuer, TokenUseStore, UpstreamImports, UpstreamOAuth, VerifiableLedger, WebhookStore } from '@switchyard/core';
 import type { RequestLimits } from './request-gate.js';
 import type { RouteAccess } from './route-access.js';

@@ -13,8 +13,6 @@ export type { DashboardSession } from './dashboard-session.js';
 export { streamDeliveryBody } from './delivery-body.js';
 export { errorMiddleware, notFoundHandler } from './errors.js';
 export { Html, escapeHtml, html, htmlDocument } from './html.js';
-export { ServiceMetrics } from './metrics.js';
-export type { GroupCommitStore, LedgerBacklogReading, UpstreamOutcome } from './metrics.js';
 export { AS_METADATA_PATH, MCP_PATH, PRM_PATH, keysOfPath, metadataUrlOf, requestResource, resourceAt } from './protected-resources.js';
 export type { ResourceCtx } from './protected-resources.js';
 export { mintLimiter, perClientLimit, signInLimiter } from './rate-limit.js';

@@ -11,11 +11,7 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 /** Ids that proxies and tracers send (UUIDs, ULIDs, hex, "edge-4711.3"): safe in a header, a log line and a column. */
 export const REQUEST_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
-/** Bytes of request bodies read and not yet answered; a body budget can own it, a gauge reads it. */
-export interface BytesInFlight {
-  add(bytes: number): void;
-  release(bytes: number): void;
-}
+export type { BytesInFlight } from '@switchyard/telemetry';
 
 const scope = new AsyncLocalStorage<string>();
 

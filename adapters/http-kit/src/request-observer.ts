@@ -11,7 +11,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { AccessLog } from './access-log.js';
 import type { ReadCookie } from './malformed-encoding.js';
 import { malformedEncodingGuard } from './malformed-encoding.js';
-import type { ServiceMetrics } from './metrics.js';
+import type { ServiceMetrics } from '@switchyard/telemetry';
 import { REQUEST_ID_HEADER, requestIdFrom, requestScope, type BytesInFlight } from './request-id.js';
 import { routePattern } from './route-pattern.js';
 

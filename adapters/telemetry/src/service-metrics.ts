@@ -1,10 +1,10 @@
 // The service's Prometheus metrics: one registry per service instance (tests run many services in
-// one process), fed by the HTTP middleware here and by the observers the composition root hands to
-// the stores and the upstream client. Every label has a bounded set of values: route patterns,
+// one process), fed by the HTTP request observer and by the observers the composition root hands
+// to the stores and the upstream client. Every label has a bounded set of values: route patterns,
 // never raw paths; capability keys, which only registered capabilities have.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { StoredDelivery, StoredInvocation } from '@switchyard/core';
-import type { BytesInFlight } from './request-id.js';
+import type { BytesInFlight } from './bytes-in-flight.js';
 
 /** The stores whose group commits are measured. */
 export type GroupCommitStore = 'invocations' | 'deliveries';

@@ -1,5 +1,6 @@
-// Which addresses WEB_FETCH may connect to. Decided on the resolved IP address (never the host
-// name), so a name that points at 127.0.0.1 or the metadata service is refused like the literal.
+// Which addresses an outbound connection may reach (WEB_FETCH, forwarding, client metadata documents).
+// Decided on the resolved IP address (never the host name), so a name that points at 127.0.0.1 or the
+// metadata service is refused like the literal.
 import { BlockList, isIP } from 'node:net';
 
 export type RefusedRange = 'unspecified' | 'loopback' | 'private' | 'link-local' | 'cloud-metadata' | 'shared' | 'reserved' | 'multicast' | 'documentation';
