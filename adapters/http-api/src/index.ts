@@ -14,3 +14,4 @@ export { tokenRoutes } from './routes/tokens.js';
 export { upstreamRoutes } from './routes/upstreams.js';
 export { webhookRoutes } from './routes/webhooks.js';
 export { workspaceRoutes } from './routes/workspace.js';
+export { httpApiWiring } from './wiring.js';

@@ -46,7 +46,7 @@ export function wire(packages: PackageWiring[], boundElsewhere: Array<ServiceRef
           const refs = Object.values(deps);
           bind(service.token)
             .toResolvedValue(
-              (...values: unknown[]) => factory(Object.fromEntries(names.map((name, i) => [name, values[i]]))),
+              (...values: unknown[]) => factory(Object.fromEntries(names.map((name, i) => [name, values[i] ?? (refs[i]!.multiple ? [] : undefined)]))),
               refs.map((r) => (r.multiple ? { serviceIdentifier: r.token, isMultiple: true as const, optional: true as const } : r.token)),
             )
             .inSingletonScope();
