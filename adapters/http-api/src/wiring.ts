@@ -1,7 +1,7 @@
 // The REST face's wiring: what its routes need, named by their refs, and the face it adds to the app.
 import { Router } from 'express';
 import { coreServices } from '@switchyard/core';
-import { httpServices } from '@switchyard/http-kit';
+import { faceDeps, httpServices } from '@switchyard/http-kit';
 import { telemetryServices } from '@switchyard/telemetry';
 import { createServiceFactory, definePackage } from '@switchyard/wiring';
 import { approvalRoutes } from './routes/approvals.js';
@@ -23,9 +23,7 @@ export const httpApiWiring = definePackage('http-api', [
   createServiceFactory({
     service: httpServices.face,
     deps: {
-      options: httpServices.options,
-      access: httpServices.access,
-      logger: httpServices.logger,
+      ...faceDeps,
       databaseHealth: httpServices.databaseHealth,
       metrics: telemetryServices.metrics,
       registry: coreServices.registry,
@@ -33,13 +31,10 @@ export const httpApiWiring = definePackage('http-api', [
       intake: coreServices.intake,
       approvals: coreServices.approvals,
       forwarding: coreServices.forwarding,
-      tokens: coreServices.tokens,
       invocations: coreServices.invocations,
       blobs: coreServices.blobs,
-      apiKeys: coreServices.apiKeys,
       webhooks: coreServices.webhooks,
       deliveries: coreServices.deliveries,
-      tokenUses: coreServices.tokenUses,
       ledger: coreServices.ledger,
       upstreams: coreServices.upstreams,
       upstreamOAuth: coreServices.upstreamOAuth,

@@ -30,5 +30,5 @@ export type { ServerLimits } from './server.js';
 export { HTTP_STATUS, statusFor } from './status.js';
 export { presentBody, presentDelivery, presentWebhook } from './webhook-presenters.js';
 export { writeJson } from './write-json.js';
-export { httpKitWiring, httpServices } from './wiring.js';
+export { faceDeps, httpKitWiring, httpServices } from './wiring.js';
 export type { HttpFace, HttpOptions } from './wiring.js';

@@ -49,6 +49,19 @@ export const httpServices = {
   face: createServiceRef<HttpFace>({ id: 'HttpFace', multiple: true }),
 } as const;
 
+/**
+ * What every face's routes take: the HTTP options, the route access, the logger, and what
+ * resolving a credential reads (keys, the token issuer, the ledger of token uses).
+ */
+export const faceDeps = {
+  options: httpServices.options,
+  access: httpServices.access,
+  logger: httpServices.logger,
+  apiKeys: coreServices.apiKeys,
+  tokens: coreServices.tokens,
+  tokenUses: coreServices.tokenUses,
+} as const;
+
 export const httpKitWiring = definePackage('http-kit', [
   createServiceFactory({
     service: httpServices.access,

@@ -1,6 +1,6 @@
 // The MCP faces' wiring: what /mcp, /mcp/servers/<name> and /mcp/v/<name> need, and the face they add.
 import { coreServices } from '@switchyard/core';
-import { httpServices } from '@switchyard/http-kit';
+import { faceDeps, httpServices } from '@switchyard/http-kit';
 import { createServiceFactory, definePackage } from '@switchyard/wiring';
 import { mcpRoutes } from './routes/mcp.js';
 
@@ -8,14 +8,9 @@ export const httpMcpWiring = definePackage('http-mcp', [
   createServiceFactory({
     service: httpServices.face,
     deps: {
-      options: httpServices.options,
-      access: httpServices.access,
-      logger: httpServices.logger,
+      ...faceDeps,
       registry: coreServices.registry,
       dispatch: coreServices.dispatch,
-      tokens: coreServices.tokens,
-      apiKeys: coreServices.apiKeys,
-      tokenUses: coreServices.tokenUses,
       blobs: coreServices.blobs,
       upstreams: coreServices.upstreams,
     },

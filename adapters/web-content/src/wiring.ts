@@ -1,6 +1,6 @@
 // The content site's wiring: its articles, pages and downloads, and the face they add.
 import { coreServices } from '@switchyard/core';
-import { httpServices } from '@switchyard/http-kit';
+import { faceDeps, httpServices } from '@switchyard/http-kit';
 import { createServiceFactory, definePackage } from '@switchyard/wiring';
 import { contentRoutes } from './routes/content.js';
 
@@ -8,14 +8,10 @@ export const webContentWiring = definePackage('web-content', [
   createServiceFactory({
     service: httpServices.face,
     deps: {
-      options: httpServices.options,
-      access: httpServices.access,
+      ...faceDeps,
       registry: coreServices.registry,
       articles: coreServices.articles,
       clock: coreServices.clock,
-      tokens: coreServices.tokens,
-      apiKeys: coreServices.apiKeys,
-      tokenUses: coreServices.tokenUses,
     },
     factory: ({ options, ...services }) => ({ id: 'web-content', router: contentRoutes({ ...services, ...options }) }),
   }),

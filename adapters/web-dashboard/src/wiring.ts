@@ -1,7 +1,7 @@
 // The dashboard's wiring: what its pages need, and the face they add (with the connect cookie its guard reads).
 import { Router } from 'express';
 import { coreServices } from '@switchyard/core';
-import { httpServices } from '@switchyard/http-kit';
+import { faceDeps, httpServices } from '@switchyard/http-kit';
 import { createServiceFactory, definePackage } from '@switchyard/wiring';
 import { dashboardRoutes } from './routes.js';
 import { CONNECT_COOKIE, CONNECT_COOKIE_PATH, upstreamConnectRoutes } from './upstream-connect.js';
@@ -10,11 +10,8 @@ export const webDashboardWiring = definePackage('web-dashboard', [
   createServiceFactory({
     service: httpServices.face,
     deps: {
-      options: httpServices.options,
-      access: httpServices.access,
-      logger: httpServices.logger,
+      ...faceDeps,
       registry: coreServices.registry,
-      apiKeys: coreServices.apiKeys,
       approvals: coreServices.approvals,
       deliveries: coreServices.deliveries,
       forwarding: coreServices.forwarding,
