@@ -23,7 +23,7 @@ import {
   type StoredInvocation,
 } from '@switchyard/core';
 import { KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardJobStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexUpstreamCredentialStore, KnexWebhookStore, openDatabase, readLedgerBacklog } from '@switchyard/storage-knex';
-import { McpUpstreamClient } from '@switchyard/mcp';
+import { McpUpstreamClient, MeteredUpstreamClient } from '@switchyard/mcp';
 import { httpRequestScope, httpServices, statusFor } from '@switchyard/http-kit';
 import { telemetryServices } from '@switchyard/telemetry';
 import { constantService, createServiceFactory, definePackage } from '@switchyard/wiring';
@@ -31,7 +31,6 @@ import type { PluginEnvironment } from '@switchyard/plugin-kit';
 import type { Config } from './config.js';
 import { FolderArticleStore } from './article-folder.js';
 import type { Logger } from './logger.js';
-import { MeteredUpstreamClient } from './metered-upstream-client.js';
 import { DestinationAddressPolicy, HttpOutboundSender } from './forward-sender.js';
 import { ClientMetadataFetcher } from './client-metadata-fetcher.js';
 import { appServices, type LoadedPlugin } from './tokens.js';
