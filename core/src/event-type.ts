@@ -1,0 +1,106 @@
+// A delivery's event type: what happened, as its sender names it (GitHub's X-GitHub-Event, Stripe's
+// `type`, Shopify's X-Shopify-Topic…), so that deliveries can be listed, counted and filtered by it.
+// First found wins: the webhook's own event_type_path; the sender of its signature scheme; a sender
+// known by a header of its own; common body fields.
+import type { RawHeaders } from './delivery-id.js';
+import { parseDeliveryBody, readPath } from './delivery-id.js';
+import { SCHEMES, type SignatureScheme } from './signatures/schemes.js';
+import type { EventTypeRule } from './signatures/signature-scheme.js';
+
+export interface EventTypeInput {
+  headers: RawHeaders;
+  /** Null when the body was not read whole: only headers can give the type. */
+  body: Uint8Array | null;
+  contentType: string | null;
+  /** The webhook's event_type_path: a body path like `data.kind`, or `header:<name>`. */
+  webhookPath: string | null;
+  /** The webhook's signature scheme, which names its sender. */
+  scheme: SignatureScheme | null;
+  /** The body as parsed once for this delivery (lazyBody); parsed here when not given. */
+  parsed?: () => Record<string, unknown> | unknown[] | null;
+}
+
+export interface ResolvedEventType {
+  type: string;
+  /** Which rule found it: `path:<path>`, `header:<name>` or `body:<path>`. */
+  rule: string;
+}
+
+/** How many deliveries name one event type (null: those that name none). */
+export interface EventTypeCount {
+  event_type: string | null;
+  count: number;
+}
+
+/** The most frequent event types first; `more` when others were left out. */
+export interface EventTypeCounts {
+  items: EventTypeCount[];
+  more: boolean;
+}
+
+/** Most event types counted in one answer: a sender may name any number of them. */
+export const MAX_EVENT_TYPES_COUNTED = 200;
+
+/** Longest event type kept; a longer value is not taken for one. */
+export const MAX_EVENT_TYPE_LENGTH = 200;
+
+/** Body fields read when no rule of a known sender applies. */
+export const EVENT_TYPE_BODY_FIELDS = ['type', 'event_type', 'event', 'topic'] as const;
+
+const usable = (value: unknown): string | null => {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value !== 'string') return null;
+  const v = value.trim();
+  return v.length > 0 && v.length <= MAX_EVENT_TYPE_LENGTH ? v : null;
+};
+
+/** The senders known by a header, in the table's order: each detecting header → (order, rule). */
+const DETECTORS = new Map<string, { order: number; rule: EventTypeRule | null }>();
+Object.values(SCHEMES).forEach((scheme, order) => {
+  for (const name of scheme.detect) if (!DETECTORS.has(name)) DETECTORS.set(name, { order, rule: scheme.eventType });
+});
+
+export function resolveEventType(input: EventTypeInput): ResolvedEventType | null {
+  const lowered = input.headers.map(([n, v]) => [n.toLowerCase(), v] as const);
+  const header = (name: string): string | null => {
+    for (const [n, v] of lowered) if (n === name) return usable(v);
+    return null;
+  };
+  let parsed: Record<string, unknown> | unknown[] | null | undefined;
+  const body = () => (parsed === undefined ? (parsed = input.parsed ? input.parsed() : parseDeliveryBody(input.body, input.contentType)) : parsed);
+  const atPath = (path: string): string | null => {
+    const b = input.body === null ? null : body();
+    return b ? usable(readPath(b, path)) : null;
+  };
+  const byRule = (rule: EventTypeRule): ResolvedEventType | null => {
+    for (const name of rule.headers ?? []) {
+      const type = header(name);
+      if (type) return { type, rule: `header:${name}` };
+    }
+    for (const path of rule.paths ?? []) {
+      const type = atPath(path);
+      if (type) return { type, rule: `body:${path}` };
+    }
+    return null;
+  };
+
+  const path = input.webhookPath;
+  if (path !== null) {
+    const type = path.startsWith('header:') ? header(path.slice('header:'.length).toLowerCase()) : atPath(path);
+    if (type) return { type, rule: `path:${path}` };
+  }
+  const own = input.scheme ? SCHEMES[input.scheme].eventType : null;
+  const fromScheme = own ? byRule(own) : null;
+  if (fromScheme) return fromScheme;
+  let known: { order: number; rule: EventTypeRule | null } | undefined;
+  for (const [name] of lowered) {
+    const found = DETECTORS.get(name);
+    if (found && (!known || found.order < known.order)) known = found;
+  }
+  const fromSender = known?.rule ? byRule(known.rule) : null;
+  if (fromSender) return fromSender;
+  return byRule({ paths: EVENT_TYPE_BODY_FIELDS });
+}
+
+/** A webhook's event_type_path: a dotted body path or header:<name> (the delivery-id path's form). */
+export { DELIVERY_ID_PATH_PATTERN as EVENT_TYPE_PATH_PATTERN } from './delivery-id.js';
