@@ -119,7 +119,8 @@ export const woocommerce = bodyHmac({
   docs: 'https://woocommerce.github.io/woocommerce-rest-api-docs/#webhooks',
 });
 
-export const pagerduty = bodyHmac({
+export const pagerduty: SignatureSchemeDefinition = {
+  ...bodyHmac({
   sender: 'PagerDuty (v3 webhooks)',
   headers: ['x-pagerduty-signature'],
   display: 'X-PagerDuty-Signature',
@@ -129,7 +130,9 @@ export const pagerduty = bodyHmac({
   split: (value) => keyValues(value, ',').filter(([k]) => k === 'v1').map(([, v]) => v),
   eventType: { paths: ['event.event_type'] },
   docs: 'https://developer.pagerduty.com/docs/webhooks-overview#webhook-signatures',
-});
+  }),
+  checks: '`X-PagerDuty-Signature: v1=<hex>[,v1=…]`: HMAC-SHA256 of the body (one per active secret; any may match)',
+};
 
 /** The generic scheme: any sender that puts an HMAC-SHA256 of the body in a header you name. */
 export const genericHmacSha256: SignatureSchemeDefinition = (() => {
