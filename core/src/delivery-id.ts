@@ -13,7 +13,7 @@ export interface DeliveryIdInput {
   /** The webhook's own rule: a body path like `a.b.c`, or `header:<name>`. */
   webhookPath: string | null;
   /** The body as parsed once for this delivery (lazyBody); parsed here when not given. */
-  parsed?: () => Record<string, unknown> | unknown[] | null;
+  parsed?: ParsedBody;
 }
 
 export interface ResolvedDeliveryId {
@@ -88,10 +88,27 @@ export function parseDeliveryBody(body: Uint8Array | null, contentType: string |
   return parseJson(text);
 }
 
-/** The body parsed on first use only, then kept: the delivery id and the event type read the same one. */
-export function lazyBody(body: Uint8Array | null, contentType: string | null): () => Record<string, unknown> | unknown[] | null {
-  let parsed: Record<string, unknown> | unknown[] | null | undefined;
-  return () => (parsed === undefined ? (parsed = parseDeliveryBody(body, contentType)) : parsed);
+/** A delivery's body fields, parsed on first use and then kept. */
+export interface ParsedBody {
+  get(): Record<string, unknown> | unknown[] | null;
+}
+
+/**
+ * The body parsed once, when first asked: the delivery id and the event type read the same one.
+ * An object rather than a closure, since one is made for every delivery (see event-type.ts).
+ */
+export const lazyBody = (body: Uint8Array | null, contentType: string | null): ParsedBody => new ParsedOnce(body, contentType);
+
+class ParsedOnce implements ParsedBody {
+  private parsed: Record<string, unknown> | unknown[] | null | undefined;
+  constructor(
+    private readonly body: Uint8Array | null,
+    private readonly contentType: string | null,
+  ) {}
+  get(): Record<string, unknown> | unknown[] | null {
+    if (this.parsed === undefined) this.parsed = parseDeliveryBody(this.body, this.contentType);
+    return this.parsed;
+  }
 }
 
 function parseJson(text: string): Record<string, unknown> | unknown[] | null {
@@ -121,7 +138,9 @@ export function readPath(root: Record<string, unknown> | unknown[], path: string
 }
 
 export function resolveDeliveryId(input: DeliveryIdInput): ResolvedDeliveryId | null {
-  const lowered = input.headers.map(([n, v]) => [n.toLowerCase(), v] as const);
+  // A loop, not a map with an arrow: this runs for every delivery, and a closure per call is dearer than the lowering.
+  const lowered: Array<readonly [string, string]> = [];
+  for (const [n, v] of input.headers) lowered.push([n.toLowerCase(), v]);
   for (const { rule, matches } of HEADER_RULES) {
     for (const [name, value] of lowered) {
       if (!matches(name)) continue;
@@ -136,7 +155,7 @@ export function resolveDeliveryId(input: DeliveryIdInput): ResolvedDeliveryId | 
     if (id) return { id, rule: `path:${path}` };
   }
   // Parsed once: the configured body path and the known fields read the same object.
-  const b = input.parsed ? input.parsed() : parseDeliveryBody(input.body, input.contentType);
+  const b = input.parsed ? input.parsed.get() : parseDeliveryBody(input.body, input.contentType);
   if (b && path && !headerPath) {
     const id = usable(readPath(b, path));
     if (id) return { id, rule: `path:${path}` };

@@ -2,7 +2,7 @@
 // `type`, Shopify's X-Shopify-Topic…), so that deliveries can be listed, counted and filtered by it.
 // First found wins: the webhook's own event_type_path; the sender of its signature scheme; a sender
 // known by a header of its own; common body fields.
-import type { RawHeaders } from './delivery-id.js';
+import type { ParsedBody, RawHeaders } from './delivery-id.js';
 import { parseDeliveryBody, readPath } from './delivery-id.js';
 import { SCHEMES, type SignatureScheme } from './signatures/schemes.js';
 import type { EventTypeRule } from './signatures/signature-scheme.js';
@@ -17,7 +17,7 @@ export interface EventTypeInput {
   /** The webhook's signature scheme, which names its sender. */
   scheme: SignatureScheme | null;
   /** The body as parsed once for this delivery (lazyBody); parsed here when not given. */
-  parsed?: () => Record<string, unknown> | unknown[] | null;
+  parsed?: ParsedBody;
 }
 
 export interface ResolvedEventType {
@@ -60,46 +60,63 @@ Object.values(SCHEMES).forEach((scheme, order) => {
   for (const name of scheme.detect) if (!DETECTORS.has(name)) DETECTORS.set(name, { order, rule: scheme.eventType });
 });
 
-export function resolveEventType(input: EventTypeInput): ResolvedEventType | null {
-  const lowered = input.headers.map(([n, v]) => [n.toLowerCase(), v] as const);
-  const header = (name: string): string | null => {
-    for (const [n, v] of lowered) if (n === name) return usable(v);
-    return null;
-  };
-  let parsed: Record<string, unknown> | unknown[] | null | undefined;
-  const body = () => (parsed === undefined ? (parsed = input.parsed ? input.parsed() : parseDeliveryBody(input.body, input.contentType)) : parsed);
-  const atPath = (path: string): string | null => {
-    const b = input.body === null ? null : body();
-    return b ? usable(readPath(b, path)) : null;
-  };
-  const byRule = (rule: EventTypeRule): ResolvedEventType | null => {
-    for (const name of rule.headers ?? []) {
-      const type = header(name);
-      if (type) return { type, rule: `header:${name}` };
-    }
-    for (const path of rule.paths ?? []) {
-      const type = atPath(path);
-      if (type) return { type, rule: `body:${path}` };
-    }
-    return null;
-  };
+const COMMON_FIELDS: EventTypeRule = { paths: EVENT_TYPE_BODY_FIELDS };
 
+// The helpers below are module functions taking what they read, not closures made per delivery:
+// this runs for every delivery, and a closure per call costs more than the lookups themselves.
+
+/** A header's usable value (`lowerName` in lower case; names compare in any case). */
+function headerValue(headers: EventTypeInput['headers'], lowerName: string): string | null {
+  for (const [name, value] of headers) if (name.length === lowerName.length && name.toLowerCase() === lowerName) return usable(value);
+  return null;
+}
+
+/** The body's fields, parsed on first use for this delivery (shared with the delivery id's lookup). */
+class BodyFields {
+  private parsed: Record<string, unknown> | unknown[] | null | undefined;
+  constructor(private readonly input: EventTypeInput) {}
+  at(path: string): string | null {
+    if (this.input.body === null) return null;
+    if (this.parsed === undefined) this.parsed = this.input.parsed ? this.input.parsed.get() : parseDeliveryBody(this.input.body, this.input.contentType);
+    return this.parsed ? usable(readPath(this.parsed, path)) : null;
+  }
+}
+
+function byRule(input: EventTypeInput, fields: BodyFields, rule: EventTypeRule): ResolvedEventType | null {
+  for (const name of rule.headers ?? []) {
+    const type = headerValue(input.headers, name);
+    if (type) return { type, rule: `header:${name}` };
+  }
+  for (const path of rule.paths ?? []) {
+    const type = fields.at(path);
+    if (type) return { type, rule: `body:${path}` };
+  }
+  return null;
+}
+
+/** The rule of the first sender (in the table's order) one of whose own headers is present. */
+function knownSender(headers: EventTypeInput['headers']): EventTypeRule | null {
+  let known: { order: number; rule: EventTypeRule | null } | undefined;
+  for (const [name] of headers) {
+    const found = DETECTORS.get(name.toLowerCase());
+    if (found && (!known || found.order < known.order)) known = found;
+  }
+  return known?.rule ?? null;
+}
+
+export function resolveEventType(input: EventTypeInput): ResolvedEventType | null {
+  const fields = new BodyFields(input);
   const path = input.webhookPath;
   if (path !== null) {
-    const type = path.startsWith('header:') ? header(path.slice('header:'.length).toLowerCase()) : atPath(path);
+    const type = path.startsWith('header:') ? headerValue(input.headers, path.slice('header:'.length).toLowerCase()) : fields.at(path);
     if (type) return { type, rule: `path:${path}` };
   }
   const own = input.scheme ? SCHEMES[input.scheme].eventType : null;
-  const fromScheme = own ? byRule(own) : null;
+  const fromScheme = own ? byRule(input, fields, own) : null;
   if (fromScheme) return fromScheme;
-  let known: { order: number; rule: EventTypeRule | null } | undefined;
-  for (const [name] of lowered) {
-    const found = DETECTORS.get(name);
-    if (found && (!known || found.order < known.order)) known = found;
-  }
-  const fromSender = known?.rule ? byRule(known.rule) : null;
-  if (fromSender) return fromSender;
-  return byRule({ paths: EVENT_TYPE_BODY_FIELDS });
+  const sender = knownSender(input.headers);
+  const fromSender = sender ? byRule(input, fields, sender) : null;
+  return fromSender ?? byRule(input, fields, COMMON_FIELDS);
 }
 
 /** A webhook's event_type_path: a dotted body path or header:<name> (the delivery-id path's form). */
