@@ -47,11 +47,14 @@ export const MAX_EVENT_TYPE_LENGTH = 200;
 /** Body fields read when no rule of a known sender applies. */
 export const EVENT_TYPE_BODY_FIELDS = ['type', 'event_type', 'event', 'topic'] as const;
 
+/** Control characters: a name has none, and a terminal showing one (the CLI's tables) must not get them. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
 const usable = (value: unknown): string | null => {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value !== 'string') return null;
   const v = value.trim();
-  return v.length > 0 && v.length <= MAX_EVENT_TYPE_LENGTH ? v : null;
+  return v.length > 0 && v.length <= MAX_EVENT_TYPE_LENGTH && !CONTROL.test(v) ? v : null;
 };
 
 /** The senders known by a header, in the table's order: each detecting header → (order, rule). */

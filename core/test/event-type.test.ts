@@ -72,6 +72,7 @@ describe('core: event types', () => {
     expect(typeOf({ body: json({ topic: 'y' }) })).to.deep.equal({ type: 'y', rule: 'body:topic' });
     expect(typeOf({ body: json({ type: 42 }) })).to.deep.equal({ type: '42', rule: 'body:type' });
     expect(typeOf({ body: json({ type: '   ' }) })).to.equal(null);
+    expect(typeOf({ body: json({ type: 'red\u001b[31malert', event: 'ok.then' }) }), 'no control characters: the next field').to.deep.equal({ type: 'ok.then', rule: 'body:event' });
     expect(typeOf({ body: json({ type: 'x'.repeat(201) }) }), 'longer than 200 is not a type').to.equal(null);
     expect(typeOf({ body: json({ type: ` ${'x'.repeat(200)} ` }) })).to.deep.equal({ type: 'x'.repeat(200), rule: 'body:type' });
     expect(typeOf({ body: new TextEncoder().encode('not json') })).to.equal(null);
