@@ -35,7 +35,8 @@ for (const engine of engines()) {
       everythingSse = await startEverythingHttp(undefined, 'sse');
       svc = await startTestService(engine, {
         upstreams: {
-          connectTimeoutMs: 3000,
+          // Generous: a stdio server started on a busy machine can take seconds; "down" is refused at once.
+          connectTimeoutMs: 20_000,
           servers: {
             everything: {
               system: 'EVERYTHING',
