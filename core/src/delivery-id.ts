@@ -12,6 +12,8 @@ export interface DeliveryIdInput {
   contentType: string | null;
   /** The webhook's own rule: a body path like `a.b.c`, or `header:<name>`. */
   webhookPath: string | null;
+  /** The body as parsed once for this delivery (lazyBody); parsed here when not given. */
+  parsed?: ParsedBody;
 }
 
 export interface ResolvedDeliveryId {
@@ -55,8 +57,15 @@ const headerValue = (headers: RawHeaders, lowerName: string): string | null => {
 
 const utf8 = new TextDecoder('utf-8');
 
-function parseBody(body: Uint8Array | null, contentType: string | null): Record<string, unknown> | null {
-  if (!body || body.length === 0 || body.length > 5 * 1024 * 1024) return null;
+/** Bodies larger than this are not parsed for ids or event types. */
+export const MAX_PARSED_BODY_BYTES = 5 * 1024 * 1024;
+
+/**
+ * The fields of a delivery body: a JSON object or array, or a form's fields (a JSON `payload`
+ * field read as JSON); null for anything else. Parse it once per delivery and share it (`lazyBody`).
+ */
+export function parseDeliveryBody(body: Uint8Array | null, contentType: string | null): Record<string, unknown> | unknown[] | null {
+  if (!body || body.length === 0 || body.length > MAX_PARSED_BODY_BYTES) return null;
   const type = (contentType ?? '').toLowerCase();
   // Not fatal: a stray invalid byte elsewhere in the body should not hide a valid id.
   const text = utf8.decode(body);
@@ -68,7 +77,7 @@ function parseBody(body: Uint8Array | null, contentType: string | null): Record<
       if (json) return json;
     }
     const form = new URLSearchParams(text);
-    // Some senders (e.g. GitHub's form mode) put the JSON in a `payload` field.
+    // Some senders (e.g. GitHub's form mode, Slack's interactivity) put the JSON in a `payload` field.
     const payload = form.get('payload');
     if (payload) {
       const parsed = parseJson(payload);
@@ -79,28 +88,59 @@ function parseBody(body: Uint8Array | null, contentType: string | null): Record<
   return parseJson(text);
 }
 
-function parseJson(text: string): Record<string, unknown> | null {
+/** A delivery's body fields, parsed on first use and then kept. */
+export interface ParsedBody {
+  get(): Record<string, unknown> | unknown[] | null;
+}
+
+/**
+ * The body parsed once, when first asked: the delivery id and the event type read the same one.
+ * An object rather than a closure, since one is made for every delivery (see event-type.ts).
+ */
+export const lazyBody = (body: Uint8Array | null, contentType: string | null): ParsedBody => new ParsedOnce(body, contentType);
+
+class ParsedOnce implements ParsedBody {
+  private parsed: Record<string, unknown> | unknown[] | null | undefined;
+  constructor(
+    private readonly body: Uint8Array | null,
+    private readonly contentType: string | null,
+  ) {}
+  get(): Record<string, unknown> | unknown[] | null {
+    if (this.parsed === undefined) this.parsed = parseDeliveryBody(this.body, this.contentType);
+    return this.parsed;
+  }
+}
+
+function parseJson(text: string): Record<string, unknown> | unknown[] | null {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown> | unknown[]) : null;
   } catch {
     return null;
   }
 }
 
-/** Reads `a.b.c` from an object (a flat key containing dots wins over nesting). */
-export function readPath(root: Record<string, unknown>, path: string): unknown {
-  if (path in root) return root[path];
+/** Reads `a.b.c` from an object (a flat key containing dots wins over nesting); a number segment indexes an array (`0.event`). */
+export function readPath(root: Record<string, unknown> | unknown[], path: string): unknown {
+  if (!Array.isArray(root) && Object.hasOwn(root, path)) return root[path];
   let cur: unknown = root;
   for (const part of path.split('.')) {
-    if (typeof cur !== 'object' || cur === null || Array.isArray(cur)) return undefined;
-    cur = (cur as Record<string, unknown>)[part];
+    if (Array.isArray(cur)) {
+      if (!/^(0|[1-9][0-9]{0,5})$/.test(part)) return undefined;
+      cur = cur[Number(part)];
+    } else if (typeof cur === 'object' && cur !== null && Object.hasOwn(cur, part)) {
+      cur = (cur as Record<string, unknown>)[part];
+    } else {
+      return undefined;
+    }
   }
   return cur;
 }
 
 export function resolveDeliveryId(input: DeliveryIdInput): ResolvedDeliveryId | null {
-  const lowered = input.headers.map(([n, v]) => [n.toLowerCase(), v] as const);
+  // A loop, not a map with an arrow: this runs for every delivery, and a closure per call is dearer than the lowering.
+  const lowered: Array<readonly [string, string]> = [];
+  for (const [n, v] of input.headers) lowered.push([n.toLowerCase(), v]);
   for (const { rule, matches } of HEADER_RULES) {
     for (const [name, value] of lowered) {
       if (!matches(name)) continue;
@@ -115,12 +155,12 @@ export function resolveDeliveryId(input: DeliveryIdInput): ResolvedDeliveryId | 
     if (id) return { id, rule: `path:${path}` };
   }
   // Parsed once: the configured body path and the known fields read the same object.
-  const b = parseBody(input.body, input.contentType);
+  const b = input.parsed ? input.parsed.get() : parseDeliveryBody(input.body, input.contentType);
   if (b && path && !headerPath) {
     const id = usable(readPath(b, path));
     if (id) return { id, rule: `path:${path}` };
   }
-  if (b) {
+  if (b && !Array.isArray(b)) {
     for (const field of BODY_FIELDS) {
       const id = usable(readPath(b, field));
       if (id) return { id, rule: `body:${field}` };

@@ -4,13 +4,15 @@
 import { callerOf } from './access-policy.js';
 import type { Caller } from './caller.js';
 import type { RawHeaders } from './delivery-id.js';
-import { resolveDeliveryId } from './delivery-id.js';
+import { lazyBody, resolveDeliveryId } from './delivery-id.js';
+import { resolveEventType } from './event-type.js';
 import type { DispatchOutcome, DispatchService } from './dispatch.js';
 import { SwitchyardError, type ErrorCode } from './errors.js';
 import { noRequestScope, type Clock, type DeliveryStore, type RequestScope, type WebhookStore } from './ports.js';
 import type { CapabilityRegistry } from './registry.js';
 import { ByteBudget } from './byte-budget.js';
-import { verifySignature } from './signature.js';
+import { verifySignature } from './signatures/verify-signature.js';
+import type { SignedRequest } from './signatures/signature-scheme.js';
 import { WEBHOOK_ID_PATTERN, newDeliveryEntryId, type ActionRecord, type DeliveryRecord, type DeliveryRefusal, type StoredDelivery, type Webhook } from './webhook.js';
 
 /** What is known of a delivery before its body is read. */
@@ -26,6 +28,8 @@ export interface DeliveryHead {
   clientAddress: string | null;
   /** The announced content-length; null for a chunked body. */
   declaredSize: number | null;
+  /** The address as the sender wrote it (the service's public base URL, path and query), for schemes that sign it (Twilio, Square, HubSpot). */
+  url?: string | null;
 }
 
 /** What the adapter is to do with the body: read it up to `limit`; for an Off webhook, read at most `keep` bytes; too large, read nothing. */
@@ -124,7 +128,7 @@ export class WebhookIntake {
     const rec = this.record(head, hook, body, body.length, true);
 
     if (hook.signature?.require && rec.signature !== 'verified') {
-      const check = verifySignature(hook.signature, rec.headers, body, this.clock.now());
+      const check = verifySignature(hook.signature, signedRequest(head, body), this.clock.now());
       return this.refuseWith(rec, new SwitchyardError('signature_invalid', `signature ${check.verdict}: ${check.reason}; the delivery was stored as a refusal`, { scheme: hook.signature.scheme }));
     }
     const action = head.action;
@@ -208,8 +212,12 @@ export class WebhookIntake {
  * Only a whole body is searched for a delivery id or checked against a signature.
  */
 export function deliveryRecord(head: DeliveryHead, hook: Webhook, body: Uint8Array | null, bodySize: number, now: Date, whole = true, requestId: string | null = null): DeliveryRecord {
-  const found = resolveDeliveryId({ headers: head.headers, body: whole ? body : null, contentType: head.contentType, webhookPath: hook.delivery_id_path });
-  const signature = hook.signature && body && whole ? verifySignature(hook.signature, head.headers, body, now) : null;
+  const read = whole ? body : null;
+  // Parsed at most once, by whichever of the two lookups first needs a body field.
+  const parsed = lazyBody(read, head.contentType);
+  const found = resolveDeliveryId({ headers: head.headers, body: read, contentType: head.contentType, webhookPath: hook.delivery_id_path, parsed });
+  const type = resolveEventType({ headers: head.headers, body: read, contentType: head.contentType, webhookPath: hook.event_type_path, scheme: hook.signature?.scheme ?? null, parsed });
+  const signature = hook.signature && read ? verifySignature(hook.signature, signedRequest(head, read), now) : null;
   return {
     id: newDeliveryEntryId(),
     hook_id: hook.id,
@@ -223,6 +231,8 @@ export function deliveryRecord(head: DeliveryHead, hook: Webhook, body: Uint8Arr
     client_address: head.clientAddress,
     delivery_id: found?.id ?? null,
     delivery_id_rule: found?.rule ?? null,
+    event_type: type?.type ?? null,
+    event_type_rule: type?.rule ?? null,
     signature: signature?.verdict ?? null,
     outcome: 'accepted',
     refusal: null,
@@ -230,3 +240,6 @@ export function deliveryRecord(head: DeliveryHead, hook: Webhook, body: Uint8Arr
     request_id: requestId,
   };
 }
+
+/** What a signature scheme checks of a delivery. */
+const signedRequest = (head: DeliveryHead, body: Uint8Array): SignedRequest => ({ method: head.method, url: head.url ?? null, headers: head.headers, body });

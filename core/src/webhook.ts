@@ -1,13 +1,16 @@
 // Webhooks and their deliveries: the records the ledger keeps for every request to /hook/<id>.
 import { randomId } from './ids.js';
 import type { RawHeaders } from './delivery-id.js';
-import type { SignatureSettings, SignatureVerdict } from './signature.js';
+import type { SignatureVerdict } from './signatures/signature-scheme.js';
+import type { SignatureSettings } from './signatures/verify-signature.js';
 
 export interface Webhook {
   id: string;
   name: string;
   on: boolean;
   delivery_id_path: string | null;
+  /** Where its deliveries name their event type when the sender is not known: a body path or header:<name>. */
+  event_type_path: string | null;
   /** Optional signature checking; the secret never leaves the server. */
   signature: SignatureSettings | null;
   created_at: string;
@@ -66,6 +69,10 @@ export interface DeliveryRecord {
   client_address: string | null;
   delivery_id: string | null;
   delivery_id_rule: string | null;
+  /** What happened, as the sender names it (push, invoice.paid, orders/create…); null when it names nothing. */
+  event_type: string | null;
+  /** Which rule found it, e.g. `header:x-github-event`, `body:type`, `path:data.kind`. */
+  event_type_rule: string | null;
   /** The signature check when the webhook has one: verified, invalid or missing. */
   signature: SignatureVerdict | null;
   outcome: DeliveryOutcome;

@@ -12,6 +12,7 @@ import {
   type DeliveryHead,
   type DeliveryRecord,
   type DeliveryStore,
+  type EventTypeCounts,
   type StoredDelivery,
   type Webhook,
   type WebhookStore,
@@ -50,12 +51,17 @@ class MemoryDeliveries implements DeliveryStore {
   async list(): Promise<{ items: StoredDelivery[]; next_cursor: string | null }> {
     return { items: [...this.rows].reverse(), next_cursor: null };
   }
+  async countEventTypes(): Promise<EventTypeCounts> {
+    const counts = new Map<string | null, number>();
+    for (const d of this.rows) counts.set(d.event_type, (counts.get(d.event_type) ?? 0) + 1);
+    return { items: [...counts].map(([event_type, count]) => ({ event_type, count })), more: false };
+  }
   async readBody(id: string, offset: number, length: number): Promise<Uint8Array | undefined> {
     return this.rows.find((x) => x.id === id)?.body?.subarray(offset, offset + length);
   }
 }
 
-const hook = (on: boolean): Webhook => ({ id: 'hk_AAAAAAAAAAAA', name: 'test', on, delivery_id_path: null, signature: null, created_at: '', updated_at: '' });
+const hook = (on: boolean): Webhook => ({ id: 'hk_AAAAAAAAAAAA', name: 'test', on, delivery_id_path: null, event_type_path: null, signature: null, created_at: '', updated_at: '' });
 
 function setup(on = true) {
   const registry = new CapabilityRegistry();

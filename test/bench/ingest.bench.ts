@@ -9,7 +9,12 @@
 // On SQLite the 1 KiB phase also measures a ledgerless baseline (support/ledgerless-main.ts): the
 // no-op app storing each delivery as the service does, without the ledger, which shows how much of
 // the gap to the no-op is storing and how much is the rest.
-// Env: BENCH_SECONDS per measurement (10), BENCH_ROUNDS (3), DATABASE_URL (default: a temp SQLite file).
+// BENCH_BEFORE_REF=<git ref> measures that version of the service too, in the same rounds (its tree
+// from git, our packages from it, the rest shared: support/tree-at.ts), each with a database of its
+// own, and reports the ratio of this version to it: a change's cost on the hot path, measured.
+// Env: BENCH_SECONDS per measurement (10), BENCH_ROUNDS (3), DATABASE_URL (default: a temp SQLite file),
+// BENCH_BEFORE_REF, BENCH_BEFORE_DATABASE_URL (default: another temp SQLite file; give a second
+// PostgreSQL database when DATABASE_URL is one).
 import autocannon from 'autocannon';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -17,12 +22,16 @@ import { join } from 'node:path';
 import { withCpu } from './support/cpu.js';
 import { writeReport } from './support/report.js';
 import { spawnTs, startServiceProcess } from '../support/processes.js';
+import { treeAt } from './support/tree-at.js';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const API_KEY = 'sy_bench_key_0123456789abcdefghijklmnopqrstuvwxyz';
 const dir = mkdtempSync(join(tmpdir(), 'switchyard-ingest-'));
 const databaseUrl = process.env['DATABASE_URL'] ?? `sqlite:${join(dir, 'bench.db')}`;
+const beforeRef = process.env['BENCH_BEFORE_REF'];
+const beforeDatabaseUrl = process.env['BENCH_BEFORE_DATABASE_URL'] ?? `sqlite:${join(dir, 'before.db')}`;
+if (beforeRef && databaseUrl.startsWith('postgres') && !process.env['BENCH_BEFORE_DATABASE_URL']) throw new Error('BENCH_BEFORE_REF on PostgreSQL needs BENCH_BEFORE_DATABASE_URL: a database of its own');
 
 /** A JSON delivery of about `bytes` bytes whose id autocannon replaces per request ([<id>]). */
 const deliveryBody = (bytes: number): string => {
@@ -66,6 +75,14 @@ async function load(url: string, serverPid: number | undefined, connections: num
   });
 }
 
+/** The ref measured before: its ratio to the baseline, this version's throughput over its, and its CPU per request over this version's. */
+const beforePhase = (b: Phase, now: Phase, ratio: (p: Phase) => number) => ({
+  ...b,
+  ratio: ratio(b),
+  ratio_to_before: Math.round((now.per_second / b.per_second) * 1000) / 1000,
+  cpu_ms_per_request_to_before: Math.round(((now.cpu_ms_per_request['server'] ?? 0) / (b.cpu_ms_per_request['server'] ?? 1)) * 1000) / 1000,
+});
+
 /** The round with the median throughput (its latencies come with it). */
 const median = (runs: Phase[]): Phase => [...runs].sort((a, b) => a.per_second - b.per_second)[Math.floor(runs.length / 2)]!;
 
@@ -83,8 +100,16 @@ const service = await startServiceProcess({ DATABASE_URL: databaseUrl, SWITCHYAR
   await noop.child.stop();
   throw e;
 });
+const before = beforeRef
+  ? await startServiceProcess({ DATABASE_URL: beforeDatabaseUrl, SWITCHYARD_API_KEY: API_KEY }, [], treeAt(beforeRef, join(dir, 'before'))).catch(async (e) => {
+      await service.child.stop();
+      await noop.child.stop();
+      throw e;
+    })
+  : null;
 const ledgerless = databaseUrl.startsWith('sqlite:')
   ? await spawnTs('test/bench/support/ledgerless-main.ts', [`sqlite:${join(dir, 'ledgerless.db')}`], {}, urlLine).catch(async (e) => {
+      await before?.child.stop();
       await service.child.stop();
       await noop.child.stop();
       throw e;
@@ -92,17 +117,28 @@ const ledgerless = databaseUrl.startsWith('sqlite:')
   : null;
 
 try {
-  const created = await fetch(`${service.url}/api/objects/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-sheets-key': API_KEY }, body: JSON.stringify({ name: 'bench' }) });
-  const hook = (await created.json()) as { id: string };
-  const phases: Record<string, { baseline: Phase; switchyard: Phase; ratio: number; rounds: Array<{ baseline: number; switchyard: number; ledgerless?: number }>; ledgerless?: Phase & { ratio: number } }> = {};
+  const createHook = async (url: string) => {
+    const created = await fetch(`${url}/api/objects/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-sheets-key': API_KEY }, body: JSON.stringify({ name: 'bench' }) });
+    return (await created.json()) as { id: string };
+  };
+  const hook = await createHook(service.url);
+  const beforeHook = before ? await createHook(before.url) : null;
+  const phases: Record<string, {
+    baseline: Phase; switchyard: Phase; ratio: number;
+    rounds: Array<{ baseline: number; switchyard: number; ledgerless?: number; before?: number }>;
+    ledgerless?: Phase & { ratio: number };
+    before?: Phase & { ratio: number; ratio_to_before: number; cpu_ms_per_request_to_before: number };
+  }> = {};
   for (const [name, connections, bytes] of [['1KiB', 50, 1024], ['1MiB', 10, 1024 * 1024]] as const) {
     const baselines: Phase[] = [];
     const services: Phase[] = [];
     const storeOnly: Phase[] = [];
+    const befores: Phase[] = [];
     const withLedgerless = ledgerless !== null && name === '1KiB';
     for (let round = 0; round < ROUNDS; round++) {
       baselines.push(await load(`${noop.value}/hook/${hook.id}`, noop.child.process.pid, connections, bytes));
       services.push(await load(`${service.url}/hook/${hook.id}`, service.child.process.pid, connections, bytes));
+      if (before && beforeHook) befores.push(await load(`${before.url}/hook/${beforeHook.id}`, before.child.process.pid, connections, bytes));
       if (withLedgerless) storeOnly.push(await load(`${ledgerless.value}/hook/${hook.id}`, ledgerless.child.process.pid, connections, bytes));
     }
     const baseline = median(baselines);
@@ -112,8 +148,14 @@ try {
       baseline,
       switchyard,
       ratio: ratio(switchyard),
-      rounds: baselines.map((b, i) => ({ baseline: b.per_second, switchyard: services[i]!.per_second, ...(withLedgerless ? { ledgerless: storeOnly[i]!.per_second } : {}) })),
+      rounds: baselines.map((b, i) => ({
+        baseline: b.per_second,
+        switchyard: services[i]!.per_second,
+        ...(befores.length ? { before: befores[i]!.per_second } : {}),
+        ...(withLedgerless ? { ledgerless: storeOnly[i]!.per_second } : {}),
+      })),
       ...(withLedgerless ? { ledgerless: { ...median(storeOnly), ratio: ratio(median(storeOnly)) } } : {}),
+      ...(befores.length ? { before: beforePhase(median(befores), switchyard, ratio) } : {}),
     };
   }
   const report = {
@@ -123,7 +165,11 @@ try {
     rounds: ROUNDS,
     phases,
     targets: { '1KiB.ratio': '>= 0.7 (each delivery committed before its 2xx)' },
-    notes: { ledgerless: 'SQLite only: the no-op app storing each delivery as the service does, without the ledger (support/ledgerless-main.ts)' },
+    ...(beforeRef ? { before_ref: beforeRef } : {}),
+    notes: {
+      ledgerless: 'SQLite only: the no-op app storing each delivery as the service does, without the ledger (support/ledgerless-main.ts)',
+      before: 'with BENCH_BEFORE_REF: that version in the same rounds; ratio_to_before is this version\'s deliveries/s over its, cpu_ms_per_request_to_before the server CPU per request over its',
+    },
     cpus: availableParallelism(),
     node: process.version,
     at: new Date().toISOString(),
@@ -131,6 +177,7 @@ try {
   writeReport('ingest', report);
 } finally {
   await ledgerless?.child.stop();
+  await before?.child.stop();
   await service.child.stop();
   await noop.child.stop();
   rmSync(dir, { recursive: true, force: true });

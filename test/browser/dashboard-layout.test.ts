@@ -34,7 +34,7 @@ for (const engine of engines()) {
       const longName = `Orders-${'N'.repeat(193)}`; // names are at most 200 characters
       const hook = (await api('/api/objects/webhook', { method: 'POST', body: JSON.stringify({ name: longName }) })).body;
       const longBody = `{"payload":"${'b'.repeat(6000)}"}`;
-      const unbroken = await fetch(`${svc.url}/hook/${hook['id']}?${'q'.repeat(400)}=1`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-long-header': 'h'.repeat(1500) }, body: longBody });
+      const unbroken = await fetch(`${svc.url}/hook/${hook['id']}?${'q'.repeat(400)}=1`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-long-header': 'h'.repeat(1500), 'x-github-event': `event-${'T'.repeat(194)}` }, body: longBody });
       expect(unbroken.status).to.equal(200);
       const binary = await fetch(`${svc.url}/hook/${hook['id']}`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: Buffer.alloc(3000, 0xff) });
       expect(binary.status).to.equal(200);
@@ -93,7 +93,7 @@ for (const engine of engines()) {
       await fetch(`${svc.url}${hook.path.replace('/dashboard/webhooks/', '/hook/')}`, { method: 'POST', body: `live-${'L'.repeat(3000)}` });
       await page.waitForSelector('#deliveries tr.fresh');
       const live = await page.locator('#deliveries tr.fresh td').evaluateAll((tds) => tds.map((td) => (td as HTMLElement).dataset['label']));
-      expect(live).to.deep.equal(served).and.deep.equal(['Entry', 'Received', 'Method', 'Delivery id', 'Outcome', 'Bytes']);
+      expect(live).to.deep.equal(served).and.deep.equal(['Entry', 'Received', 'Method', 'Event type', 'Delivery id', 'Outcome', 'Bytes']);
       expect(await overflow()).to.be.at.most(0);
       await page.screenshot({ path: join(SHOTS, `layout-webhook-live-400-${engine}.png`), fullPage: true });
     });

@@ -166,7 +166,7 @@ for (const engine of engines()) {
       const refusedAction = await fetch(`${svc.url}/hook/${hook['id']}/MESSAGING_BATCH_LOOKUP_PHONE_NUMBERS`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"numbers":"none"}' });
       expect(refusedAction.status).to.equal(422);
       await page.goto(`${svc.url}/dashboard/webhooks/${hook['id']}`);
-      const outcomes = await page.locator('#deliveries tr td:nth-child(5)').allTextContents();
+      const outcomes = await page.locator('#deliveries tr td[data-label="Outcome"]').allTextContents();
       expect(outcomes).to.deep.equal(['refused: invalid_arguments', 'duplicate', 'accepted']);
 
       await page.goto(`${svc.url}/dashboard/webhooks`);
@@ -175,6 +175,38 @@ for (const engine of engines()) {
       const refused = await fetch(`${svc.url}/hook/${hook['id']}`, { method: 'POST', body: 'x' });
       expect(refused.status).to.equal(403);
       expect(((await refused.json()) as { error: { code: string } }).error.code).to.equal('webhook_off');
+    });
+
+    it('shows each delivery’s event type and filters a webhook’s deliveries by one, live rows included', async () => {
+      const hook = (await api('/api/objects/webhook', { method: 'POST', body: JSON.stringify({ name: 'Shop events' }) })).body;
+      const deliver = (topic: string, n: number) =>
+        fetch(`${svc.url}/hook/${hook['id']}`, { method: 'POST', headers: { 'content-type': 'application/json', 'X-Shopify-Topic': topic }, body: JSON.stringify({ n }) });
+      for (const [topic, n] of [['orders/create', 1], ['orders/paid', 2], ['orders/create', 3], ['<b>odd</b>', 4]] as const) expect((await deliver(topic, n)).status).to.equal(200);
+
+      await page.goto(`${svc.url}/dashboard/webhooks/${hook['id']}`);
+      expect(await page.locator('#deliveries td[data-label="Event type"]').allTextContents()).to.deep.equal(['<b>odd</b>', 'orders/create', 'orders/paid', 'orders/create']);
+      expect(await page.locator('#event-type option').allTextContents()).to.deep.equal(['All', 'orders/create (2)', '<b>odd</b> (1)', 'orders/paid (1)']);
+      await page.selectOption('#event-type', 'orders/paid');
+      await Promise.all([page.waitForURL(/event_type=orders%2Fpaid/), page.click('#event-type-filter button')]);
+      expect(await page.locator('h2', { hasText: 'Deliveries of type' }).textContent()).to.contain('orders/paid');
+      expect(await page.locator('#deliveries td[data-label="Event type"]').allTextContents()).to.deep.equal(['orders/paid']);
+      expect(await page.locator('#event-type').inputValue()).to.equal('orders/paid');
+
+      // Live: only new deliveries of the chosen type join the table.
+      await page.waitForFunction(() => document.getElementById('live-status')!.textContent!.startsWith('Live'));
+      await deliver('orders/create', 5);
+      await deliver('orders/paid', 6);
+      await page.waitForSelector('#deliveries tr.fresh', { timeout: 5000 });
+      await new Promise((r) => setTimeout(r, 600)); // two more polls: nothing else may arrive
+      expect(await page.locator('#deliveries td[data-label="Event type"]').allTextContents()).to.deep.equal(['orders/paid', 'orders/paid']);
+      await shot('08-event-type-filter');
+
+      await Promise.all([page.waitForURL(/deliveries\/dlv_/), page.locator('#deliveries tr a').first().click()]);
+      expect(await page.textContent('#delivery-event-type')).to.contain('orders/paid').and.contain('(header:x-shopify-topic)');
+      await page.goto(`${svc.url}/dashboard/webhooks/${hook['id']}?event_type=`);
+      expect(await page.locator('#deliveries tr').count(), 'an empty choice is all').to.equal(6);
+      const tooLong = await page.goto(`${svc.url}/dashboard/webhooks/${hook['id']}?event_type=${'x'.repeat(201)}`);
+      expect(tooLong!.status()).to.equal(400);
     });
 
     it('serves data pages without script, with security headers and escaping', async () => {

@@ -89,6 +89,8 @@ export function delivery(hookId: string, overrides: Partial<DeliveryRecord> = {}
     client_address: '127.0.0.1',
     delivery_id: null,
     delivery_id_rule: null,
+    event_type: null,
+    event_type_rule: null,
     signature: null,
     outcome: 'accepted',
     refusal: null,
@@ -273,13 +275,16 @@ export function storeContract(engine: string, harness: StoreHarness, supports: S
     if (supports.webhooks) {
       it('creates, reads, lists and updates webhooks', async function () {
         const now = new Date().toISOString();
-        const hook = await s.webhooks!.create({ id: newWebhookId(), name: 'github', on: true, delivery_id_path: null, signature: null, created_at: now, updated_at: now });
+        const hook = await s.webhooks!.create({ id: newWebhookId(), name: 'github', on: true, delivery_id_path: null, event_type_path: null, signature: null, created_at: now, updated_at: now });
         expect(await s.webhooks!.get(hook.id)).to.deep.equal(hook);
-        const off = await s.webhooks!.update(hook.id, { on: false, delivery_id_path: 'data.id' }, now);
-        expect(off).to.deep.include({ on: false, delivery_id_path: 'data.id', name: 'github' });
+        const off = await s.webhooks!.update(hook.id, { on: false, delivery_id_path: 'data.id', event_type_path: 'header:x-kind' }, now);
+        expect(off).to.deep.include({ on: false, delivery_id_path: 'data.id', event_type_path: 'header:x-kind', name: 'github' });
         expect((await s.webhooks!.list()).map((w) => w.id)).to.include(hook.id);
-        const signed = await s.webhooks!.update(hook.id, { signature: { scheme: 'github', secret: 's3cret-value', header: null, require: true } }, now);
-        expect(signed!.signature).to.deep.equal({ scheme: 'github', secret: 's3cret-value', header: null, require: true });
+        const signed = await s.webhooks!.update(hook.id, { signature: { scheme: 'github', secret: 's3cret-value', header: null, require: true, tolerance_s: null } }, now);
+        expect(signed!.signature).to.deep.equal({ scheme: 'github', secret: 's3cret-value', header: null, require: true, tolerance_s: null });
+        const windowed = await s.webhooks!.update(hook.id, { signature: { scheme: 'paddle', secret: 'pdl_ntfset_secret', header: null, require: false, tolerance_s: 30 } }, now);
+        expect(windowed!.signature).to.deep.equal({ scheme: 'paddle', secret: 'pdl_ntfset_secret', header: null, require: false, tolerance_s: 30 });
+        expect((await s.webhooks!.update(hook.id, { event_type_path: null }, now))!.event_type_path).to.equal(null);
         expect((await s.webhooks!.update(hook.id, { signature: null }, now))!.signature).to.equal(null);
         expect(await s.webhooks!.update('hk_doesnotexist', { on: true }, now)).to.equal(undefined);
         expect(await s.webhooks!.get('hk_doesnotexist')).to.equal(undefined);
@@ -380,7 +385,7 @@ export function storeContract(engine: string, harness: StoreHarness, supports: S
         // One batch statement: columns empty in every row are written as NULL, the rest bound per row.
         const batch = [
           delivery(hook),
-          delivery(hook, { signature: 'verified', delivery_id: 'evt_m1', delivery_id_rule: 'header:webhook-id', request_id: '0b6c5f0e-6d1a-4c4e-9a57-1f2d3c4b5a69' }),
+          delivery(hook, { signature: 'verified', delivery_id: 'evt_m1', delivery_id_rule: 'header:webhook-id', request_id: '0b6c5f0e-6d1a-4c4e-9a57-1f2d3c4b5a69', event_type: 'invoice.paid', event_type_rule: 'body:type' }),
           delivery(hook, { outcome: 'refused', refusal: { code: 'webhook_off', message: 'off' }, action: 'WEB_FETCH' }),
           delivery(hook, { body: null, body_size: 11 * 1024 * 1024, client_address: null, outcome: 'refused', refusal: { code: 'payload_too_large', message: 'big' } }),
           delivery(hook, { body: new Uint8Array(), body_size: 0, query: 'a=1&a=2' }),
@@ -430,6 +435,53 @@ export function storeContract(engine: string, harness: StoreHarness, supports: S
         const newest = (await s.deliveries!.list({ hookId: hook, order: 'newest', cursor: null, limit: 1, inlineBodyBytes: 1024 })).items[0]!;
         expect(newest.action_run).to.deep.include({ invocation: 'inv_x', ok: true, answer: { status: 200, body: { ok: true } } });
         expect((await s.deliveries!.list({ order: 'newest', cursor: null, limit: 3, inlineBodyBytes: 1024 })).items).to.have.length(3);
+      });
+
+      it('lists deliveries of one event type, per webhook or across them, paged by cursor', async function () {
+        const [hook, other] = [newWebhookId(), newWebhookId()];
+        const pushes: string[] = [];
+        for (let i = 0; i < 5; i++) {
+          const d = delivery(hook, { event_type: 'push', event_type_rule: 'header:x-github-event' });
+          pushes.push(d.id);
+          await s.deliveries!.append(d);
+          await s.deliveries!.append(delivery(hook, { event_type: 'pull_request', event_type_rule: 'header:x-github-event' }));
+          await s.deliveries!.append(delivery(hook));
+        }
+        const elsewhere = await s.deliveries!.append(delivery(other, { event_type: 'push', event_type_rule: 'header:x-github-event' }));
+        const seen: string[] = [];
+        let before: string | null = null;
+        do {
+          const page: Page<StoredDelivery> = await s.deliveries!.list({ hookId: hook, eventType: 'push', order: 'newest', cursor: before, limit: 2, inlineBodyBytes: 1024 });
+          seen.push(...page.items.map((d) => d.id));
+          before = page.next_cursor;
+        } while (before);
+        expect(seen).to.deep.equal([...pushes].reverse());
+        const read = (await s.deliveries!.get(pushes[0]!))!;
+        expect(read).to.include({ event_type: 'push', event_type_rule: 'header:x-github-event' });
+        // Across webhooks, in append order: this test's pushes and the other webhook's.
+        const across = (await s.deliveries!.list({ eventType: 'push', order: 'newest', cursor: null, limit: 1000, inlineBodyBytes: 0 })).items.map((d) => d.id);
+        expect(across).to.include.members([...pushes, elsewhere.id]);
+        expect((await s.deliveries!.list({ hookId: hook, eventType: 'Push', order: 'newest', cursor: null, limit: 10, inlineBodyBytes: 0 })).items, 'the exact type, in its case').to.deep.equal([]);
+      });
+
+      it('counts deliveries by event type, most frequent first, ties by name, the rest left out past the limit', async function () {
+        const [hook, other] = [newWebhookId(), newWebhookId()];
+        const send = async (id: string, type: string | null, n: number) => {
+          for (let i = 0; i < n; i++) await s.deliveries!.append(delivery(id, { event_type: type, event_type_rule: type === null ? null : 'body:type' }));
+        };
+        await send(hook, 'order.paid', 3);
+        await send(hook, 'order.created', 2);
+        await send(hook, 'a.tie', 2);
+        await send(hook, null, 1);
+        await send(other, 'order.paid', 4);
+        expect(await s.deliveries!.countEventTypes({ hookId: hook, limit: 10 })).to.deep.equal({
+          items: [{ event_type: 'order.paid', count: 3 }, { event_type: 'a.tie', count: 2 }, { event_type: 'order.created', count: 2 }, { event_type: null, count: 1 }],
+          more: false,
+        });
+        expect(await s.deliveries!.countEventTypes({ hookId: hook, limit: 2 })).to.deep.equal({ items: [{ event_type: 'order.paid', count: 3 }, { event_type: 'a.tie', count: 2 }], more: true });
+        const all = await s.deliveries!.countEventTypes({ limit: 200 });
+        expect(all.items.find((c) => c.event_type === 'order.paid')!.count, 'across webhooks').to.be.at.least(7);
+        expect(await s.deliveries!.countEventTypes({ hookId: newWebhookId(), limit: 10 })).to.deep.equal({ items: [], more: false });
       });
 
       it('refuses UPDATE and DELETE on deliveries and action records', async function () {

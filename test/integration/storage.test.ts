@@ -110,5 +110,67 @@ for (const engine of engines()) {
         await db.drop();
       }
     });
+
+    it('018 adds event types before the body, keeps every stored delivery, index, trigger and seq, and goes back to the columns before', async function () {
+      const db = await freshDatabase(engine);
+      const hook = newWebhookId();
+      const before018 = migrationNames().indexOf('018_event_types');
+      const big = Buffer.alloc(200_000, 'e');
+      const first = newDeliveryEntryId();
+      try {
+        // A database as it stood before 018, with a delivery that claimed an id.
+        const old = knexFactory(knexConfig(db.url));
+        try {
+          for (let i = 0; i < before018; i++) await old.migrate.up({ migrationSource });
+          // Inserted as the service before 018 wrote it (the store of today writes the new columns).
+          await old('deliveries').insert({
+            id: first, hook_id: hook, received_at: new Date().toISOString(), method: 'POST', path: `/hook/${hook}`, query: '', headers: '[]', body: big, body_size: big.byteLength,
+            body_sha256: createHash('sha256').update(big).digest('hex'), client_address: null, delivery_id: 'evt_018', delivery_id_rule: 'body:id', outcome: 'accepted', refusal: null,
+            action: null, duplicate_of: null, signature: null, request_id: 'req-before-018',
+          });
+        } finally {
+          await old.destroy();
+        }
+        const database = await openDatabase(db.url);
+        try {
+          const store = new KnexDeliveryStore(database.knex);
+          const kept = (await store.get(first))!;
+          expect(kept).to.include({ event_type: null, event_type_rule: null, request_id: 'req-before-018', delivery_id: 'evt_018' });
+          expect(Buffer.from(kept.body!).equals(big)).to.equal(true);
+          // Still the first of its id (the partial unique index came back), still logged and append-only, seq going on.
+          const again = await store.append(delivery(hook, { delivery_id: 'evt_018', event_type: 'push', event_type_rule: 'header:x-github-event' }));
+          expect(again).to.include({ duplicate: true, duplicate_of: first });
+          expect(again.seq).to.be.greaterThan(kept.seq);
+          expect((await store.list({ hookId: hook, eventType: 'push', order: 'newest', cursor: null, limit: 10, inlineBodyBytes: 0 })).items.map((d) => d.id)).to.deep.equal([again.id]);
+          const queued = (await database.knex('ledger_queue').where({ kind: 'delivery' }).select('entry_id').orderBy('seq')) as Array<{ entry_id: string }>;
+          expect(queued.map((q) => q.entry_id)).to.deep.equal([first, again.id]);
+          let refusedUpdate: unknown;
+          await database.knex('deliveries').where({ id: first }).update({ event_type: 'forged' }).catch((e: unknown) => (refusedUpdate = e));
+          expect(String(refusedUpdate)).to.match(/append-only/);
+          if (engine === 'sqlite') {
+            const columns = (await database.knex.raw('PRAGMA table_info(deliveries)')) as Array<{ name: string }>;
+            expect(columns.map((c) => c.name).slice(-3)).to.deep.equal(['event_type', 'event_type_rule', 'body']);
+            const indexes = ((await database.knex('sqlite_master').select('name').where({ type: 'index', tbl_name: 'deliveries' })) as Array<{ name: string }>).map((r) => r.name);
+            expect(indexes).to.include.members(['deliveries_id_unique', 'deliveries_hook_id_seq_index', 'deliveries_first_by_id', 'deliveries_event_type_seq', 'deliveries_hook_event_type_seq']);
+          }
+        } finally {
+          await database.close();
+        }
+        // Down: the new columns go, the deliveries stay; and up again.
+        const back = knexFactory(knexConfig(db.url));
+        try {
+          await back.migrate.down({ migrationSource, name: '018_event_types' });
+          expect(await back.schema.hasColumn('deliveries', 'event_type')).to.equal(false);
+          expect(await back.schema.hasColumn('webhooks', 'event_type_path')).to.equal(false);
+          expect(((await back('deliveries').select('id').orderBy('seq')) as Array<{ id: string }>).map((r) => r.id)[0]).to.equal(first);
+          await back.migrate.latest({ migrationSource });
+          expect(await back.schema.hasColumn('deliveries', 'event_type_rule')).to.equal(true);
+        } finally {
+          await back.destroy();
+        }
+      } finally {
+        await db.drop();
+      }
+    });
   });
 }

@@ -16,9 +16,9 @@ export interface Child {
 // BENCH_NODE_ARGS passes extra flags to the children, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
 const NODE_ARGS = ['--conditions=switchyard-source', '--import', 'tsx', ...(process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean)];
 
-/** Spawns a TypeScript entry point and resolves with the first stdout line that `match` accepts. */
-export function spawnTs<T>(entry: string, args: string[], env: NodeJS.ProcessEnv, match: (line: string) => T | undefined, timeoutMs = 30_000, nodeArgs: string[] = []): Promise<{ child: Child; value: T }> {
-  const proc = spawn(process.execPath, [...NODE_ARGS, ...nodeArgs, entry, ...args], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Spawns a TypeScript entry point (relative to `root`, the project by default) and resolves with the first stdout line that `match` accepts. */
+export function spawnTs<T>(entry: string, args: string[], env: NodeJS.ProcessEnv, match: (line: string) => T | undefined, timeoutMs = 30_000, nodeArgs: string[] = [], root = PROJECT_ROOT): Promise<{ child: Child; value: T }> {
+  const proc = spawn(process.execPath, [...NODE_ARGS, ...nodeArgs, entry, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const stop = async (): Promise<void> => {
@@ -61,8 +61,11 @@ export const listeningUrl = (line: string): string | undefined => {
   }
 };
 
-/** Starts the service (adapters/app/src/main.ts) on a free port and resolves with its URL; `nodeArgs` go to node after tsx. */
-export async function startServiceProcess(env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<{ child: Child; url: string }> {
-  const { child, value } = await spawnTs('adapters/app/src/main.ts', [], { PORT: '0', LOG_LEVEL: 'info', ...env }, listeningUrl, 30_000, nodeArgs);
+/**
+ * Starts the service (adapters/app/src/main.ts) on a free port and resolves with its URL; `nodeArgs`
+ * go to node after tsx; `root` runs another checkout of the project (a benchmark's "before").
+ */
+export async function startServiceProcess(env: NodeJS.ProcessEnv, nodeArgs: string[] = [], root = PROJECT_ROOT): Promise<{ child: Child; url: string }> {
+  const { child, value } = await spawnTs('adapters/app/src/main.ts', [], { PORT: '0', LOG_LEVEL: 'info', ...env }, listeningUrl, 30_000, nodeArgs, root);
   return { child, url: value };
 }

@@ -13,10 +13,12 @@ const USAGE = `usage: switchyard [--url URL] [--key KEY] [--json] <command>
 
 commands:
   hook list                              webhooks with their addresses
-  hook create <name> [--id-path PATH]    a new webhook (PATH: a body path like data.id, or header:<name>)
+  hook create <name> [--id-path PATH] [--event-type-path PATH]
+                                         a new webhook (PATH: a body path like data.id, or header:<name>)
   hook on <id> | hook off <id>           accept or refuse deliveries
-  hook deliveries [<id>] [--limit N] [--follow]
+  hook deliveries [<id>] [--limit N] [--event-type T] [--follow]
                                          deliveries, newest first (--follow: keep printing new ones)
+  hook event-types [<id>]                how many deliveries name each event type
   hook show <entry>                      one delivery: headers and body
   hook destinations <hook>               where its deliveries are forwarded
   hook destinations <hook> add <url> [--name N] [--filter EXPR] [--ordered] [--max-attempts N] [--initial-ms MS]
@@ -52,6 +54,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
         limit: { type: 'string' },
         follow: { type: 'boolean', default: false },
         'id-path': { type: 'string' },
+        'event-type-path': { type: 'string' },
+        'event-type': { type: 'string' },
         interval: { type: 'string' },
         'verifier-key': { type: 'string' },
         consistency: { type: 'boolean', default: false },
@@ -128,7 +132,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
     await hookCommand(
       client,
       rest,
-      { json: values.json, follow: values.follow, intervalMs: Number(values.interval ?? 1000), ...(limit !== undefined ? { limit } : {}), ...(values['id-path'] ? { idPath: values['id-path'] } : {}) },
+      { json: values.json, follow: values.follow, intervalMs: Number(values.interval ?? 1000), ...(limit !== undefined ? { limit } : {}), ...(values['id-path'] ? { idPath: values['id-path'] } : {}), ...(values['event-type-path'] ? { eventTypePath: values['event-type-path'] } : {}), ...(values['event-type'] !== undefined ? { eventType: values['event-type'] } : {}) },
       io,
     );
     return 0;

@@ -49,7 +49,7 @@ describe('adapter cli: switchyard hook …', function () {
     const table = await cli(['hook', 'deliveries', hookId, '--limit', '5']);
     expect(table.code).to.equal(0);
     const lines = table.stdout.trim().split('\n');
-    expect(lines[0]).to.match(/^ENTRY\s+RECEIVED\s+HOOK\s+DELIVERY ID\s+DUPLICATE\s+OUTCOME\s+SIGNATURE\s+BYTES/);
+    expect(lines[0]).to.match(/^ENTRY\s+RECEIVED\s+HOOK\s+EVENT TYPE\s+DELIVERY ID\s+DUPLICATE\s+OUTCOME\s+SIGNATURE\s+BYTES/);
     expect(lines[1]).to.contain(b.entry).and.contain(`yes (${a.entry})`);
     const json = JSON.parse((await cli(['hook', 'deliveries', '--json', '--limit', '2'])).stdout);
     expect(json.map((d: { id: string }) => d.id)).to.deep.equal([b.entry, a.entry]);
@@ -99,18 +99,44 @@ describe('adapter cli: switchyard hook …', function () {
       while (out.split('\n').length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       // A GitHub-style UUID id, then a duplicate of it: the widest values a row usually holds.
       const uuid = '72d3162e-cc78-11e3-81ab-4c9367dc0958';
-      const first = await deliver('{}', { 'X-GitHub-Delivery': uuid });
-      const again = await deliver('{}', { 'X-GitHub-Delivery': uuid });
+      const first = await deliver('{}', { 'X-GitHub-Delivery': uuid, 'X-GitHub-Event': 'pull_request_review' });
+      const again = await deliver('{}', { 'X-GitHub-Delivery': uuid, 'X-GitHub-Event': 'pull_request_review' });
       while (!out.includes(again.entry) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       const lines = out.split('\n');
       const header = lines[0]!;
       const row = lines.find((l) => l.includes(again.entry))!;
-      for (const [column, value] of [['HOOK', hookId], ['DELIVERY ID', uuid], ['DUPLICATE', `yes (${first.entry})`], ['OUTCOME', 'duplicate'], ['SIGNATURE', '- ']] as const) {
+      for (const [column, value] of [['HOOK', hookId], ['EVENT TYPE', 'pull_request_review'], ['DELIVERY ID', uuid], ['DUPLICATE', `yes (${first.entry})`], ['OUTCOME', 'duplicate'], ['SIGNATURE', '- ']] as const) {
         expect(row.indexOf(value, header.indexOf(column)), `${column} lines up`).to.equal(header.indexOf(column));
       }
     } finally {
       child.kill();
     }
+  });
+
+  it('lists deliveries of one event type, counts event types, and creates a webhook with its event-type path', async function () {
+    await deliver('{"type":"order.paid","n":1}');
+    const paid = await deliver('{"type":"order.paid","n":2}');
+    await deliver('{"type":"order.refunded"}');
+    const only = await cli(['hook', 'deliveries', hookId, '--event-type', 'order.paid', '--json']);
+    expect(only.code, only.stderr).to.equal(0);
+    const items = JSON.parse(only.stdout) as Array<{ id: string; event_type: string }>;
+    expect(items.map((d) => d.event_type)).to.deep.equal(['order.paid', 'order.paid']);
+    expect(items[0]!.id).to.equal(paid.entry);
+    const table = (await cli(['hook', 'deliveries', hookId, '--event-type', 'order.paid'])).stdout.trim().split('\n');
+    expect(table).to.have.length(3);
+    expect(table[1]).to.contain(paid.entry).and.contain('order.paid');
+    expect((await cli(['hook', 'show', paid.entry])).stdout).to.contain('event type   order.paid (body:type)');
+    const counts = await cli(['hook', 'event-types', hookId]);
+    expect(counts.code, counts.stderr).to.equal(0);
+    const rows = counts.stdout.trim().split('\n');
+    expect(rows[0]).to.match(/^EVENT TYPE\s+DELIVERIES$/);
+    expect(rows).to.include.members([`order.paid${' '.repeat(rows[0]!.indexOf('DELIVERIES') - 'order.paid'.length)}2`]);
+    expect(JSON.parse((await cli(['hook', 'event-types', hookId, '--json'])).stdout).items).to.deep.include({ event_type: 'order.refunded', count: 1 });
+    const created = JSON.parse((await cli(['hook', 'create', 'typed', '--event-type-path', 'header:x-kind', '--json'])).stdout);
+    expect(created.event_type_path).to.equal('header:x-kind');
+    const tooLong = await cli(['hook', 'deliveries', hookId, '--event-type', 'x'.repeat(201)]);
+    expect(tooLong.code).to.equal(1);
+    expect(tooLong.stderr).to.contain('switchyard: invalid_request: event_type must be');
   });
 
   it('fails clearly: no key, wrong key, unreachable server, bad usage', async function () {

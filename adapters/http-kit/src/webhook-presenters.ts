@@ -13,8 +13,9 @@ export const presentWebhook = (w: Webhook, baseUrl: string) => ({
   address: hookAddress(baseUrl, w.id),
   on: w.on,
   delivery_id_path: w.delivery_id_path,
+  event_type_path: w.event_type_path,
   // The secret is write-only.
-  signature: w.signature ? { scheme: w.signature.scheme, header: w.signature.header, require: w.signature.require, secret_set: true } : null,
+  signature: w.signature ? { scheme: w.signature.scheme, header: w.signature.header, require: w.signature.require, tolerance_s: w.signature.tolerance_s, secret_set: true } : null,
   created_at: w.created_at,
   updated_at: w.updated_at,
   deliveries: {
@@ -59,6 +60,8 @@ export const presentDelivery = (d: StoredDelivery, baseUrl: string, forwarding: 
   body_url: d.body_sha256 === null ? null : deliveryBodyUrl(baseUrl, d.id),
   delivery_id: d.delivery_id,
   delivery_id_rule: d.delivery_id_rule,
+  event_type: d.event_type,
+  event_type_rule: d.event_type_rule,
   signature: d.signature,
   duplicate: d.duplicate,
   duplicate_of: d.duplicate_of,

@@ -10,7 +10,7 @@ import { chunks } from './sql-batches.js';
 import { pageOf, seqPage } from './seq-paging.js';
 import type { StoreObserver, StoreOptions } from './store-observer.js';
 import { FIRST_DELIVERY, dialectFor, type Statements } from './dialect.js';
-import type { ActionRecord, DeliveryRecord, DeliveryStore, LedgerPageRequest, Page, StoredDelivery } from '@switchyard/core';
+import type { ActionRecord, DeliveryRecord, DeliveryStore, EventTypeCounts, LedgerPageRequest, Page, StoredDelivery } from '@switchyard/core';
 
 export interface DeliveryRow {
   seq: number | string;
@@ -29,6 +29,8 @@ export interface DeliveryRow {
   client_address: string | null;
   delivery_id: string | null;
   delivery_id_rule: string | null;
+  event_type: string | null;
+  event_type_rule: string | null;
   signature: string | null;
   outcome: string;
   refusal: string | null;
@@ -49,7 +51,7 @@ export interface ActionRow {
 
 export const COLUMNS = [
   'id', 'hook_id', 'received_at', 'method', 'path', 'query', 'headers', 'body', 'body_size', 'body_sha256', 'client_address',
-  'delivery_id', 'delivery_id_rule', 'signature', 'outcome', 'refusal', 'action', 'duplicate_of', 'request_id',
+  'delivery_id', 'delivery_id_rule', 'signature', 'outcome', 'refusal', 'action', 'duplicate_of', 'request_id', 'event_type', 'event_type_rule',
 ] as const;
 /**
  * A multi-row INSERT; hand-written because knex cannot put a WHERE on the conflict target. Columns
@@ -75,7 +77,7 @@ const rowValues = (r: DeliveryRecord, sha256: string | null, duplicateOf: string
   r.id, r.hook_id, r.received_at, r.method, r.path, r.query, JSON.stringify(r.headers),
   r.body ? Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength) : null,
   String(r.body_size), sha256, r.client_address, r.delivery_id, r.delivery_id_rule, r.signature, r.outcome,
-  r.refusal ? JSON.stringify(r.refusal) : null, r.action, duplicateOf, r.request_id,
+  r.refusal ? JSON.stringify(r.refusal) : null, r.action, duplicateOf, r.request_id, r.event_type, r.event_type_rule,
 ];
 
 export const toAction = (r: ActionRow): ActionRecord => ({
@@ -104,6 +106,8 @@ export const toDelivery = (r: DeliveryRow, actionRun: ActionRecord | null): Stor
   client_address: r.client_address,
   delivery_id: r.delivery_id,
   delivery_id_rule: r.delivery_id_rule,
+  event_type: r.event_type ?? null,
+  event_type_rule: r.event_type_rule ?? null,
   signature: r.signature as StoredDelivery['signature'],
   outcome: r.outcome as StoredDelivery['outcome'],
   refusal: r.refusal ? (JSON.parse(r.refusal) as StoredDelivery['refusal']) : null,
@@ -221,11 +225,23 @@ export class KnexDeliveryStore implements DeliveryStore {
     return (await this.withActions([row]))[0];
   }
 
-  async list(options: LedgerPageRequest & { hookId?: string; inlineBodyBytes: number }): Promise<Page<StoredDelivery>> {
+  async list(options: LedgerPageRequest & { hookId?: string; eventType?: string; inlineBodyBytes: number }): Promise<Page<StoredDelivery>> {
     const query = this.withInlineBody(this.knex<DeliveryRow>('deliveries'), options.inlineBodyBytes);
     if (options.hookId) query.where('hook_id', options.hookId);
+    if (options.eventType !== undefined) query.where('event_type', options.eventType);
     const rows = (await seqPage(query, options)) as DeliveryRow[];
     return pageOf(await this.withActions(rows.slice(0, options.limit)), rows.length, options.limit);
+  }
+
+  /**
+   * One GROUP BY over the (hook_id, event_type, seq) or (event_type, seq) index, which holds every
+   * column it reads; the database keeps the groups, the answer at most `limit` of them.
+   */
+  async countEventTypes(options: { hookId?: string; limit: number }): Promise<EventTypeCounts> {
+    const query = this.knex('deliveries').select('event_type').count({ n: '*' }).groupBy('event_type').orderBy([{ column: 'n', order: 'desc' }, { column: 'event_type', order: 'asc' }]).limit(options.limit + 1);
+    if (options.hookId) query.where('hook_id', options.hookId);
+    const rows = (await query) as Array<{ event_type: string | null; n: number | string }>;
+    return { items: rows.slice(0, options.limit).map((r) => ({ event_type: r.event_type, count: Number(r.n) })), more: rows.length > options.limit };
   }
 
   /**

@@ -69,6 +69,12 @@ export interface Dialect {
    * deliveries table with the body last where this is true.
    */
   largeValuesInRow: boolean;
+  /**
+   * Adds nullable columns to a table whose last column holds large values (the deliveries' body),
+   * keeping that column last: where large values sit in the row (SQLite) the table is rebuilt with
+   * the new columns before it, its rows, indexes and triggers kept; elsewhere they are added.
+   */
+  addColumnsBeforeLast(knex: Knex, table: string, columns: ReadonlyArray<readonly [name: string, type: string]>): Promise<void>;
   /** SQL for the SHA-256 (hex) of a binary column where the engine has it; null where the adapter must hash. */
   sha256Hex(column: string): string | null;
   /**
@@ -89,6 +95,46 @@ const SQLITE: KnexClient = 'sqlite3';
 const PG: KnexClient = 'pg';
 
 const refusal = (table: string, op: string) => `ledger is append-only: ${op} on ${table} is not allowed`;
+
+interface SqliteColumn {
+  name: string;
+  type: string;
+  notnull: number;
+  dflt_value: string | null;
+  pk: number;
+}
+
+/**
+ * SQLite: `table` again with `columns` before its last column, read from the schema as it stands
+ * (so columns other migrations added are kept), every row copied in order (AUTOINCREMENT's counter
+ * follows the copied seq), and its indexes and triggers recreated from their own SQL. Dropping the
+ * old table fires no DELETE trigger.
+ */
+async function rebuildWithColumnsBeforeLast(knex: Knex, table: string, columns: ReadonlyArray<readonly [string, string]>): Promise<void> {
+  const info = (await knex.raw(`PRAGMA table_info(${table})`)) as SqliteColumn[];
+  const created = (await knex('sqlite_master').where({ type: 'table', name: table }).first('sql')) as { sql: string } | undefined;
+  if (!created || info.length === 0) throw new Error(`no table ${table} to rebuild`);
+  const extras = (await knex('sqlite_master').select('type', 'name', 'sql').where({ tbl_name: table }).whereIn('type', ['index', 'trigger']).orderBy('type')) as Array<{ type: string; name: string; sql: string | null }>;
+  const keys = info.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk);
+  // SQLite indexes a primary key other than one INTEGER column itself, and an inline UNIQUE
+  // constraint too; only the first comes back with the definitions below, so refuse the second.
+  const keyIndexes = keys.length > 0 && !(keys.length === 1 && keys[0]!.type.toUpperCase() === 'INTEGER') ? 1 : 0;
+  const implicit = extras.filter((e) => e.sql === null);
+  if (implicit.length > keyIndexes) throw new Error(`cannot rebuild ${table}: ${implicit.map((e) => e.name).join(', ')} come from inline constraints`);
+  const autoincrement = /\bautoincrement\b/i.test(created.sql);
+  const definition = (c: SqliteColumn): string =>
+    `"${c.name}" ${c.type}${keys.length === 1 && c.pk ? ` PRIMARY KEY${autoincrement ? ' AUTOINCREMENT' : ''}` : ''}${c.notnull ? ' NOT NULL' : ''}${c.dflt_value !== null ? ` DEFAULT ${c.dflt_value}` : ''}`;
+  const last = info[info.length - 1]!;
+  const definitions = [...info.slice(0, -1).map(definition), ...columns.map(([name, type]) => `"${name}" ${type} NULL`), definition(last)];
+  if (keys.length > 1) definitions.push(`PRIMARY KEY (${keys.map((c) => `"${c.name}"`).join(', ')})`);
+  const rebuilt = `${table}_rebuilt`;
+  const copied = info.map((c) => `"${c.name}"`).join(', ');
+  await knex.raw(`CREATE TABLE "${rebuilt}" (${definitions.join(', ')})`);
+  await knex.raw(`INSERT INTO "${rebuilt}" (${copied}) SELECT ${copied} FROM "${table}" ORDER BY rowid`);
+  await knex.schema.dropTable(table);
+  await knex.raw(`ALTER TABLE "${rebuilt}" RENAME TO "${table}"`);
+  for (const e of extras) if (e.sql !== null) await knex.raw(e.sql);
+}
 
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
@@ -161,6 +207,7 @@ export const sqliteDialect: Dialect = {
   dropEnqueueWithSeq: () => [],
   byteSlice: (column) => ({ sql: `substr(${column}, ?, ?)`, encoding: 'binary' }),
   largeValuesInRow: true,
+  addColumnsBeforeLast: rebuildWithColumnsBeforeLast,
   sha256Hex: () => null,
   skipLockedRows: '',
 };
@@ -224,6 +271,10 @@ export const postgresDialect: Dialect = {
   // node-postgres reads bytea as hex text, twice the bytes and slow to parse; base64 is cheaper.
   byteSlice: (column) => ({ sql: `encode(substr(${column}, ?, ?), 'base64')`, encoding: 'base64' }),
   largeValuesInRow: false,
+  async addColumnsBeforeLast(knex, table, columns) {
+    // TOAST keeps a large value out of the row: a column added at the end reads without it.
+    for (const [name, type] of columns) await knex.raw(`ALTER TABLE ${table} ADD COLUMN "${name}" ${type} NULL`);
+  },
   sha256Hex: (column) => `encode(sha256(${column}), 'hex')`,
   skipLockedRows: ' FOR UPDATE SKIP LOCKED',
 };

@@ -7,10 +7,12 @@ interface WebhookRow {
   name: string;
   on: boolean | number;
   delivery_id_path: string | null;
+  event_type_path: string | null;
   signature_scheme: string | null;
   signature_secret: string | null;
   signature_header: string | null;
   require_signature: boolean | number;
+  signature_tolerance_s: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -20,9 +22,10 @@ const toWebhook = (r: WebhookRow): Webhook => ({
   name: r.name,
   on: Boolean(r.on),
   delivery_id_path: r.delivery_id_path,
+  event_type_path: r.event_type_path,
   signature:
     r.signature_scheme && r.signature_secret
-      ? { scheme: r.signature_scheme as SignatureScheme, secret: r.signature_secret, header: r.signature_header, require: Boolean(r.require_signature) }
+      ? { scheme: r.signature_scheme as SignatureScheme, secret: r.signature_secret, header: r.signature_header, require: Boolean(r.require_signature), tolerance_s: r.signature_tolerance_s }
       : null,
   created_at: r.created_at,
   updated_at: r.updated_at,
@@ -38,6 +41,7 @@ function toColumns(w: Partial<Webhook>): Columns {
     out.signature_secret = signature?.secret ?? null;
     out.signature_header = signature?.header ?? null;
     out.require_signature = signature?.require ?? false;
+    out.signature_tolerance_s = signature?.tolerance_s ?? null;
   }
   return out;
 }
@@ -76,7 +80,7 @@ export class KnexWebhookStore implements WebhookStore {
     return (await this.knex<WebhookRow>('webhooks').orderBy('created_at', 'asc').orderBy('id', 'asc')).map(toWebhook);
   }
 
-  async update(id: string, changes: Partial<Pick<Webhook, 'name' | 'on' | 'delivery_id_path' | 'signature'>>, at: string): Promise<Webhook | undefined> {
+  async update(id: string, changes: Partial<Pick<Webhook, 'name' | 'on' | 'delivery_id_path' | 'event_type_path' | 'signature'>>, at: string): Promise<Webhook | undefined> {
     const count = await this.knex('webhooks').where({ id }).update({ ...toColumns(changes), updated_at: at });
     this.cache.delete(id);
     return count > 0 ? this.get(id) : undefined;

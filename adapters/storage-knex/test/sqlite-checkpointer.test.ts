@@ -20,7 +20,7 @@ describe('SQLite checkpoints off the write path', function () {
   const append = (store: KnexDeliveryStore, n: number, from = 0) =>
     Promise.all(
       Array.from({ length: n }, (_, i) =>
-        store.append({ id: newDeliveryEntryId(), hook_id: 'hk_ckpt00000000', received_at: new Date().toISOString(), method: 'POST', path: '/hook/hk_ckpt00000000', query: '', headers: [], body, body_size: body.length, client_address: null, delivery_id: `evt_${from + i}`, delivery_id_rule: 'body:id', signature: null, outcome: 'accepted', refusal: null, action: null, request_id: null }),
+        store.append({ id: newDeliveryEntryId(), hook_id: 'hk_ckpt00000000', received_at: new Date().toISOString(), method: 'POST', path: '/hook/hk_ckpt00000000', query: '', headers: [], body, body_size: body.length, client_address: null, delivery_id: `evt_${from + i}`, delivery_id_rule: 'body:id', event_type: null, event_type_rule: null, signature: null, outcome: 'accepted', refusal: null, action: null, request_id: null }),
       ),
     );
 

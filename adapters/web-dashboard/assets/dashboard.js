@@ -61,6 +61,7 @@ function liveDeliveries(tbody) {
     first.append(link);
     cell('Received', d.received_at).className = 'token';
     cell('Method', d.method);
+    cell('Event type', d.event_type ?? '—');
     cell('Delivery id', d.delivery_id ?? '—');
     cell('Outcome', d.outcome);
     cell('Bytes', String(d.body_size));

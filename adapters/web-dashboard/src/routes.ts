@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Router, urlencoded, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
-import { INVOCATION_ID, SwitchyardError, WEBHOOK_ID_PATTERN, canonicalKey, deliveryOutcomeWord, webhookLogName, type StoredDelivery } from '@switchyard/core';
+import { INVOCATION_ID, MAX_EVENT_TYPES_COUNTED, MAX_EVENT_TYPE_LENGTH, SwitchyardError, WEBHOOK_ID_PATTERN, canonicalKey, deliveryOutcomeWord, webhookLogName, type StoredDelivery } from '@switchyard/core';
 import { baseUrlOf } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
 import { presentBody } from '@switchyard/http-kit';
@@ -127,11 +127,13 @@ export function dashboardRoutes(ctx: Ctx): Router {
 
   router.get('/dashboard/webhooks/:id', signedIn, async (req, res) => {
     const hook = await hookOf(req);
+    const eventType = chosenEventType(req);
     // The table shows sizes, never bodies: none is read.
-    const recent = await ctx.deliveries.list({ hookId: hook.id, order: 'newest', cursor: null, limit: 50, inlineBodyBytes: 0 });
+    const recent = await ctx.deliveries.list({ hookId: hook.id, ...(eventType !== null ? { eventType } : {}), order: 'newest', cursor: null, limit: 50, inlineBodyBytes: 0 });
+    const counts = await ctx.deliveries.countEventTypes({ hookId: hook.id, limit: MAX_EVENT_TYPES_COUNTED });
     const session = ctx.access.sessionOf(req);
     const destinations = await ctx.forwarding.list(hook.id);
-    send(req, res, { title: hook.name, section: 'webhooks', scripts: ['dashboard.js'] }, deliveriesBody(hook, recent.items, baseUrlOf(req, ctx.publicBaseUrl), sessions.csrfToken(session), destinations));
+    send(req, res, { title: hook.name, section: 'webhooks', scripts: ['dashboard.js'] }, deliveriesBody(hook, recent.items, baseUrlOf(req, ctx.publicBaseUrl), sessions.csrfToken(session), destinations, { counts, chosen: eventType }));
   });
 
   // Re-forwards a destination's dead letters: all of them, or one delivery's (entry).
@@ -148,6 +150,7 @@ export function dashboardRoutes(ctx: Ctx): Router {
   // New deliveries as server-sent events, read from the database so every process's show.
   router.get('/dashboard/webhooks/:id/live', signedIn, async (req, res) => {
     const hook = await hookOf(req);
+    const eventType = chosenEventType(req);
     let after = Number(req.query['after'] ?? 0);
     if (!Number.isSafeInteger(after) || after < 0) after = 0;
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
@@ -157,7 +160,7 @@ export function dashboardRoutes(ctx: Ctx): Router {
       if (polling) return;
       polling = true;
       try {
-        const fresh = (await ctx.deliveries.list({ hookId: hook.id, order: 'append', cursor: after > 0 ? String(after) : null, limit: 100, inlineBodyBytes: 0 })).items;
+        const fresh = (await ctx.deliveries.list({ hookId: hook.id, ...(eventType !== null ? { eventType } : {}), order: 'append', cursor: after > 0 ? String(after) : null, limit: 100, inlineBodyBytes: 0 })).items;
         for (const d of fresh) {
           res.write(`event: delivery\ndata: ${JSON.stringify(liveRow(d))}\n\n`);
           after = d.seq;
@@ -252,4 +255,12 @@ export function dashboardRoutes(ctx: Ctx): Router {
   return router;
 }
 
-const liveRow = (d: StoredDelivery) => ({ id: d.id, received_at: d.received_at, method: d.method, delivery_id: d.delivery_id, outcome: d.refusal ? `refused: ${d.refusal.code}` : deliveryOutcomeWord(d), duplicate: d.duplicate, body_size: d.body_size });
+/** The page's event-type filter (`?event_type=`; empty for all). */
+function chosenEventType(req: Request): string | null {
+  const value = req.query['event_type'];
+  if (value === undefined || value === '') return null;
+  if (typeof value !== 'string' || value.length > MAX_EVENT_TYPE_LENGTH) throw new SwitchyardError('invalid_request', `event_type must be one event type of at most ${MAX_EVENT_TYPE_LENGTH} characters`);
+  return value;
+}
+
+const liveRow = (d: StoredDelivery) => ({ id: d.id, received_at: d.received_at, method: d.method, event_type: d.event_type, delivery_id: d.delivery_id, outcome: d.refusal ? `refused: ${d.refusal.code}` : deliveryOutcomeWord(d), duplicate: d.duplicate, body_size: d.body_size });

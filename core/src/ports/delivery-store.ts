@@ -2,6 +2,7 @@
 import type { ActionRecord, DeliveryRecord, StoredDelivery } from '../webhook.js';
 import type { LedgerPageRequest } from '../ledger-paging.js';
 import type { Page } from '../page.js';
+import type { EventTypeCounts } from '../event-type.js';
 
 export interface DeliveryStore {
   /**
@@ -16,10 +17,12 @@ export interface DeliveryStore {
   /** Several deliveries whole, in one read (those that exist, in any order). */
   getMany(ids: string[]): Promise<StoredDelivery[]>;
   /**
-   * Deliveries in the ledger listings' order. Bodies over `inlineBodyBytes` are left out and never
-   * read: the row gives their size and hash.
+   * Deliveries in the ledger listings' order, of one webhook and of one event type when given.
+   * Bodies over `inlineBodyBytes` are left out and never read: the row gives their size and hash.
    */
-  list(options: LedgerPageRequest & { hookId?: string; inlineBodyBytes: number }): Promise<Page<StoredDelivery>>;
+  list(options: LedgerPageRequest & { hookId?: string; eventType?: string; inlineBodyBytes: number }): Promise<Page<StoredDelivery>>;
+  /** How many deliveries (of one webhook, or all) name each event type: the `limit` most frequent, ties by name. */
+  countEventTypes(options: { hookId?: string; limit: number }): Promise<EventTypeCounts>;
   /** Up to `length` bytes of a stored body from `offset`; empty past its end, undefined without a body. */
   readBody(id: string, offset: number, length: number): Promise<Uint8Array | undefined>;
 }

@@ -1,4 +1,4 @@
-// `switchyard hook …`: list, create, on/off, deliveries (with --follow), show.
+// `switchyard hook …`: list, create, on/off, deliveries (with --follow and --event-type), event-types, show.
 import { counted } from '@switchyard/core';
 import type { SwitchyardClient } from '../client.js';
 import { CliError } from '../client.js';
@@ -33,6 +33,9 @@ export interface DeliveryView {
   body_url: string | null;
   delivery_id: string | null;
   delivery_id_rule: string | null;
+  /** What happened, as the sender names it; null when it names nothing. */
+  event_type: string | null;
+  event_type_rule: string | null;
   duplicate: boolean;
   duplicate_of: string | null;
   /** accepted, duplicate or refused (one vocabulary everywhere). */
@@ -56,11 +59,12 @@ const requireHookId = (id: string | undefined): string => {
 
 const webhookRows = (hooks: WebhookView[]) => table(['ID', 'NAME', 'ON', 'ADDRESS'], hooks.map((h) => [h.id, h.name, h.on ? 'On' : 'Off', h.address]));
 
-const DELIVERY_COLUMNS = ['ENTRY', 'RECEIVED', 'HOOK', 'DELIVERY ID', 'DUPLICATE', 'OUTCOME', 'SIGNATURE', 'BYTES', 'ACTION'];
+const DELIVERY_COLUMNS = ['ENTRY', 'RECEIVED', 'HOOK', 'EVENT TYPE', 'DELIVERY ID', 'DUPLICATE', 'OUTCOME', 'SIGNATURE', 'BYTES', 'ACTION'];
 const deliveryCells = (d: DeliveryView) => [
   d.id,
   d.received_at,
   d.hook_id,
+  d.event_type,
   d.delivery_id,
   d.duplicate ? `yes (${d.duplicate_of})` : 'no',
   d.refusal ? `refused: ${d.refusal.code}` : d.outcome,
@@ -71,10 +75,11 @@ const deliveryCells = (d: DeliveryView) => [
 const deliveryRows = (items: DeliveryView[]) => table(DELIVERY_COLUMNS, items.map(deliveryCells));
 /**
  * Widths for --follow, whose rows are printed one at a time: entry ids, times and hook ids have
- * fixed lengths; a delivery id has room for a UUID, the duplicate mark for `yes (<entry>)`, the
- * outcome for the longest refusal. A longer value pushes its row's later columns right.
+ * fixed lengths; an event type has room for most (invoice.payment_succeeded), a delivery id for a
+ * UUID, the duplicate mark for `yes (<entry>)`, the outcome for the longest refusal. A longer value
+ * pushes its row's later columns right.
  */
-const FOLLOW_WIDTHS = [24, 24, 15, 36, 30, 32, 9, 8];
+const FOLLOW_WIDTHS = [24, 24, 15, 26, 36, 30, 32, 9, 8];
 const followLine = (cells: Array<string | number | null>) => cells.map((c, i) => (i < FOLLOW_WIDTHS.length ? String(c ?? '-').padEnd(FOLLOW_WIDTHS[i]!) : String(c ?? '-'))).join('  ');
 
 export interface HookOptions {
@@ -82,6 +87,9 @@ export interface HookOptions {
   limit?: number;
   follow: boolean;
   idPath?: string;
+  eventTypePath?: string;
+  /** Only deliveries of this event type. */
+  eventType?: string;
   intervalMs: number;
   signal?: AbortSignal;
 }
@@ -96,8 +104,12 @@ export async function hookCommand(client: SwitchyardClient, args: string[], opti
     }
     case 'create': {
       const name = rest.join(' ').trim();
-      if (!name) throw new CliError('invalid_request', 'usage: switchyard hook create <name> [--id-path <path>]', 2);
-      const hook = await client.request<WebhookView>('POST', '/api/objects/webhook', { name, ...(options.idPath ? { delivery_id_path: options.idPath } : {}) });
+      if (!name) throw new CliError('invalid_request', 'usage: switchyard hook create <name> [--id-path <path>] [--event-type-path <path>]', 2);
+      const hook = await client.request<WebhookView>('POST', '/api/objects/webhook', {
+        name,
+        ...(options.idPath ? { delivery_id_path: options.idPath } : {}),
+        ...(options.eventTypePath ? { event_type_path: options.eventTypePath } : {}),
+      });
       return print(hook, () => `created ${hook.id} (${hook.name})\naddress: ${hook.address}`);
     }
     case 'on':
@@ -108,6 +120,15 @@ export async function hookCommand(client: SwitchyardClient, args: string[], opti
     }
     case 'deliveries':
       return deliveries(client, rest[0] === undefined ? undefined : requireHookId(rest[0]), options, io);
+    case 'event-types': {
+      const id = rest[0] === undefined ? undefined : requireHookId(rest[0]);
+      const counts = await client.request<{ items: Array<{ event_type: string | null; count: number }>; more: boolean }>('GET', `/api/ledger/event-types${id ? `?hook=${id}` : ''}`);
+      return print(counts, () =>
+        counts.items.length === 0
+          ? 'no deliveries yet'
+          : `${table(['EVENT TYPE', 'DELIVERIES'], counts.items.map((c) => [c.event_type ?? '(none)', c.count]))}${counts.more ? `\n(the ${counts.items.length} most frequent)` : ''}`,
+      );
+    }
     case 'show': {
       const entry = rest[0];
       if (!entry) throw new CliError('invalid_request', 'usage: switchyard hook show <entry>', 2);
@@ -115,7 +136,7 @@ export async function hookCommand(client: SwitchyardClient, args: string[], opti
       return print(d, () => showDelivery(d));
     }
     default:
-      throw new CliError('invalid_request', `${sub === undefined ? 'hook needs a command' : `unknown hook command ${sub}`}; try: list, create, on, off, deliveries, show, destinations, dead, retry`, 2);
+      throw new CliError('invalid_request', `${sub === undefined ? 'hook needs a command' : `unknown hook command ${sub}`}; try: list, create, on, off, deliveries, event-types, show, destinations, dead, retry`, 2);
   }
 }
 
@@ -126,6 +147,7 @@ export function showDelivery(d: DeliveryView): string {
     `received     ${d.received_at} from ${d.client_address ?? '?'}`,
     `request      ${d.method} ${d.path}${d.query ? `?${d.query}` : ''}`,
     `delivery id  ${d.delivery_id ?? '-'}${d.delivery_id_rule ? ` (${d.delivery_id_rule})` : ''}`,
+    `event type   ${d.event_type ?? '-'}${d.event_type_rule ? ` (${d.event_type_rule})` : ''}`,
     `duplicate    ${d.duplicate ? `yes, of ${d.duplicate_of}` : 'no'}`,
     `outcome      ${d.refusal ? `refused: ${d.refusal.code}: ${d.refusal.message}` : d.outcome}`,
     `signature    ${d.signature ?? '- (not checked)'}`,
@@ -161,7 +183,8 @@ async function collect(client: SwitchyardClient, path: (query: string) => string
 }
 
 async function deliveries(client: SwitchyardClient, hookId: string | undefined, options: HookOptions, io: Output): Promise<void> {
-  const path = (query: string) => `/api/ledger?event=webhook%20delivery&${query}${hookId ? `&hook=${hookId}` : ''}`;
+  const only = `${hookId ? `&hook=${hookId}` : ''}${options.eventType !== undefined ? `&event_type=${encodeURIComponent(options.eventType)}` : ''}`;
+  const path = (query: string) => `/api/ledger?event=webhook%20delivery&${query}${only}`;
   const items = await collect(client, path, 'order=newest', 'before', options.limit ?? 20);
   if (!options.follow) {
     return io.out(options.json ? JSON.stringify(items, null, 2) : items.length ? deliveryRows(items) : 'no deliveries yet');

@@ -1,6 +1,6 @@
 // Shared pieces of the OpenAPI document: credentials, answer shapes and reusable parameters.
 // Shapes list the fields a client can rely on; the prose reference is docs/api.md.
-import { INVOCATION_STATUSES } from '@switchyard/core';
+import { INVOCATION_STATUSES, SIGNATURE_SCHEMES } from '@switchyard/core';
 
 export const securitySchemes = {
   apiKey: { type: 'apiKey', in: 'header', name: 'x-sheets-key', description: "The owner's API key: every move." },
@@ -57,7 +57,26 @@ export const schemas = {
     { ok: bool, error: obj({ code: str, message: str }, ['code', 'message']), result: anyValue, invocation: { $ref: '#/components/schemas/Invocation' }, yield: { $ref: '#/components/schemas/Yield' }, _self: { $ref: '#/components/schemas/SelfDescription' } },
     ['ok', 'result', 'invocation', 'yield', '_self'],
   ),
-  Webhook: obj({ id: { type: 'string', pattern: '^hk_[A-Za-z0-9]{12}$' }, name: str, address: str, on: bool, delivery_id_path: { type: ['string', 'null'] }, created_at: str }, ['id', 'name', 'address', 'on']),
+  Webhook: obj(
+    {
+      id: { type: 'string', pattern: '^hk_[A-Za-z0-9]{12}$' }, name: str, address: str, on: bool, delivery_id_path: { type: ['string', 'null'] },
+      event_type_path: { type: ['string', 'null'], description: 'Where deliveries name their event type when the sender is not known: a body path or header:<name>' },
+      signature: { type: ['object', 'null'], description: 'The check of inbound signatures: {scheme, header, require, tolerance_s, secret_set}; the secret is write-only' },
+      created_at: str,
+    },
+    ['id', 'name', 'address', 'on'],
+  ),
+  SignatureSetting: obj(
+    {
+      scheme: { type: 'string', enum: [...SIGNATURE_SCHEMES], description: 'The sender’s scheme (docs/webhooks.md has the table)' },
+      secret: { type: 'string', minLength: 8, maxLength: 500, description: 'The key the sender signs with (Discord, SendGrid: its public key); write-only' },
+      header: { type: ['string', 'null'], description: 'hmac-sha256 only: the header carrying the signature (default X-Signature)' },
+      require: { type: 'boolean', description: 'Refuse (401 signature_invalid, stored as a refusal) anything not verified' },
+      tolerance_s: { type: ['integer', 'null'], minimum: 1, maximum: 86400, description: 'Timestamped schemes: seconds a signed time may be from now; null for the sender’s own window' },
+    },
+    ['scheme', 'secret'],
+  ),
+  EventTypeCount: obj({ event_type: { type: ['string', 'null'] }, count: int }, ['event_type', 'count']),
   Delivery: obj(
     {
       id: str, event: { type: 'string', enum: ['webhook delivery'] }, hook_id: str, seq: int, received_at: str, method: str, path: str, query: str,
@@ -65,6 +84,8 @@ export const schemas = {
       body: { type: ['string', 'null'] }, body_encoding: { type: ['string', 'null'], enum: ['utf8', 'base64', null] }, body_size: int,
       body_omitted: bool, body_sha256: { type: ['string', 'null'], pattern: '^[0-9a-f]{64}$' }, body_url: { type: ['string', 'null'] },
       delivery_id: { type: ['string', 'null'] }, delivery_id_rule: { type: ['string', 'null'] }, signature: { type: ['string', 'null'], enum: ['verified', 'invalid', 'missing', null] },
+      event_type: { type: ['string', 'null'], description: 'What happened, as the sender names it (push, invoice.paid, orders/create)' },
+      event_type_rule: { type: ['string', 'null'], description: 'Where the event type was found: header:<name>, body:<path> or path:<the webhook’s event_type_path>' },
       duplicate: bool, duplicate_of: { type: ['string', 'null'] }, outcome: { type: 'string', enum: ['accepted', 'duplicate', 'refused'] },
       refusal: { type: ['object', 'null'] }, action: { type: ['string', 'null'] }, action_run: { type: ['object', 'null'] },
       forwarding: { type: 'array', items: { $ref: '#/components/schemas/Forwarding' }, description: 'Where it went on to: one entry per destination it was scheduled for' },
@@ -98,7 +119,7 @@ export const schemas = {
   DeliveryReceipt: obj(
     {
       ok: bool, entry: str, hook: str, outcome: { type: 'string', enum: ['accepted', 'duplicate', 'refused'] },
-      delivery_id: { type: ['string', 'null'] }, delivery_id_rule: { type: ['string', 'null'] },
+      delivery_id: { type: ['string', 'null'] }, delivery_id_rule: { type: ['string', 'null'] }, event_type: { type: ['string', 'null'] },
       duplicate: bool, duplicate_of: { type: ['string', 'null'] }, bytes: int, signature: { type: ['string', 'null'] },
     },
     ['entry', 'hook', 'outcome', 'duplicate', 'bytes'],

@@ -187,11 +187,28 @@ export const paths = {
       parameters: [
         query('event', '`webhook delivery` or `invocation`', { enum: ['webhook delivery', 'invocation'] }, true),
         query('hook', 'Deliveries: only this webhook'),
+        query('event_type', 'Deliveries: only those of this event type (exactly as `event_type` shows it: `push`, `invoice.paid`, `orders/create`)'),
         query('key', 'Invocations: only this capability key'),
         ...ledgerPageParams(),
       ],
       responses: {
-        '200': json('A page', { oneOf: [ledgerPage(ref('Delivery'), { event: { const: 'webhook delivery' }, hook: { type: 'string' } }), ledgerPage({ allOf: [ref('Invocation'), { type: 'object', properties: { event: { const: 'invocation' } }, required: ['event'] }] }, { event: { const: 'invocation' }, key: { type: 'string' } })] }),
+        '200': json('A page', { oneOf: [ledgerPage(ref('Delivery'), { event: { const: 'webhook delivery' }, hook: { type: 'string' }, event_type: { type: 'string' } }), ledgerPage({ allOf: [ref('Invocation'), { type: 'object', properties: { event: { const: 'invocation' } }, required: ['event'] }] }, { event: { const: 'invocation' }, key: { type: 'string' } })] }),
+        ...errors([400, 'invalid_request'], [404, 'webhook_not_found']),
+        ...credentialErrors,
+      },
+    },
+  },
+  '/api/ledger/event-types': {
+    get: {
+      operationId: 'countEventTypes', tags: ['webhooks'], summary: 'How many deliveries name each event type, most frequent first', security: ownerOnly,
+      description: 'Over every delivery, or one webhook\'s (`hook`). At most 200 types, the most frequent first (ties by name); `more` says others were left out. `event_type: null` counts the deliveries that name none.',
+      parameters: [query('hook', 'Only this webhook')],
+      responses: {
+        '200': json('The counts', {
+          type: 'object',
+          properties: { ok: { const: true }, event: { const: 'webhook delivery' }, hook: { type: 'string' }, items: { type: 'array', items: ref('EventTypeCount') }, more: { type: 'boolean' } },
+          required: ['ok', 'items', 'more'],
+        }),
         ...errors([400, 'invalid_request'], [404, 'webhook_not_found']),
         ...credentialErrors,
       },
@@ -216,7 +233,7 @@ export const paths = {
     get: { operationId: 'listWebhooks', tags: ['webhooks'], summary: 'Every webhook', security: ownerOnly, responses: { '200': json('Webhooks', { type: 'object', properties: { items: { type: 'array', items: ref('Webhook') } } }), ...credentialErrors } },
     post: {
       operationId: 'createWebhook', tags: ['webhooks'], summary: 'Create a webhook', security: ownerOnly,
-      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { name: { type: 'string' }, delivery_id_path: { type: 'string' }, signature: { type: 'object' } }, required: ['name'] } } } },
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { name: { type: 'string' }, delivery_id_path: { type: 'string' }, event_type_path: { type: 'string' }, signature: ref('SignatureSetting') }, required: ['name'] } } } },
       responses: { '201': json('The webhook, its address and how to read its deliveries', ref('Webhook')), ...errors([400, 'invalid_request']), ...credentialErrors },
     },
   },
@@ -224,7 +241,7 @@ export const paths = {
     get: { operationId: 'getWebhook', tags: ['webhooks'], summary: 'One webhook', security: ownerOnly, parameters: [hookId], responses: { '200': json('The webhook', ref('Webhook')), ...errors([404, 'webhook_not_found']), ...credentialErrors } },
     patch: {
       operationId: 'updateWebhook', tags: ['webhooks'], summary: 'Turn on or off, rename, change the delivery-id path or signature check', security: ownerOnly, parameters: [hookId],
-      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { on: { type: 'boolean' }, name: { type: 'string' }, delivery_id_path: { type: ['string', 'null'] }, signature: { type: ['object', 'null'] } } } } } },
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { on: { type: 'boolean' }, name: { type: 'string' }, delivery_id_path: { type: ['string', 'null'] }, event_type_path: { type: ['string', 'null'] }, signature: { oneOf: [ref('SignatureSetting'), { type: 'null' }] } } } } } },
       responses: { '200': json('The webhook', ref('Webhook')), ...errors([400, 'invalid_request'], [404, 'webhook_not_found']), ...credentialErrors },
     },
   },

@@ -24,8 +24,8 @@ const pairs = (rawHeaders: string[]): RawHeaders => {
   return out;
 };
 
-/** What the intake needs of a request before its body is read. */
-export function deliveryHead(req: Request, hookId: string, action: string | null): DeliveryHead {
+/** What the intake needs of a request before its body is read; `baseUrl` makes the address the sender signed. */
+export function deliveryHead(req: Request, hookId: string, action: string | null, baseUrl: string | null = null): DeliveryHead {
   const queryAt = req.originalUrl.indexOf('?');
   return {
     hookId,
@@ -37,6 +37,7 @@ export function deliveryHead(req: Request, hookId: string, action: string | null
     contentType: req.get('content-type') ?? null,
     clientAddress: req.socket.remoteAddress ?? null,
     declaredSize: declaredLength(req),
+    url: baseUrl === null ? null : baseUrl + req.originalUrl,
   };
 }
 
@@ -46,6 +47,7 @@ const receipt = (d: StoredDelivery) => ({
   outcome: deliveryOutcomeWord(d),
   delivery_id: d.delivery_id,
   delivery_id_rule: d.delivery_id_rule,
+  event_type: d.event_type,
   duplicate: d.duplicate,
   duplicate_of: d.duplicate_of,
   bytes: d.body_size,
@@ -102,7 +104,7 @@ export function hookRoutes(ctx: Ctx, gate: RequestGate, router: Pick<IRouter, 'g
 
   const ingest = async (req: Request, res: Response): Promise<void> => {
     if (!gate.check(req, res)) return;
-    const head = deliveryHead(req, req.params['id'] as string, actionOf(req));
+    const head = deliveryHead(req, req.params['id'] as string, actionOf(req), baseUrlOf(req, ctx.publicBaseUrl));
     let admission;
     try {
       admission = await ctx.intake.admit(head);

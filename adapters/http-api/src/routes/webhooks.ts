@@ -1,6 +1,6 @@
-// Managing webhooks with the API key: create, list, and change name, on/off or the id path.
+// Managing webhooks with the API key: create, list, and change name, on/off, the id and event-type paths or the signature check.
 import { Router, json } from 'express';
-import { DELIVERY_ID_PATH_PATTERN, SIGNATURE_SCHEMES, SwitchyardError, newWebhookId, webhookLogName, type SignatureSettings, type Webhook } from '@switchyard/core';
+import { DELIVERY_ID_PATH_PATTERN, EVENT_TYPE_PATH_PATTERN, MAX_TOLERANCE_SECONDS, SIGNATURE_SCHEMES, SwitchyardError, newWebhookId, signatureProblem, webhookLogName, type SignatureSettings, type Webhook } from '@switchyard/core';
 import { OWNER_MOVES } from '@switchyard/http-kit';
 import { baseUrlOf } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
@@ -9,22 +9,33 @@ import { presentWebhook } from '@switchyard/http-kit';
 /** What this module uses of the HTTP context: it receives nothing else. */
 type Ctx = Needs<'access' | 'apiKeys' | 'logger' | 'publicBaseUrl' | 'tokenUses' | 'tokens' | 'webhooks'>;
 
-const FIELDS = new Set(['name', 'delivery_id_path', 'on', 'signature']);
-type Changes = Partial<Pick<Webhook, 'name' | 'on' | 'delivery_id_path' | 'signature'>>;
+const FIELDS = new Set(['name', 'delivery_id_path', 'event_type_path', 'on', 'signature']);
+type Changes = Partial<Pick<Webhook, 'name' | 'on' | 'delivery_id_path' | 'event_type_path' | 'signature'>>;
 
-/** {scheme, secret, header?, require?} or null to remove it. */
+/** {scheme, secret, header?, require?, tolerance_s?} or null to remove it. */
 function readSignature(value: unknown): SignatureSettings | null {
   if (value === null) return null;
-  const bad = (why: string) => new SwitchyardError('invalid_request', `signature ${why}; send {scheme, secret, header?, require?} or null`, { schemes: SIGNATURE_SCHEMES });
+  const bad = (why: string, field = 'signature') =>
+    new SwitchyardError('invalid_request', `${field} ${why}; send {scheme, secret, header?, require?, tolerance_s?} or null`, { field, schemes: SIGNATURE_SCHEMES });
   if (typeof value !== 'object' || Array.isArray(value)) throw bad('must be an object');
   const v = value as Record<string, unknown>;
-  const extra = Object.keys(v).filter((k) => !['scheme', 'secret', 'header', 'require'].includes(k));
+  const extra = Object.keys(v).filter((k) => !['scheme', 'secret', 'header', 'require', 'tolerance_s'].includes(k));
   if (extra.length > 0) throw bad(`has unknown field(s) ${extra.join(', ')}`);
-  if (!SIGNATURE_SCHEMES.includes(v['scheme'] as (typeof SIGNATURE_SCHEMES)[number])) throw bad(`scheme must be one of ${SIGNATURE_SCHEMES.join(', ')}`);
-  if (typeof v['secret'] !== 'string' || v['secret'].length < 8 || v['secret'].length > 500) throw bad('secret must be a string of 8 to 500 characters');
-  if (v['header'] !== undefined && (typeof v['header'] !== 'string' || !/^[A-Za-z0-9-]{1,100}$/.test(v['header']))) throw bad('header must be a header name');
-  if (v['require'] !== undefined && typeof v['require'] !== 'boolean') throw bad('require must be true or false');
-  return { scheme: v['scheme'] as SignatureSettings['scheme'], secret: v['secret'], header: (v['header'] as string | undefined) ?? null, require: (v['require'] as boolean | undefined) ?? false };
+  const problem = signatureProblem(v['scheme'], v['secret']);
+  if (problem) throw bad(problem.field === 'signature.scheme' ? `must be one of ${SIGNATURE_SCHEMES.join(', ')}` : problem.problem, problem.field);
+  if (v['header'] !== undefined && (typeof v['header'] !== 'string' || !/^[A-Za-z0-9-]{1,100}$/.test(v['header']))) throw bad('must be a header name', 'signature.header');
+  if (v['require'] !== undefined && typeof v['require'] !== 'boolean') throw bad('must be true or false', 'signature.require');
+  const tolerance = v['tolerance_s'];
+  if (tolerance !== undefined && tolerance !== null && (typeof tolerance !== 'number' || !Number.isInteger(tolerance) || tolerance < 1 || tolerance > MAX_TOLERANCE_SECONDS)) {
+    throw bad(`must be whole seconds from 1 to ${MAX_TOLERANCE_SECONDS}, or null for the sender's own window`, 'signature.tolerance_s');
+  }
+  return {
+    scheme: v['scheme'] as SignatureSettings['scheme'],
+    secret: v['secret'] as string,
+    header: (v['header'] as string | undefined) ?? null,
+    require: (v['require'] as boolean | undefined) ?? false,
+    tolerance_s: (tolerance as number | null | undefined) ?? null,
+  };
 }
 
 function readChanges(payload: unknown, creating: boolean): Changes {
@@ -43,6 +54,13 @@ function readChanges(payload: unknown, creating: boolean): Changes {
       throw new SwitchyardError('invalid_request', 'delivery_id_path must be a body path like data.object.id, or header:<name>, or null');
     }
     out.delivery_id_path = path as string | null;
+  }
+  if (p['event_type_path'] !== undefined) {
+    const path = p['event_type_path'];
+    if (path !== null && (typeof path !== 'string' || !EVENT_TYPE_PATH_PATTERN.test(path))) {
+      throw new SwitchyardError('invalid_request', 'event_type_path must be a body path like data.kind (a number indexes an array: 0.event), or header:<name>, or null', { field: 'event_type_path' });
+    }
+    out.event_type_path = path as string | null;
   }
   if (p['signature'] !== undefined) out.signature = readSignature(p['signature']);
   if (p['on'] !== undefined) {
@@ -65,6 +83,7 @@ export function webhookRoutes(ctx: Ctx): Router {
       name: changes.name!,
       on: true,
       delivery_id_path: changes.delivery_id_path ?? null,
+      event_type_path: changes.event_type_path ?? null,
       signature: changes.signature ?? null,
       created_at: now,
       updated_at: now,
@@ -86,7 +105,7 @@ export function webhookRoutes(ctx: Ctx): Router {
 
   router.patch(`${base}/:id`, async (req, res) => {
     const changes = readChanges(req.body, false);
-    if (Object.keys(changes).length === 0) throw new SwitchyardError('invalid_request', 'nothing to change: send on, name or delivery_id_path');
+    if (Object.keys(changes).length === 0) throw new SwitchyardError('invalid_request', 'nothing to change: send on, name, delivery_id_path, event_type_path or signature');
     const webhook = await ctx.webhooks.update(req.params['id'] as string, changes, new Date().toISOString());
     if (!webhook) throw new SwitchyardError('webhook_not_found', `no webhook ${req.params['id']}`);
     ctx.logger.info('webhook changed', { hook: webhookLogName(webhook.id), fields: Object.keys(changes) });

@@ -1,14 +1,14 @@
 // Webhooks: the list with on/off switches, one webhook's deliveries with its switch (new ones
 // arrive live over server-sent events) and one delivery whole: every header as received and the
 // body (a link to the raw body instead when it is over the inline threshold).
-import { counted, deliveryOutcomeWord, type Destination, type ForwardingView, type StoredDelivery, type Webhook } from '@switchyard/core';
+import { counted, deliveryOutcomeWord, type Destination, type EventTypeCounts, type ForwardingView, type StoredDelivery, type Webhook } from '@switchyard/core';
 import { html, type Html } from '@switchyard/http-kit';
 
 /** The one vocabulary (accepted, duplicate, refused), a refusal with its reason. */
 const outcomeText = (d: StoredDelivery): string => (d.refusal ? `refused: ${d.refusal.code}` : deliveryOutcomeWord(d));
 
 const deliveryRow = (d: StoredDelivery) =>
-  html`<tr data-entry="${d.id}"><td data-label="Entry" class="token"><a href="/dashboard/deliveries/${d.id}">${d.id}</a></td><td data-label="Received" class="token">${d.received_at}</td><td data-label="Method">${d.method}</td><td data-label="Delivery id">${d.delivery_id ?? '—'}</td><td data-label="Outcome">${outcomeText(d)}</td><td data-label="Bytes">${d.body_size}</td></tr>`;
+  html`<tr data-entry="${d.id}"><td data-label="Entry" class="token"><a href="/dashboard/deliveries/${d.id}">${d.id}</a></td><td data-label="Received" class="token">${d.received_at}</td><td data-label="Method">${d.method}</td><td data-label="Event type">${d.event_type ?? '—'}</td><td data-label="Delivery id">${d.delivery_id ?? '—'}</td><td data-label="Outcome">${outcomeText(d)}</td><td data-label="Bytes">${d.body_size}</td></tr>`;
 
 /** The on/off switch: a form with the session's CSRF token, back to the page it is on. */
 const switchForm = (h: Webhook, csrf: string, from: 'list' | 'webhook') =>
@@ -53,19 +53,43 @@ ${destinations.length === 0
 </table>`}`;
 }
 
-export function deliveriesBody(hook: Webhook, deliveries: StoredDelivery[], baseUrl: string, csrf: string, destinations: Destination[] = []): Html {
+/** Choosing one event type: each with its count, most frequent first, and "all". */
+function eventTypeFilter(hook: Webhook, counts: EventTypeCounts, chosen: string | null): Html {
+  const named = counts.items.filter((c) => c.event_type !== null);
+  // A chosen type always stays in the list, even one not among the counted (or none yet).
+  const options = chosen !== null && !named.some((c) => c.event_type === chosen) ? [...named, { event_type: chosen, count: 0 }] : named;
+  return html`<form method="get" action="/dashboard/webhooks/${hook.id}" class="filter" id="event-type-filter">
+  <label for="event-type">Event type</label>
+  <select name="event_type" id="event-type">
+    <option value=""${chosen === null ? ' selected' : ''}>All</option>
+    ${options.map((c) => html`<option value="${c.event_type!}"${c.event_type === chosen ? ' selected' : ''}>${c.event_type!} (${c.count})</option>`)}
+  </select>
+  <button type="submit">Show</button>${counts.more ? html` <span class="muted">(the ${named.length} most frequent types)</span>` : ''}
+</form>`;
+}
+
+export function deliveriesBody(
+  hook: Webhook,
+  deliveries: StoredDelivery[],
+  baseUrl: string,
+  csrf: string,
+  destinations: Destination[] = [],
+  eventTypes: { counts: EventTypeCounts; chosen: string | null } = { counts: { items: [], more: false }, chosen: null },
+): Html {
   const newest = deliveries[0]?.seq ?? 0;
+  const chosen = eventTypes.chosen;
   return html`<p><a href="/dashboard/webhooks">Webhooks</a></p>
 <h1>${hook.name}</h1>
 <p><code>${baseUrl}/hook/${hook.id}</code></p>
 <div id="hook-state" class="state">State: <strong class="${hook.on ? 'on' : 'off'}">${hook.on ? 'on' : 'off'}</strong> ${switchForm(hook, csrf, 'webhook')}
   <span class="muted">${hook.on ? 'Deliveries are taken.' : 'Deliveries are refused with 403 webhook_off.'}</span></div>
 ${destinationsSection(hook, destinations, csrf)}
-<h2>Deliveries</h2>
+<h2>Deliveries${chosen !== null ? html` of type <code>${chosen}</code>` : ''}</h2>
+${eventTypeFilter(hook, eventTypes.counts, chosen)}
 <p class="muted" id="live-status" role="status">Newest first. New deliveries appear as they arrive.</p>
 <table class="rows">
-  <thead><tr><th>Entry</th><th>Received</th><th>Method</th><th>Delivery id</th><th>Outcome</th><th>Bytes</th></tr></thead>
-  <tbody id="deliveries" data-live="/dashboard/webhooks/${hook.id}/live?after=${newest}">${deliveries.map(deliveryRow)}</tbody>
+  <thead><tr><th>Entry</th><th>Received</th><th>Method</th><th>Event type</th><th>Delivery id</th><th>Outcome</th><th>Bytes</th></tr></thead>
+  <tbody id="deliveries" data-live="/dashboard/webhooks/${hook.id}/live?after=${newest}${chosen !== null ? `&event_type=${encodeURIComponent(chosen)}` : ''}">${deliveries.map(deliveryRow)}</tbody>
 </table>`;
 }
 
@@ -93,6 +117,7 @@ export function deliveryBody(d: StoredDelivery, body: { body: string | null; bod
   <dt>Received</dt><dd>${d.received_at}</dd>
   <dt>Request</dt><dd><code>${d.method} ${d.path}${d.query ? `?${d.query.replace(/^\?/, '')}` : ''}</code> from ${d.client_address ?? '—'}</dd>
   <dt>Delivery id</dt><dd>${d.delivery_id ?? '—'} ${d.delivery_id_rule ? html`<span class="muted">(${d.delivery_id_rule})</span>` : ''}</dd>
+  <dt>Event type</dt><dd id="delivery-event-type">${d.event_type ?? '—'} ${d.event_type_rule ? html`<span class="muted">(${d.event_type_rule})</span>` : ''}</dd>
   <dt>Outcome</dt><dd>${outcomeText(d)}${d.refusal ? html` <span class="muted">${d.refusal.message}</span>` : ''}${d.duplicate ? html` of <a href="/dashboard/deliveries/${d.duplicate_of}">${d.duplicate_of}</a>` : ''}</dd>
   <dt>Signature</dt><dd>${d.signature ?? '—'}</dd>
   ${d.action_run ? html`<dt>Action</dt><dd>${d.action_run.action} → <a href="/dashboard/invocations/${d.action_run.invocation}">${d.action_run.invocation}</a> (${d.action_run.status})</dd>` : ''}
