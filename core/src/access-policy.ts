@@ -66,6 +66,28 @@ export function runDenial(p: Principal, what: string, start: string): Switchyard
   });
 }
 
+/**
+ * The one judgment of a run, asked by every face that runs a capability (dispatch, router tags, the
+ * MCP faces): the refusal that stops it before it becomes a run, or null. A known key needs
+ * invoke:<KEY> and, for a replay or a repair, the invocation named must be the principal's own; a
+ * key that does not exist is only for a credential to learn (404 with did_you_mean), so without one
+ * the refusal is runDenial's. Whether it may run an auth-required capability is decided with it
+ * (callerOf's mayRunAuthRequired), and dispatch records that refusal as a refused run.
+ */
+export function judgeRun(
+  p: Principal,
+  capability: Pick<Capability, 'key'> | null,
+  object: { id: string; invocation: StoredInvocation | undefined } | undefined,
+  what: string,
+  start: string,
+): SwitchyardError | null {
+  if (!capability) return runDenial(p, what, start);
+  const denial = denialOf(p, `invoke:${capability.key}`);
+  if (denial || !object) return denial ?? runDenial(p, what, start);
+  if (!object.invocation || !ownsInvocation(p, object.invocation)) return new SwitchyardError('invocation_not_found', `no invocation ${object.id} run with this credential`, { id: object.id });
+  return runDenial(p, what, start);
+}
+
 /** True when the principal may be offered `capability` as something to run (MCP tools/list). */
 export function mayInvoke(p: Principal, capability: Pick<Capability, 'key' | 'auth'>): boolean {
   return denialOf(p, `invoke:${capability.key}`) === null && (isPublicCapability(capability) || mayRunAuthRequired(p));

@@ -120,7 +120,7 @@ export class DispatchService {
     const { capability, validate } = this.registry.require(key);
     try {
       this.checkArguments(capability, validate, rawBody, this.tooDeep(rawBody));
-      this.checkPermission(capability, caller);
+      this.applyAuthVerdict(capability, caller);
       checkPlan(capability);
       return null;
     } catch (err) {
@@ -176,7 +176,7 @@ export class DispatchService {
 
     try {
       args = this.checkArguments(capability, validate, rawBody, bodyTooDeep);
-      this.checkPermission(capability, caller);
+      this.applyAuthVerdict(capability, caller);
       checkPlan(capability);
       if (capability.approval && approvedArgsHash === null) {
         // Not run: the owner approves these exact arguments first (or denies them).
@@ -258,8 +258,12 @@ export class DispatchService {
     return parsed;
   }
 
-  /** Auth and approval, decided before anything reaches the runner. */
-  private checkPermission(capability: Capability, caller: Caller): void {
+  /**
+   * The access policy's verdict on auth, applied before anything reaches the runner: it was decided
+   * once, with the rest of the run's judgment (callerOf's mayRunAuthRequired), and dispatch only
+   * records the refused run it means.
+   */
+  private applyAuthVerdict(capability: Capability, caller: Caller): void {
     if (capability.auth === 'required' && !caller.mayRunAuthRequired) {
       fail('credential_required', `${capability.key} needs auth; this caller may only run capabilities with auth none`, { auth: 'required' });
     }

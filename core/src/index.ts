@@ -49,3 +49,5 @@ export * from './approvals.js';
 export * from './counted.js';
 export * from './forwarding/index.js';
 export * from './oauth/index.js';
+export * from './service-ref.js';
+export * from './services.js';

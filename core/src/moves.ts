@@ -22,6 +22,7 @@ export const OWNER_MOVES = {
   manageUpstreams: 'upstream:manage',
   publishArticles: 'article:publish',
   manageOAuth: 'oauth:manage',
+  readMetrics: 'metrics:read',
 } as const;
 
 /** What a capability key in a token looks like (case is the registry's business). */

@@ -7,7 +7,7 @@ import request from 'supertest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '@switchyard/app';
-import { QUERY_VERBS } from '@switchyard/http-express';
+import { QUERY_VERBS } from '@switchyard/http-api';
 import { TEST_API_KEY, engines, startTestService, type TestService } from '../support/app.js';
 
 const WORKER_A = '0123456789abcdef0123456789abcdef';

@@ -1,5 +1,6 @@
-// The dependency rule (DESIGN.md §2): core imports no adapter library; adapters and plugins never
-// get imported by core; plugins do not import adapters other than the MCP one.
+// The dependency rule (docs/architecture.md, "The dependency rule"): core imports no adapter library;
+// adapters and plugins never get imported by core; plugins import only the plugin kit; the HTTP
+// faces never import each other, only the small http-kit they share.
 import { expect } from 'chai';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -20,6 +21,24 @@ function sourceFiles(dir: string): string[] {
 
 const importsOf = (file: string): string[] =>
   [...readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+
+/** The import cycles among the files of `src` (type imports included), each as a -> b -> a. */
+function cyclesIn(src: string): string[] {
+  const edges = new Map(sourceFiles(src).map((f) => [f, importsOf(f).filter((i) => i.startsWith('.')).map((i) => resolve(dirname(f), i).replace(/\.js$/, '.ts'))]));
+  const cycles: string[] = [];
+  const done = new Set<string>();
+  const visit = (file: string, path: string[]): void => {
+    if (path.includes(file)) {
+      cycles.push([...path.slice(path.indexOf(file)), file].map((f) => relative(src, f)).join(' -> '));
+      return;
+    }
+    if (done.has(file)) return;
+    for (const next of edges.get(file) ?? []) visit(next, [...path, file]);
+    done.add(file);
+  };
+  for (const file of edges.keys()) visit(file, []);
+  return cycles;
+}
 
 describe('architecture: the dependency rule', () => {
   const FORBIDDEN_IN_CORE = /^(express|knex|pg|sqlite3|inversify|supertest|node:http|node:https|http|https|node:net|@modelcontextprotocol\/sdk.*|@switchyard\/(?!core$).*)$/;
@@ -43,21 +62,32 @@ describe('architecture: the dependency rule', () => {
     expect(offenders).to.deep.equal([]);
   });
 
+  const FACES = ['http-api', 'http-mcp', 'http-oauth', 'web-dashboard', 'web-content'];
+  const packageImports = (dir: string): Array<{ file: string; spec: string }> =>
+    sourceFiles(join(root, 'adapters', dir, 'src')).flatMap((file) => importsOf(file).map((spec) => ({ file, spec })));
+
+  it('the HTTP faces never import each other (nor does http-kit import a face): they share only http-kit', () => {
+    const offenders = [...FACES, 'http-kit'].flatMap((face) =>
+      packageImports(face)
+        .filter(({ spec }) => FACES.some((other) => other !== face && (spec === `@switchyard/${other}` || spec.startsWith(`@switchyard/${other}/`))))
+        .map(({ file, spec }) => `${relative(root, file)}: ${spec}`),
+    );
+    expect(offenders).to.deep.equal([]);
+    // Their manifests say the same: no face depends on another.
+    const declared = [...FACES, 'http-kit'].flatMap((face) => {
+      const deps = Object.keys((JSON.parse(readFileSync(join(root, 'adapters', face, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {});
+      return deps.filter((d) => FACES.some((other) => other !== face && d === `@switchyard/${other}`)).map((d) => `${face}: ${d}`);
+    });
+    expect(declared).to.deep.equal([]);
+  });
+
   it('core/src has no import cycles (type imports included): ports in one file each, records beside them', () => {
-    const coreSrc = join(root, 'core', 'src');
-    const edges = new Map(sourceFiles(coreSrc).map((f) => [f, importsOf(f).filter((i) => i.startsWith('.')).map((i) => resolve(dirname(f), i).replace(/\.js$/, '.ts'))]));
-    const cycles: string[] = [];
-    const done = new Set<string>();
-    const visit = (file: string, path: string[]): void => {
-      if (path.includes(file)) {
-        cycles.push([...path.slice(path.indexOf(file)), file].map((f) => relative(coreSrc, f)).join(' -> '));
-        return;
-      }
-      if (done.has(file)) return;
-      for (const next of edges.get(file) ?? []) visit(next, [...path, file]);
-      done.add(file);
-    };
-    for (const file of edges.keys()) visit(file, []);
+    expect(cyclesIn(join(root, 'core', 'src'))).to.deep.equal([]);
+  });
+
+  it('no adapter or plugin package has an import cycle among its files (type imports included)', () => {
+    const packages = ['adapters', 'plugins'].flatMap((group) => readdirSync(join(root, group)).map((name) => join(root, group, name, 'src')));
+    const cycles = packages.filter((src) => statSync(src, { throwIfNoEntry: false })?.isDirectory()).flatMap((src) => cyclesIn(src).map((c) => `${relative(root, src)}: ${c}`));
     expect(cycles).to.deep.equal([]);
   });
 });

@@ -1,4 +1,4 @@
-// The forwarder's outbound POST: the WEB_FETCH address policy (decided on the resolved address,
+// The forwarder's outbound POST: the shared address policy (network-policy) (decided on the resolved address,
 // connection pinned to it) with an allowlist whose entries may name a port, redirects 307/308
 // followed and checked again, the answer cut at an excerpt, a hard timeout. Never throws.
 import { lookup as dnsLookup } from 'node:dns/promises';
@@ -6,7 +6,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { ANSWER_EXCERPT_BYTES, type OutboundSender, type SendOutcome } from '@switchyard/core';
-import { refusedRange } from '@switchyard/plugin-web-fetch';
+import { refusedRange } from '@switchyard/network-policy';
 
 const MAX_REDIRECTS = 3;
 

@@ -2,7 +2,7 @@
 // from config, warn and error on stderr and the rest on stdout. A line written while a request is
 // handled names its request id (request_id), as the ledger records of that request do.
 import { pino, type DestinationStream } from 'pino';
-import { currentRequestId, type HttpLogger } from '@switchyard/http-express';
+import { currentRequestId, type HttpLogger } from '@switchyard/http-kit';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 

@@ -4,16 +4,24 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { Container } from 'inversify';
-import { ApiKeyStore, CapabilityRegistry, type ForwardingService, UpstreamToolClient, VerifiableLedger, randomId } from '@switchyard/core';
-import { startIntegrator, type Database } from '@switchyard/storage-knex';
-import { createHttpServer, type ServiceMetrics } from '@switchyard/http-express';
+import { coreServices, randomId, type ApiKeyStore, type CapabilityRegistry } from '@switchyard/core';
+import { startIntegrator } from '@switchyard/storage-knex';
+import { createHttpServer } from '@switchyard/http-kit';
+import { httpKitWiring } from '@switchyard/http-kit';
+import { httpApiWiring } from '@switchyard/http-api';
+import { httpMcpWiring } from '@switchyard/http-mcp';
+import { httpOAuthWiring } from '@switchyard/http-oauth';
+import { webDashboardWiring } from '@switchyard/web-dashboard';
+import { webContentWiring } from '@switchyard/web-content';
+import { telemetryServices, telemetryWiring } from '@switchyard/telemetry';
+import { wire } from '@switchyard/wiring';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
-import { configModule, coreModule, httpModule, mcpModule, pluginEnvironmentModule, storageModule } from './modules.js';
+import { configWiring, coreWiring, httpAppWiring, mcpWiring, pluginEnvironmentWiring, storageWiring } from './modules.js';
 import { loadPlugins } from './plugin-loader.js';
-import { DatabaseToken, ForwardingToken, HttpAppToken, OutboundSenderToken, LoadedPluginToken, MetricsToken, RegistryToken, UpstreamImportsToken, type LoadedPlugin } from './tokens.js';
+import { appServices, type LoadedPlugin } from './tokens.js';
 import type { ConfiguredUpstreamImports } from './upstream-imports.js';
-import type { HttpOutboundSender } from './forward-sender.js';
+import type { ForwardingService } from '@switchyard/core';
 
 export interface Switchyard {
   config: Config;
@@ -36,7 +44,24 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
   const logger = options.logger ?? createLogger(config.log.level);
   const container = new Container();
   const choices = await loadPlugins(config);
-  await container.loadAsync(configModule(config, logger), storageModule, mcpModule, pluginEnvironmentModule, ...choices.map((c) => c.plugin.containerModule(c.options)), coreModule, httpModule);
+  // The packages, each with its own wiring; the HTTP faces are mounted in the order listed here.
+  const packages = [
+    configWiring(config, logger),
+    telemetryWiring,
+    storageWiring,
+    mcpWiring,
+    pluginEnvironmentWiring,
+    coreWiring,
+    httpKitWiring,
+    httpApiWiring,
+    httpMcpWiring,
+    httpOAuthWiring,
+    webDashboardWiring,
+    webContentWiring,
+    httpAppWiring,
+  ];
+  // Each enabled plugin brings its own module (plugin-kit), binding its LoadedPlugin.
+  await container.loadAsync(...wire(packages, [appServices.loadedPlugins]), ...choices.map((c) => c.plugin.containerModule(c.options)));
 
   const plugins: LoadedPlugin[] = [];
   let server: Server | undefined;
@@ -49,28 +74,28 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
       await new Promise<void>((resolve) => server!.close(() => resolve()));
     }
     await forwarding?.stop();
-    if (container.isBound(OutboundSenderToken) && forwarding) container.get<HttpOutboundSender>(OutboundSenderToken).close();
+    if (container.isBound(appServices.outboundSender.token) && forwarding) container.get<typeof appServices.outboundSender.T>(appServices.outboundSender.token).close();
     await integrator?.stop();
     upstreams?.stop();
-    await container.get<UpstreamToolClient>(UpstreamToolClient).close();
+    await container.get<typeof coreServices.upstreamTools.T>(coreServices.upstreamTools.token).close();
     await Promise.all(plugins.map((p) => p.simulator?.close()));
-    if (container.isBound(DatabaseToken)) await (await container.getAsync<Database>(DatabaseToken)).close();
+    if (container.isBound(appServices.database.token)) await (await container.getAsync<typeof appServices.database.T>(appServices.database.token)).close();
   };
 
   try {
-    const app = await container.getAsync<Express>(HttpAppToken);
-    plugins.push(...(await container.getAllAsync<LoadedPlugin>(LoadedPluginToken)));
-    const registry = await container.getAsync<CapabilityRegistry>(RegistryToken);
-    upstreams = await container.getAsync<ConfiguredUpstreamImports>(UpstreamImportsToken);
+    const app = await container.getAsync<Express>(appServices.httpApp.token);
+    plugins.push(...(await container.getAllAsync<LoadedPlugin>(appServices.loadedPlugins.token)));
+    const registry = await container.getAsync<CapabilityRegistry>(coreServices.registry.token);
+    upstreams = await container.getAsync<ConfiguredUpstreamImports>(appServices.upstreamImports.token);
     // Queued ledger entries join the Merkle tree on a timer; every batch signs a checkpoint.
-    const ledger = await container.getAsync<VerifiableLedger>(VerifiableLedger);
+    const ledger = await container.getAsync<typeof coreServices.ledger.T>(coreServices.ledger.token);
     integrator = startIntegrator(ledger, config.ledger.integrateIntervalMs, (e) => logger.error('ledger integration failed; retrying', { error: (e as Error).message }));
     // Due forwarding attempts (the schedule is in the database) are worked from now on.
-    forwarding = await container.getAsync<ForwardingService>(ForwardingToken);
+    forwarding = await container.getAsync<ForwardingService>(coreServices.forwarding.token);
     forwarding.start();
-    const metrics = container.get<ServiceMetrics>(MetricsToken);
+    const metrics = container.get<typeof telemetryServices.metrics.T>(telemetryServices.metrics.token);
     const createServer = (): Server => createHttpServer(app, { maxHeaderBytes: config.server.maxHeaderBytes, refused: (code) => metrics.requestRefused(code) });
-    const generatedApiKey = await bootstrapApiKey(await container.getAsync<ApiKeyStore>(ApiKeyStore), config.auth.apiKey ?? null);
+    const generatedApiKey = await bootstrapApiKey(await container.getAsync<ApiKeyStore>(coreServices.apiKeys.token), config.auth.apiKey ?? null);
     return {
       config,
       app,

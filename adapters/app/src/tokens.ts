@@ -1,20 +1,29 @@
-// Service identifiers of the composition root; the core's port tokens are used as they are.
+// The composition root's own service refs; the core's (coreServices), telemetry's and the HTTP kit's are used as they are.
+import type { Server } from 'node:http';
+import type { Express } from 'express';
+import { createServiceRef } from '@switchyard/core';
+import type { Database } from '@switchyard/storage-knex';
+import type { UpstreamOAuthClients } from '@switchyard/mcp';
+import type { LoadedPlugin, PluginEnvironment } from '@switchyard/plugin-kit';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+import type { HttpOutboundSender } from './forward-sender.js';
+import type { ConfiguredUpstreamImports } from './upstream-imports.js';
 
-export const ConfigToken = Symbol.for('switchyard.Config');
-export const LoggerToken = Symbol.for('switchyard.Logger');
-export const DatabaseToken = Symbol.for('switchyard.Database');
-export const RegistryToken = Symbol.for('switchyard.CapabilityRegistry');
-export const RunnerDirectoryToken = Symbol.for('switchyard.RunnerDirectory');
-export const DispatchToken = Symbol.for('switchyard.DispatchService');
-export const HttpAppToken = Symbol.for('switchyard.HttpApp');
-export const WebhookIntakeToken = Symbol.for('switchyard.WebhookIntake');
-export const MetricsToken = Symbol.for('switchyard.Metrics');
+export const appServices = {
+  config: createServiceRef<Config>({ id: 'Config' }),
+  logger: createServiceRef<Logger>({ id: 'Logger' }),
+  database: createServiceRef<Database>({ id: 'Database' }),
+  /** Imported MCP servers: the core's UpstreamImports port (same token), as the root starts and stops it. */
+  upstreamImports: createServiceRef<ConfiguredUpstreamImports>({ id: 'UpstreamImports' }),
+  /** The upstreams that sign in with OAuth: the core's UpstreamOAuth port (same token), with its clients. */
+  upstreamOAuth: createServiceRef<UpstreamOAuthClients>({ id: 'UpstreamOAuth' }),
+  outboundSender: createServiceRef<HttpOutboundSender>({ id: 'OutboundSender' }),
+  /** Every plugin's module binds one (plugin-kit's LoadedPluginToken); the host collects them all. */
+  loadedPlugins: createServiceRef<LoadedPlugin>({ id: 'LoadedPlugin', multiple: true }),
+  /** What plugins start in (plugin-kit's PluginEnvironmentToken). */
+  pluginEnvironment: createServiceRef<PluginEnvironment>({ id: 'PluginEnvironment' }),
+  httpApp: createServiceRef<Express>({ id: 'HttpApp' }),
+} as const;
 
-// A plugin module binds its LoadedPlugin under the kit's token; the host collects them all.
-export { LoadedPluginToken, PluginEnvironmentToken, type LoadedPlugin } from '@switchyard/plugin-kit';
-export const UpstreamImportsToken = Symbol.for('switchyard.UpstreamImports');
-export const TokenIssuerToken = Symbol.for('switchyard.TokenIssuer');
-export const ApprovalServiceToken = Symbol.for('switchyard.ApprovalService');
-export const ForwardingToken = Symbol.for('switchyard.ForwardingService');
-export const OutboundSenderToken = Symbol.for('switchyard.OutboundSender');
-export const OAuthServerToken = Symbol.for('switchyard.OAuthAuthorizationServer');
+export type { LoadedPlugin, Server };

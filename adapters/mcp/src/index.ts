@@ -10,3 +10,4 @@ export { CallerSessions, holderOf, logPasses, LOG_LEVELS, type CallerSessionLimi
 export { UpstreamOAuthClients, type OAuthUpstream, type UpstreamOAuthConfig, type UpstreamOAuthClientsOptions } from './upstream-auth.js';
 export { CredentialSealer, type SealingKey } from './upstream-auth-sealer.js';
 export { OneRequestTransport } from './one-request-transport.js';
+export { MeteredUpstreamClient } from './metered-upstream-client.js';

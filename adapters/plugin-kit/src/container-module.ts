@@ -1,6 +1,6 @@
 // A plugin's own Inversify container module: it binds its LoadedPlugin from what the host lends it.
 import { ContainerModule } from 'inversify';
-import type { Plugin } from './define-plugin.js';
+import type { Plugin } from './plugin.js';
 import { startPlugin, type LoadedPlugin, type PluginEnvironment } from './start-plugin.js';
 
 /** Every plugin module binds one of these; the host collects them all (getAllAsync). */

@@ -2,7 +2,8 @@
 // with a factory that starts the plugin (startPluginHarness) and flags for the optional groups.
 import { expect } from 'chai';
 import { OWNER, describe as describeCapability } from '@switchyard/core';
-import { PluginOptionsError, type Plugin } from './define-plugin.js';
+import { PluginOptionsError } from './define-plugin.js';
+import type { Plugin } from './plugin.js';
 import type { Fixtures } from './fixtures.js';
 import type { PluginHarness } from './harness.js';
 

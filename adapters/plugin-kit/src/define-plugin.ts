@@ -1,15 +1,10 @@
 // The plugin type a package exports, and definePlugin: options checked against the plugin's own schema at load.
 import { Ajv, type ErrorObject } from 'ajv';
-import type { ContainerModule } from 'inversify';
 import { pluginContainerModule } from './container-module.js';
-import { ToolRunner, SwitchyardError, type CapabilityRunner, type JsonSchema, type PluginHost, type SwitchyardPlugin, type UpstreamAddress } from '@switchyard/core';
+import { ToolRunner, SwitchyardError, type CapabilityRunner, type JsonSchema, type PluginHost, type UpstreamAddress } from '@switchyard/core';
+import type { Plugin, PluginSpec } from './plugin.js';
 
-/** Where a tool plugin's upstream is, as config states it: a real server's URL, or "simulator". */
-export interface UpstreamSetting {
-  url: string;
-  transport?: UpstreamAddress['transport'];
-  headers?: Record<string, string>;
-}
+export type { Plugin, PluginSpec, UpstreamSetting } from './plugin.js';
 
 /** A plugin's options were refused: `key` names the setting (plugins.<name>.…), `message` what is wrong. */
 export class PluginOptionsError extends Error {
@@ -20,31 +15,6 @@ export class PluginOptionsError extends Error {
     super(`${key} ${problem}`);
     this.name = 'PluginOptionsError';
   }
-}
-
-/** What a plugin package states; definePlugin adds what the host needs to load it. */
-export interface PluginSpec<Options> extends SwitchyardPlugin<Options> {
-  /** The upstream named in the (validated) options; tool plugins read it from their `upstream` option. */
-  upstream?(options: Options): UpstreamSetting | undefined;
-  /** Settings handed to the simulator, from the (validated) options. */
-  simulatorSettings?(options: Options): Record<string, unknown> | undefined;
-  /**
-   * The plugin's own Inversify container module; it must bind one LoadedPlugin under
-   * LoadedPluginToken. Default: pluginContainerModule (start the simulator, make the runner).
-   */
-  containerModule?(options: Options): ContainerModule;
-}
-
-/** A loadable plugin: its spec plus the options check the host calls at load. */
-export interface Plugin<Options = unknown> extends PluginSpec<Options> {
-  /**
-   * Checks plugins.<name> from config against optionsSchema (defaults applied) and answers the
-   * typed options, or throws a PluginOptionsError naming the bad key.
-   */
-  validateOptions(raw: unknown): Options;
-  containerModule(options: Options): ContainerModule;
-  /** Marks a value made by definePlugin, so the host can tell a plugin from any other export. */
-  readonly kit: 1;
 }
 
 const ajv = new Ajv({ allErrors: true, strict: true, useDefaults: true });

@@ -1,7 +1,7 @@
 // The test harness: a plugin started as the host starts it (simulator included) behind a real dispatch service over an in-memory ledger.
 import { CapabilityRegistry, DispatchService, RunnerDirectory, systemClock, type UpstreamToolClient } from '@switchyard/core';
 import { McpUpstreamClient } from '@switchyard/mcp';
-import type { Plugin } from './define-plugin.js';
+import type { Plugin } from './plugin.js';
 import { MemoryInvocationStore } from './memory-store.js';
 import { startPlugin, type LoadedPlugin } from './start-plugin.js';
 

@@ -1,6 +1,6 @@
 // Bringing one plugin up: its upstream resolved (its simulator started on "simulator") and its runner made.
 import type { Capability, CapabilityRunner, RunningSimulator, UpstreamAddress, UpstreamToolClient } from '@switchyard/core';
-import type { Plugin } from './define-plugin.js';
+import type { Plugin } from './plugin.js';
 
 /** What the host lends a plugin while it starts. */
 export interface PluginEnvironment {

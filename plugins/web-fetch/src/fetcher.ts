@@ -6,7 +6,7 @@ import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage 
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { SwitchyardError } from '@switchyard/plugin-kit';
-import type { AddressPolicy } from './address-policy.js';
+import type { AddressPolicy } from '@switchyard/plugin-kit';
 
 export interface ResolvedAddress {
   address: string;

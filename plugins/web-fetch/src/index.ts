@@ -16,6 +16,6 @@ export const webFetchPlugin = definePlugin<WebFetchOptions>({
 export default webFetchPlugin;
 export * from './manifest.js';
 export { defaultOptions, type WebFetchOptions } from './options.js';
-export { AddressPolicy, refusedRange, type RefusedRange } from './address-policy.js';
+export { AddressPolicy, refusedRange, type RefusedRange } from '@switchyard/plugin-kit';
 export { systemResolver, type Resolver } from './fetcher.js';
 export { WebFetchRunner, type FetchResult } from './runner.js';

@@ -2,7 +2,7 @@
 // body (text, or base64 for binary) and whether the body was cut at the size cap.
 import type { IncomingHttpHeaders } from 'node:http';
 import { SwitchyardError, type Capability, type CapabilityRunner, type RunContext } from '@switchyard/plugin-kit';
-import { AddressPolicy } from './address-policy.js';
+import { AddressPolicy } from '@switchyard/plugin-kit';
 import { fetchHop, systemResolver, type Resolver } from './fetcher.js';
 import type { WebFetchOptions } from './options.js';
 

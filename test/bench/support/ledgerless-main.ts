@@ -7,7 +7,8 @@
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { deliveryRecord, type Webhook } from '@switchyard/core';
-import { deliveryHead, readBody } from '@switchyard/http-express';
+import { readBody } from '@switchyard/http-kit';
+import { deliveryHead } from '@switchyard/http-api';
 import { KnexDeliveryStore, openDatabase } from '@switchyard/storage-knex';
 
 const databaseUrl = process.argv[2];

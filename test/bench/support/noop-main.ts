@@ -2,7 +2,7 @@
 // same raw reader the service uses, and answers 200 without storing anything.
 import express from 'express';
 import type { AddressInfo } from 'node:net';
-import { readBody } from '@switchyard/http-express';
+import { readBody } from '@switchyard/http-kit';
 
 const app = express();
 app.disable('x-powered-by');

@@ -1,0 +1,33 @@
+// The Express application: the request observer first, the faces' early routes, the request gate,
+// then every face's router in the order the composition root lists their packages, and one error
+// middleware at the end. The faces come from their packages' wiring; this file names none of them.
+import express, { type Express } from 'express';
+import { SESSION_COOKIE, SESSION_COOKIE_PATH, accessLog, errorMiddleware, notFoundHandler, requestGate, requestObserver, type HttpFace, type HttpLogger, type HttpOptions } from '@switchyard/http-kit';
+import type { ServiceMetrics } from '@switchyard/telemetry';
+
+export function createHttpApp({ faces, options, metrics, logger }: { faces: HttpFace[]; options: HttpOptions; metrics: ServiceMetrics; logger: HttpLogger }): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'extended');
+  // Before everything else, in one layer: every request gets its id, its timing and its body bytes
+  // counted, and malformed percent-encoding is refused before any route decodes a path, a query
+  // or a cookie (the owner session's, and those the faces name).
+  app.use(
+    requestObserver({
+      bodies: metrics.bodyBytesInFlight,
+      metrics,
+      accessLog: accessLog(logger),
+      readCookies: [{ name: SESSION_COOKIE, path: SESSION_COOKIE_PATH }, ...faces.flatMap((f) => f.cookies ?? [])],
+    }),
+  );
+  // Header count, body timeout and the budget of bodies in flight, before any route reads a body.
+  const gate = requestGate(options.limits);
+  // The hottest path (deliveries) is the app's own routes, next after the observer, so it walks
+  // no other layer or router (it passes the gate inside, holding a body only once the webhook is known).
+  for (const face of faces) face.early?.(app, gate);
+  app.use(gate.middleware);
+  for (const face of faces) app.use(face.router);
+  app.use(notFoundHandler);
+  app.use(errorMiddleware(logger));
+  return app;
+}

@@ -1,0 +1,57 @@
+// What confirm, receipt and proven-work answer: a ledger entry's public leaf, its inclusion proof in
+// the latest signed checkpoint, and the same as one c2sp.org/tlog-proof@v1 text anyone can verify
+// offline with the published verifier key. Never args or results: those are only in receipts.
+import { SwitchyardError, formatTlogProof, leafParts, type LedgerEntryKind, type StoredInvocation } from '@switchyard/core';
+import type { Needs } from '@switchyard/http-kit';
+
+/** What this module uses of the HTTP context: it receives nothing else. */
+type Ctx = Needs<'deliveries' | 'invocations' | 'ledger'>;
+
+const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
+
+/** The ledger entry an id names, by its prefix: inv_ (invocation) or dlv_ (delivery). */
+export function entryKindOf(id: string): LedgerEntryKind {
+  if (/^inv_[A-Za-z0-9]{8,40}$/.test(id)) return 'invocation';
+  if (/^dlv_[A-Za-z0-9]{8,40}$/.test(id)) return 'delivery';
+  throw new SwitchyardError('not_found', `no ledger entry ${id}: ids look like inv_… or dlv_…`);
+}
+
+export async function confirmation(ctx: Ctx, id: string, baseUrl: string): Promise<Record<string, unknown>> {
+  const kind = entryKindOf(id);
+  const leaf = await ctx.ledger.leafFor(kind, id);
+  if (!leaf) {
+    const exists = kind === 'invocation' ? (await ctx.invocations.get(id)) !== undefined : (await ctx.deliveries.get(id)) !== undefined;
+    if (!exists && !(await ctx.ledger.isPending(kind, id))) throw new SwitchyardError('not_found', `no ledger entry ${id}`);
+    return { ok: true, id, kind, status: 'pending', message: 'recorded, not yet in the Merkle tree; ask again shortly', confirm: `${baseUrl}/api/dispatch?confirm=${id}` };
+  }
+  const checkpoint = (await ctx.ledger.latestCheckpoint())!;
+  const proof = await ctx.ledger.inclusionProof(leaf.index, checkpoint.size);
+  return {
+    ok: true,
+    id,
+    kind,
+    status: 'integrated',
+    index: leaf.index,
+    leaf: JSON.parse(leaf.leaf) as unknown,
+    leaf_text: leaf.leaf,
+    leaf_hash: leaf.leaf_hash,
+    tree_size: checkpoint.size,
+    root: checkpoint.root,
+    inclusion_proof: proof.map(b64),
+    checkpoint: checkpoint.note,
+    tlog_proof: formatTlogProof({ extra: new TextEncoder().encode(leaf.leaf), index: leaf.index, proof, checkpoint: checkpoint.note }),
+    verifier_key: ctx.ledger.verifierKey,
+    verifier_key_url: `${baseUrl}/api/proven-work/key`,
+  };
+}
+
+/** The whole invocation, the opening of its leaf's commitment, and its confirmation. */
+export async function receipt(ctx: Ctx, inv: StoredInvocation, baseUrl: string): Promise<Record<string, unknown>> {
+  const parts = leafParts({ kind: 'invocation', entry: inv });
+  return {
+    ok: true,
+    invocation: inv,
+    opening: { salt: ctx.ledger.commitmentSalt('invocation', inv.id), private: parts.private },
+    proof: await confirmation(ctx, inv.id, baseUrl),
+  };
+}

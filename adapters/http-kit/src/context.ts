@@ -1,0 +1,86 @@
+// What the HTTP adapter needs from the composition root; resolved once at startup, never per request.
+import type { ServiceMetrics } from '@switchyard/telemetry';
+import type { OAuthAuthorizationServer, WebhookIntake, ApiKeyStore, ApprovalService, BlobStore, ForwardingService, ArticleStore, CapabilityRegistry, Clock, DeliveryStore, DispatchService, InvocationStore, TokenIssuer, TokenUseStore, UpstreamImports, UpstreamOAuth, VerifiableLedger, WebhookStore } from '@switchyard/core';
+import type { RequestLimits } from './request-gate.js';
+import type { RouteAccess } from './route-access.js';
+
+export interface HttpLogger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+  /** One line per answered request, when the level lets it through. */
+  debug?(message: string, fields?: Record<string, unknown>): void;
+  /** False when debug lines are left out: the access log then builds none. */
+  debugEnabled?(): boolean;
+}
+
+/** The MCP faces (/mcp, /mcp/servers/<name>, /mcp/v/<name>): config mcp. */
+export interface McpFacesConfig {
+  /** Host values accepted besides the listening address and PUBLIC_BASE_URL's host. */
+  allowedHosts: string[];
+  /** Origin values accepted besides those of the accepted hosts. */
+  allowedOrigins: string[];
+  /** Tools per tools/list page. */
+  pageSize: number;
+  /** Named virtual servers: a curated set of capability keys each, served at /mcp/v/<name>. */
+  virtualServers: Record<string, { description?: string; tools: string[] }>;
+  /** What a caller's session may hold in one process: log level, resource subscriptions, a stream. */
+  sessions: { maxSessions: number; maxSubscriptions: number; idleMs: number };
+}
+
+export interface HttpContext {
+  registry: CapabilityRegistry;
+  dispatch: DispatchService;
+  invocations: InvocationStore;
+  /** Large binary content of runs, stored once and referenced from their records. */
+  blobs: BlobStore;
+  apiKeys: ApiKeyStore;
+  webhooks: WebhookStore;
+  deliveries: DeliveryStore;
+  /** Destinations, the forwarding schedule and its intake entry point (accepted). */
+  forwarding: ForwardingService;
+  /** The Merkle log over every ledger entry: confirmations, receipts and proofs. */
+  ledger: VerifiableLedger;
+  /** Verifies and mints share tokens. */
+  tokens: TokenIssuer;
+  tokenUses: TokenUseStore;
+  approvals: ApprovalService;
+  /** Imported MCP servers: listed and refreshed by the owner. */
+  upstreams: UpstreamImports;
+  /** Imported servers that sign in with OAuth: their states, and the owner's connecting. */
+  upstreamOAuth: UpstreamOAuth;
+  /** Published articles, for the content pages. */
+  articles: ArticleStore;
+  /** Today's date for articles published without one. */
+  clock: Clock;
+  /** Keyless tokens per client address per minute. */
+  mintPerMinute: number;
+  /** Workspaces that observers may enter, by slug. */
+  workspaces: string[];
+  logger: HttpLogger;
+  /** This service's metrics (its own registry), served at /metrics. */
+  metrics: ServiceMetrics;
+  /** Whether /metrics answers without the owner's API key. */
+  metricsPublic: boolean;
+  mcp: McpFacesConfig;
+  /** Fixed public base URL, or null to derive it from each request. */
+  publicBaseUrl: string | null;
+  bodyLimitBytes: number;
+  /** The rules of a delivery to /hook (core). */
+  intake: WebhookIntake;
+  /** Header count, body-read timeout and the budget of body bytes in flight. */
+  limits: RequestLimits;
+  /** Ledger listings leave out delivery bodies larger than this; body_url streams them. */
+  inlineBodyBytes: number;
+  /** The most bytes a ledger listing's page may take; it ends early with a cursor before that. */
+  pageBytes: number;
+  /** The routes' guards and the one owner-session service (its key shared through the database, so every process accepts its cookies). */
+  access: RouteAccess;
+  /** The OAuth 2.1 authorization server of the MCP faces (its tokens are share tokens). */
+  oauth: OAuthAuthorizationServer;
+  /** Liveness of the database, for /healthz. */
+  databaseHealth(): Promise<{ ok: boolean; engine: string }>;
+}
+
+/** The part of the context a route module uses: each names its own (`type Ctx = Needs<…>`), so what it can reach is what it uses. */
+export type Needs<K extends keyof HttpContext> = Pick<HttpContext, K>;

@@ -1,0 +1,154 @@
+// What every MCP face (/mcp, /mcp/servers/<name>, /mcp/v/<name>, a session's stream) shares: the
+// credential check with its OAuth challenge, the caller's tools, JSON-RPC answers to bad bodies, and
+// answering one POST with a fresh SDK server for the caller. The routes of each face use these.
+import { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { capabilitiesOf, holderOf, isInitialize, sessionIdFor, type CallerExchange, type CallerSessions, type CallerTools, type SwitchyardMcpServerOptions } from '@switchyard/mcp';
+import { SwitchyardError, mayInvoke } from '@switchyard/core';
+import { credentialOf, declareAccess, presentedTo, type Credential } from '@switchyard/http-kit';
+import { metadataUrlOf, requestResource } from '@switchyard/http-kit';
+import { baseUrlOf } from '@switchyard/http-kit';
+import type { Needs } from '@switchyard/http-kit';
+import { serveMcp } from './mcp-transport.js';
+
+/** What this module uses of the HTTP context: it receives nothing else. */
+export type McpCtx = Needs<'access' | 'apiKeys' | 'blobs' | 'bodyLimitBytes' | 'dispatch' | 'logger' | 'mcp' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens' | 'upstreams'>;
+type Ctx = McpCtx;
+
+export const MCP_VERSION = '0.1.0';
+
+/** What the MCP faces are called in their refusals. */
+const SERVING = 'the MCP server';
+
+/** The tools of one request's credential (owner or token; the public credential never gets here). */
+export function callerTools(req: Request, ctx: Ctx, cred: Exclude<Credential, { kind: 'public' }>): CallerTools {
+  return {
+    list() {
+      // Listing is not a use of the token (nothing runs), so no token use is recorded per key.
+      // Keyless tokens would only ever be refused an auth-required run: not offered as tools.
+      return ctx.registry.list().filter((c) => mayInvoke(cred, c));
+    },
+    async call(key, args, live) {
+      try {
+        // registry.require throws unknown_capability with did_you_mean before any token use.
+        // A tool name matches its key in any letter case; the move and the record use the registered key.
+        const { capability } = ctx.registry.require(key);
+        const { caller } = await ctx.access.admitRun(req, cred, SERVING, capability);
+        return await ctx.dispatch.dispatch({ key: capability.key, body: args, source: 'mcp', ...live }, caller);
+      } catch (err) {
+        // The client only sees "internal error" for these; the log keeps the cause, as the error middleware does.
+        if (!SwitchyardError.is(err)) ctx.logger.error('unhandled error', { path: req.path, tool: key, error: (err as Error)?.stack ?? String(err) });
+        throw err;
+      }
+    },
+  };
+}
+
+/** Stateless mode has no stream to open (GET) or session to end (DELETE): 405, as the SDK's examples answer. */
+export const methodNotAllowed: RequestHandler = declareAccess({ kind: 'public', why: 'answers 405: a stateless server has no stream to open' }, (_req, res) => {
+  res.status(405).set('allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send JSON-RPC by POST' }, id: null });
+});
+
+/**
+ * A tools/call answered as a stream (SSE) rather than one JSON body: when the caller asked for
+ * progress or log messages, or its client can be asked things (elicitation, sampling) while the call runs.
+ */
+function streams(body: unknown, sessionId: string | undefined, logging: boolean): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  const caps = capabilitiesOf(sessionId);
+  return messages.some((m) => {
+    if (typeof m !== 'object' || m === null || (m as { method?: unknown }).method !== 'tools/call') return false;
+    const meta = ((m as { params?: { _meta?: { progressToken?: unknown } } }).params ?? {})._meta;
+    return meta?.progressToken !== undefined || logging || caps.elicitation || caps.sampling;
+  });
+}
+
+/**
+ * A message as an RFC 6750 §3 error_description: printable ASCII without `"` and `\`. The message
+ * may quote a token's own caveats, which any holder can write offline in any characters, and a
+ * header refuses most of them (a 500 instead of the 401).
+ */
+const challengeText = (message: string): string => message.replace(/["\\]/g, "'").replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, '?');
+
+/** Token problems an OAuth client answers by refreshing or asking again (RFC 6750 §3.1 invalid_token). */
+const INVALID_TOKEN = new Set(['token_corrupted', 'token_expired', 'token_revoked', 'token_wrong_resource']);
+/** Whether a POST body (one message or a batch) holds a request for `method`. */
+function asks(body: unknown, method: string): boolean {
+  return (Array.isArray(body) ? body : [body]).some((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === method);
+}
+
+/**
+ * The credential is decided before the body is read or any MCP processing: a bad key or token is
+ * our coded 401, and so is no credential at all (tools are for callers who may invoke). Every such
+ * 401 says `WWW-Authenticate: Bearer` with where this resource's metadata is (RFC 9728 §5.1) and the
+ * scope to ask for, as MCP clients expect; a bad token adds error="invalid_token".
+ */
+export const mcpCredential = (ctx: Ctx): RequestHandler => declareAccess({ kind: 'run', what: SERVING }, async (req, res, next) => {
+  const { resource, path } = requestResource(req, ctx);
+  const base = baseUrlOf(req, ctx.publicBaseUrl);
+  const challenge = `Bearer resource_metadata="${metadataUrlOf(base, path)}", scope="invoke:*"`;
+  res.set('www-authenticate', challenge);
+  presentedTo(req, resource);
+  let cred: Credential;
+  try {
+    cred = await credentialOf(req, ctx);
+  } catch (err) {
+    if (SwitchyardError.is(err) && INVALID_TOKEN.has(err.code)) res.set('www-authenticate', `${challenge}, error="invalid_token", error_description="${challengeText(err.message)}"`);
+    throw err;
+  }
+  // Tools are for callers who may run them: the public credential is refused here, judged by the policy.
+  await ctx.access.admitRun(req, cred, SERVING, null);
+  res.removeHeader('www-authenticate');
+  res.locals['credential'] = cred;
+  next();
+});
+
+/** A body that is not JSON, or too large, is a JSON-RPC error (-32700 parse error, -32600 too large), not our envelope. */
+export const mcpBodyErrors: ErrorRequestHandler = (err, _req, res, next) => {
+  const type = (err as { type?: string }).type;
+  if (type === 'entity.parse.failed') {
+    res.status(400).json({ jsonrpc: '2.0', error: { code: -32700, message: `Parse error: ${(err as Error).message}`, data: { code: 'invalid_request' } }, id: null });
+  } else if (type === 'entity.too.large') {
+    const limit = (err as { limit?: number }).limit;
+    res.status(413).json({ jsonrpc: '2.0', error: { code: -32600, message: `Invalid Request: body larger than ${limit} bytes`, data: { code: 'payload_too_large', limit } }, id: null });
+  } else next(err);
+};
+
+/** The caller's credential, once mcpCredential let the request through. */
+export const mcpCaller = (res: { locals: Record<string, unknown> }) => res.locals['credential'] as Exclude<Credential, { kind: 'public' }>;
+
+/** What every face's server shares for one request: the caller, its session, the exchange and its log level. */
+export type FaceOptions = Pick<SwitchyardMcpServerOptions, 'baseUrl' | 'version' | 'blobs' | 'exchange' | 'session' | 'pageSize' | 'logging'> & { holder: string };
+
+/**
+ * Answers one MCP POST on any face: answers to our questions and withdrawn calls go to the exchange;
+ * otherwise `build` makes the face's server for this caller, answered as JSON, or as a stream when
+ * the call may send progress or ask the caller something.
+ */
+export async function answerMcp(req: Request, res: Response, ctx: Ctx, exchange: CallerExchange, sessions: CallerSessions, build: (options: FaceOptions) => Server): Promise<void> {
+  const sessionHeader = req.get('mcp-session-id');
+  if (exchange.intercept(req.body, sessionHeader)) {
+    res.status(202).end();
+    return;
+  }
+  // The session id carries what the caller's client declared; a log level it sets is kept below.
+  const sessionId = isInitialize(req.body) ? sessionIdFor(req.body.params) : sessionHeader;
+  if (isInitialize(req.body)) res.setHeader('mcp-session-id', sessionId!);
+  // The log level a session set is kept in this process (bounded); without a session it cannot be kept.
+  const holder = holderOf(mcpCaller(res));
+  const level = sessions.levelOf(sessionId, holder);
+  // Logging is declared and answered where it matters (building it costs every request otherwise):
+  // at initialize, for setLevel, and for the calls of a session that set a level.
+  const logging = level !== undefined || isInitialize(req.body) || asks(req.body, 'logging/setLevel');
+  const server = build({
+    holder,
+    ...(logging ? { logging: { level, setLevel: (l) => sessionId !== undefined && sessions.setLevel(sessionId, holder, l) } } : {}),
+    baseUrl: baseUrlOf(req, ctx.publicBaseUrl),
+    version: MCP_VERSION,
+    blobs: ctx.blobs,
+    exchange,
+    pageSize: ctx.mcp.pageSize,
+    ...(sessionId ? { session: { id: sessionId, capabilities: capabilitiesOf(sessionId) } } : {}),
+  });
+  await serveMcp(server, req, res, { json: !streams(req.body, sessionHeader, level !== undefined) });
+}

@@ -1,0 +1,4 @@
+// Telemetry: the service's metrics, which storage, the MCP client and the HTTP faces feed without going through one another.
+export { ServiceMetrics, type DeliveryCount, type GroupCommitStore, type LedgerBacklogReading, type UpstreamOutcome } from './service-metrics.js';
+export type { BytesInFlight } from './bytes-in-flight.js';
+export { telemetryServices, telemetryWiring } from './wiring.js';

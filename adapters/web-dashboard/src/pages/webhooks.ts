@@ -1,0 +1,133 @@
+// Webhooks: the list with on/off switches, one webhook's deliveries with its switch (new ones
+// arrive live over server-sent events) and one delivery whole: every header as received and the
+// body (a link to the raw body instead when it is over the inline threshold).
+import { counted, deliveryOutcomeWord, type Destination, type EventTypeCounts, type ForwardingView, type StoredDelivery, type Webhook } from '@switchyard/core';
+import { html, type Html } from '@switchyard/http-kit';
+
+/** The one vocabulary (accepted, duplicate, refused), a refusal with its reason. */
+const outcomeText = (d: StoredDelivery): string => (d.refusal ? `refused: ${d.refusal.code}` : deliveryOutcomeWord(d));
+
+const deliveryRow = (d: StoredDelivery) =>
+  html`<tr data-entry="${d.id}"><td data-label="Entry" class="token"><a href="/dashboard/deliveries/${d.id}">${d.id}</a></td><td data-label="Received" class="token">${d.received_at}</td><td data-label="Method">${d.method}</td><td data-label="Event type">${d.event_type ?? '—'}</td><td data-label="Delivery id">${d.delivery_id ?? '—'}</td><td data-label="Outcome">${outcomeText(d)}</td><td data-label="Bytes">${d.body_size}</td></tr>`;
+
+/** The on/off switch: a form with the session's CSRF token, back to the page it is on. */
+const switchForm = (h: Webhook, csrf: string, from: 'list' | 'webhook') =>
+  html`<form method="post" action="/dashboard/webhooks/${h.id}/switch" class="inline switch">
+      <input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="on" value="${h.on ? 'false' : 'true'}"><input type="hidden" name="from" value="${from}">
+      <button type="submit">Turn ${h.on ? 'off' : 'on'}</button></form>`;
+
+export function webhooksBody(hooks: Webhook[], baseUrl: string, csrf: string): Html {
+  return html`<h1>Webhooks</h1>
+${hooks.length === 0 ? html`<p>No webhooks yet. Create one with <code>switchyard hook create NAME</code> or <code>POST /api/objects/webhook</code>.</p>` : ''}
+<table class="rows">
+  <thead><tr><th>Name</th><th>Address</th><th>State</th><th></th></tr></thead>
+  <tbody>${hooks.map((h) => html`<tr>
+    <td data-label="Name"><a href="/dashboard/webhooks/${h.id}">${h.name}</a></td>
+    <td data-label="Address" class="token"><code>${baseUrl}/hook/${h.id}</code></td>
+    <td data-label="State" class="token ${h.on ? 'on' : 'off'}">${h.on ? 'on' : 'off'}</td>
+    <td data-label="">${switchForm(h, csrf, 'list')}</td>
+  </tr>`)}</tbody>
+</table>`;
+}
+
+/** A form that re-forwards a destination's dead letters (all, or one delivery's), back to `back`. */
+const retryForm = (hookId: string, dst: string, csrf: string, back: string, entry: string | null, label: string) =>
+  html`<form method="post" action="/dashboard/webhooks/${hookId}/destinations/${dst}/retry" class="inline retry">
+      <input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="back" value="${back}">${entry ? html`<input type="hidden" name="entry" value="${entry}">` : ''}
+      <button type="submit">${label}</button></form>`;
+
+function destinationsSection(hook: Webhook, destinations: Destination[], csrf: string): Html {
+  return html`<h2>Destinations</h2>
+${destinations.length === 0
+  ? html`<p class="muted">Deliveries are kept here only. Forward them with <code>switchyard hook destinations ${hook.id} add URL</code> or <code>POST /api/objects/webhook/${hook.id}/destinations</code>.</p>`
+  : html`<table class="rows" id="destinations">
+  <thead><tr><th>Name</th><th>URL</th><th>State</th><th>Retry</th><th>Filter</th><th></th></tr></thead>
+  <tbody>${destinations.map((d) => html`<tr data-destination="${d.id}">
+    <td data-label="Name">${d.name}</td>
+    <td data-label="URL" class="token"><code>${d.url}</code></td>
+    <td data-label="State" class="token ${d.on ? 'on' : 'off'}">${d.on ? 'on' : 'off'}${d.ordered ? ' · ordered' : ''}${d.rate_per_s ? ` · ${d.rate_per_s}/s` : ''}</td>
+    <td data-label="Retry">${d.retry.max_attempts} attempts from ${d.retry.initial_ms} ms</td>
+    <td data-label="Filter">${d.filter ? html`<code>${d.filter}</code>` : '—'}</td>
+    <td data-label="">${retryForm(hook.id, d.id, csrf, `/dashboard/webhooks/${hook.id}`, null, 'Retry dead letters')}</td>
+  </tr>`)}</tbody>
+</table>`}`;
+}
+
+/** Choosing one event type: each with its count, most frequent first, and "all". */
+function eventTypeFilter(hook: Webhook, counts: EventTypeCounts, chosen: string | null): Html {
+  const named = counts.items.filter((c) => c.event_type !== null);
+  // A chosen type always stays in the list, even one not among the counted (or none yet).
+  const options = chosen !== null && !named.some((c) => c.event_type === chosen) ? [...named, { event_type: chosen, count: 0 }] : named;
+  return html`<form method="get" action="/dashboard/webhooks/${hook.id}" class="filter" id="event-type-filter">
+  <label for="event-type">Event type</label>
+  <select name="event_type" id="event-type">
+    <option value=""${chosen === null ? ' selected' : ''}>All</option>
+    ${options.map((c) => html`<option value="${c.event_type!}"${c.event_type === chosen ? ' selected' : ''}>${c.event_type!} (${c.count})</option>`)}
+  </select>
+  <button type="submit">Show</button>${counts.more ? html` <span class="muted">(the ${named.length} most frequent types)</span>` : ''}
+</form>`;
+}
+
+export function deliveriesBody(
+  hook: Webhook,
+  deliveries: StoredDelivery[],
+  baseUrl: string,
+  csrf: string,
+  destinations: Destination[] = [],
+  eventTypes: { counts: EventTypeCounts; chosen: string | null } = { counts: { items: [], more: false }, chosen: null },
+): Html {
+  const newest = deliveries[0]?.seq ?? 0;
+  const chosen = eventTypes.chosen;
+  return html`<p><a href="/dashboard/webhooks">Webhooks</a></p>
+<h1>${hook.name}</h1>
+<p><code>${baseUrl}/hook/${hook.id}</code></p>
+<div id="hook-state" class="state">State: <strong class="${hook.on ? 'on' : 'off'}">${hook.on ? 'on' : 'off'}</strong> ${switchForm(hook, csrf, 'webhook')}
+  <span class="muted">${hook.on ? 'Deliveries are taken.' : 'Deliveries are refused with 403 webhook_off.'}</span></div>
+${destinationsSection(hook, destinations, csrf)}
+<h2>Deliveries${chosen !== null ? html` of type <code>${chosen}</code>` : ''}</h2>
+${eventTypeFilter(hook, eventTypes.counts, chosen)}
+<p class="muted" id="live-status" role="status">Newest first. New deliveries appear as they arrive.</p>
+<table class="rows">
+  <thead><tr><th>Entry</th><th>Received</th><th>Method</th><th>Event type</th><th>Delivery id</th><th>Outcome</th><th>Bytes</th></tr></thead>
+  <tbody id="deliveries" data-live="/dashboard/webhooks/${hook.id}/live?after=${newest}${chosen !== null ? `&event_type=${encodeURIComponent(chosen)}` : ''}">${deliveries.map(deliveryRow)}</tbody>
+</table>`;
+}
+
+function forwardingSection(d: StoredDelivery, forwarding: ForwardingView[], csrf: string): Html {
+  if (forwarding.length === 0) return html``;
+  return html`<h2>Forwarding</h2>
+<table class="rows" id="forwarding">
+  <thead><tr><th>Destination</th><th>State</th><th>Attempts</th><th>Last status</th><th>Next attempt</th><th>Attempts in the ledger</th><th></th></tr></thead>
+  <tbody>${forwarding.map((f) => html`<tr data-destination="${f.destination}" data-state="${f.state}">
+    <td data-label="Destination" class="token">${f.destination}</td>
+    <td data-label="State">${f.state}</td>
+    <td data-label="Attempts">${f.attempts}</td>
+    <td data-label="Last status">${f.last_status ?? '—'}</td>
+    <td data-label="Next attempt" class="token">${f.next_attempt_at ?? '—'}</td>
+    <td data-label="Attempts in the ledger">${f.invocations.map((id) => html`<a href="/dashboard/invocations/${id}">${id}</a> `)}</td>
+    <td data-label="">${f.state === 'dead' ? retryForm(d.hook_id, f.destination, csrf, `/dashboard/deliveries/${d.id}`, d.id, 'Retry') : ''}</td>
+  </tr>`)}</tbody>
+</table>`;
+}
+
+export function deliveryBody(d: StoredDelivery, body: { body: string | null; body_encoding: string | null }, forwarding: ForwardingView[] = [], csrf = ''): Html {
+  return html`<p><a href="/dashboard/webhooks/${d.hook_id}">Deliveries</a></p>
+<h1>${d.id}</h1>
+<dl class="contract">
+  <dt>Received</dt><dd>${d.received_at}</dd>
+  <dt>Request</dt><dd><code>${d.method} ${d.path}${d.query ? `?${d.query.replace(/^\?/, '')}` : ''}</code> from ${d.client_address ?? '—'}</dd>
+  <dt>Delivery id</dt><dd>${d.delivery_id ?? '—'} ${d.delivery_id_rule ? html`<span class="muted">(${d.delivery_id_rule})</span>` : ''}</dd>
+  <dt>Event type</dt><dd id="delivery-event-type">${d.event_type ?? '—'} ${d.event_type_rule ? html`<span class="muted">(${d.event_type_rule})</span>` : ''}</dd>
+  <dt>Outcome</dt><dd>${outcomeText(d)}${d.refusal ? html` <span class="muted">${d.refusal.message}</span>` : ''}${d.duplicate ? html` of <a href="/dashboard/deliveries/${d.duplicate_of}">${d.duplicate_of}</a>` : ''}</dd>
+  <dt>Signature</dt><dd>${d.signature ?? '—'}</dd>
+  ${d.action_run ? html`<dt>Action</dt><dd>${d.action_run.action} → <a href="/dashboard/invocations/${d.action_run.invocation}">${d.action_run.invocation}</a> (${d.action_run.status})</dd>` : ''}
+</dl>
+${forwardingSection(d, forwarding, csrf)}
+<h2>Headers (as received)</h2>
+<table class="headers"><tbody>${d.headers.map(([n, v]) => html`<tr><th scope="row">${n}</th><td>${v}</td></tr>`)}</tbody></table>
+<h2>Body <span class="muted">${counted(d.body_size, 'byte')}${body.body_encoding ? `, ${body.body_encoding}` : ''}</span></h2>
+${d.body_omitted
+  ? html`<p id="delivery-body-omitted">Too large to show here. SHA-256 <code>${d.body_sha256}</code> · <a href="/dashboard/deliveries/${d.id}/body">the raw body</a> (with its original content type)</p>`
+  : html`<pre id="delivery-body">${body.body ?? ''}</pre>`}`;
+}
+
