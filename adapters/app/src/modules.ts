@@ -12,6 +12,7 @@ import {
   DEFAULT_OAUTH_OPTIONS,
   DispatchService,
   ForwardingService,
+  InterruptedRuns,
   OAuthAuthorizationServer,
   RunnerDirectory,
   TokenIssuer,
@@ -22,7 +23,7 @@ import {
   type StoredDelivery,
   type StoredInvocation,
 } from '@switchyard/core';
-import { KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardJobStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexUpstreamCredentialStore, KnexWebhookStore, openDatabase, readLedgerBacklog } from '@switchyard/storage-knex';
+import { KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardJobStore, KnexInvocationStore, KnexLedger, KnexRunReservations, KnexSettings, KnexTokenUseStore, KnexUpstreamCredentialStore, KnexWebhookStore, openDatabase, readLedgerBacklog } from '@switchyard/storage-knex';
 import { McpUpstreamClient, MeteredUpstreamClient } from '@switchyard/mcp';
 import { httpRequestScope, httpServices, statusFor } from '@switchyard/http-kit';
 import { telemetryServices } from '@switchyard/telemetry';
@@ -68,6 +69,8 @@ export const storageWiring = definePackage('storage-knex', [
     deps: { ...db, metrics: telemetryServices.metrics },
     factory: ({ db, metrics }) => new KnexInvocationStore(db.knex, { observer: { ...metrics.groupCommit('invocations'), appended: (inv: StoredInvocation) => metrics.runRecorded(inv) } }),
   }),
+  // Write-ahead reservations of runs in flight (runs renew them; switchyard.ts starts the renewal and the sweep).
+  createServiceFactory({ service: coreServices.reservations, deps: { config: appServices.config, ...db }, factory: ({ config, db }) => new KnexRunReservations(db.knex, { leaseMs: config.dispatch.runLeaseMs ?? 15_000 }) }),
   createServiceFactory({ service: coreServices.blobs, deps: db, factory: ({ db }) => new KnexBlobStore(db.knex) }),
   createServiceFactory({ service: coreServices.apiKeys, deps: db, factory: ({ db }) => new KnexApiKeyStore(db.knex) }),
   createServiceFactory({ service: coreServices.webhooks, deps: db, factory: ({ db }) => new KnexWebhookStore(db.knex) }),
@@ -182,8 +185,8 @@ export const coreWiring = definePackage('core', [
   }),
   createServiceFactory({
     service: coreServices.dispatch,
-    deps: { config: appServices.config, registry: coreServices.registry, runners: coreServices.runners, invocations: coreServices.invocations, clock: coreServices.clock, scope: coreServices.requestScope, blobs: coreServices.blobs },
-    factory: ({ config, registry, runners, invocations, clock, scope, blobs }) =>
+    deps: { config: appServices.config, registry: coreServices.registry, runners: coreServices.runners, invocations: coreServices.invocations, clock: coreServices.clock, scope: coreServices.requestScope, blobs: coreServices.blobs, reservations: coreServices.reservations },
+    factory: ({ config, registry, runners, invocations, clock, scope, blobs, reservations }) =>
       new DispatchService(
         registry,
         runners,
@@ -192,7 +195,13 @@ export const coreWiring = definePackage('core', [
         { timeoutMs: config.dispatch.timeoutMs, approvalTtlSeconds: config.approvals.ttlSeconds, maxArgumentDepth: config.dispatch.maxArgumentDepth, ...(config.dispatch.blobThresholdBytes !== undefined ? { blobThresholdBytes: config.dispatch.blobThresholdBytes } : {}) },
         scope,
         blobs,
+        reservations,
       ),
+  }),
+  createServiceFactory({
+    service: coreServices.interruptedRuns,
+    deps: { reservations: coreServices.reservations, invocations: coreServices.invocations, clock: coreServices.clock },
+    factory: ({ reservations, invocations, clock }) => new InterruptedRuns(reservations, invocations, clock),
   }),
   createServiceFactory({
     service: coreServices.approvals,

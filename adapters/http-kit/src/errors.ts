@@ -20,6 +20,9 @@ function fromBodyParser(err: { type?: string; message?: string; limit?: number }
   }
 }
 
+/** How long a client is asked to wait before retrying a request the database could not take. */
+export const STORAGE_RETRY_AFTER_SECONDS = 5;
+
 export const errorMiddleware = (logger: HttpLogger): ErrorRequestHandler => (err, req, res, _next) => {
   const coded = SwitchyardError.is(err) ? err : fromBodyParser(err as { type?: string });
   if (!coded) {
@@ -29,6 +32,8 @@ export const errorMiddleware = (logger: HttpLogger): ErrorRequestHandler => (err
   // Already answered (a timeout or a budget refusal while a body was being read, counted then): nothing to add.
   if (res.headersSent) return;
   res.locals['errorCode'] = error.code; // for the metrics' refusals by reason
+  // The database did not take a write: nothing was done, and the same request may be sent again.
+  if (error.code === 'storage_unavailable') res.set('Retry-After', String(STORAGE_RETRY_AFTER_SECONDS));
   res.status(statusFor(error.code)).json({ ok: false, error: error.toJSON() });
 };
 

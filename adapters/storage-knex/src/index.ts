@@ -3,6 +3,7 @@ export * from './database.js';
 export * from './dialect.js';
 export * from './migrations.js';
 export * from './invocation-store.js';
+export * from './run-reservations.js';
 export * from './api-key-store.js';
 export * from './webhook-store.js';
 export * from './delivery-store.js';
