@@ -13,6 +13,7 @@ import { KnexInvocationStore, KnexRunReservations, openDatabase, type Database }
 import { PROJECT_ROOT } from '@switchyard/app';
 import { TEST_API_KEY, engines, freshDatabase, startListeningService, type ListeningService } from '../support/app.js';
 import { startServiceProcess, type Child } from '../support/processes.js';
+import { eventually, startReceiver } from '../support/receiver.js';
 
 const SIDE_EFFECT = join(PROJECT_ROOT, 'test', 'support', 'side-effect-mcp-server.mjs');
 const OPEN = { auth: 'none', risk: 'low', approval: false };
@@ -70,6 +71,46 @@ for (const engine of engines()) {
         await until('the interrupted run to be proven', async () => (await fetch(`${service!.url}/api/dispatch?receipt=${run!.id}`, { headers: owner })).status === 200);
       } finally {
         await service?.child.stop();
+        await db.drop();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+
+  describe(`write-ahead: a forwarding attempt killed while its destination holds it (${engine})`, function () {
+    this.timeout(120_000);
+
+    it('is recorded interrupted at the next start, and the delivery is forwarded again', async () => {
+      const db = await freshDatabase(engine);
+      const rx = await startReceiver();
+      const dir = mkdtempSync(join(tmpdir(), 'switchyard-write-ahead-'));
+      const configFile = join(dir, 'config.json');
+      writeFileSync(configFile, JSON.stringify({ dispatch: { runLeaseMs: 500 }, webhooks: { forwarding: { allow: [`127.0.0.1:${rx.port}`], pollMs: 50, leaseMs: 1000 } } }));
+      const env = { SWITCHYARD_API_KEY: TEST_API_KEY, DATABASE_URL: db.url, SWITCHYARD_CONFIG: configFile };
+      let service: { child: Child; url: string } | undefined;
+      // The first attempt is held and never answered; later ones are taken.
+      rx.answer = (_req, index) => (index === 0 ? 'hang' : { status: 200, body: 'ok' });
+      try {
+        service = await startServiceProcess(env);
+        const hook = (await (await fetch(`${service.url}/api/objects/webhook`, { method: 'POST', headers: owner, body: JSON.stringify({ name: 'held' }) })).json()) as { id: string };
+        const created = await fetch(`${service.url}/api/objects/webhook/${hook.id}/destinations`, { method: 'POST', headers: owner, body: JSON.stringify({ url: rx.url(), timeout_ms: 60_000 }) });
+        expect(created.status).to.equal(201);
+        expect((await fetch(`${service.url}/hook/${hook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' })).status).to.equal(200);
+        await until('the destination to hold the first attempt', () => rx.received.length === 1);
+        await service.child.kill();
+
+        service = await startServiceProcess(env);
+        const url = service.url;
+        const attempts = await eventually(async () => {
+          const page = (await (await fetch(`${url}/api/invocations?object_id=WEBHOOK_FORWARD&order=append`, { headers: owner })).json()) as { items: StoredInvocation[] };
+          return page.items.some((i) => i.ok) ? page.items : undefined;
+        }, 'the delivery forwarded again');
+        expect(attempts.map((a) => a.status)).to.deep.equal(['interrupted', 'ok']);
+        expect(attempts[0]).to.deep.include({ ok: false, ran: true, actor: `hook:${hook.id}` });
+        expect(rx.received).to.have.length(2);
+      } finally {
+        await service?.child.stop();
+        await rx.close();
         await db.drop();
         rmSync(dir, { recursive: true, force: true });
       }

@@ -212,10 +212,10 @@ export const coreWiring = definePackage('core', [
   // The forwarding service of this process; its workers start with the service (switchyard.ts).
   createServiceFactory({
     service: coreServices.forwarding,
-    deps: { config: appServices.config, ...db, webhooks: coreServices.webhooks, deliveries: coreServices.deliveries, invocations: coreServices.invocations, sender: appServices.outboundSender, clock: coreServices.clock, logger: appServices.logger },
-    factory: ({ config, db, webhooks, deliveries, invocations, sender, clock, logger }) => {
+    deps: { config: appServices.config, ...db, webhooks: coreServices.webhooks, deliveries: coreServices.deliveries, invocations: coreServices.invocations, sender: appServices.outboundSender, clock: coreServices.clock, logger: appServices.logger, reservations: coreServices.reservations },
+    factory: ({ config, db, webhooks, deliveries, invocations, sender, clock, logger, reservations }) => {
       const { allow: _allow, ...tuning } = config.webhooks.forwarding ?? {};
-      return new ForwardingService(webhooks, new KnexDestinationStore(db.knex), new KnexForwardJobStore(db.knex), deliveries, invocations, sender, clock, { ...DEFAULT_FORWARDING_OPTIONS, ...tuning }, logger);
+      return new ForwardingService(webhooks, new KnexDestinationStore(db.knex), new KnexForwardJobStore(db.knex), deliveries, invocations, sender, clock, { ...DEFAULT_FORWARDING_OPTIONS, ...tuning }, logger, reservations);
     },
   }),
   // The rules of a delivery to /hook. Forwarding is its step after acceptance, so refusals and
