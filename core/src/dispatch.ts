@@ -23,7 +23,8 @@ import { nestsDeeperThan, stringifyIteratively } from './json-depth.js';
 
 /** The database could not take a write the run depends on: the caller may retry after a while. */
 export const storageUnavailable = (what: string, err: unknown, details: Record<string, unknown> = {}): SwitchyardError =>
-  new SwitchyardError('storage_unavailable', `${what}: the database did not take the write (${(err as Error)?.message ?? String(err)}); retry later`, details);
+  // The driver's error stays on it (not in the answer), so the adapters can tell what kind of failure it was.
+  Object.defineProperty(new SwitchyardError('storage_unavailable', `${what}: the database did not take the write (${(err as Error)?.message ?? String(err)}); retry later`, details), 'cause', { value: err });
 
 /** What a live caller adds to a run: a way to withdraw it, and a channel for progress and questions. */
 export interface LiveCall {

@@ -23,7 +23,7 @@ import {
   type StoredDelivery,
   type StoredInvocation,
 } from '@switchyard/core';
-import { KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardJobStore, KnexInvocationStore, KnexLedger, KnexRunReservations, KnexSettings, KnexTokenUseStore, KnexUpstreamCredentialStore, KnexWebhookStore, openDatabase, readLedgerBacklog } from '@switchyard/storage-knex';
+import { KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardJobStore, KnexInvocationStore, KnexLedger, KnexRunReservations, KnexSettings, KnexTokenUseStore, KnexUpstreamCredentialStore, KnexWebhookStore, StorageHealth, openDatabase, readLedgerBacklog, storageFailureKind } from '@switchyard/storage-knex';
 import { McpUpstreamClient, MeteredUpstreamClient } from '@switchyard/mcp';
 import { httpRequestScope, httpServices, statusFor } from '@switchyard/http-kit';
 import { telemetryServices } from '@switchyard/telemetry';
@@ -99,13 +99,19 @@ export const storageWiring = definePackage('storage-knex', [
         { readKnex: db.readKnex, leafReader: db.leafReader },
       ),
   }),
+  createServiceFactory({ service: appServices.storageHealth, deps: db, factory: ({ db }) => new StorageHealth(db.knex, db.dialect.name) }),
+  createServiceFactory({ service: httpServices.databaseHealth, deps: { health: appServices.storageHealth }, factory: ({ health }) => () => health.check() }),
+  // A request the database did not serve is answered 503 by every face, counted by kind, and makes /healthz not ready for a while.
   createServiceFactory({
-    service: httpServices.databaseHealth,
-    deps: db,
-    factory: ({ db }) => async () => {
-      await db.knex.raw('select 1');
-      return { ok: true, engine: db.dialect.name };
-    },
+    service: httpServices.storageFailures,
+    deps: { health: appServices.storageHealth, metrics: telemetryServices.metrics },
+    factory: ({ health, metrics }) => ({
+      kindOf: storageFailureKind,
+      failed: (kind: string, err: unknown) => {
+        metrics.storageFailed(kind);
+        health.noteFailure(kind, err);
+      },
+    }),
   }),
 ]);
 
@@ -241,8 +247,8 @@ export const coreWiring = definePackage('core', [
 export const httpAppWiring = definePackage('app/http', [
   createServiceFactory({
     service: appServices.httpApp,
-    deps: { faces: httpServices.face, options: httpServices.options, metrics: telemetryServices.metrics, logger: appServices.logger, config: appServices.config, db: appServices.database, registry: coreServices.registry, upstreams: appServices.upstreamImports },
-    factory: ({ faces, options, metrics, logger, config, db, registry }) => {
+    deps: { faces: httpServices.face, options: httpServices.options, metrics: telemetryServices.metrics, logger: appServices.logger, config: appServices.config, db: appServices.database, registry: coreServices.registry, upstreams: appServices.upstreamImports, failures: httpServices.storageFailures },
+    factory: ({ faces, options, metrics, logger, config, db, registry, failures }) => {
       // Read at each scrape, on the read connection so a scrape never waits behind the writer.
       metrics.watchLedgerBacklog(() => readLedgerBacklog(db.readKnex));
       // A curated MCP server naming a key nobody registered is most likely a typo (or a server down
@@ -251,7 +257,7 @@ export const httpAppWiring = definePackage('app/http', [
         const missing = server.tools.filter((key) => !registry.has(key));
         if (missing.length) logger.warn('mcp.virtualServers names keys not registered; they are not offered until they are', { server: name, keys: missing });
       }
-      return createHttpApp({ faces, options, metrics, logger });
+      return createHttpApp({ faces, options, metrics, logger, failures });
     },
   }),
 ]);

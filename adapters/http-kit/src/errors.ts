@@ -4,6 +4,7 @@ import { SwitchyardError } from '@switchyard/core';
 import type { HttpLogger } from './context.js';
 import { routePattern } from './route-pattern.js';
 import { statusFor } from './status.js';
+import { STORAGE_RETRY_AFTER_SECONDS, storageFailure, type StorageFailures } from './storage-failures.js';
 
 /** Errors raised by Express's own body parsers carry a `type`; give them our codes. */
 function fromBodyParser(err: { type?: string; message?: string; limit?: number }): SwitchyardError | undefined {
@@ -20,11 +21,8 @@ function fromBodyParser(err: { type?: string; message?: string; limit?: number }
   }
 }
 
-/** How long a client is asked to wait before retrying a request the database could not take. */
-export const STORAGE_RETRY_AFTER_SECONDS = 5;
-
-export const errorMiddleware = (logger: HttpLogger): ErrorRequestHandler => (err, req, res, _next) => {
-  const coded = SwitchyardError.is(err) ? err : fromBodyParser(err as { type?: string });
+export const errorMiddleware = (logger: HttpLogger, failures?: StorageFailures): ErrorRequestHandler => (err, req, res, _next) => {
+  const coded = storageFailure(err, failures) ?? (SwitchyardError.is(err) ? err : fromBodyParser(err as { type?: string }));
   if (!coded) {
     logger.error('unhandled error', { route: routePattern(req), error: (err as Error)?.stack ?? String(err) });
   }
