@@ -5,95 +5,26 @@
 // the same Node, and stop cleanly. `npm run test:smoke` runs it; CI runs it under Node 22 (.ci/run),
 // the line whose whole suite it does not run.
 import { expect } from 'chai';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Webhook } from 'standardwebhooks';
 import { PROJECT_ROOT } from '@switchyard/app';
 import { engines, freshDatabase, type TestDatabase } from '../support/app.js';
+import { cleanEnv, npmStart, type StartedService } from '../support/npm-start.js';
+import { eventually, startReceiver, type Receiver } from '../support/receiver.js';
 
 const EDGE = 'EDGE_BUILDS_WORKERS_BUILDS_SET_ACTIVE_WORKER';
 const CLI = join(PROJECT_ROOT, 'adapters', 'cli', 'bin', 'switchyard.js');
-
-/** The node arguments of `npm start`, read from package.json so the smoke follows the script. */
-function startArgs(): string[] {
-  const script = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['start'] ?? '';
-  const command = /^exec node (.+)$/.exec(script);
-  if (!command) throw new Error(`npm start is not "exec node …": ${script}`);
-  return command[1]!.split(/\s+/);
-}
-
-interface Started {
-  process: ChildProcess;
-  url: string;
-  apiKey: string;
-  stdout: string[];
-  stderr: () => string;
-}
-
-/** Starts the service with nothing but `env` (no key configured) and waits for its listening line. */
-function startService(env: NodeJS.ProcessEnv): Promise<Started> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SWITCHYARD_')));
-  const child = spawn(process.execPath, startArgs(), { cwd: PROJECT_ROOT, env: { ...clean, PORT: '0', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const stdout: string[] = [];
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the service did not start in 60 s\n${stdout.join('\n')}\n${stderr}`));
-    }, 60_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the service exited with ${code}\n${stdout.join('\n')}\n${stderr}`));
-    });
-    let apiKey = '';
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      stdout.push(line);
-      apiKey ||= /^\s*SWITCHYARD_API_KEY=(sy_\S+)$/.exec(line)?.[1] ?? '';
-      let entry: { message?: string; url?: string } = {};
-      try {
-        entry = JSON.parse(line) as typeof entry;
-      } catch {
-        return;
-      }
-      if (entry.message === 'switchyard listening' && entry.url) {
-        clearTimeout(timer);
-        child.removeAllListeners('exit');
-        resolve({ process: child, url: entry.url, apiKey, stdout, stderr: () => stderr });
-      }
-    });
-  });
-}
-
-/** A destination on loopback that answers 204 and hands over each request it gets. */
-async function startReceiver(): Promise<{ server: Server; url: string; next: Promise<{ headers: Record<string, string>; body: string }> }> {
-  let deliver!: (r: { headers: Record<string, string>; body: string }) => void;
-  const next = new Promise<{ headers: Record<string, string>; body: string }>((r) => (deliver = r));
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      res.writeHead(204).end();
-      deliver({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') });
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  return { server, url: `http://127.0.0.1:${port}/hooks`, next };
-}
 
 for (const engine of engines()) {
   describe(`start and smoke on Node ${process.version} (${engine})`, function () {
     this.timeout(120_000);
     let db: TestDatabase;
-    let receiver: Awaited<ReturnType<typeof startReceiver>>;
-    let svc: Started;
+    let receiver: Receiver;
+    let svc: StartedService;
     const api = async (path: string, init: { method?: string; body?: unknown; key?: boolean } = {}) => {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (init.key !== false) headers['x-sheets-key'] = svc.apiKey;
@@ -105,11 +36,11 @@ for (const engine of engines()) {
     before(async () => {
       db = await freshDatabase(engine);
       receiver = await startReceiver();
-      svc = await startService({ DATABASE_URL: db.url, SWITCHYARD_FORWARD_ALLOW: new URL(receiver.url).host });
+      svc = await npmStart(PROJECT_ROOT, { DATABASE_URL: db.url, SWITCHYARD_FORWARD_ALLOW: `127.0.0.1:${receiver.port}` });
     });
     after(async () => {
       if (svc && svc.process.exitCode === null) svc.process.kill('SIGKILL');
-      receiver?.server.close();
+      await receiver?.close();
       await db?.drop();
     });
 
@@ -131,14 +62,14 @@ for (const engine of engines()) {
     it('takes a webhook delivery and forwards it, signed, to a destination', async () => {
       const hook = await api('/api/objects/webhook', { method: 'POST', body: { name: 'smoke' } });
       expect(hook.status, hook.text).to.equal(201);
-      const destination = await api(`/api/objects/webhook/${hook.json['id']}/destinations`, { method: 'POST', body: { url: receiver.url, name: 'receiver' } });
+      const destination = await api(`/api/objects/webhook/${hook.json['id']}/destinations`, { method: 'POST', body: { url: receiver.url('/hooks'), name: 'receiver' } });
       expect(destination.status, destination.text).to.equal(201);
       const body = JSON.stringify({ id: 'evt_smoke_1', type: 'smoke.test', node: process.version });
       const delivered = await fetch(hook.json['address'] as string, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       expect(delivered.status).to.be.within(200, 299);
-      const got = await receiver.next;
-      expect(got.body).to.equal(body);
-      expect(() => new Webhook(destination.json['secret'] as string).verify(got.body, got.headers)).to.not.throw();
+      const got = await eventually(async () => receiver.received[0], 'the forwarded delivery');
+      expect(got.body.toString('utf8')).to.equal(body);
+      expect(() => new Webhook(destination.json['secret'] as string).verify(got.body.toString('utf8'), got.headers as Record<string, string>)).to.not.throw();
     });
 
     it('answers an MCP tool call', async () => {
@@ -159,15 +90,12 @@ for (const engine of engines()) {
         if ((await api(`/api/dispatch?confirm=${invocation}`, { key: false })).json['status'] === 'integrated') break;
         await new Promise((r) => setTimeout(r, 50));
       }
-      const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SWITCHYARD_')));
-      const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'verify', invocation, '--json'], { env: { ...clean, SWITCHYARD_URL: svc.url, SWITCHYARD_VERIFIER_KEY: key } });
+      const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'verify', invocation, '--json'], { env: cleanEnv({ SWITCHYARD_URL: svc.url, SWITCHYARD_VERIFIER_KEY: key }) });
       expect(JSON.parse(stdout)).to.include({ ok: true, id: invocation, kind: 'invocation' });
     });
 
     it('stops cleanly on SIGTERM', async () => {
-      const exited = new Promise<number | null>((r) => svc.process.once('exit', (code) => r(code)));
-      svc.process.kill('SIGTERM');
-      expect(await exited, svc.stderr()).to.equal(0);
+      expect(await svc.stop(), svc.stderr()).to.equal(0);
     });
   });
 }
