@@ -13,7 +13,11 @@ export interface PluginConfig {
   [option: string]: unknown;
 }
 
+/** What a process runs: HTTP and background work (all), HTTP only (api), background work only (worker). */
+export type Role = 'all' | 'api' | 'worker';
+
 export interface Config {
+  role: Role;
   server: {
     host: string;
     port: number;
@@ -121,6 +125,7 @@ function envOverrides(env: NodeJS.ProcessEnv): Json {
   if (env['HOST']) server['host'] = env['HOST'];
   if (env['PUBLIC_BASE_URL']) server['publicBaseUrl'] = env['PUBLIC_BASE_URL'];
   if (Object.keys(server).length) o['server'] = server;
+  if (env['SWITCHYARD_ROLE']) o['role'] = env['SWITCHYARD_ROLE'];
   if (env['DATABASE_URL']) o['database'] = { url: env['DATABASE_URL'] };
   if (env['SWITCHYARD_CONTENT_FOLDER']) o['content'] = { folder: env['SWITCHYARD_CONTENT_FOLDER'] };
   if (env['LOG_LEVEL']) o['log'] = { level: env['LOG_LEVEL'] };
@@ -151,7 +156,15 @@ const schema = JSON.parse(readFileSync(resolve(CONFIG_DIR, 'schema.json'), 'utf8
 const validate = new Ajv({ allErrors: true, strict: true, strictTypes: false }).compile(schema);
 
 export function validateConfig(candidate: unknown): Config {
-  if (validate(candidate)) return candidate as unknown as Config;
+  if (validate(candidate)) {
+    const config = candidate as unknown as Config;
+    // SQLite is one process's database: an api process there would leave its forwarding and its
+    // ledger entries to a worker that cannot share the file safely.
+    if (config.role !== 'all' && !/^postgres(ql)?:/.test(config.database.url)) {
+      throw new ConfigError('role', `${config.role} needs a PostgreSQL database (database.url postgres://…); with SQLite run one process with role all`);
+    }
+    return config;
+  }
   const first = validate.errors![0]!;
   const extra = first.keyword === 'additionalProperties' ? `.${String(first.params['additionalProperty'])}` : '';
   const key = (first.instancePath.replace(/^\//, '').replace(/\//g, '.') + extra).replace(/^\./, '') || '(root)';

@@ -1,18 +1,24 @@
-// `npm start`: load config, build the service, listen, and shut down cleanly on SIGINT/SIGTERM.
+// `npm start`: load config, build the service, listen (unless the role is worker), and shut down
+// cleanly on SIGINT/SIGTERM.
 import { DatabaseUnavailableError } from '@switchyard/storage-knex';
 import { ConfigError, loadConfig } from './config.js';
+import { roleRuns } from './background-work.js';
 import { createSwitchyard } from './switchyard.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const switchyard = await createSwitchyard(config);
-  const { url } = await switchyard.listen();
+  const serving = roleRuns(config.role).http;
+  const url = serving ? (await switchyard.listen()).url : null;
   if (switchyard.generatedApiKey) {
     process.stdout.write(
       `\n  First start: generated the owner's API key. It is shown once; only its hash is stored.\n\n    SWITCHYARD_API_KEY=${switchyard.generatedApiKey}\n\n  Send it as the x-sheets-key header.\n\n`,
     );
   }
-  switchyard.logger.info('switchyard listening', { url, database: config.database.url.replace(/\/\/[^@/]*@/, '//***@'), capabilities: switchyard.registry.size });
+  const database = config.database.url.replace(/\/\/[^@/]*@/, '//***@');
+  const fields = { role: config.role, database, capabilities: switchyard.registry.size, background: switchyard.background.names };
+  if (url) switchyard.logger.info('switchyard listening', { url, ...fields });
+  else switchyard.logger.info('switchyard working', fields);
   let closing = false;
   const stop = (signal: string): void => {
     if (closing) return;

@@ -200,12 +200,12 @@ export const coreWiring = definePackage('core', [
     factory: ({ invocations, approvals, dispatch, clock }) => new ApprovalService(invocations, approvals, dispatch, clock),
   }),
   createServiceFactory({ service: appServices.outboundSender, deps: { config: appServices.config }, factory: ({ config }) => new HttpOutboundSender(new DestinationAddressPolicy(config.webhooks.forwarding?.allow ?? [])) }),
-  // The forwarding service of this process; its workers start with the service (switchyard.ts).
+  // The forwarding service of this process; a worker or an `all` process starts it (background-work.ts).
   createServiceFactory({
     service: coreServices.forwarding,
     deps: { config: appServices.config, ...db, webhooks: coreServices.webhooks, deliveries: coreServices.deliveries, invocations: coreServices.invocations, sender: appServices.outboundSender, clock: coreServices.clock, logger: appServices.logger },
     factory: ({ config, db, webhooks, deliveries, invocations, sender, clock, logger }) => {
-      const { allow: _allow, ...tuning } = config.webhooks.forwarding ?? {};
+      const { allow: _allow, pollMs: _pollMs, ...tuning } = config.webhooks.forwarding ?? {};
       return new ForwardingService(webhooks, new KnexDestinationStore(db.knex), new KnexForwardJobStore(db.knex), deliveries, invocations, sender, clock, { ...DEFAULT_FORWARDING_OPTIONS, ...tuning }, logger);
     },
   }),

@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { Container } from 'inversify';
 import { coreServices, randomId, type ApiKeyStore, type CapabilityRegistry } from '@switchyard/core';
-import { startIntegrator } from '@switchyard/storage-knex';
 import { createHttpServer } from '@switchyard/http-kit';
 import { httpKitWiring } from '@switchyard/http-kit';
 import { httpApiWiring } from '@switchyard/http-api';
@@ -15,13 +14,13 @@ import { webDashboardWiring } from '@switchyard/web-dashboard';
 import { webContentWiring } from '@switchyard/web-content';
 import { telemetryServices, telemetryWiring } from '@switchyard/telemetry';
 import { wire } from '@switchyard/wiring';
+import { BackgroundWork, forwarderTask, integratorTask, roleRuns } from './background-work.js';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { configWiring, coreWiring, httpAppWiring, mcpWiring, pluginEnvironmentWiring, storageWiring } from './modules.js';
 import { loadPlugins } from './plugin-loader.js';
 import { appServices, type LoadedPlugin } from './tokens.js';
 import type { ConfiguredUpstreamImports } from './upstream-imports.js';
-import type { ForwardingService } from '@switchyard/core';
 
 export interface Switchyard {
   config: Config;
@@ -32,6 +31,8 @@ export interface Switchyard {
   upstreams: ConfiguredUpstreamImports;
   plugins: LoadedPlugin[];
   logger: Logger;
+  /** The background work this process runs (none for role api), started with the service. */
+  background: BackgroundWork;
   /** Set when this start generated the first API key (it is shown once, then only its hash is kept). */
   generatedApiKey: string | null;
   /** A new HTTP server around the app with the configured header limits (not listening yet). */
@@ -39,6 +40,9 @@ export interface Switchyard {
   listen(): Promise<{ server: Server; url: string }>;
   close(): Promise<void>;
 }
+
+/** How often a forwarder looks for due attempts unless webhooks.forwarding.pollMs says otherwise. */
+const DEFAULT_FORWARD_POLL_MS = 250;
 
 export async function createSwitchyard(config: Config, options: { logger?: Logger } = {}): Promise<Switchyard> {
   const logger = options.logger ?? createLogger(config.log.level);
@@ -65,17 +69,16 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
 
   const plugins: LoadedPlugin[] = [];
   let server: Server | undefined;
-  let integrator: { stop(): Promise<void> } | undefined;
+  let background: BackgroundWork | undefined;
   let upstreams: ConfiguredUpstreamImports | undefined;
-  let forwarding: ForwardingService | undefined;
   const close = async (): Promise<void> => {
     if (server) {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server!.close(() => resolve()));
     }
-    await forwarding?.stop();
-    if (container.isBound(appServices.outboundSender.token) && forwarding) container.get<typeof appServices.outboundSender.T>(appServices.outboundSender.token).close();
-    await integrator?.stop();
+    // Background work stops in reverse order of start: the forwarder's attempts in flight end first.
+    await background?.stop();
+    if (container.isBound(appServices.outboundSender.token) && background) container.get<typeof appServices.outboundSender.T>(appServices.outboundSender.token).close();
     upstreams?.stop();
     await container.get<typeof coreServices.upstreamTools.T>(coreServices.upstreamTools.token).close();
     await Promise.all(plugins.map((p) => p.simulator?.close()));
@@ -87,12 +90,15 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
     plugins.push(...(await container.getAllAsync<LoadedPlugin>(appServices.loadedPlugins.token)));
     const registry = await container.getAsync<CapabilityRegistry>(coreServices.registry.token);
     upstreams = await container.getAsync<ConfiguredUpstreamImports>(appServices.upstreamImports.token);
-    // Queued ledger entries join the Merkle tree on a timer; every batch signs a checkpoint.
+    // The one lifecycle of background work: a worker or an `all` process integrates the ledger and
+    // forwards; an api process only writes what they work (queued entries, forwarding jobs).
     const ledger = await container.getAsync<typeof coreServices.ledger.T>(coreServices.ledger.token);
-    integrator = startIntegrator(ledger, config.ledger.integrateIntervalMs, (e) => logger.error('ledger integration failed; retrying', { error: (e as Error).message }));
-    // Due forwarding attempts (the schedule is in the database) are worked from now on.
-    forwarding = await container.getAsync<ForwardingService>(coreServices.forwarding.token);
-    forwarding.start();
+    const forwarding = await container.getAsync<typeof coreServices.forwarding.T>(coreServices.forwarding.token);
+    background = new BackgroundWork(
+      roleRuns(config.role).background ? [integratorTask(ledger, config.ledger.integrateIntervalMs, logger), forwarderTask(forwarding, config.webhooks.forwarding?.pollMs ?? DEFAULT_FORWARD_POLL_MS)] : [],
+      logger,
+    );
+    background.start();
     const metrics = container.get<typeof telemetryServices.metrics.T>(telemetryServices.metrics.token);
     const createServer = (): Server => createHttpServer(app, { maxHeaderBytes: config.server.maxHeaderBytes, refused: (code) => metrics.requestRefused(code) });
     const generatedApiKey = await bootstrapApiKey(await container.getAsync<ApiKeyStore>(coreServices.apiKeys.token), config.auth.apiKey ?? null);
@@ -104,6 +110,7 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
       upstreams,
       plugins,
       logger,
+      background,
       generatedApiKey,
       createServer,
       async listen() {

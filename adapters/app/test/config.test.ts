@@ -53,6 +53,17 @@ describe('adapter app: config', () => {
     failsWith(() => loadConfig({ env: {}, overrides: { metrics: { path: '/m' } } }), 'metrics.path');
   });
 
+  it('runs every role in one process unless SWITCHYARD_ROLE says api or worker, which need PostgreSQL', () => {
+    expect(loadConfig({ env: {} }).role).to.equal('all');
+    const pg = 'postgres://u@h:5432/d';
+    expect(loadConfig({ env: { SWITCHYARD_ROLE: 'api', DATABASE_URL: pg } }).role).to.equal('api');
+    expect(loadConfig({ env: { SWITCHYARD_ROLE: 'worker', DATABASE_URL: 'postgresql://u@h/d' } }).role).to.equal('worker');
+    expect(loadConfig({ env: { SWITCHYARD_ROLE: 'all' } }).role).to.equal('all');
+    failsWith(() => loadConfig({ env: { SWITCHYARD_ROLE: 'web', DATABASE_URL: pg } }), 'role');
+    failsWith(() => loadConfig({ env: { SWITCHYARD_ROLE: 'api' } }), 'role');
+    failsWith(() => loadConfig({ env: { DATABASE_URL: 'sqlite:./x.db' }, overrides: { role: 'worker' } }), 'role');
+  });
+
   it('merges the SWITCHYARD_CONFIG file over the defaults, key by key', () => {
     const file = tmpFile(JSON.stringify({ dispatch: { timeoutMs: 1234 }, plugins: { messaging: { simulator: { plan: 'free' } } } }));
     const c = loadConfig({ env: { SWITCHYARD_CONFIG: file } });
