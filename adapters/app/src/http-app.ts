@@ -9,6 +9,9 @@ export function createHttpApp({ faces, options, metrics, logger }: { faces: Http
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
+  // Behind the configured proxies only, req.ip is the client their X-Forwarded-For names (rate limits
+  // count it); from any other peer the header is ignored and req.ip is the socket's address.
+  if (options.trustedProxies.length) app.set('trust proxy', options.trustedProxies);
   // Before everything else, in one layer: every request gets its id, its timing and its body bytes
   // counted, and malformed percent-encoding is refused before any route decodes a path, a query
   // or a cookie (the owner session's, and those the faces name).

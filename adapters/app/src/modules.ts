@@ -12,6 +12,7 @@ import {
   DEFAULT_OAUTH_OPTIONS,
   DispatchService,
   ForwardingService,
+  MemoryRateWindows,
   OAuthAuthorizationServer,
   RunnerDirectory,
   TokenIssuer,
@@ -22,7 +23,7 @@ import {
   type StoredDelivery,
   type StoredInvocation,
 } from '@switchyard/core';
-import { KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardJobStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexUpstreamCredentialStore, KnexWebhookStore, openDatabase, readLedgerBacklog } from '@switchyard/storage-knex';
+import { KnexClientRateWindows, KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardJobStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexUpstreamCredentialStore, KnexWebhookStore, openDatabase, readLedgerBacklog } from '@switchyard/storage-knex';
 import { McpUpstreamClient, MeteredUpstreamClient } from '@switchyard/mcp';
 import { httpRequestScope, httpServices, statusFor } from '@switchyard/http-kit';
 import { telemetryServices } from '@switchyard/telemetry';
@@ -45,8 +46,13 @@ export const configWiring = (config: Config, logger: Logger) =>
     constantService(appServices.logger, logger),
     constantService(coreServices.clock, systemClock),
     constantService(coreServices.requestScope, httpRequestScope),
-    constantService(httpServices.options, {
+    createServiceFactory({
+      service: httpServices.options,
+      deps: { rateWindows: coreServices.rateWindows },
+      factory: ({ rateWindows }) => ({
       publicBaseUrl: config.server.publicBaseUrl,
+      trustedProxies: config.server.trustedProxies,
+      rateWindows,
       bodyLimitBytes: config.server.bodyLimitBytes,
       mintPerMinute: config.tokens.mintPerMinute,
       workspaces: config.tokens.workspaces,
@@ -56,6 +62,7 @@ export const configWiring = (config: Config, logger: Logger) =>
       limits: { budget: new ByteBudget(config.server.bodyBudgetBytes), bodyTimeoutMs: config.server.bodyTimeoutMs, maxHeaders: config.server.maxHeaders, retryAfterSeconds: config.server.retryAfterSeconds },
       inlineBodyBytes: config.ledger.inlineBodyBytes,
       pageBytes: config.ledger.pageBytes,
+      }),
     }),
   ]);
 
@@ -76,6 +83,9 @@ export const storageWiring = definePackage('storage-knex', [
     deps: { ...db, metrics: telemetryServices.metrics },
     factory: ({ db, metrics }) => new KnexDeliveryStore(db.knex, { observer: { ...metrics.groupCommit('deliveries'), appended: (d: StoredDelivery) => metrics.deliveryRecorded(d) } }),
   }),
+  // Client rate limits: one process on SQLite counts in memory; processes sharing PostgreSQL count in
+  // one table, so N processes allow the budget once.
+  createServiceFactory({ service: coreServices.rateWindows, deps: db, factory: ({ db }) => (db.dialect.sharedByProcesses ? new KnexClientRateWindows(db.knex) : new MemoryRateWindows()) }),
   createServiceFactory({ service: coreServices.settings, deps: db, factory: ({ db }) => new KnexSettings(db.knex) }),
   createServiceFactory({ service: coreServices.approvalStore, deps: db, factory: ({ db }) => new KnexApprovalStore(db.knex) }),
   createServiceFactory({ service: coreServices.tokenUses, deps: db, factory: ({ db }) => new KnexTokenUseStore(db.knex) }),
