@@ -4,10 +4,13 @@ import { DatabaseUnavailableError } from '@switchyard/storage-knex';
 import { ConfigError, loadConfig } from './config.js';
 import { roleRuns } from './background-work.js';
 import { createSwitchyard } from './switchyard.js';
+import { startTracing } from '@switchyard/telemetry';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const switchyard = await createSwitchyard(config);
+  // Traces first (OTEL_* set), so every span the service makes has a provider to go to.
+  const tracing = await startTracing();
+  const switchyard = await createSwitchyard(config, { tracing: tracing !== null });
   const serving = roleRuns(config.role).http;
   const url = serving ? (await switchyard.listen()).url : null;
   if (switchyard.generatedApiKey) {
@@ -24,7 +27,10 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     switchyard.logger.info('shutting down', { signal });
-    switchyard.close().then(
+    switchyard
+      .close()
+      .then(() => tracing?.shutdown())
+      .then(
       () => process.exit(0),
       (err: Error) => {
         switchyard.logger.error('shutdown failed', { error: err.message });

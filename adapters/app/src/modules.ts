@@ -24,7 +24,7 @@ import {
   type StoredInvocation,
 } from '@switchyard/core';
 import { KnexClientRateWindows, KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardJobStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexUpstreamCredentialStore, KnexWebhookStore, openDatabase, readLedgerBacklog } from '@switchyard/storage-knex';
-import { McpUpstreamClient, MeteredUpstreamClient } from '@switchyard/mcp';
+import { McpUpstreamClient, MeteredUpstreamClient, TracedUpstreamClient } from '@switchyard/mcp';
 import { httpRequestScope, httpServices, statusFor } from '@switchyard/http-kit';
 import { telemetryServices } from '@switchyard/telemetry';
 import { constantService, createServiceFactory, definePackage } from '@switchyard/wiring';
@@ -38,12 +38,14 @@ import { appServices, type LoadedPlugin } from './tokens.js';
 import { ConfiguredUpstreamImports } from './upstream-imports.js';
 import { upstreamOAuthClients } from './upstream-oauth.js';
 import { createHttpApp } from './http-app.js';
+import { traceForwarding, traceIntake, traceLedgerAppends } from './traced-services.js';
 
 /** Config, the logger, the clock and the request scope; and the HTTP settings the faces read, from config. */
-export const configWiring = (config: Config, logger: Logger) =>
+export const configWiring = (config: Config, logger: Logger, tracing = false) =>
   definePackage('app/config', [
     constantService(appServices.config, config),
     constantService(appServices.logger, logger),
+    constantService(appServices.tracing, tracing),
     constantService(coreServices.clock, systemClock),
     constantService(coreServices.requestScope, httpRequestScope),
     createServiceFactory({
@@ -52,6 +54,7 @@ export const configWiring = (config: Config, logger: Logger) =>
       factory: ({ rateWindows }) => ({
       publicBaseUrl: config.server.publicBaseUrl,
       trustedProxies: config.server.trustedProxies,
+      tracing,
       rateWindows,
       bodyLimitBytes: config.server.bodyLimitBytes,
       mintPerMinute: config.tokens.mintPerMinute,
@@ -72,8 +75,11 @@ export const storageWiring = definePackage('storage-knex', [
   createServiceFactory({ service: appServices.database, deps: { config: appServices.config }, factory: ({ config }) => openDatabase(config.database.url, { leafWorker: config.ledger.leafWorker }) }),
   createServiceFactory({
     service: coreServices.invocations,
-    deps: { ...db, metrics: telemetryServices.metrics },
-    factory: ({ db, metrics }) => new KnexInvocationStore(db.knex, { observer: { ...metrics.groupCommit('invocations'), appended: (inv: StoredInvocation) => metrics.runRecorded(inv) } }),
+    deps: { ...db, metrics: telemetryServices.metrics, tracing: appServices.tracing },
+    factory: ({ db, metrics, tracing }) => {
+      const store = new KnexInvocationStore(db.knex, { observer: { ...metrics.groupCommit('invocations'), appended: (inv: StoredInvocation) => metrics.runRecorded(inv) } });
+      return tracing ? traceLedgerAppends(store) : store;
+    },
   }),
   createServiceFactory({ service: coreServices.blobs, deps: db, factory: ({ db }) => new KnexBlobStore(db.knex) }),
   createServiceFactory({ service: coreServices.apiKeys, deps: db, factory: ({ db }) => new KnexApiKeyStore(db.knex) }),
@@ -120,8 +126,11 @@ export const mcpWiring = definePackage('mcp', [
   createServiceFactory({ service: appServices.upstreamOAuth, deps: { config: appServices.config, ...db }, factory: ({ config, db }) => upstreamOAuthClients(config, new KnexUpstreamCredentialStore(db.knex)) }),
   createServiceFactory({
     service: coreServices.upstreamTools,
-    deps: { config: appServices.config, metrics: telemetryServices.metrics, oauth: appServices.upstreamOAuth },
-    factory: ({ config, metrics, oauth }) => new MeteredUpstreamClient(new McpUpstreamClient({ connectTimeoutMs: config.upstreams.connectTimeoutMs ?? 5000, oauth }), metrics),
+    deps: { config: appServices.config, metrics: telemetryServices.metrics, oauth: appServices.upstreamOAuth, tracing: appServices.tracing },
+    factory: ({ config, metrics, oauth, tracing }) => {
+      const client = new MeteredUpstreamClient(new McpUpstreamClient({ connectTimeoutMs: config.upstreams.connectTimeoutMs ?? 5000, oauth }), metrics);
+      return tracing ? new TracedUpstreamClient(client) : client;
+    },
   }),
 ]);
 
@@ -209,7 +218,14 @@ export const coreWiring = definePackage('core', [
     deps: { invocations: coreServices.invocations, approvals: coreServices.approvalStore, dispatch: coreServices.dispatch, clock: coreServices.clock },
     factory: ({ invocations, approvals, dispatch, clock }) => new ApprovalService(invocations, approvals, dispatch, clock),
   }),
-  createServiceFactory({ service: appServices.outboundSender, deps: { config: appServices.config }, factory: ({ config }) => new HttpOutboundSender(new DestinationAddressPolicy(config.webhooks.forwarding?.allow ?? [])) }),
+  createServiceFactory({
+    service: appServices.outboundSender,
+    deps: { config: appServices.config, tracing: appServices.tracing },
+    factory: ({ config, tracing }) => {
+      const sender = new HttpOutboundSender(new DestinationAddressPolicy(config.webhooks.forwarding?.allow ?? []));
+      return tracing ? traceForwarding(sender) : sender;
+    },
+  }),
   // The forwarding service of this process; a worker or an `all` process starts it (background-work.ts).
   createServiceFactory({
     service: coreServices.forwarding,
@@ -223,9 +239,9 @@ export const coreWiring = definePackage('core', [
   // duplicates are never forwarded.
   createServiceFactory({
     service: coreServices.intake,
-    deps: { config: appServices.config, webhooks: coreServices.webhooks, deliveries: coreServices.deliveries, registry: coreServices.registry, dispatch: coreServices.dispatch, clock: coreServices.clock, scope: coreServices.requestScope, forwarding: coreServices.forwarding },
-    factory: ({ config, webhooks, deliveries, registry, dispatch, clock, scope, forwarding }) =>
-      new WebhookIntake(
+    deps: { config: appServices.config, webhooks: coreServices.webhooks, deliveries: coreServices.deliveries, registry: coreServices.registry, dispatch: coreServices.dispatch, clock: coreServices.clock, scope: coreServices.requestScope, forwarding: coreServices.forwarding, tracing: appServices.tracing },
+    factory: ({ config, webhooks, deliveries, registry, dispatch, clock, scope, forwarding, tracing }) => {
+      const intake = new WebhookIntake(
         webhooks,
         deliveries,
         registry,
@@ -234,7 +250,9 @@ export const coreWiring = definePackage('core', [
         { bodyLimitBytes: config.webhooks.bodyLimitBytes, refusedBodyBytes: config.webhooks.refusedBodyBytes, answerStatus: (code) => (code === null ? 200 : statusFor(code)) },
         scope,
         [{ afterAccepted: (delivery) => forwarding.accepted(delivery) }],
-      ),
+      );
+      return tracing ? traceIntake(intake) : intake;
+    },
   }),
 ]);
 

@@ -44,13 +44,13 @@ export interface Switchyard {
 /** How often a forwarder looks for due attempts unless webhooks.forwarding.pollMs says otherwise. */
 const DEFAULT_FORWARD_POLL_MS = 250;
 
-export async function createSwitchyard(config: Config, options: { logger?: Logger } = {}): Promise<Switchyard> {
+export async function createSwitchyard(config: Config, options: { logger?: Logger; tracing?: boolean } = {}): Promise<Switchyard> {
   const logger = options.logger ?? createLogger(config.log.level);
   const container = new Container();
   const choices = await loadPlugins(config);
   // The packages, each with its own wiring; the HTTP faces are mounted in the order listed here.
   const packages = [
-    configWiring(config, logger),
+    configWiring(config, logger, options.tracing ?? false),
     telemetryWiring,
     storageWiring,
     mcpWiring,

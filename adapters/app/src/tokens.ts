@@ -13,6 +13,8 @@ import type { ConfiguredUpstreamImports } from './upstream-imports.js';
 export const appServices = {
   config: createServiceRef<Config>({ id: 'Config' }),
   logger: createServiceRef<Logger>({ id: 'Logger' }),
+  /** Whether traces are on (main.ts started the OpenTelemetry SDK): the traced services are wrapped. */
+  tracing: createServiceRef<boolean>({ id: 'Tracing' }),
   database: createServiceRef<Database>({ id: 'Database' }),
   /** Imported MCP servers: the core's UpstreamImports port (same token), as the root starts and stops it. */
   upstreamImports: createServiceRef<ConfiguredUpstreamImports>({ id: 'UpstreamImports' }),

@@ -15,6 +15,7 @@ export { errorMiddleware, notFoundHandler } from './errors.js';
 export { Html, escapeHtml, html, htmlDocument } from './html.js';
 export { AS_METADATA_PATH, MCP_PATH, PRM_PATH, keysOfPath, metadataUrlOf, requestResource, resourceAt } from './protected-resources.js';
 export type { ResourceCtx } from './protected-resources.js';
+export { requestTrace } from './request-trace.js';
 export { clientAddress, mintLimiter, perClientLimit, signInLimiter, type RateLimitContext } from './rate-limit.js';
 export { readBody, readFirstBytes, releaseBody } from './raw-body.js';
 export { closeAfterAnswer, declaredLength, holdBody, refuseAndClose, requestGate } from './request-gate.js';

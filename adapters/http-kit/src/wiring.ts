@@ -18,6 +18,8 @@ export interface HttpOptions {
   mintPerMinute: number;
   /** Where client rate limits are counted: this process's memory, or the database every process shares. */
   rateWindows: ClientRateWindows;
+  /** Whether traces are on (OTEL_* configured): each request gets its span. */
+  tracing: boolean;
   /** Proxies whose X-Forwarded-For names the client (server.trustedProxies: addresses, CIDR ranges, or loopback/linklocal/uniquelocal). */
   trustedProxies: string[];
   /** Workspaces that observers may enter, by slug. */
