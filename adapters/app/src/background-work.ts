@@ -9,7 +9,7 @@ import type { Logger } from './logger.js';
 /** One piece of background work: started once, stopped once (waiting for what it has under way). */
 export interface BackgroundTask {
   readonly name: string;
-  start(): void;
+  start(): void | Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -30,15 +30,22 @@ export class BackgroundWork {
     return this.tasks.map((t) => t.name);
   }
 
-  start(): void {
-    for (const task of this.tasks) {
-      if (this.started.includes(task)) continue;
-      task.start();
-      this.started.push(task);
-    }
+  private starting: Promise<void> | null = null;
+
+  /** Starts every task once, in order (a second call waits for the first). */
+  start(): Promise<void> {
+    this.starting ??= (async () => {
+      for (const task of this.tasks) {
+        await task.start();
+        this.started.push(task);
+      }
+    })();
+    return this.starting;
   }
 
   async stop(): Promise<void> {
+    // A start under way finishes first, so that every task it started is stopped.
+    await this.starting?.catch(() => {});
     while (this.started.length) {
       const task = this.started.pop()!;
       try {

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { Container } from 'inversify';
 import { coreServices, randomId, type ApiKeyStore, type CapabilityRegistry } from '@switchyard/core';
+import { KnexRunReservations } from '@switchyard/storage-knex';
 import { createHttpServer } from '@switchyard/http-kit';
 import { httpKitWiring } from '@switchyard/http-kit';
 import { httpApiWiring } from '@switchyard/http-api';
@@ -14,7 +15,7 @@ import { webDashboardWiring } from '@switchyard/web-dashboard';
 import { webContentWiring } from '@switchyard/web-content';
 import { telemetryServices, telemetryWiring } from '@switchyard/telemetry';
 import { wire } from '@switchyard/wiring';
-import { BackgroundWork, forwarderTask, integratorTask, roleRuns } from './background-work.js';
+import { BackgroundWork, forwarderTask, integratorTask, roleRuns, type BackgroundTask } from './background-work.js';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { configWiring, coreWiring, httpAppWiring, mcpWiring, pluginEnvironmentWiring, storageWiring } from './modules.js';
@@ -31,7 +32,7 @@ export interface Switchyard {
   upstreams: ConfiguredUpstreamImports;
   plugins: LoadedPlugin[];
   logger: Logger;
-  /** The background work this process runs (none for role api), started with the service. */
+  /** The background work this process runs (for role api the run sweeper only), started with the service. */
   background: BackgroundWork;
   /** Set when this start generated the first API key (it is shown once, then only its hash is kept). */
   generatedApiKey: string | null;
@@ -90,15 +91,20 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
     plugins.push(...(await container.getAllAsync<LoadedPlugin>(appServices.loadedPlugins.token)));
     const registry = await container.getAsync<CapabilityRegistry>(coreServices.registry.token);
     upstreams = await container.getAsync<ConfiguredUpstreamImports>(appServices.upstreamImports.token);
-    // The one lifecycle of background work: a worker or an `all` process integrates the ledger and
-    // forwards; an api process only writes what they work (queued entries, forwarding jobs).
+    // The one lifecycle of background work: every process sweeps its runs; a worker or an `all`
+    // process also integrates the ledger and forwards, while an api process only writes what they
+    // work (queued entries, forwarding jobs).
     const ledger = await container.getAsync<typeof coreServices.ledger.T>(coreServices.ledger.token);
     const forwarding = await container.getAsync<typeof coreServices.forwarding.T>(coreServices.forwarding.token);
+    // Write-ahead: every process renews the reservations of its runs in flight, and ends any run
+    // whose reservation lapsed (its process died, or could not write the outcome) as interrupted:
+    // now, and every half lease, whichever process on the database gets there first.
+    const sweeper = runSweeperTask(container, config.dispatch.runLeaseMs ?? 15_000, logger);
     background = new BackgroundWork(
-      roleRuns(config.role).background ? [integratorTask(ledger, config.ledger.integrateIntervalMs, logger), forwarderTask(forwarding, config.webhooks.forwarding?.pollMs ?? DEFAULT_FORWARD_POLL_MS)] : [],
+      roleRuns(config.role).background ? [sweeper, integratorTask(ledger, config.ledger.integrateIntervalMs, logger), forwarderTask(forwarding, config.webhooks.forwarding?.pollMs ?? DEFAULT_FORWARD_POLL_MS)] : [sweeper],
       logger,
     );
-    background.start();
+    await background.start();
     const metrics = container.get<typeof telemetryServices.metrics.T>(telemetryServices.metrics.token);
     const createServer = (): Server => createHttpServer(app, { maxHeaderBytes: config.server.maxHeaderBytes, refused: (code) => metrics.requestRefused(code) });
     const generatedApiKey = await bootstrapApiKey(await container.getAsync<ApiKeyStore>(coreServices.apiKeys.token), config.auth.apiKey ?? null);
@@ -141,4 +147,43 @@ async function bootstrapApiKey(apiKeys: ApiKeyStore, configured: string | null):
   const key = randomId('sy_', 40);
   await apiKeys.add(key, 'generated at first start');
   return key;
+}
+
+/** Starts the renewal of this process's reservations and the sweep of lapsed ones (first sweep before the service answers). */
+/** The run sweeper as a task of the lifecycle (every role runs it: each process renews its own runs). */
+function runSweeperTask(container: Container, leaseMs: number, logger: Logger): BackgroundTask {
+  let running: { stop(): Promise<void> } | undefined;
+  return {
+    name: 'run-sweeper',
+    start: async () => {
+      running = await startRunSweeper(container, leaseMs, logger);
+    },
+    stop: async () => {
+      await running?.stop();
+      running = undefined;
+    },
+  };
+}
+
+async function startRunSweeper(container: Container, leaseMs: number, logger: Logger): Promise<{ stop(): Promise<void> }> {
+  const reservations = await container.getAsync<typeof coreServices.reservations.T>(coreServices.reservations.token);
+  const interrupted = await container.getAsync<typeof coreServices.interruptedRuns.T>(coreServices.interruptedRuns.token);
+  const warn = (what: string) => (e: unknown) => logger.warn(what, { error: (e as Error)?.message ?? String(e) });
+  if (reservations instanceof KnexRunReservations) reservations.startRenewing(warn('renewing run reservations failed; retrying'));
+  let sweeping: Promise<void> = Promise.resolve();
+  const sweep = (): Promise<void> =>
+    (sweeping = interrupted.sweep().then(
+      (ids) => void (ids.length && logger.warn('runs interrupted before their outcome was recorded', { invocations: ids })),
+      warn('sweeping interrupted runs failed; retrying'),
+    ));
+  await sweep();
+  const timer = setInterval(() => void sweeping.then(sweep), Math.max(50, Math.floor(leaseMs / 2)));
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      if (reservations instanceof KnexRunReservations) reservations.stopRenewing();
+      await sweeping;
+    },
+  };
 }

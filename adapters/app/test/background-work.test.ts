@@ -21,8 +21,7 @@ describe('adapter app: background work', () => {
     const events: string[] = [];
     const work = new BackgroundWork([recordingTask('integrator', events, { slowStopMs: 30 }), recordingTask('forwarder', events, { slowStopMs: 30 })], createLogger('silent'));
     expect(work.names).to.deep.equal(['integrator', 'forwarder']);
-    work.start();
-    work.start();
+    await Promise.all([work.start(), work.start()]);
     await work.stop();
     expect(events).to.deep.equal(['start integrator', 'start forwarder', 'stop forwarder', 'stop integrator']);
     await work.stop();
@@ -34,7 +33,7 @@ describe('adapter app: background work', () => {
     const lines: string[] = [];
     const logger = createLogger('info', { destination: { write: (line: string) => void lines.push(line) } });
     const work = new BackgroundWork([recordingTask('integrator', events), recordingTask('forwarder', events, { failStop: true })], logger);
-    work.start();
+    await work.start();
     await work.stop();
     expect(events).to.deep.equal(['start integrator', 'start forwarder', 'stop forwarder', 'stop integrator']);
     const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
