@@ -1,9 +1,9 @@
 # syntax=docker/dockerfile:1
 # Switchyard's image: built in one stage, run from the compiled JavaScript in another, as the
-# Node 24: the newest LTS line the suite runs on (docs/operations.md, Node.js lines).
 # unprivileged `node` user, with `node` itself as PID 1 (it handles SIGTERM and SIGINT: stops
 # taking requests, lets background work finish, closes the database). SWITCHYARD_ROLE picks what
 # a container runs (all, api, worker); see docs/operations.md.
+# Built and run on Node 24, the newest LTS line the suite runs on (docs/operations.md, Node.js lines).
 
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
