@@ -51,6 +51,8 @@ export interface CapabilityDefinition {
   outputSchema?: JsonSchema;
   /** The upstream tool's `_meta`, unchanged. */
   meta?: Record<string, unknown>;
+  /** An imported tool: the hash of its upstream definition (tool-definition.ts), pinned in the ledger. */
+  definition_hash?: string;
   /** Example arguments for the contract and the plugin contract suite. */
   example: unknown;
 }

@@ -225,6 +225,7 @@ export class DispatchService {
       result: ok ? (result ?? null) : null,
       ...(content ? { content } : {}),
       ...(ok && output && output.structuredContent !== undefined ? { structured_content: output.structuredContent } : {}),
+      ...(capability.definition_hash !== undefined ? { definition_hash: capability.definition_hash } : {}),
       ...(logs.length > 0 ? { logs } : {}),
       yield: computeYield({ bodyText: text, resultText, ok, ran, cost: capability.cost, args, binaryBytes: content ? binaryBytes(content) : 0 }),
       repairs: links.repairs,

@@ -43,6 +43,10 @@ export type ErrorCode =
   | 'request_timeout'
   | 'headers_too_large'
   | 'database_unavailable'
+  | 'tool_definition_too_large'
+  | 'tool_changed'
+  | 'tool_hash_stale'
+  | 'tool_flapping'
   | 'internal_error';
 
 const BRAND = Symbol.for('switchyard.SwitchyardError');

@@ -70,6 +70,8 @@ export interface UpstreamServerConfig {
   oauth?: UpstreamOAuthConfig;
   tools?: Record<string, ImportedToolPolicyConfig>;
   defaults?: ImportedToolPolicyConfig;
+  /** A changed, new or removed tool: held for the owner's approval (the default), or pinned and served at once. */
+  onChange?: 'hold' | 'accept';
 }
 
 export class ConfigError extends Error {

@@ -22,7 +22,7 @@ import {
   type StoredDelivery,
   type StoredInvocation,
 } from '@switchyard/core';
-import { KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardJobStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexUpstreamCredentialStore, KnexWebhookStore, openDatabase, readLedgerBacklog } from '@switchyard/storage-knex';
+import { KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardJobStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexToolPinStore, KnexUpstreamCredentialStore, KnexWebhookStore, openDatabase, readLedgerBacklog } from '@switchyard/storage-knex';
 import { McpUpstreamClient, MeteredUpstreamClient } from '@switchyard/mcp';
 import { httpRequestScope, httpServices, statusFor } from '@switchyard/http-kit';
 import { telemetryServices } from '@switchyard/telemetry';
@@ -78,6 +78,7 @@ export const storageWiring = definePackage('storage-knex', [
   }),
   createServiceFactory({ service: coreServices.settings, deps: db, factory: ({ db }) => new KnexSettings(db.knex) }),
   createServiceFactory({ service: coreServices.approvalStore, deps: db, factory: ({ db }) => new KnexApprovalStore(db.knex) }),
+  createServiceFactory({ service: coreServices.toolPins, deps: db, factory: ({ db }) => new KnexToolPinStore(db.knex) }),
   createServiceFactory({ service: coreServices.tokenUses, deps: db, factory: ({ db }) => new KnexTokenUseStore(db.knex) }),
   createServiceFactory({ service: coreServices.oauthClients, deps: db, factory: ({ db }) => new KnexOAuthClientStore(db.knex) }),
   createServiceFactory({ service: coreServices.oauthGrants, deps: db, factory: ({ db }) => new KnexOAuthGrantStore(db.knex, db.readKnex) }),
@@ -150,9 +151,9 @@ export const coreWiring = definePackage('core', [
   // Imported MCP servers register after the plugins, so a server cannot take a plugin's system.
   createServiceFactory({
     service: appServices.upstreamImports,
-    deps: { config: appServices.config, registry: coreServices.registry, runners: coreServices.runners, tools: coreServices.upstreamTools, logger: appServices.logger },
-    factory: async ({ config, registry, runners, tools, logger }) => {
-      const imports = new ConfiguredUpstreamImports(config.upstreams.servers ?? {}, registry, runners, tools, logger, config.upstreams.listTimeoutMs ?? 10_000);
+    deps: { config: appServices.config, registry: coreServices.registry, runners: coreServices.runners, tools: coreServices.upstreamTools, logger: appServices.logger, pins: coreServices.toolPins, clock: coreServices.clock },
+    factory: async ({ config, registry, runners, tools, logger, pins, clock }) => {
+      const imports = new ConfiguredUpstreamImports(config.upstreams.servers ?? {}, registry, runners, tools, logger, config.upstreams.listTimeoutMs ?? 10_000, { pins, clock });
       await imports.start();
       return imports;
     },

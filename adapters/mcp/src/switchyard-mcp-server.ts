@@ -77,8 +77,12 @@ export const toolOf = (c: Capability): Tool => ({
   // As declared (an imported tool's exactly as its upstream listed them); none declared, none sent.
   ...(c.outputSchema ? { outputSchema: c.outputSchema as Tool['outputSchema'] } : {}),
   ...(c.annotations ? { annotations: c.annotations } : {}),
-  ...(c.meta ? { _meta: c.meta } : {}),
+  ...toolMeta(c),
 });
+
+/** The upstream's _meta as given, plus the hash of the pinned definition the tool is served under. */
+const toolMeta = (c: Capability): { _meta?: Record<string, unknown> } =>
+  c.definition_hash !== undefined ? { _meta: { ...c.meta, 'switchyard/definition_hash': c.definition_hash } } : c.meta ? { _meta: c.meta } : {};
 
 /**
  * The tool result of a run. Failed and refused runs are `isError` results (the model should read
