@@ -167,6 +167,24 @@ for (const engine of engines()) {
       await run('GOV_ECHO', { text: 'again' }).expect(200);
     });
 
+    it('shows the owner the held tools in the dashboard, with the diff, and approves by form only with the CSRF token', async () => {
+      const signedIn = await http.post('/dashboard/login').type('form').send({ api_key: TEST_API_KEY }).expect(303);
+      const cookie = signedIn.headers['set-cookie']![0]!.split(';')[0]!;
+      expect((await http.get('/dashboard/tools').expect(303)).headers['location']).to.match(/^\/dashboard\/login/);
+      const page = (await http.get('/dashboard/tools').set('cookie', cookie).expect(200)).text;
+      expect(page).to.contain('data-key="GOV_EXTRA" data-reason="new"').and.contain(toolDefinitionHash(extra('A new tool')));
+      const csrf = /name="csrf" value="([^"]+)"/.exec(page)![1]!;
+      const hash = toolDefinitionHash(extra('A new tool'));
+      await http.post('/dashboard/tools/GOV_EXTRA/approve').set('cookie', cookie).type('form').send({ hash }).expect(403);
+      const stale = await http.post('/dashboard/tools/GOV_EXTRA/approve').set('cookie', cookie).type('form').send({ csrf, hash: toolDefinitionHash(echo) }).expect(409);
+      expect(stale.text).to.contain('tool_hash_stale');
+      await run('GOV_EXTRA', {}).expect(409);
+      const approved = await http.post('/dashboard/tools/gov_extra/approve').set('cookie', cookie).type('form').send({ csrf, hash }).expect(303);
+      expect(approved.headers['location']).to.equal('/dashboard/tools?approved=GOV_EXTRA');
+      expect((await http.get('/dashboard/tools?approved=GOV_EXTRA').set('cookie', cookie).expect(200)).text).to.contain('Approved GOV_EXTRA').and.contain('No tool is held.');
+      await run('GOV_EXTRA', {}).expect(200);
+    });
+
     it('holds a changed schema or annotation just the same', async () => {
       const current = JSON.parse(JSON.stringify((await owner(http.get('/api/dispatch?key=GOV_ADD')).expect(200)).body.contract.definition_hash));
       expect(current).to.equal(toolDefinitionHash(add));
