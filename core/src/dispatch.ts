@@ -18,6 +18,7 @@ import { computeYield } from './yield.js';
 import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
 import { nestsDeeperThan, stringifyIteratively } from './json-depth.js';
+import { withFixed, withoutFixed } from './tool-override.js';
 
 /** What a live caller adds to a run: a way to withdraw it, and a channel for progress and questions. */
 export interface LiveCall {
@@ -250,13 +251,14 @@ export class DispatchService {
   /** The body parsed, within the depth limit and valid against the input schema: the arguments, or the refusal thrown. */
   private checkArguments(capability: Capability, validate: Validate, rawBody: unknown, bodyTooDeep: boolean): unknown {
     const maxDepth = this.maxDepth;
-    const parsed = parseBody(capability.bodyFormat, rawBody);
+    // An argument fixed by the owner's override is never the caller's: a value sent for one is replaced, not refused.
+    const parsed = withoutFixed(capability, parseBody(capability.bodyFormat, rawBody));
     if (bodyTooDeep || (parsed !== rawBody && nestsDeeperThan(parsed, maxDepth))) {
       fail('invalid_arguments', `arguments nest deeper than ${maxDepth} levels`, { max_depth: maxDepth, errors: [{ path: '/', message: `nests deeper than ${maxDepth} levels`, keyword: 'maxDepth', params: { limit: maxDepth } }] });
     }
     const problems = validate(parsed);
     if (problems.length > 0) throw invalidArguments(capability, problems);
-    return parsed;
+    return withFixed(capability, parsed);
   }
 
   /**

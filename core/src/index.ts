@@ -32,6 +32,7 @@ export * from './tool-definition.js';
 export * from './tool-pin.js';
 export * from './tool-review.js';
 export * from './tool-diff.js';
+export * from './tool-override.js';
 export * from './upstream-token.js';
 export * from './delivery-id.js';
 export * from './webhook.js';

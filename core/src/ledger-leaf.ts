@@ -101,7 +101,8 @@ export function leafParts(e: LedgerEntry): LeafParts {
       return {
         kind: 'tool_definition',
         id: p.id,
-        public: { definition_hash: p.definition_hash, key: p.key, pinned_at: p.pinned_at },
+        // The override's hash only when the tool has one, so the leaf names both sides of what was served.
+        public: { definition_hash: p.definition_hash, key: p.key, ...(p.override_hash ? { override_hash: p.override_hash } : {}), pinned_at: p.pinned_at },
         private: { pinned_by: p.pinned_by, reason: p.reason, server: p.server, tool: p.tool },
       };
     }

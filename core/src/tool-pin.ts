@@ -3,8 +3,8 @@
 // which definition an agent was served can be proven from the public log.
 import { randomId } from './ids.js';
 
-/** Why a pin was made: the first import of a server, the owner's approval, or a server set to accept changes. */
-export type PinReason = 'first_use' | 'approved' | 'accepted';
+/** Why a pin was made: the first import of a server, the owner's approval, a server set to accept changes, or the owner's override changed in config. */
+export type PinReason = 'first_use' | 'approved' | 'accepted' | 'override';
 
 /** One pin, as stored (append-only; the newest pin of a key is the one in force). */
 export interface ToolPin {
@@ -18,6 +18,8 @@ export interface ToolPin {
   definition_hash: string;
   /** The canonical JSON that was hashed, kept so a change can be shown as a diff. */
   definition: string;
+  /** The hash of the owner's override of the tool (tool-override.ts), null when it has none. */
+  override_hash: string | null;
   reason: PinReason;
   /** Who pinned it: "first_use", "onChange:accept" or the owner's actor name. */
   pinned_by: string;

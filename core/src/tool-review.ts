@@ -14,6 +14,8 @@ export interface ListedDefinition {
   definition_hash: string;
   /** Its canonical JSON (tool-definition.ts). */
   definition: string;
+  /** The hash of the owner's override of it, null when it has none. */
+  override_hash: string | null;
 }
 
 export type HoldReason = 'changed' | 'new' | 'removed';
@@ -26,8 +28,8 @@ export interface HeldTool {
   reason: HoldReason;
   /** The pin in force (null for a new tool). */
   pinned: { definition_hash: string; definition: string; pinned_at: string } | null;
-  /** What the server lists now (null for a removed tool). */
-  listed: { definition_hash: string; definition: string } | null;
+  /** What the server lists now (null for a removed tool), with the hash of the owner's override. */
+  listed: { definition_hash: string; definition: string; override_hash: string | null } | null;
   held_since: string;
   /** Refreshes in a row that found this tool's listed definition different from the refresh before. */
   changes_in_a_row: number;
@@ -40,6 +42,7 @@ export interface PinToMake {
   tool: string;
   definition_hash: string;
   definition: string;
+  override_hash: string | null;
   reason: PinReason;
 }
 
@@ -61,7 +64,7 @@ export interface ReviewInput {
   server: string;
   onChange: OnChange;
   listed: ListedDefinition[];
-  /** The pins in force for this server (the newest of each key). */
+  /** The pins in force for this server (the newest of each tool). */
   pins: ToolPin[];
   /** The holds the last review left, to count changes in a row and keep held_since. */
   previous: HeldTool[];
@@ -70,23 +73,26 @@ export interface ReviewInput {
 
 export function reviewListing(input: ReviewInput): Review {
   const { server, onChange, listed, now } = input;
-  const pinOf = new Map(input.pins.map((p) => [p.key, p]));
+  // Pins are found by the upstream's tool name, so an override that renames a tool (a new key) keeps its pin.
+  const pinOf = new Map(input.pins.map((p) => [p.tool, p]));
   const before = new Map(input.previous.map((h) => [h.key, h]));
   // Nothing pinned yet: the server's first import, trusted on first use.
   const firstUse = input.pins.length === 0;
   const served: string[] = [];
   const pins: PinToMake[] = [];
   const held: HeldTool[] = [];
-  const listedKeys = new Set<string>();
+  const listedTools = new Set<string>();
   for (const t of listed) {
-    listedKeys.add(t.key);
-    const pin = pinOf.get(t.key);
+    listedTools.add(t.tool);
+    const pin = pinOf.get(t.tool);
     if (pin && pin.definition_hash === t.definition_hash) {
+      // The owner's override changed (config), the upstream did not: the owner made that change, so it is pinned and served.
+      if ((pin.override_hash ?? null) !== t.override_hash) pins.push({ ...pinOfListed(t, server), reason: 'override' });
       served.push(t.key);
       continue;
     }
     if (firstUse || onChange === 'accept') {
-      pins.push({ key: t.key, server, tool: t.tool, definition_hash: t.definition_hash, definition: t.definition, reason: firstUse ? 'first_use' : 'accepted' });
+      pins.push({ ...pinOfListed(t, server), reason: firstUse ? 'first_use' : 'accepted' });
       served.push(t.key);
       continue;
     }
@@ -98,7 +104,7 @@ export function reviewListing(input: ReviewInput): Review {
       tool: t.tool,
       reason: pin ? 'changed' : 'new',
       pinned: pin ? { definition_hash: pin.definition_hash, definition: pin.definition, pinned_at: pin.pinned_at } : null,
-      listed: { definition_hash: t.definition_hash, definition: t.definition },
+      listed: { definition_hash: t.definition_hash, definition: t.definition, override_hash: t.override_hash },
       held_since: previous?.held_since ?? now,
       changes_in_a_row: changedAgain ? previous.changes_in_a_row + 1 : 0,
     });
@@ -106,7 +112,7 @@ export function reviewListing(input: ReviewInput): Review {
   // A pinned tool the server no longer lists is held, never forgotten: if it comes back changed, that is seen.
   if (onChange === 'hold') {
     for (const pin of input.pins) {
-      if (listedKeys.has(pin.key)) continue;
+      if (listedTools.has(pin.tool)) continue;
       const previous = before.get(pin.key);
       held.push({
         key: pin.key, server, tool: pin.tool, reason: 'removed',
@@ -121,6 +127,8 @@ export function reviewListing(input: ReviewInput): Review {
   const omitted = Math.max(0, held.length - MAX_HELD_PER_SERVER);
   return { served, pins, held: held.slice(0, MAX_HELD_PER_SERVER), omitted };
 }
+
+const pinOfListed = (t: ListedDefinition, server: string): Omit<PinToMake, 'reason'> => ({ key: t.key, server, tool: t.tool, definition_hash: t.definition_hash, definition: t.definition, override_hash: t.override_hash });
 
 /** True when a held tool's definition keeps changing: approving it would pin a definition already gone. */
 export const isFlapping = (h: HeldTool): boolean => h.changes_in_a_row >= FLAPPING_AFTER;

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { FLAPPING_AFTER, MAX_HELD_PER_SERVER, isFlapping, reviewListing, type HeldTool, type ListedDefinition, type ToolPin } from '../src/index.js';
 
-const listed = (key: string, hash: string): ListedDefinition => ({ key, tool: key.toLowerCase(), definition_hash: `sha256:${hash}`, definition: `{"name":"${key}","v":"${hash}"}` });
-const pinOf = (l: ListedDefinition): ToolPin => ({ id: `tdp_${l.key}`, key: l.key, server: 'fix', tool: l.tool, definition_hash: l.definition_hash, definition: l.definition, reason: 'first_use', pinned_by: 'first_use', pinned_at: '2026-01-01T00:00:00.000Z' });
+const listed = (key: string, hash: string): ListedDefinition => ({ key, tool: key.toLowerCase(), definition_hash: `sha256:${hash}`, definition: `{"name":"${key}","v":"${hash}"}`, override_hash: null });
+const pinOf = (l: ListedDefinition): ToolPin => ({ id: `tdp_${l.key}`, key: l.key, server: 'fix', tool: l.tool, definition_hash: l.definition_hash, definition: l.definition, override_hash: l.override_hash, reason: 'first_use', pinned_by: 'first_use', pinned_at: '2026-01-01T00:00:00.000Z' });
 const review = (over: { listed: ListedDefinition[]; pins?: ToolPin[]; previous?: HeldTool[]; onChange?: 'hold' | 'accept'; now?: string }) =>
   reviewListing({ server: 'fix', onChange: over.onChange ?? 'hold', listed: over.listed, pins: over.pins ?? [], previous: over.previous ?? [], now: over.now ?? '2026-02-01T00:00:00.000Z' });
 

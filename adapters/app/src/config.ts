@@ -54,6 +54,13 @@ export interface ImportedToolPolicyConfig {
   auth?: 'none' | 'required';
   risk?: 'low' | 'high';
   approval?: boolean;
+  /** Overrides of what callers are shown and what runs (core/src/tool-override.ts); upstreams.servers.<name>.tools.<tool> only. */
+  name?: string;
+  title?: string;
+  description?: string;
+  hidden?: boolean;
+  fixed?: Record<string, unknown>;
+  default_arguments?: Record<string, unknown>;
 }
 
 /** upstreams.servers.<name>: an MCP server whose tools are imported as capabilities of `system`. */

@@ -4,7 +4,10 @@
 import {
   SwitchyardError,
   ToolRunner,
+  applyOverride,
   canonicalToolDefinition,
+  overrideOf,
+  overrideProblems,
   definitionDiff,
   importTools,
   isFlapping,
@@ -17,6 +20,7 @@ import {
   type McpToolDescription,
   type ToolPin,
   type ToolPinStore,
+  type CapabilityDefinition,
   type CapabilityRegistry,
   type RunnerDirectory,
   type UpstreamAddress,
@@ -108,14 +112,21 @@ export class ConfiguredUpstreamImports implements UpstreamImports {
         () => {},
       );
     });
+    const refused: ConfigError[] = [];
     await Promise.all(
-      [...this.servers.keys()].map((name) =>
-        this.refresh(name).then(
-          (change) => this.logger.info('upstream imported', { server: name, system: change.system, count: change.count, simplified: change.simplified }),
-          (err: Error) => this.logger.warn('upstream not imported at start; refresh to retry', { server: name, error: err.message }),
+      [...this.servers.values()].map((state) =>
+        this.queued(state, () => this.refreshNow(state, { atStart: true })).then(
+          (change) => this.logger.info('upstream imported', { server: state.name, system: change.system, count: change.count, simplified: change.simplified }),
+          (err: Error) => {
+            // An override the server's tools contradict is the owner's mistake: the start is refused, naming the config key.
+            const key = SwitchyardError.is(err) ? (err as SwitchyardError).details['config_key'] : undefined;
+            if (typeof key === 'string') refused.push(new ConfigError(key, String((err as SwitchyardError).details['problem'])));
+            else this.logger.warn('upstream not imported at start; refresh to retry', { server: state.name, error: err.message });
+          },
         ),
       ),
     );
+    if (refused.length > 0) throw refused[0];
   }
 
   stop(): void {
@@ -193,7 +204,7 @@ export class ConfiguredUpstreamImports implements UpstreamImports {
       if (isFlapping(hold)) {
         throw new SwitchyardError('tool_flapping', `${hold.key}: its definition changed on each of the last ${hold.changes_in_a_row} refreshes; approve it once it holds still`, { key: hold.key, changes_in_a_row: hold.changes_in_a_row });
       }
-      const pin: ToolPin = { id: newToolPinId(), key: hold.key, server: hold.server, tool: hold.tool, definition_hash: hash, definition: hold.listed.definition, reason: 'approved', pinned_by: actor, pinned_at: this.now() };
+      const pin: ToolPin = { id: newToolPinId(), key: hold.key, server: hold.server, tool: hold.tool, definition_hash: hash, definition: hold.listed.definition, override_hash: hold.listed.override_hash, reason: 'approved', pinned_by: actor, pinned_at: this.now() };
       await this.governance!.pins.pin([pin]);
       await this.apply(state, state.lastListing ?? []);
       return pin;
@@ -220,10 +231,10 @@ export class ConfiguredUpstreamImports implements UpstreamImports {
   }
 
   /** Lists again and swaps the system as a whole; on failure the set registered before stays. */
-  private async refreshNow(state: ServerState): Promise<UpstreamRefresh> {
+  private async refreshNow(state: ServerState, options: { atStart?: boolean } = {}): Promise<UpstreamRefresh> {
     try {
       const listed = await this.tools.listTools(state.address, { timeoutMs: this.listTimeoutMs });
-      return await this.apply(state, listed);
+      return await this.apply(state, listed, options);
     } catch (err) {
       const coded = SwitchyardError.is(err) ? err : new SwitchyardError('upstream_unavailable', (err as Error).message);
       state.status = 'error';
@@ -234,13 +245,17 @@ export class ConfiguredUpstreamImports implements UpstreamImports {
   }
 
   /** Imports a listing: each definition reviewed against its pin, the served ones registered, the rest held. */
-  private async apply(state: ServerState, listed: McpToolDescription[]): Promise<UpstreamRefresh> {
+  private async apply(state: ServerState, listed: McpToolDescription[], options: { atStart?: boolean } = {}): Promise<UpstreamRefresh> {
     const { config } = state;
-    const { definitions, simplified, refused } = importTools({ name: state.name, system: config.system, ...(config.tools ? { tools: config.tools } : {}), ...(config.defaults ? { defaults: config.defaults } : {}) }, listed);
+    const { definitions: imported, simplified, refused } = importTools({ name: state.name, system: config.system, ...(config.tools ? { tools: config.tools } : {}), ...(config.defaults ? { defaults: config.defaults } : {}) }, listed);
     const unlisted = Object.keys(config.tools ?? {}).filter((tool) => !listed.some((t) => t.name === tool));
-    // Most likely a typo in config: the tool it meant would silently get the strict defaults.
+    // Most likely a typo in config: the tool it meant would silently get the strict defaults. An
+    // override of a tool the server does not list refuses the start (later, the tool may just be gone).
+    const overriddenUnlisted = unlisted.find((tool) => overrideOf(config.tools![tool] as Record<string, unknown>) !== undefined);
+    if (options.atStart && overriddenUnlisted !== undefined) throw overrideError(`upstreams.servers.${state.name}.tools.${overriddenUnlisted}`, `server ${state.name} lists no tool ${overriddenUnlisted}`);
     if (unlisted.length) this.logger.warn('upstream config names tools the server does not list', { server: state.name, tools: unlisted });
     if (refused.length) this.logger.warn('upstream tools not imported', { server: state.name, refused });
+    const definitions = this.overridden(state, listed, imported);
     const served = this.governance ? await this.review(state, listed, definitions) : definitions;
     const { added, removed } = this.registry.replaceSystem(config.system, served, state.address.url);
     this.registry.holdKeys(config.system, state.held.map((h) => ({ key: h.key, reason: h.reason, pinned_hash: h.pinned?.definition_hash ?? null, listed_hash: h.listed?.definition_hash ?? null })));
@@ -255,6 +270,24 @@ export class ConfiguredUpstreamImports implements UpstreamImports {
     return { ok: true, server: state.name, system: config.system, added, removed, count: served.length, simplified, ...(held.length ? { held } : {}), ...(refused.length ? { refused } : {}) };
   }
 
+  /** Each definition with the owner's override applied (hidden ones left out); a contradicted override is a coded error naming its config key. */
+  private overridden(state: ServerState, listed: McpToolDescription[], definitions: CapabilityDefinition[]): CapabilityDefinition[] {
+    const byName = new Map(listed.map((t) => [t.name, t]));
+    const out: CapabilityDefinition[] = [];
+    for (const def of definitions) {
+      const override = overrideOf(state.config.tools?.[def.tool!] as Record<string, unknown> | undefined);
+      if (!override) {
+        out.push(def);
+        continue;
+      }
+      const [problem] = overrideProblems(byName.get(def.tool!)!, override, `upstreams.servers.${state.name}.tools.${def.tool}`, state.config.system);
+      if (problem) throw overrideError(problem.key, problem.message);
+      const shown = applyOverride(def, override);
+      if (shown) out.push(shown);
+    }
+    return out;
+  }
+
   /** Pins what the review says to pin (ledger entries) and keeps its holds; returns the definitions to serve. */
   private async review(state: ServerState, listed: McpToolDescription[], definitions: ReturnType<typeof importTools>['definitions']) {
     const { pins } = this.governance!;
@@ -263,8 +296,9 @@ export class ConfiguredUpstreamImports implements UpstreamImports {
     const review = reviewListing({
       server: state.name,
       onChange: state.config.onChange ?? 'hold',
-      listed: definitions.map((d) => ({ key: d.key, tool: d.tool!, definition_hash: d.definition_hash!, definition: canonicalToolDefinition(byName.get(d.tool!)!) })),
-      pins: await pins.current(state.name),
+      listed: definitions.map((d) => ({ key: d.key, tool: d.tool!, definition_hash: d.definition_hash!, definition: canonicalToolDefinition(byName.get(d.tool!)!), override_hash: d.override_hash ?? null })),
+      // A hidden tool is out of the review: neither served nor held as removed.
+      pins: (await pins.current(state.name)).filter((p) => !state.config.tools?.[p.tool]?.hidden),
       previous: state.held,
       now,
     });
@@ -276,3 +310,7 @@ export class ConfiguredUpstreamImports implements UpstreamImports {
     return definitions.filter((d) => served.has(d.key));
   }
 }
+
+/** An override the server's tools contradict: invalid_request naming the config key (a refused start, or a refresh that keeps the earlier set). */
+const overrideError = (configKey: string, problem: string): SwitchyardError =>
+  new SwitchyardError('invalid_request', `config ${configKey}: ${problem}`, { config_key: configKey, problem });

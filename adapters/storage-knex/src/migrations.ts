@@ -665,10 +665,11 @@ const migrations: Migration[] = [
         t.string('tool', 512).notNullable();
         t.string('definition_hash', 80).notNullable();
         t.text('definition').notNullable();
+        t.string('override_hash', 80).nullable();
         t.string('reason', 16).notNullable();
         t.string('pinned_by', 200).notNullable();
         t.string('pinned_at', 40).notNullable();
-        t.index(['server', 'key', 'seq']);
+        t.index(['server', 'tool', 'seq']);
       });
       for (const sql of dialect.appendOnly('tool_pins')) await knex.raw(sql);
       for (const sql of dialect.enqueueWithSeqForLog('tool_pins', 'tool_definition', 'id')) await knex.raw(sql);

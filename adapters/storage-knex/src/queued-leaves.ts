@@ -76,7 +76,7 @@ export async function readQueuedLeaves(db: Knex, max: number, commitmentKey: Uin
   });
 }
 
-const TOOL_PIN_LEAF_COLUMNS = ['id', 'key', 'server', 'tool', 'definition_hash', 'reason', 'pinned_by', 'pinned_at'];
+const TOOL_PIN_LEAF_COLUMNS = ['id', 'key', 'server', 'tool', 'definition_hash', 'override_hash', 'reason', 'pinned_by', 'pinned_at'];
 
 const DELIVERY_COLUMNS_BUT_BODY = DELIVERY_COLUMNS.filter((c) => c !== 'body');
 

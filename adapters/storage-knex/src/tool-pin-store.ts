@@ -3,7 +3,7 @@
 import type { Knex } from 'knex';
 import type { ToolPin, ToolPinStore } from '@switchyard/core';
 
-const COLUMNS = ['id', 'key', 'server', 'tool', 'definition_hash', 'definition', 'reason', 'pinned_by', 'pinned_at'] as const;
+const COLUMNS = ['id', 'key', 'server', 'tool', 'definition_hash', 'definition', 'override_hash', 'reason', 'pinned_by', 'pinned_at'] as const;
 
 export class KnexToolPinStore implements ToolPinStore {
   constructor(private readonly knex: Knex) {}
@@ -17,12 +17,12 @@ export class KnexToolPinStore implements ToolPinStore {
   }
 
   async current(server: string): Promise<ToolPin[]> {
-    // The newest row of each key: no later row of the same server and key.
+    // The newest row of each tool: no later row of the same server and tool (an override may rename its key).
     return (await this.knex('tool_pins as p')
       .select(...COLUMNS.map((c) => `p.${c}`))
       .where('p.server', server)
-      .whereNotExists(this.knex('tool_pins as q').select(this.knex.raw('1')).whereRaw('q.server = p.server AND q.key = p.key AND q.seq > p.seq'))
-      .orderBy('p.key')) as ToolPin[];
+      .whereNotExists(this.knex('tool_pins as q').select(this.knex.raw('1')).whereRaw('q.server = p.server AND q.tool = p.tool AND q.seq > p.seq'))
+      .orderBy('p.tool')) as ToolPin[];
   }
 
   async get(id: string): Promise<ToolPin | undefined> {
@@ -30,4 +30,4 @@ export class KnexToolPinStore implements ToolPinStore {
   }
 }
 
-const pick = (p: ToolPin): ToolPin => ({ id: p.id, key: p.key, server: p.server, tool: p.tool, definition_hash: p.definition_hash, definition: p.definition, reason: p.reason, pinned_by: p.pinned_by, pinned_at: p.pinned_at });
+const pick = (p: ToolPin): ToolPin => ({ id: p.id, key: p.key, server: p.server, tool: p.tool, definition_hash: p.definition_hash, definition: p.definition, override_hash: p.override_hash, reason: p.reason, pinned_by: p.pinned_by, pinned_at: p.pinned_at });

@@ -4,7 +4,7 @@ import type { ToolPin } from '../tool-pin.js';
 export interface ToolPinStore {
   /** Appends pins (one transaction). */
   pin(pins: ToolPin[]): Promise<void>;
-  /** The pin in force of each key of server `server`: its newest. */
+  /** The pin in force of each tool of server `server` (by its upstream name): its newest. */
   current(server: string): Promise<ToolPin[]>;
   /** One pin by id. */
   get(id: string): Promise<ToolPin | undefined>;
