@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'upstream_unavailable'
   | 'upstream_timeout'
+  | 'upstream_answer_too_large'
   | 'upstream_not_found'
   | 'upstream_auth_required'
   | 'blocked_address'
@@ -47,6 +48,8 @@ export type ErrorCode =
   | 'tool_changed'
   | 'tool_hash_stale'
   | 'tool_flapping'
+  | 'storage_unavailable'
+  | 'interrupted'
   | 'internal_error';
 
 const BRAND = Symbol.for('switchyard.SwitchyardError');
