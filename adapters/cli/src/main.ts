@@ -28,7 +28,7 @@ commands:
   hook dead <hook> <dst> [--limit N]     a destination's dead letters
   hook retry <hook> <dst> (--dead | --from TIME --to TIME | --entries dlv_a,dlv_b)
                                          re-forward dead letters
-  verify <receipt.json | proof | inv_id> check a receipt, confirmation or .tlog-proof offline
+  verify <receipt.json | proof | id>     check a receipt, confirmation or .tlog-proof offline (id: inv_, dlv_ or tdp_)
                                          against the pinned verifier key (an id: its public
                                          confirmation is fetched first)
   verify --consistency OLDER NEWER       two saved signed checkpoints: the log only grew

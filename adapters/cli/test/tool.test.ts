@@ -24,6 +24,7 @@ describe('adapter cli: switchyard tool …', function () {
     file = join(dir, 'definitions.json');
     writeFileSync(file, JSON.stringify([echo]));
     svc = await startListeningService('sqlite', {
+      ledger: { integrateIntervalMs: 50 },
       upstreams: { servers: { gov: { system: 'GOV', transport: 'stdio', command: process.execPath, args: [CHANGING_FIXTURE], env: { DEFINITIONS_FILE: file } } } },
     });
   });
@@ -56,6 +57,16 @@ describe('adapter cli: switchyard tool …', function () {
     expect(approved.code, approved.stderr).to.equal(0);
     expect(approved.stdout).to.match(new RegExp(`^GOV_ECHO: pinned ${hash} \\(tdp_`));
     expect(svc.switchyard.registry.require('GOV_ECHO').capability.definition_hash).to.equal(hash);
+    // The pin is a ledger entry: verified by id against the log's key, offline but for its public confirmation.
+    const pin = /\((tdp_[A-Za-z0-9]+)\)/.exec(approved.stdout)![1]!;
+    const key = ((await (await fetch(`${svc.url}/api/proven-work/key`)).json()) as { verifier_key: string }).verifier_key;
+    let verified = await cli(['verify', pin, '--json', '--verifier-key', key]);
+    for (let i = 0; i < 100 && verified.code !== 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      verified = await cli(['verify', pin, '--json', '--verifier-key', key]);
+    }
+    expect(verified.code, verified.stderr).to.equal(0);
+    expect(JSON.parse(verified.stdout)).to.include({ ok: true, id: pin, kind: 'tool_definition' });
     expect((await cli(['tool', 'approve', 'GOV_ECHO'])).code).to.equal(2);
     expect((await cli(['tool', 'changes', 'GOV_ECHO'])).stderr).to.contain('not_found');
   });
