@@ -10,7 +10,8 @@ import request from 'supertest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { TEST_API_KEY, engines, startListeningService, startTestService, type ListeningService } from '../support/app.js';
+import { ConfigError, createLogger, createSwitchyard, deepMerge, loadConfig } from '@switchyard/app';
+import { TEST_API_KEY, engines, freshDatabase, startListeningService, type ListeningService } from '../support/app.js';
 import { CHANGING_FIXTURE } from '../support/everything-server.js';
 
 const OPEN = { auth: 'none', risk: 'low', approval: false };
@@ -76,15 +77,22 @@ for (const engine of engines()) {
 
     it('refuses a start whose override names an argument or a tool the server does not have, naming the config key', async () => {
       const refusal = async (tools: Record<string, unknown>) => {
-        const started = await startTestService(engine, { upstreams: { connectTimeoutMs: 20_000, servers: server(tools) } }).then(
-          async (s) => {
-            await s.close();
-            return null;
-          },
-          (err: Error) => err,
-        );
-        expect(started, 'the start was refused').to.be.instanceOf(Error);
-        return started!.message;
+        // Its own database, dropped after: a refused start has no service to close it.
+        const db = await freshDatabase(engine);
+        try {
+          const config = loadConfig({ env: {}, overrides: deepMerge({ database: { url: db.url }, auth: { apiKey: TEST_API_KEY }, log: { level: 'silent' } }, { upstreams: { connectTimeoutMs: 20_000, servers: server(tools) } }) });
+          const started = await createSwitchyard(config, { logger: createLogger('silent') }).then(
+            async (s) => {
+              await s.close();
+              return null;
+            },
+            (err: Error) => err,
+          );
+          expect(started, 'the start was refused').to.be.instanceOf(ConfigError);
+          return started!.message;
+        } finally {
+          await db.drop();
+        }
       };
       expect(await refusal({ search: { fixed: { acount: 'acme' } } })).to.equal('config upstreams.servers.crm.tools.search.fixed.acount: tool search has no argument acount (it has: account, limit, query)');
       expect(await refusal({ serch: { title: 'Typo' } })).to.equal('config upstreams.servers.crm.tools.serch: server crm lists no tool serch');
