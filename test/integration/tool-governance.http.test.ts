@@ -130,6 +130,14 @@ for (const engine of engines()) {
       expect(await runsOf('GOV_EXTRA')).to.equal(0);
       expect((await mcpTools()).map((t) => t.name)).to.include('GOV_ADD').and.not.include('GOV_ECHO').and.not.include('GOV_EXTRA');
       expect(await serverTools()).to.deep.equal(['add']);
+      // tools/call of a held tool through the SDK client: a JSON-RPC error carrying the same code, nothing run.
+      const client = new Client({ name: 'governance-test', version: '0.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), { requestInit: { headers: { 'x-sheets-key': TEST_API_KEY } } }));
+      clients.push(client);
+      const rpc = await client.callTool({ name: 'GOV_ECHO', arguments: { text: 'hi' } }).then(() => null, (err: { code: number; data?: { code?: string } }) => err);
+      expect(rpc?.code).to.equal(-32602);
+      expect(rpc?.data?.code).to.equal('tool_changed');
+      expect(await runsOf('GOV_ECHO')).to.equal(before);
       expect((await http.get('/api/dispatch?registry=1').expect(200)).body.capabilities.map((c: { key: string }) => c.key)).to.not.include('GOV_ECHO');
       expect((await run('GOV_ADD', { a: 1, b: 2 }).expect(200)).body.ok).to.equal(true);
     });

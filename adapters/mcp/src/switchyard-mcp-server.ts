@@ -51,6 +51,8 @@ const RPC_CODE: Partial<Record<SwitchyardErrorCode, number>> = {
   invalid_request: ErrorCode.InvalidParams,
   invocation_not_found: ErrorCode.InvalidParams,
   invalid_repair: ErrorCode.InvalidParams,
+  // A held tool is not offered (not in tools/list): as for an unknown tool, the params are wrong.
+  tool_changed: ErrorCode.InvalidParams,
   // Server-defined range (-32000..-32099): the caller may not make this move.
   scope_denied: -32003,
   credential_required: -32001,
