@@ -39,6 +39,7 @@ export * from './merkle.js';
 export * from './signed-note.js';
 export * from './canonical-json.js';
 export * from './tlog-proof.js';
+export * from './tlog-tiles.js';
 export * from './ledger-leaf.js';
 export * from './moves.js';
 export * from './actor-names.js';

@@ -286,6 +286,18 @@ export class KnexLedger implements VerifiableLedger {
     return row ? { ...row, size: Number(row.size) } : undefined;
   }
 
+  /** One range read: leaf hashes for level 0, ledger_nodes for the even levels (all a tile asks). */
+  async subtreeHashes(level: number, from: number, count: number): Promise<Uint8Array[]> {
+    if (!isStoredLevel(level)) return (await this.readNodes(this.knex, Array.from({ length: count }, (_, i) => ({ level, index: from + i })))).map((n) => n.hash);
+    const rows = (
+      level === 0
+        ? await this.knex('ledger_leaves').select({ idx: 'idx', hash: 'leaf_hash' }).whereBetween('idx', [from, from + count - 1]).orderBy('idx')
+        : await this.knex('ledger_nodes').select('idx', 'hash').where({ level }).andWhereBetween('idx', [from, from + count - 1]).orderBy('idx')
+    ) as Array<{ idx: number | string; hash: string }>;
+    if (rows.length !== count || rows.some((r, i) => Number(r.idx) !== from + i)) throw new Error(`the tree is missing complete subtrees at level ${level} from ${from}`);
+    return rows.map((r) => fromHex(r.hash));
+  }
+
   async leaves(from: number, limit: number): Promise<LedgerLeafRecord[]> {
     return ((await this.knex('ledger_leaves').where('idx', '>=', from).orderBy('idx').limit(limit)) as LeafRow[]).map(toLeaf);
   }

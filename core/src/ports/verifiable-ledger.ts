@@ -39,6 +39,11 @@ export interface VerifiableLedger {
   checkpointAt(size: number): Promise<LedgerCheckpoint | undefined>;
   inclusionProof(index: number, size: number): Promise<Uint8Array[]>;
   consistencyProof(size1: number, size2: number): Promise<Uint8Array[]>;
+  /**
+   * The hashes of `count` consecutive complete subtrees at RFC 6962 tree level `level` (2^level
+   * leaves each; level 0 is the leaf hashes), from the `from`-th: what a tlog tile holds.
+   */
+  subtreeHashes(level: number, from: number, count: number): Promise<Uint8Array[]>;
   /** Leaves from index `from`, in tree order. */
   leaves(from: number, limit: number): Promise<LedgerLeafRecord[]>;
   /** The salt of an entry's commitment, which a receipt reveals. */
