@@ -16,7 +16,7 @@ import type { CapabilityRegistry } from './registry.js';
 import type { RunnerDirectory } from './runner-directory.js';
 import { computeYield } from './yield.js';
 import { createHash } from 'node:crypto';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '@switchyard/verifier';
 import { nestsDeeperThan, stringifyIteratively } from './json-depth.js';
 
 /** What a live caller adds to a run: a way to withdraw it, and a channel for progress and questions. */

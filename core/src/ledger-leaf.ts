@@ -4,9 +4,8 @@
 // id, so nothing extra is stored; a receipt hands out the salt and the private fields, and anyone can
 // then check them against the leaf. The leaf bytes are its RFC 8785 canonical JSON.
 import { createHmac, hash } from 'node:crypto';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson, commitment, hashLeaf } from '@switchyard/verifier';
 import type { StoredInvocation } from './invocation.js';
-import { hashLeaf } from './merkle.js';
 import type { ApprovalRecord } from './approval-record.js';
 import type { TokenUse } from './token-use.js';
 import type { ActionRecord, StoredDelivery } from './webhook.js';
@@ -103,8 +102,6 @@ export function leafParts(e: LedgerEntry): LeafParts {
 export const commitmentSalt = (commitmentKey: Uint8Array, kind: LedgerEntryKind, id: string): string =>
   createHmac('sha256', commitmentKey).update(`${kind}:${id}`).digest('base64');
 
-/** "sha256:" hex of salt ‖ canonical JSON of the private fields. */
-export const commitment = (salt: string, privateFields: unknown): string => `sha256:${sha256Hex(salt + canonicalJson(privateFields))}`;
 
 export interface Leaf {
   /** The canonical JSON text that is hashed into the tree. */
@@ -119,10 +116,4 @@ export function buildLeaf(parts: LeafParts, salt: string): Leaf {
   for (const key of Object.keys(fields).sort()) leaf[key] = fields[key];
   const text = canonicalJson(leaf);
   return { text, hash: hashLeaf(text) };
-}
-
-/** True when the opening (salt and private fields) matches the leaf's commitment. */
-export function opensCommitment(leafText: string, salt: string, privateFields: unknown): boolean {
-  const leaf = JSON.parse(leafText) as { commitment?: unknown };
-  return leaf.commitment === commitment(salt, privateFields);
 }
