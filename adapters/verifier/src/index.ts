@@ -8,3 +8,4 @@ export * from './tlog-proof.js';
 export * from './tlog-tiles.js';
 export * from './canonical-json.js';
 export * from './commitment.js';
+export * from './cosignature.js';
