@@ -36,6 +36,7 @@ export * from './byte-budget.js';
 export * from './signatures/index.js';
 export * from './event-type.js';
 export * from './tlog-tiles.js';
+export * from './witnessing.js';
 // The verifier's checks and formats, which the core builds on, under the core's name as before.
 export * from '@switchyard/verifier';
 export * from './ledger-leaf.js';

@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { Container } from 'inversify';
-import { coreServices, randomId, type ApiKeyStore, type CapabilityRegistry } from '@switchyard/core';
+import { WitnessService, coreServices, randomId, startWitnessing, type ApiKeyStore, type CapabilityRegistry } from '@switchyard/core';
 import { startIntegrator } from '@switchyard/storage-knex';
 import { createHttpServer } from '@switchyard/http-kit';
 import { httpKitWiring } from '@switchyard/http-kit';
@@ -21,6 +21,7 @@ import { configWiring, coreWiring, httpAppWiring, mcpWiring, pluginEnvironmentWi
 import { loadPlugins } from './plugin-loader.js';
 import { appServices, type LoadedPlugin } from './tokens.js';
 import type { ConfiguredUpstreamImports } from './upstream-imports.js';
+import { fetchWitnessTransport } from './witness-transport.js';
 import type { ForwardingService } from '@switchyard/core';
 
 export interface Switchyard {
@@ -66,6 +67,7 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
   const plugins: LoadedPlugin[] = [];
   let server: Server | undefined;
   let integrator: { stop(): Promise<void> } | undefined;
+  let witnessing: { stop(): Promise<void> } | undefined;
   let upstreams: ConfiguredUpstreamImports | undefined;
   let forwarding: ForwardingService | undefined;
   const close = async (): Promise<void> => {
@@ -76,6 +78,7 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
     await forwarding?.stop();
     if (container.isBound(appServices.outboundSender.token) && forwarding) container.get<typeof appServices.outboundSender.T>(appServices.outboundSender.token).close();
     await integrator?.stop();
+    await witnessing?.stop();
     upstreams?.stop();
     await container.get<typeof coreServices.upstreamTools.T>(coreServices.upstreamTools.token).close();
     await Promise.all(plugins.map((p) => p.simulator?.close()));
@@ -90,6 +93,13 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
     // Queued ledger entries join the Merkle tree on a timer; every batch signs a checkpoint.
     const ledger = await container.getAsync<typeof coreServices.ledger.T>(coreServices.ledger.token);
     integrator = startIntegrator(ledger, config.ledger.integrateIntervalMs, (e) => logger.error('ledger integration failed; retrying', { error: (e as Error).message }));
+    // Each new checkpoint is taken to the configured witnesses; a refusal is logged, never fatal.
+    const witnesses = new WitnessService(ledger, config.ledger.witnesses ?? [], fetchWitnessTransport, config.ledger.witnessTimeoutMs ?? 5000);
+    if (witnesses.configured > 0) {
+      witnessing = startWitnessing(witnesses, config.ledger.integrateIntervalMs, (o) =>
+        o.outcome === 'refused' ? logger.warn('witness refused: checkpoint not cosigned', { witness: o.witness, size: o.size, reason: o.reason }) : logger.info('checkpoint cosigned', { witness: o.witness, size: o.size }),
+      );
+    }
     // Due forwarding attempts (the schedule is in the database) are worked from now on.
     forwarding = await container.getAsync<ForwardingService>(coreServices.forwarding.token);
     forwarding.start();
