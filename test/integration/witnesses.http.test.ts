@@ -3,18 +3,22 @@
 // what each last cosigned; the cosignatures are served with the checkpoint and meet a k-of-n
 // policy. A witness that lies (cosigns another root), one that holds a larger tree (a rollback to
 // it), one that never answers and one that answers garbage are refused and logged; the log grows.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { promisify } from 'node:util';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import request from 'supertest';
-import { createLogger } from '@switchyard/app';
+import { PROJECT_ROOT, createLogger } from '@switchyard/app';
 import { openDatabase } from '@switchyard/storage-knex';
 import { NoteError, noteVerifier, openNote, openWitnessedNote, parseCheckpoint } from '@switchyard/verifier';
 import { TEST_API_KEY, engines, startListeningService, type ListeningService } from '../support/app.js';
 import { startTestWitness, type TestWitness } from '../support/witness.js';
 import { runGoTlogCheck } from '../support/go-tlog.js';
 
+const execFileAsync = promisify(execFile);
 const EDGE = 'EDGE_BUILDS_WORKERS_BUILDS_SET_ACTIVE_WORKER';
 const ORIGIN = 'switchyard.local/ledger';
 
@@ -156,6 +160,31 @@ for (const engine of engines()) {
       } finally {
         await db.close();
       }
+    });
+
+    it('switchyard verify holds a run\'s proof to k of n witnesses, and fails when the policy is not met', async () => {
+      const id = await run();
+      const size = sizeOf(await checkpoint());
+      await cosigned(size + 1);
+      const cli = async (...args: string[]) => {
+        const bin = join(PROJECT_ROOT, 'adapters', 'cli', 'bin', 'switchyard.js');
+        try {
+          const { stdout } = await execFileAsync(process.execPath, [bin, 'verify', id, '--json', ...args], { env: { ...process.env, SWITCHYARD_URL: svc.url, SWITCHYARD_API_KEY: '', SWITCHYARD_VERIFIER_KEY: vkey } });
+          return { code: 0, out: stdout };
+        } catch (e) {
+          const err = e as { code: number; stdout: string; stderr: string };
+          return { code: err.code, out: err.stdout + err.stderr };
+        }
+      };
+      const three = ['--witness', w1.vkey, '--witness', w2.vkey, '--witness', liar.vkey];
+      const met = await cli(...three, '--witnesses-needed', '2');
+      expect(met.code, met.out).to.equal(0);
+      expect(JSON.parse(met.out)).to.deep.include({ ok: true, id, cosigned_by: ['witness.test/w1', 'witness.test/w2'] });
+      const unmet = await cli(...three);
+      expect(unmet.code).to.equal(1);
+      expect(unmet.out).to.match(/proof_invalid/).and.match(/cosigned by 2 of the 3 trusted witnesses, 3 needed/);
+      const usage = await cli(...three, '--witnesses-needed', '4');
+      expect(usage.code).to.equal(2);
     });
 
     it("still verifies with Go's note and tlog: cosignature lines are signatures of keys it does not know", async () => {

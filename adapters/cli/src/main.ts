@@ -31,6 +31,9 @@ commands:
                                          against the pinned verifier key (an id: its public
                                          confirmation is fetched first)
   verify --consistency OLDER NEWER       two saved signed checkpoints: the log only grew
+  verify … --witness VKEY [--witness VKEY …] [--witnesses-needed K]
+                                         also require K of these witnesses' cosignatures on the
+                                         checkpoint (default: all of them)
   upstream list                          imported MCP servers: status, tool count, last refresh
   upstream refresh <name>                import a server's tools again (added and removed keys)
   token narrow <TOKEN> [--keys A,B] [--moves m1,m2] [--expires-in S] [--uses N] [--actor T] [--purpose T]
@@ -59,6 +62,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
         interval: { type: 'string' },
         'verifier-key': { type: 'string' },
         consistency: { type: 'boolean', default: false },
+        witness: { type: 'string', multiple: true },
+        'witnesses-needed': { type: 'string' },
         keys: { type: 'string' },
         moves: { type: 'string' },
         'expires-in': { type: 'string' },
@@ -98,7 +103,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
       return 0;
     }
     if (group === 'verify') {
-      await verifyCommand(client, rest, { verifierKey: values['verifier-key'] ?? env['SWITCHYARD_VERIFIER_KEY'], json: values.json, consistency: values.consistency }, io);
+      await verifyCommand(client, rest, { verifierKey: values['verifier-key'] ?? env['SWITCHYARD_VERIFIER_KEY'], json: values.json, consistency: values.consistency, ...(values.witness ? { witnesses: values.witness } : {}), ...(values['witnesses-needed'] !== undefined ? { witnessesNeeded: values['witnesses-needed'] } : {}) }, io);
       return 0;
     }
     if (group === 'upstream') {
