@@ -361,7 +361,7 @@ export const paths = {
   },
   '/api/proven-work/log/checkpoint': {
     get: {
-      operationId: 'logCheckpoint', tags: ['proofs'], summary: "The log's latest signed checkpoint (c2sp.org/tlog-checkpoint, a signed note; public)", security: anyCredential,
+      operationId: 'logCheckpoint', tags: ['proofs'], summary: "The log's latest signed checkpoint (c2sp.org/tlog-checkpoint, a signed note, with any witness cosignatures; public)", security: anyCredential,
       responses: { '200': { description: 'The signed checkpoint note', content: { 'text/plain; charset=utf-8': { schema: { type: 'string' } } } }, ...errors([404, 'not_found (nothing integrated yet)']), ...credentialErrors },
     },
   },
