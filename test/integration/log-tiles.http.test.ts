@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
-import { generateSignerSeed, hashChildren, hashLeaf, noteSigner, openNote, noteVerifier, parseCheckpoint, parseEntryBundle, rootHash, tilesOf, tilePath } from '@switchyard/core';
+import { generateSignerSeed, hashChildren, hashLeaf, noteSigner, openNote, noteVerifier, parseCheckpoint, parseEntryBundle, rootHash, tileHashes, tilesOf, tilePath } from '@switchyard/core';
 import { TEST_API_KEY, engines, startListeningService, type ListeningService } from '../support/app.js';
 import { goTlogCheck, runGoTlogCheck } from '../support/go-tlog.js';
 
@@ -136,6 +136,14 @@ for (const engine of engines()) {
       const res = await http.get(`${PREFIX}/tile/entries/000`).set('accept-encoding', 'identity').buffer(true).parse(binary).expect(200);
       expect(res.headers['content-encoding']).to.equal(undefined);
       expect(parseEntryBundle(new Uint8Array(res.body as Buffer))).to.have.length(256);
+      // A full bundle or tile is kept once served: the same bytes again, compressed or not.
+      for (let i = 0; i < 2; i++) {
+        const again = await http.get(`${PREFIX}/tile/entries/000`).buffer(true).parse(binary).expect(200);
+        expect(again.headers['content-encoding']).to.equal('gzip');
+        expect((again.body as Buffer).equals(res.body as Buffer)).to.equal(true);
+        const tile = await http.get(`${PREFIX}/tile/0/000`).buffer(true).parse(binary).expect(200);
+        expect(tileHashes(new Uint8Array(tile.body as Buffer), 256).map((h) => Buffer.from(h).toString('hex'))).to.deep.equal(parseEntryBundle(new Uint8Array(res.body as Buffer)).map((e) => Buffer.from(hashLeaf(e)).toString('hex')));
+      }
     });
 
     it('refuses tiles past the tree (404 not_found) and malformed paths (400 invalid_request), and the log keeps growing', async () => {
