@@ -4,7 +4,7 @@
 // id, so nothing extra is stored; a receipt hands out the salt and the private fields, and anyone can
 // then check them against the leaf. The leaf bytes are its RFC 8785 canonical JSON.
 import { createHmac, hash } from 'node:crypto';
-import { canonicalJson, commitment, hashLeaf } from '@switchyard/verifier';
+import { canonicalJson, commitment, fieldCommitments, hashLeaf } from '@switchyard/verifier';
 import type { StoredInvocation } from './invocation.js';
 import type { ApprovalRecord } from './approval-record.js';
 import type { TokenUse } from './token-use.js';
@@ -102,18 +102,27 @@ export function leafParts(e: LedgerEntry): LeafParts {
 export const commitmentSalt = (commitmentKey: Uint8Array, kind: LedgerEntryKind, id: string): string =>
   createHmac('sha256', commitmentKey).update(`${kind}:${id}`).digest('base64');
 
-
 export interface Leaf {
   /** The canonical JSON text that is hashed into the tree. */
   text: string;
   hash: Uint8Array;
 }
 
+/**
+ * The kinds whose leaves commit to each private field on its own (leaf version 2), so a verifier
+ * that finds a record edited can say which field: invocations and deliveries, the entries a
+ * receipt opens. Leaves written before (version 1, one commitment to all private fields) still verify.
+ */
+const FIELD_COMMITTED: ReadonlySet<LedgerEntryKind> = new Set(['invocation', 'delivery']);
+
 export function buildLeaf(parts: LeafParts, salt: string): Leaf {
-  const fields: Record<string, unknown> = { v: 1, kind: parts.kind, id: parts.id, ...parts.public, commitment: commitment(salt, parts.private) };
+  const fields: Record<string, unknown> = FIELD_COMMITTED.has(parts.kind)
+    ? { v: 2, kind: parts.kind, id: parts.id, ...parts.public, commitments: fieldCommitments(salt, parts.private) }
+    : { v: 1, kind: parts.kind, id: parts.id, ...parts.public, commitment: commitment(salt, parts.private) };
   // Written with its keys in canonical order, the leaf is canonicalized by one native stringify.
   const leaf: Record<string, unknown> = {};
   for (const key of Object.keys(fields).sort()) leaf[key] = fields[key];
   const text = canonicalJson(leaf);
   return { text, hash: hashLeaf(text) };
 }
+
