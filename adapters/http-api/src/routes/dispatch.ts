@@ -17,7 +17,7 @@ const DELIVERY_ENTRY_ID = /^dlv_[A-Za-z0-9]{8,40}$/;
 import { askJson, askLimit, askMarkdown, buildJson, buildMarkdown, checkQuestion } from '../discovery-answers.js';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'access' | 'mintPerMinute' | 'apiKeys' | 'bodyLimitBytes' | 'deliveries' | 'dispatch' | 'invocations' | 'ledger' | 'logger' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens'>;
+type Ctx = Needs<'access' | 'mintPerMinute' | 'rateWindows' | 'apiKeys' | 'bodyLimitBytes' | 'deliveries' | 'dispatch' | 'invocations' | 'ledger' | 'logger' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens'>;
 
 const sendMarkdown = (res: Response, text: string): void => {
   res.type('text/markdown; charset=utf-8').send(text);
