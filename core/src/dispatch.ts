@@ -18,7 +18,7 @@ import { computeYield } from './yield.js';
 import { interruptedRecord } from './interrupted-runs.js';
 import type { RunReservations } from './ports/run-reservations.js';
 import { createHash } from 'node:crypto';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '@switchyard/verifier';
 import { nestsDeeperThan, stringifyIteratively } from './json-depth.js';
 import { withFixed, withoutFixed } from './tool-override.js';
 

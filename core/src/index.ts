@@ -42,10 +42,10 @@ export * from './webhook-intake.js';
 export * from './byte-budget.js';
 export * from './signatures/index.js';
 export * from './event-type.js';
-export * from './merkle.js';
-export * from './signed-note.js';
-export * from './canonical-json.js';
-export * from './tlog-proof.js';
+export * from './tlog-tiles.js';
+export * from './witnessing.js';
+// The verifier's checks and formats, which the core builds on, under the core's name as before.
+export * from '@switchyard/verifier';
 export * from './ledger-leaf.js';
 export * from './moves.js';
 export * from './actor-names.js';

@@ -32,6 +32,9 @@ commands:
                                          against the pinned verifier key (an id: its public
                                          confirmation is fetched first)
   verify --consistency OLDER NEWER       two saved signed checkpoints: the log only grew
+  verify … --witness VKEY [--witness VKEY …] [--witnesses-needed K]
+                                         also require K of these witnesses' cosignatures on the
+                                         checkpoint (default: all of them)
   upstream list                          imported MCP servers: status, tool count, last refresh
   upstream refresh <name>                import a server's tools again (added, removed and held keys)
   tool held                              imported tools held for review (changed, new or removed)
@@ -63,6 +66,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
         interval: { type: 'string' },
         'verifier-key': { type: 'string' },
         consistency: { type: 'boolean', default: false },
+        witness: { type: 'string', multiple: true },
+        'witnesses-needed': { type: 'string' },
         keys: { type: 'string' },
         moves: { type: 'string' },
         'expires-in': { type: 'string' },
@@ -102,7 +107,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
       return 0;
     }
     if (group === 'verify') {
-      await verifyCommand(client, rest, { verifierKey: values['verifier-key'] ?? env['SWITCHYARD_VERIFIER_KEY'], json: values.json, consistency: values.consistency }, io);
+      await verifyCommand(client, rest, { verifierKey: values['verifier-key'] ?? env['SWITCHYARD_VERIFIER_KEY'], json: values.json, consistency: values.consistency, ...(values.witness ? { witnesses: values.witness } : {}), ...(values['witnesses-needed'] !== undefined ? { witnessesNeeded: values['witnesses-needed'] } : {}) }, io);
       return 0;
     }
     if (group === 'upstream') {

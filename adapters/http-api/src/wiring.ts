@@ -11,6 +11,7 @@ import { healthRoutes } from './routes/health.js';
 import { hookRoutes } from './routes/hooks.js';
 import { invocationRoutes } from './routes/invocations.js';
 import { ledgerRoutes } from './routes/ledger.js';
+import { logTileRoutes } from './routes/log-tiles.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { provenWorkRoutes } from './routes/proven-work.js';
 import { routerRoutes } from './routes/router.js';
@@ -55,6 +56,7 @@ export const httpApiWiring = definePackage('http-api', [
           destinationRoutes(ctx),
           ledgerRoutes(ctx),
           provenWorkRoutes(ctx),
+          logTileRoutes(ctx),
           tokenRoutes(ctx),
           approvalRoutes(ctx),
           upstreamRoutes(ctx),

@@ -648,6 +648,28 @@ const migrations: Migration[] = [
     },
   },
   {
+    // 017: witness cosignatures (c2sp.org/tlog-cosignature) of signed checkpoints, one row per
+    // checkpoint size and witness, kept as the signature line the witness answered. Served after the
+    // checkpoint's own signature. Append-only like the rest of the log.
+    name: '017_ledger_cosignatures',
+    async up(knex) {
+      await knex.schema.createTable('ledger_cosignatures', (t) => {
+        t.bigInteger('size').notNullable();
+        t.string('witness', 200).notNullable();
+        t.bigInteger('timestamp').notNullable();
+        t.text('line').notNullable();
+        t.string('created_at', 32).notNullable();
+        t.primary(['size', 'witness']);
+      });
+      await knex.raw('CREATE INDEX ledger_cosignatures_witness_size ON ledger_cosignatures (witness, size)');
+      for (const sql of dialectFor(knex).appendOnly('ledger_cosignatures')) await knex.raw(sql);
+    },
+    async down(knex) {
+      for (const sql of dialectFor(knex).dropAppendOnly('ledger_cosignatures')) await knex.raw(sql);
+      await knex.schema.dropTable('ledger_cosignatures');
+    },
+  },
+  {
     // 018: event types. Each delivery keeps the type its sender named (or the webhook's
     // event_type_path found) and the rule that found it, indexed for the listings' filter and the
     // counts, per webhook and across them. Deliveries stored before keep none: the ledger is not

@@ -384,6 +384,21 @@ export const paths = {
       responses: { '200': { description: 'The verifier key', content: { 'application/json': { schema: { type: 'object' } }, 'text/plain': { schema: { type: 'string' } } } }, ...credentialErrors },
     },
   },
+  '/api/proven-work/log/checkpoint': {
+    get: {
+      operationId: 'logCheckpoint', tags: ['proofs'], summary: "The log's latest signed checkpoint (c2sp.org/tlog-checkpoint, a signed note, with any witness cosignatures; public)", security: anyCredential,
+      responses: { '200': { description: 'The signed checkpoint note', content: { 'text/plain; charset=utf-8': { schema: { type: 'string' } } } }, ...errors([404, 'not_found (nothing integrated yet)']), ...credentialErrors },
+    },
+  },
+  '/api/proven-work/log/tile/{tile}': {
+    get: {
+      operationId: 'logTile', tags: ['proofs'], summary: 'A tile of Merkle tree hashes or an entry bundle (c2sp.org/tlog-tiles; public)',
+      description: 'The rest of the path, which spans several segments: `<L>/<N>[.p/<W>]` (hashes at level L) or `entries/<N>[.p/<W>]` (leaves, each a big-endian uint16 length and its bytes). N is written in 3-digit groups, all but the last prefixed with `x` (1234067 is `x001/x234/067`); `.p/<W>` names a partial tile of width 1–255. Cacheable for ever.',
+      security: anyCredential,
+      parameters: [pathParam('tile', 'L/N[.p/W] or entries/N[.p/W], e.g. 0/x001/234.p/17')],
+      responses: { '200': { description: 'The tile (32-byte hashes, concatenated) or the entry bundle (gzip when accepted)', content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } }, ...errors([400, 'invalid_request (a malformed tile path)'], [404, 'not_found (past the tree size of the latest checkpoint)']), ...credentialErrors },
+    },
+  },
   '/api/workspace': {
     get: { operationId: 'protocolSpec', tags: ['entry points'], summary: 'This document: the machine-readable protocol spec (OpenAPI 3.1)', security: anyCredential, responses: { '200': json('The OpenAPI document'), ...credentialErrors } },
   },
