@@ -4,7 +4,7 @@
 // adaptation would hide is still seen). SHA-256 of the RFC 8785 canonical JSON: two listings that
 // differ only in member order or whitespace hash the same.
 import { hash } from 'node:crypto';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '@switchyard/verifier';
 import { SwitchyardError } from './errors.js';
 
 /** The fields of a listed tool (MCP's Tool) that the pin covers, absent ones left out. */

@@ -4,7 +4,7 @@
 // default arguments (shown as the schema's defaults and applied when a caller leaves them out).
 // The upstream's definition and the override are hashed separately, so a change on either side is seen.
 import { hash } from 'node:crypto';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '@switchyard/verifier';
 import { KEY_PATTERN, type Capability, type CapabilityDefinition } from './capability.js';
 import { exampleFor, importedKey, type McpToolDescription } from './imported-tool.js';
 import type { JsonSchema } from './json-schema.js';
