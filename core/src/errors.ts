@@ -45,6 +45,8 @@ export type ErrorCode =
   | 'database_unavailable'
   | 'storage_unavailable'
   | 'interrupted'
+  | 'idempotency_key_reused'
+  | 'idempotency_key_in_progress'
   | 'internal_error';
 
 const BRAND = Symbol.for('switchyard.SwitchyardError');

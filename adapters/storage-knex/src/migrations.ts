@@ -628,6 +628,7 @@ const migrations: Migration[] = [
     // deleted once its outcome is in the ledger; a reservation whose lease lapsed is swept as an
     // interrupted invocation. Not a ledger table: it holds runs in flight, the ledger what happened.
     // The storage probes: one row per process, written by /healthz to learn whether writes go in.
+    // The idempotency keys: one row per credential and key (POST /api/dispatch's Idempotency-Key).
     name: '015_run_reservations',
     async up(knex) {
       await knex.schema.createTable('run_reservations', (t) => {
@@ -641,8 +642,19 @@ const migrations: Migration[] = [
         t.string('holder', 40).primary();
         t.string('at', 40).notNullable();
       });
+      // Idempotency-Key: which request a credential's key belongs to and which run it started.
+      await knex.schema.createTable('idempotency_keys', (t) => {
+        t.string('scope', 120).notNullable();
+        t.string('key', 255).notNullable();
+        t.string('request_hash', 80).notNullable();
+        t.string('invocation', 40).notNullable();
+        t.bigInteger('lease_until').notNullable();
+        t.bigInteger('created_at').notNullable();
+        t.primary(['scope', 'key']);
+      });
     },
     async down(knex) {
+      await knex.schema.dropTable('idempotency_keys');
       await knex.schema.dropTable('storage_probes');
       await knex.schema.dropTable('run_reservations');
     },
