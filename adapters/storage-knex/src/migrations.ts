@@ -628,7 +628,6 @@ const migrations: Migration[] = [
     // deleted once its outcome is in the ledger; a reservation whose lease lapsed is swept as an
     // interrupted invocation. Not a ledger table: it holds runs in flight, the ledger what happened.
     // The storage probes: one row per process, written by /healthz to learn whether writes go in.
-    // The idempotency keys: one row per credential and key (POST /api/dispatch's Idempotency-Key).
     name: '015_run_reservations',
     async up(knex) {
       await knex.schema.createTable('run_reservations', (t) => {
@@ -642,7 +641,18 @@ const migrations: Migration[] = [
         t.string('holder', 40).primary();
         t.string('at', 40).notNullable();
       });
-      // Idempotency-Key: which request a credential's key belongs to and which run it started.
+    },
+    async down(knex) {
+      await knex.schema.dropTable('storage_probes');
+      await knex.schema.dropTable('run_reservations');
+    },
+  },
+  {
+    // 015b: Idempotency-Key (POST /api/dispatch): which request a credential's key belongs to and
+    // which run it started, one row per credential and key. Not a ledger table. (015 had shipped;
+    // the numbers between it and 018 are others'.)
+    name: '015b_idempotency_keys',
+    async up(knex) {
       await knex.schema.createTable('idempotency_keys', (t) => {
         t.string('scope', 120).notNullable();
         t.string('key', 255).notNullable();
@@ -655,8 +665,6 @@ const migrations: Migration[] = [
     },
     async down(knex) {
       await knex.schema.dropTable('idempotency_keys');
-      await knex.schema.dropTable('storage_probes');
-      await knex.schema.dropTable('run_reservations');
     },
   },
   {
