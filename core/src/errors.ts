@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'upstream_unavailable'
   | 'upstream_timeout'
+  | 'upstream_answer_too_large'
   | 'upstream_not_found'
   | 'upstream_auth_required'
   | 'blocked_address'

@@ -25,7 +25,7 @@ import {
   type StoredInvocation,
 } from '@switchyard/core';
 import { KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardJobStore, KnexIdempotencyKeyStore, KnexInvocationStore, KnexLedger, KnexRunReservations, KnexSettings, KnexTokenUseStore, KnexUpstreamCredentialStore, KnexWebhookStore, StorageHealth, openDatabase, readLedgerBacklog, storageFailureKind } from '@switchyard/storage-knex';
-import { McpUpstreamClient, MeteredUpstreamClient } from '@switchyard/mcp';
+import { DEFAULT_MAX_RESULT_BYTES, McpUpstreamClient, MeteredUpstreamClient } from '@switchyard/mcp';
 import { httpRequestScope, httpServices, statusFor } from '@switchyard/http-kit';
 import { telemetryServices } from '@switchyard/telemetry';
 import { constantService, createServiceFactory, definePackage } from '@switchyard/wiring';
@@ -122,7 +122,7 @@ export const mcpWiring = definePackage('mcp', [
   createServiceFactory({
     service: coreServices.upstreamTools,
     deps: { config: appServices.config, metrics: telemetryServices.metrics, oauth: appServices.upstreamOAuth },
-    factory: ({ config, metrics, oauth }) => new MeteredUpstreamClient(new McpUpstreamClient({ connectTimeoutMs: config.upstreams.connectTimeoutMs ?? 5000, oauth }), metrics),
+    factory: ({ config, metrics, oauth }) => new MeteredUpstreamClient(new McpUpstreamClient({ connectTimeoutMs: config.upstreams.connectTimeoutMs ?? 5000, oauth, maxResultBytes: config.dispatch.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES }), metrics),
   }),
 ]);
 

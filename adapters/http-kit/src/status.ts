@@ -24,6 +24,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   payload_too_large: 413,
   upstream_unavailable: 502,
   upstream_timeout: 504,
+  // The upstream answered more than dispatch.maxResultBytes: read no further.
+  upstream_answer_too_large: 502,
   upstream_not_found: 404,
   // The upstream signs in with OAuth and the owner has not connected it (or must again): nothing ran.
   upstream_auth_required: 503,

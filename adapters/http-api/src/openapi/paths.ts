@@ -47,7 +47,7 @@ const dispatchGet = {
       content: { 'application/json': { schema: { oneOf: [ref('RunAnswer'), { type: 'object' }] } }, 'text/markdown': { schema: { type: 'string' } } },
     },
     '202': json('The run waits for the owner\'s approval (invocation.status awaiting_approval)', ref('RunAnswer')),
-    ...errors([400, 'invalid_request (no query verb, or two: verbs)'], [404, 'unknown_capability (did_you_mean, ask), unknown_system, invocation_not_found, not_found'], [422, 'invalid_arguments, tool_error'], [429, 'rate_limited'], [502, 'upstream_unavailable'], [504, 'upstream_timeout']),
+    ...errors([400, 'invalid_request (no query verb, or two: verbs)'], [404, 'unknown_capability (did_you_mean, ask), unknown_system, invocation_not_found, not_found'], [422, 'invalid_arguments, tool_error'], [429, 'rate_limited'], [502, 'upstream_unavailable, upstream_answer_too_large'], [504, 'upstream_timeout']),
     ...credentialErrors,
   },
 };
@@ -82,7 +82,7 @@ const dispatchPost = {
   responses: {
     '200': json('The run succeeded', ref('RunAnswer')),
     '202': json('The run waits for approval', ref('RunAnswer')),
-    ...errors([400, 'invalid_request'], [404, 'unknown_capability, invocation_not_found'], [409, 'lineage_closed (closed_by), idempotency_key_in_progress'], [413, 'payload_too_large'], [415, 'unsupported_media_type'], [422, 'invalid_arguments, invalid_repair, tool_error (a failed run: RunAnswer), idempotency_key_reused'], [502, 'upstream_unavailable'], [503, 'storage_unavailable (Retry-After): the run was not reserved, nothing ran; or ran: true, its outcome not recorded'], [504, 'upstream_timeout']),
+    ...errors([400, 'invalid_request'], [404, 'unknown_capability, invocation_not_found'], [409, 'lineage_closed (closed_by), idempotency_key_in_progress'], [413, 'payload_too_large'], [415, 'unsupported_media_type'], [422, 'invalid_arguments, invalid_repair, tool_error (a failed run: RunAnswer), idempotency_key_reused'], [502, 'upstream_unavailable, upstream_answer_too_large'], [503, 'storage_unavailable (Retry-After): the run was not reserved, nothing ran; or ran: true, its outcome not recorded'], [504, 'upstream_timeout']),
     ...credentialErrors,
   },
 };
