@@ -106,6 +106,36 @@ for (const engine of engines()) {
       expect((await unknown().expect(404)).body.error.code).to.equal('unknown_capability');
     });
 
+    /** tools/call on /mcp as a client sends it, the idempotency key in params._meta. */
+    const callTool = async (key: string | undefined, args: Record<string, unknown>) => {
+      const res = await fetch(`${svc.url}/mcp`, {
+        method: 'POST',
+        headers: { 'x-sheets-key': TEST_API_KEY, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'SIDE_MARK', arguments: args, ...(key ? { _meta: { 'io.switchyard/idempotency-key': key } } : {}) } }),
+      });
+      const text = await res.text();
+      const json = text.startsWith('{') ? text : text.split('\n').find((l) => l.startsWith('data:'))!.slice(5);
+      return JSON.parse(json) as { result?: { _meta: { 'switchyard/run': { invocation: string; ok: boolean } } }; error?: { code: number; data: { code: string } } };
+    };
+
+    it('on /mcp, _meta io.switchyard/idempotency-key: a retry answers the first call, other arguments are refused', async () => {
+      const first = await callTool('mcp-1', { label: 'mcp-once' });
+      const again = await callTool('mcp-1', { label: 'mcp-once' });
+      expect(first.result!._meta['switchyard/run'].ok).to.equal(true);
+      expect(again.result!._meta['switchyard/run'].invocation).to.equal(first.result!._meta['switchyard/run'].invocation);
+      expect(timesRun('mcp-once')).to.equal(1);
+      const reused = await callTool('mcp-1', { label: 'mcp-other' });
+      expect(reused.error!.data.code).to.equal('idempotency_key_reused');
+      expect(timesRun('mcp-other')).to.equal(0);
+      // The HTTP face and the MCP face share the credential's keys: the same key is the same run.
+      const viaHttp = await dispatch('mcp-1', { label: 'mcp-once' }).expect(200);
+      expect(viaHttp.body.invocation.id).to.equal(first.result!._meta['switchyard/run'].invocation);
+      // Without a key, every call runs.
+      await callTool(undefined, { label: 'mcp-keyless' });
+      await callTool(undefined, { label: 'mcp-keyless' });
+      expect(timesRun('mcp-keyless')).to.equal(2);
+    });
+
     if (engine === 'sqlite') {
       it('a first attempt the database refused (503) does not hold the key: the retry runs, once', async () => {
         const writer = (await svc.switchyard.container.getAsync<Database>(Symbol.for('switchyard.Database'))).knex;
