@@ -15,6 +15,7 @@ import {
   ApprovalStore,
   ArticleStore,
   BlobStore,
+  ClientRateWindows,
   Clock,
   DeliveryStore,
   InvocationStore,
@@ -69,4 +70,5 @@ export const coreServices = {
   upstreams: port<UpstreamImports>('UpstreamImports', UpstreamImports),
   upstreamOAuth: port<UpstreamOAuth>('UpstreamOAuth', UpstreamOAuth),
   upstreamTools: port<UpstreamToolClient>('UpstreamToolClient', UpstreamToolClient),
+  rateWindows: port<ClientRateWindows>('ClientRateWindows', ClientRateWindows),
 } as const;
