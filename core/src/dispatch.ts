@@ -33,9 +33,10 @@ export interface LiveCall {
   channel?: CallerChannel;
 }
 
+/** `id`: the invocation id the run gets (an idempotency key's claim names it first); a new one otherwise. */
 export type DispatchRequest =
-  | ({ key: string; body?: unknown; repairs?: string; source?: string } & LiveCall)
-  | ({ replay: string; source?: string } & LiveCall);
+  | ({ key: string; body?: unknown; repairs?: string; source?: string; id?: string } & LiveCall)
+  | ({ replay: string; source?: string; id?: string } & LiveCall);
 
 export interface DispatchOutcome {
   capability: Capability;
@@ -90,15 +91,16 @@ export class DispatchService {
   async dispatch(request: DispatchRequest, caller: Caller): Promise<DispatchOutcome> {
     const source = request.source ?? 'api';
     const live: LiveCall = { ...(request.signal ? { signal: request.signal } : {}), ...(request.channel ? { channel: request.channel } : {}) };
-    if ('replay' in request) return this.replay(request.replay, caller, source, live);
+    const id = request.id ?? newInvocationId();
+    if ('replay' in request) return this.replay(request.replay, caller, source, live, id);
     if (typeof request.key !== 'string' || request.key.length === 0) fail('invalid_request', 'key must be a non-empty string');
     const { capability, validate } = this.registry.require(request.key);
-    if (request.repairs !== undefined) return this.repair(capability, validate, request.repairs, request.body, caller, source, live);
-    return this.run(capability, validate, request.body, caller, { repairs: null, replays: null, source }, null, newInvocationId(), live);
+    if (request.repairs !== undefined) return this.repair(capability, validate, request.repairs, request.body, caller, source, live, id);
+    return this.run(capability, validate, request.body, caller, { repairs: null, replays: null, source }, null, id, live);
   }
 
   /** A repair: the lineage rules (lineage.ts) against the ledger, then a run linked to the failure. */
-  private async repair(capability: Capability, validate: Validate, repairs: unknown, body: unknown, caller: Caller, source: string, live: LiveCall): Promise<DispatchOutcome> {
+  private async repair(capability: Capability, validate: Validate, repairs: unknown, body: unknown, caller: Caller, source: string, live: LiveCall, id: string): Promise<DispatchOutcome> {
     if (typeof repairs !== 'string' || !INVOCATION_ID.test(repairs)) {
       // Echoed only as a scalar: an array or object named here may nest as deep as the request allows.
       const echoed = typeof repairs === 'object' ? null : (repairs ?? null);
@@ -112,7 +114,6 @@ export class DispatchService {
     // reserves the failure until its record is appended.
     const inFlight = this.repairing.get(targetId);
     if (inFlight) fail('invalid_repair', `${targetId} is being repaired by ${inFlight} right now; repair that one if it fails`, { repairs: targetId, reason: 'superseded', repair_instead: inFlight });
-    const id = newInvocationId();
     this.repairing.set(targetId, id);
     try {
       checkRepairTarget(capability.key, targetId, target, target ? await this.store.repairChain(targetId) : []);
@@ -139,12 +140,12 @@ export class DispatchService {
     }
   }
 
-  private async replay(id: unknown, caller: Caller, source: string, live: LiveCall): Promise<DispatchOutcome> {
+  private async replay(id: unknown, caller: Caller, source: string, live: LiveCall, runId: string): Promise<DispatchOutcome> {
     if (typeof id !== 'string' || !INVOCATION_ID.test(id)) fail('invalid_request', 'replay must be an invocation id of the form inv_…');
     // Only the original's owner replays it (it re-sends the original arguments); to anyone else it does not exist.
     const original = requireOwnInvocation(caller.principal, await this.store.get(id as string), id as string);
     const { capability, validate } = this.registry.require(original.key);
-    return this.run(capability, validate, original.body, caller, { repairs: null, replays: original.id, source }, null, newInvocationId(), live);
+    return this.run(capability, validate, original.body, caller, { repairs: null, replays: original.id, source }, null, runId, live);
   }
 
   /**

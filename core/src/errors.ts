@@ -50,6 +50,8 @@ export type ErrorCode =
   | 'tool_flapping'
   | 'storage_unavailable'
   | 'interrupted'
+  | 'idempotency_key_reused'
+  | 'idempotency_key_in_progress'
   | 'internal_error';
 
 const BRAND = Symbol.for('switchyard.SwitchyardError');

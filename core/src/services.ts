@@ -4,6 +4,7 @@ import type { ApprovalService } from './approvals.js';
 import type { CapabilityRegistry } from './registry.js';
 import type { DispatchService } from './dispatch.js';
 import type { InterruptedRuns } from './interrupted-runs.js';
+import type { IdempotentRuns } from './idempotency.js';
 import type { ForwardingService } from './forwarding/index.js';
 import type { OAuthAuthorizationServer } from './oauth/index.js';
 import type { RunnerDirectory } from './runner-directory.js';
@@ -31,6 +32,7 @@ import {
   UpstreamToolClient,
   VerifiableLedger,
   RunReservations,
+  IdempotencyKeyStore,
   WebhookStore,
 } from './ports.js';
 import { createServiceRef } from './service-ref.js';
@@ -47,10 +49,12 @@ export const coreServices = {
   forwarding: createServiceRef<ForwardingService>({ id: 'ForwardingService' }),
   intake: createServiceRef<WebhookIntake>({ id: 'WebhookIntake' }),
   interruptedRuns: createServiceRef<InterruptedRuns>({ id: 'InterruptedRuns' }),
+  idempotentRuns: createServiceRef<IdempotentRuns>({ id: 'IdempotentRuns' }),
   clock: port<Clock>('Clock', Clock),
   requestScope: port<RequestScope>('RequestScope', RequestScope),
   invocations: port<InvocationStore>('InvocationStore', InvocationStore),
   reservations: port<RunReservations>('RunReservations', RunReservations),
+  idempotencyKeys: port<IdempotencyKeyStore>('IdempotencyKeyStore', IdempotencyKeyStore),
   blobs: port<BlobStore>('BlobStore', BlobStore),
   apiKeys: port<ApiKeyStore>('ApiKeyStore', ApiKeyStore),
   webhooks: port<WebhookStore>('WebhookStore', WebhookStore),

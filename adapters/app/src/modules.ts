@@ -12,6 +12,7 @@ import {
   DEFAULT_OAUTH_OPTIONS,
   DispatchService,
   ForwardingService,
+  IdempotentRuns,
   InterruptedRuns,
   MemoryRateWindows,
   OAuthAuthorizationServer,
@@ -24,7 +25,7 @@ import {
   type StoredDelivery,
   type StoredInvocation,
 } from '@switchyard/core';
-import { KnexClientRateWindows, KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardJobStore, KnexInvocationStore, KnexLedger, KnexRunReservations, KnexSettings, KnexTokenUseStore, KnexToolPinStore, KnexUpstreamCredentialStore, KnexWebhookStore, StorageHealth, openDatabase, readLedgerBacklog, storageFailureKind } from '@switchyard/storage-knex';
+import { KnexClientRateWindows, KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardJobStore, KnexIdempotencyKeyStore, KnexInvocationStore, KnexLedger, KnexRunReservations, KnexSettings, KnexTokenUseStore, KnexToolPinStore, KnexUpstreamCredentialStore, KnexWebhookStore, StorageHealth, openDatabase, readLedgerBacklog, storageFailureKind } from '@switchyard/storage-knex';
 import { DEFAULT_MAX_RESULT_BYTES, McpUpstreamClient, MeteredUpstreamClient, TracedUpstreamClient } from '@switchyard/mcp';
 import { httpRequestScope, httpServices, statusFor } from '@switchyard/http-kit';
 import { telemetryServices } from '@switchyard/telemetry';
@@ -84,6 +85,7 @@ export const storageWiring = definePackage('storage-knex', [
   }),
   // Write-ahead reservations of runs in flight (runs renew them; switchyard.ts starts the renewal and the sweep).
   createServiceFactory({ service: coreServices.reservations, deps: { config: appServices.config, ...db }, factory: ({ config, db }) => new KnexRunReservations(db.knex, { leaseMs: config.dispatch.runLeaseMs ?? 15_000 }) }),
+  createServiceFactory({ service: coreServices.idempotencyKeys, deps: db, factory: ({ db }) => new KnexIdempotencyKeyStore(db.knex) }),
   createServiceFactory({ service: coreServices.blobs, deps: db, factory: ({ db }) => new KnexBlobStore(db.knex) }),
   createServiceFactory({ service: coreServices.apiKeys, deps: db, factory: ({ db }) => new KnexApiKeyStore(db.knex) }),
   createServiceFactory({ service: coreServices.webhooks, deps: db, factory: ({ db }) => new KnexWebhookStore(db.knex) }),
@@ -223,6 +225,11 @@ export const coreWiring = definePackage('core', [
         blobs,
         reservations,
       ),
+  }),
+  createServiceFactory({
+    service: coreServices.idempotentRuns,
+    deps: { keys: coreServices.idempotencyKeys, invocations: coreServices.invocations, reservations: coreServices.reservations, clock: coreServices.clock },
+    factory: ({ keys, invocations, reservations, clock }) => new IdempotentRuns(keys, invocations, reservations, clock),
   }),
   createServiceFactory({
     service: coreServices.interruptedRuns,

@@ -30,6 +30,7 @@ export const httpApiWiring = definePackage('http-api', [
       metrics: telemetryServices.metrics,
       registry: coreServices.registry,
       dispatch: coreServices.dispatch,
+      idempotentRuns: coreServices.idempotentRuns,
       intake: coreServices.intake,
       approvals: coreServices.approvals,
       forwarding: coreServices.forwarding,

@@ -62,6 +62,9 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   storage_unavailable: 503,
   // A run whose outcome never reached the ledger (only ever a stored record's error, never an answer's).
   interrupted: 503,
+  // The same Idempotency-Key with another request; the first run under the key has not ended.
+  idempotency_key_reused: 422,
+  idempotency_key_in_progress: 409,
   internal_error: 500,
 };
 

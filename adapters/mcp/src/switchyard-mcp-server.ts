@@ -18,8 +18,11 @@ export interface CallerTools {
    * error when no run happens at all (unknown key, scope denied); a run that failed or was refused
    * is an outcome, since it is an invocation in the ledger.
    */
-  call(key: string, args: Record<string, unknown>, live?: LiveCall): Promise<DispatchOutcome>;
+  call(key: string, args: Record<string, unknown>, live?: LiveCall, idempotencyKey?: unknown): Promise<DispatchOutcome>;
 }
+
+/** Where an MCP caller puts its idempotency key: tools/call's `params._meta` (the HTTP face's Idempotency-Key). */
+export const IDEMPOTENCY_META_KEY = 'io.switchyard/idempotency-key';
 
 export interface SwitchyardMcpServerOptions {
   tools: CallerTools;
@@ -58,6 +61,11 @@ const RPC_CODE: Partial<Record<SwitchyardErrorCode, number>> = {
   credential_required: -32001,
   // Server-defined: the session holds as much as config allows.
   session_limit: -32000,
+  // An idempotency key sent with other arguments; one whose first call has not ended; a database
+  // that did not take the run (nothing ran; retry later).
+  idempotency_key_reused: ErrorCode.InvalidParams,
+  idempotency_key_in_progress: -32000,
+  storage_unavailable: -32000,
 };
 
 /** A coded error that prevented any run, as a JSON-RPC error whose data is our error body. */
@@ -162,7 +170,7 @@ export function createSwitchyardMcpServer(options: SwitchyardMcpServerOptions): 
     try {
       const sent: Promise<unknown>[] = [];
       const channel = channelOf(server, options, request.params._meta?.progressToken, extra.requestId, controller.signal, sent);
-      const outcome = await options.tools.call(name, args ?? {}, { signal: controller.signal, channel });
+      const outcome = await options.tools.call(name, args ?? {}, { signal: controller.signal, channel }, request.params._meta?.[IDEMPOTENCY_META_KEY]);
       // Progress goes out before the answer, which closes the caller's stream.
       await Promise.allSettled(sent);
       return await toolResultOf(outcome, options.baseUrl, options.blobs);

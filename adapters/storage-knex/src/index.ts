@@ -4,6 +4,7 @@ export * from './dialect.js';
 export * from './migrations.js';
 export * from './invocation-store.js';
 export * from './run-reservations.js';
+export * from './idempotency-key-store.js';
 export * from './storage-failure.js';
 export * from './storage-health.js';
 export * from './api-key-store.js';

@@ -1,7 +1,7 @@
 // /api/dispatch: POST runs a capability; GET answers one query verb (contract, registry, map, ask,
 // build, confirm, receipt, explain, invoke, self_scope) from one table.
 import { Router, json, type Request, type RequestHandler, type Response } from 'express';
-import { INVOCATION_ID, ROOT, SwitchyardError, contractMarkdown, describe, rootMapMarkdown, systemArticleMarkdown, type DispatchRequest, type StoredInvocation } from '@switchyard/core';
+import { INVOCATION_ID, ROOT, SwitchyardError, checkIdempotencyKey, contractMarkdown, describe, rootMapMarkdown, systemArticleMarkdown, type Caller, type DispatchOutcome, type DispatchRequest, type StoredInvocation } from '@switchyard/core';
 import { OWNER_MOVES, credentialOf, linkToken, requireUnspent, runCredential, type Credential, type InvocationObject } from '@switchyard/http-kit';
 import { explainAnswer, selfScopeAnswer } from '../token-answers.js';
 import { mintLimiter } from '@switchyard/http-kit';
@@ -17,7 +17,7 @@ const DELIVERY_ENTRY_ID = /^dlv_[A-Za-z0-9]{8,40}$/;
 import { askJson, askLimit, askMarkdown, buildJson, buildMarkdown, checkQuestion } from '../discovery-answers.js';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'access' | 'mintPerMinute' | 'rateWindows' | 'apiKeys' | 'bodyLimitBytes' | 'deliveries' | 'dispatch' | 'invocations' | 'ledger' | 'logger' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens'>;
+type Ctx = Needs<'access' | 'mintPerMinute' | 'rateWindows' | 'apiKeys' | 'bodyLimitBytes' | 'deliveries' | 'dispatch' | 'idempotentRuns' | 'invocations' | 'ledger' | 'logger' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens'>;
 
 const sendMarkdown = (res: Response, text: string): void => {
   res.type('text/markdown; charset=utf-8').send(text);
@@ -96,7 +96,7 @@ export function dispatchRoutes(ctx: Ctx): Router {
     // Judged once, by the access policy: the credential, invoke:<KEY> and the replayed or repaired run's owner.
     const { credential: cred, caller } = await ctx.access.admitRun(req, await credentialOf(req, ctx), RUNNING, key !== undefined && ctx.registry.has(key) ? { key } : null, object);
     try {
-      const outcome = await ctx.dispatch.dispatch(request, caller);
+      const outcome = await dispatchOnce(req, res, request, caller);
       const error = outcome.invocation.error;
       if (error) ctx.logger.info('run failed', { key: outcome.capability.key, invocation: outcome.invocation.id, code: error.code });
       // A run waiting for the owner's approval is accepted, not refused: 202.
@@ -105,6 +105,19 @@ export function dispatchRoutes(ctx: Ctx): Router {
     } catch (err) {
       throw withKeyLinks(err, baseUrl);
     }
+  };
+
+  /**
+   * A POST with an Idempotency-Key runs at most once per key and credential (24 h): a retry gets the
+   * first run's record, marked Idempotent-Replayed (core/src/idempotency.ts has the rules).
+   */
+  const dispatchOnce = async (req: Request, res: Response, request: DispatchRequest, caller: Caller): Promise<DispatchOutcome> => {
+    const header = req.method === 'POST' ? req.get('idempotency-key') : undefined;
+    if (header === undefined) return ctx.dispatch.dispatch(request, caller);
+    const answer = await ctx.idempotentRuns.run(caller, checkIdempotencyKey(header), request, (id) => ctx.dispatch.dispatch({ ...request, id }, caller));
+    if (answer.ran) return answer.ran;
+    res.set('Idempotent-Replayed', 'true');
+    return { capability: ctx.registry.require(answer.replayed.key).capability, invocation: answer.replayed };
   };
 
   router.post('/api/dispatch', jsonOnly, ctx.access.requireRun(RUNNING), json({ limit: ctx.bodyLimitBytes, strict: false }), async (req, res) => {
