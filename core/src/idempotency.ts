@@ -5,7 +5,7 @@
 // reservation, or it was refused before it became a run) does not hold the key: the retry runs.
 import { createHash } from 'node:crypto';
 import type { Caller } from './caller.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '@switchyard/verifier';
 import type { DispatchOutcome } from './dispatch.js';
 import { fail } from './errors.js';
 import { newInvocationId } from './ids.js';
