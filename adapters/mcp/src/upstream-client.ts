@@ -183,7 +183,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
       if (call.unanswered) throw call.unanswered;
       if (call.broken) throw call.broken;
       const answer = result as { isError?: boolean; content?: unknown; structuredContent?: unknown };
-      // Over stdio and the legacy SSE transport the answer arrives whole: at least it is not kept.
+      // Over stdio the answer arrives whole before it can be weighed: at least it is not kept.
       if (answerBytes(answer) > this.maxResultBytes) throw new AnswerTooLargeError(this.maxResultBytes);
       return toToolCallResult(answer);
     } catch (err) {
