@@ -44,6 +44,8 @@ export type ErrorCode =
   | 'request_timeout'
   | 'headers_too_large'
   | 'database_unavailable'
+  | 'storage_unavailable'
+  | 'interrupted'
   | 'internal_error';
 
 const BRAND = Symbol.for('switchyard.SwitchyardError');

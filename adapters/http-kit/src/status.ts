@@ -50,6 +50,10 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   request_timeout: 408,
   headers_too_large: 431,
   database_unavailable: 503,
+  // A write the request needs did not go in (unreachable, read-only or full): retry after a while.
+  storage_unavailable: 503,
+  // A run whose outcome never reached the ledger (only ever a stored record's error, never an answer's).
+  interrupted: 503,
   internal_error: 500,
 };
 

@@ -363,7 +363,7 @@ export const paths = {
     get: { operationId: 'protocolSpec', tags: ['entry points'], summary: 'This document: the machine-readable protocol spec (OpenAPI 3.1)', security: anyCredential, responses: { '200': json('The OpenAPI document'), ...credentialErrors } },
   },
   '/healthz': {
-    get: { operationId: 'health', tags: ['operations'], summary: 'Liveness and database health', security: publicOnly, responses: { '200': json('{ok, database, capabilities, uptime_s}'), '503': json('The database does not answer: error database_unavailable', ref('Error')) } },
+    get: { operationId: 'health', tags: ['operations'], summary: 'Liveness and database health', security: publicOnly, responses: { '200': json('{ok, database, capabilities, uptime_s}'), '503': json('The database does not answer (error database_unavailable) or does not take writes (error storage_unavailable, with Retry-After and database.write.kind and reason)', ref('Error')) } },
   },
   '/metrics': {
     get: {
