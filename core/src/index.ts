@@ -18,6 +18,7 @@ export * from './ports.js';
 export * from './ledger-paging.js';
 export * from './caller.js';
 export * from './lineage.js';
+export * from './rate-window.js';
 export * from './plan.js';
 export * from './runner-directory.js';
 export * from './dispatch.js';

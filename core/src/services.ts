@@ -14,6 +14,7 @@ import {
   ApprovalStore,
   ArticleStore,
   BlobStore,
+  ClientRateWindows,
   Clock,
   DeliveryStore,
   InvocationStore,
@@ -65,4 +66,5 @@ export const coreServices = {
   upstreams: port<UpstreamImports>('UpstreamImports', UpstreamImports),
   upstreamOAuth: port<UpstreamOAuth>('UpstreamOAuth', UpstreamOAuth),
   upstreamTools: port<UpstreamToolClient>('UpstreamToolClient', UpstreamToolClient),
+  rateWindows: port<ClientRateWindows>('ClientRateWindows', ClientRateWindows),
 } as const;

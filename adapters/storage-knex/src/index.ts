@@ -29,3 +29,4 @@ export * from './oauth-grant-store.js';
 export * from './oauth-code-store.js';
 export * from './oauth-refresh-token-store.js';
 export * from './upstream-credential-store.js';
+export * from './client-rate-windows.js';
