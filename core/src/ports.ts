@@ -29,3 +29,4 @@ export * from './ports/client-metadata-source.js';
 export * from './ports/upstream-credential-store.js';
 export * from './ports/upstream-oauth.js';
 export * from './ports/client-rate-windows.js';
+export * from './ports/tool-pin-store.js';

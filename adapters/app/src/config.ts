@@ -62,6 +62,13 @@ export interface ImportedToolPolicyConfig {
   auth?: 'none' | 'required';
   risk?: 'low' | 'high';
   approval?: boolean;
+  /** Overrides of what callers are shown and what runs (core/src/tool-override.ts); upstreams.servers.<name>.tools.<tool> only. */
+  name?: string;
+  title?: string;
+  description?: string;
+  hidden?: boolean;
+  fixed?: Record<string, unknown>;
+  default_arguments?: Record<string, unknown>;
 }
 
 /** upstreams.servers.<name>: an MCP server whose tools are imported as capabilities of `system`. */
@@ -78,6 +85,8 @@ export interface UpstreamServerConfig {
   oauth?: UpstreamOAuthConfig;
   tools?: Record<string, ImportedToolPolicyConfig>;
   defaults?: ImportedToolPolicyConfig;
+  /** A changed, new or removed tool: held for the owner's approval (the default), or pinned and served at once. */
+  onChange?: 'hold' | 'accept';
 }
 
 export class ConfigError extends Error {
