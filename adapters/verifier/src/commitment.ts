@@ -10,7 +10,9 @@ import { canonicalJson } from './canonical-json.js';
 export const commitment = (salt: string, privateFields: unknown): string => `sha256:${hash('sha256', salt + canonicalJson(privateFields), 'hex')}`;
 
 /** One private field's commitment: "sha256:" hex of salt ‖ canonical JSON of {field: value}. */
-export const fieldCommitment = (salt: string, field: string, value: unknown): string => commitment(salt, { [field]: value });
+export const fieldCommitment = (salt: string, field: string, value: unknown): string =>
+  // The canonical JSON of {field: value}, written without building the object (a leaf makes several).
+  `sha256:${hash('sha256', `${salt}{${JSON.stringify(field)}:${canonicalJson(value)}}`, 'hex')}`;
 
 /** Every private field's commitment, by name (a field whose value is undefined is left out, as canonical JSON would). */
 export function fieldCommitments(salt: string, privateFields: Record<string, unknown>): Record<string, string> {
