@@ -78,7 +78,7 @@ export class HttpOutboundSender implements OutboundSender {
     return null;
   }
 
-  async post(url: string, headers: Record<string, string>, body: Uint8Array, timeoutMs: number): Promise<SendOutcome> {
+  async post(url: string, headers: Record<string, string | string[]>, body: Uint8Array, timeoutMs: number): Promise<SendOutcome> {
     const started = Date.now();
     const elapsed = () => Date.now() - started;
     const signal = AbortSignal.timeout(timeoutMs);
@@ -102,7 +102,7 @@ export class HttpOutboundSender implements OutboundSender {
     }
   }
 
-  private exchange(url: URL, pinned: { address: string; family: number }, headers: Record<string, string>, body: Uint8Array, signal: AbortSignal): Promise<{ status: number; excerpt: string; location: string | undefined }> {
+  private exchange(url: URL, pinned: { address: string; family: number }, headers: Record<string, string | string[]>, body: Uint8Array, signal: AbortSignal): Promise<{ status: number; excerpt: string; location: string | undefined }> {
     const lookup = ((_name: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
       if (options?.all) callback(null, [pinned]);
       else callback(null, pinned.address, pinned.family);

@@ -8,10 +8,13 @@ interface DestinationRow {
   name: string;
   url: string;
   headers: string;
+  /** JSON: "all", "none" or a list of names; null (destinations made before migration 019): "all". */
+  forward_headers: string | null;
   secret: string;
   timeout_ms: number;
   retry: string;
   rate_per_s: number | null;
+  concurrency: number | string | null;
   ordered: number;
   filter: string | null;
   is_on: number;
@@ -26,10 +29,12 @@ const toDestination = (r: DestinationRow): Destination => ({
   name: r.name,
   url: r.url,
   headers: JSON.parse(r.headers) as Record<string, string>,
+  forward_headers: r.forward_headers === null ? 'all' : (JSON.parse(r.forward_headers) as Destination['forward_headers']),
   secret: r.secret,
   timeout_ms: Number(r.timeout_ms),
   retry: JSON.parse(r.retry) as Destination['retry'],
   rate_per_s: r.rate_per_s === null ? null : Number(r.rate_per_s),
+  concurrency: r.concurrency === null ? null : Number(r.concurrency),
   ordered: Number(r.ordered) === 1,
   filter: r.filter,
   on: Number(r.is_on) === 1,
@@ -39,8 +44,9 @@ const toDestination = (r: DestinationRow): Destination => ({
 });
 
 function toColumns(d: Partial<Destination>): Partial<DestinationRow> {
-  const { headers, retry, ordered, on, ...rest } = d;
+  const { headers, forward_headers, retry, ordered, on, ...rest } = d;
   const out: Partial<DestinationRow> = { ...rest };
+  if (forward_headers !== undefined) out.forward_headers = JSON.stringify(forward_headers);
   if (headers !== undefined) out.headers = JSON.stringify(headers);
   if (retry !== undefined) out.retry = JSON.stringify(retry);
   if (ordered !== undefined) out.ordered = ordered ? 1 : 0;

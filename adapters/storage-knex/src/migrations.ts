@@ -649,6 +649,24 @@ const migrations: Migration[] = [
       });
     },
   },
+  {
+    // 019: what a destination takes and gets. Its own cap on sends in flight (below the service's
+    // per-destination share; null: that share) and which of a delivery's headers it receives
+    // (JSON: "all", "none" or a list of names; null: "all").
+    name: '019_destination_sending',
+    async up(knex) {
+      await knex.schema.alterTable('destinations', (t) => {
+        t.integer('concurrency').nullable();
+        t.text('forward_headers').nullable();
+      });
+    },
+    async down(knex) {
+      await knex.schema.alterTable('destinations', (t) => {
+        t.dropColumn('forward_headers');
+        t.dropColumn('concurrency');
+      });
+    },
+  },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

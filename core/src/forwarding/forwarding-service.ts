@@ -11,7 +11,9 @@ import { computeYield } from '../yield.js';
 import { retryDelayMs } from './backoff.js';
 import { DESTINATION_ID_PATTERN, MAX_DESTINATIONS_PER_WEBHOOK, newDestinationId, newDestinationSecret, readDestinationSettings, type Destination } from './destination.js';
 import { compileFilter, type DeliveryFilter, type FilterInput } from './filter.js';
+import { forwardedHeaders } from './forward-headers.js';
 import type { DestinationStore, ForwardJob, ForwardJobStore, ForwardState, NewForwardJob, OutboundSender, RetrySelector, SendOutcome } from './ports.js';
+import { SendShares } from './send-shares.js';
 import { standardWebhookHeaders } from './standard-webhooks.js';
 
 /** The key of forwarding attempts in the ledger (not a capability: nobody dispatches it). */
@@ -27,12 +29,14 @@ export interface ForwardingOptions {
   leaseMs: number;
   /** Sends in flight per process (attempts whose destination has not answered yet). */
   concurrency: number;
+  /** Of those, at most this many to one destination (its own `concurrency` may lower it). */
+  perDestinationConcurrency: number;
   /** Consecutive failures that open a destination's circuit, and how long it stays open before a probe. */
   circuitFailures: number;
   circuitCooldownMs: number;
 }
 
-export const DEFAULT_FORWARDING_OPTIONS: ForwardingOptions = { pollMs: 250, leaseMs: 120_000, concurrency: 32, circuitFailures: 5, circuitCooldownMs: 30_000 };
+export const DEFAULT_FORWARDING_OPTIONS: ForwardingOptions = { pollMs: 250, leaseMs: 120_000, concurrency: 32, perDestinationConcurrency: 4, circuitFailures: 5, circuitCooldownMs: 30_000 };
 
 /** A delivery's forwarding to one destination, as /api/ledger shows it. */
 export interface ForwardingView {
@@ -82,6 +86,8 @@ export class ForwardingService {
   private readonly filters = new Map<string, DeliveryFilter>();
   private readonly circuits = new Map<string, Circuit>();
   private readonly nextSlot = new Map<string, number>();
+  /** Each destination's share of the send slots. */
+  private readonly shares: SendShares;
   /** Attempts from claim to settle, and how many of them are waiting on their destination. */
   private readonly inFlight = new Set<Promise<void>>();
   private sending = 0;
@@ -103,7 +109,9 @@ export class ForwardingService {
     private readonly clock: Clock,
     private readonly options: ForwardingOptions = DEFAULT_FORWARDING_OPTIONS,
     private readonly logger: Logger = { warn: () => {}, error: () => {} },
-  ) {}
+  ) {
+    this.shares = new SendShares(options.perDestinationConcurrency);
+  }
 
   // ── Destinations (the owner's) ──────────────────────────────────────────────────────────────
 
@@ -197,6 +205,7 @@ export class ForwardingService {
     const cached = this.cache.get(hookId);
     if (cached && cached.until > now) return cached.list;
     const list = (await this.destinations.list(hookId)).filter((d) => d.on && !d.deleted_at);
+    for (const d of list) this.shares.know(d);
     if (this.cache.size >= 10_000) this.cache.clear();
     this.cache.set(hookId, { list, until: now + DESTINATION_CACHE_MS });
     return list;
@@ -250,10 +259,18 @@ export class ForwardingService {
     // it is committed, with the delivery in hand: no claim and no read. (An ordered job may have an
     // earlier one in line, so the claim decides for it.) A process that dies holding such a lease
     // leaves the job to whoever claims it when the lease runs out, as with any claimed job.
+    // A destination at its share leaves its job to a claim once one of its sends ends.
     const leased: NewForwardJob[] = [];
     if (!this.stopped) {
+      const taken = new Map<string, number>();
       for (const job of jobs) {
         if (job.state !== 'pending' || job.ordered || this.room() - leased.length <= 0) continue;
+        const mine = taken.get(job.destination) ?? 0;
+        if (this.shares.room(job.destination) - mine <= 0) {
+          this.shares.turnedAway(job.destination);
+          continue;
+        }
+        taken.set(job.destination, mine + 1);
         job.lease = { owner: this.owner, until: now.getTime() + this.options.leaseMs };
         leased.push(job);
       }
@@ -330,17 +347,34 @@ export class ForwardingService {
       const now = this.clock.now().getTime();
       // The slots a claim asks for are held while it runs, so that intake does not lease them too.
       this.claiming = room;
+      // Destinations at their share are passed over, and no destination gets more than its share.
+      const full = this.shares.full();
       let claimed: ForwardJob[];
       let deliveries: Map<string, StoredDelivery>;
       try {
-        claimed = await this.jobs.claimDue(this.owner, now, now + this.options.leaseMs, room);
-        // The claimed jobs' deliveries, in one read rather than one per attempt.
+        claimed = await this.jobs.claimDue(this.owner, now, now + this.options.leaseMs, room, { perDestination: this.options.perDestinationConcurrency, exclude: full });
+        // The claimed jobs' deliveries, in one read rather than one per attempt; and their
+        // destinations' own shares (from the short cache).
         deliveries = claimed.length ? new Map((await this.deliveries.getMany([...new Set(claimed.map((j) => j.delivery))])).map((d) => [d.id, d])) : new Map();
+        for (const hook of new Set(claimed.map((j) => j.hook_id))) await this.activeDestinations(hook);
       } finally {
         this.claiming = 0;
       }
-      for (const job of claimed) this.launch(job, deliveries.get(job.delivery));
-      if (claimed.length < room && !this.again) {
+      // A job past its destination's share (its sends in flight, or its own lower setting) goes
+      // back to the schedule as it was, due now: a claim takes it once a send of its destination ends.
+      const back: ForwardJob[] = [];
+      for (const job of claimed) {
+        if (this.shares.room(job.destination) > 0) this.launch(job, deliveries.get(job.delivery));
+        else {
+          this.shares.turnedAway(job.destination);
+          back.push(job);
+        }
+      }
+      if (back.length > 0) this.giveBack(back);
+      // A destination that reached its share in this claim is passed over by the next one, so
+      // the others' due jobs are claimed now rather than at the next poll.
+      const filled = this.shares.full().length > full.length;
+      if (claimed.length < room && !this.again && !filled) {
         // Nothing more is due now: wait for new work (intake, a bulk retry) or the next poll.
         this.exhausted = true;
         return;
@@ -357,12 +391,15 @@ export class ForwardingService {
     // The body is let go once sent, so attempts being recorded do not hold bodies (held.delivery).
     const held: Held = { delivery };
     this.sending += 1;
+    this.shares.take(job.destination);
     let sent = false;
     // The send slot is free once the destination has answered; recording goes on after it.
     const answered = (): void => {
       if (sent) return;
       sent = true;
       this.sending -= 1;
+      // Work of this destination waiting for its share is due: look again even if the last claim found little.
+      if (this.shares.release(job.destination)) this.exhausted = false;
       if (this.room() >= this.options.concurrency / 4) this.refill();
     };
     const run: Promise<void> = ready
@@ -374,6 +411,17 @@ export class ForwardingService {
         answered();
         this.inFlight.delete(run);
         if (this.room() >= this.options.concurrency / 4 || this.inFlight.size === 0) this.refill();
+      });
+    this.inFlight.add(run);
+  }
+
+  /** Ends the leases of jobs claimed past their destination's share, unchanged (they stay due). */
+  private giveBack(jobs: ForwardJob[]): void {
+    const run: Promise<void> = Promise.all(jobs.map((job) => this.jobs.settle(job, this.owner)))
+      .then(() => undefined, (err) => this.logger.error('forwarding could not give back jobs past their share; their leases expire', { error: (err as Error).message }))
+      .finally(() => {
+        this.inFlight.delete(run);
+        this.kick();
       });
     this.inFlight.add(run);
   }
@@ -450,8 +498,7 @@ export class ForwardingService {
     const delivery = held.delivery!;
     const body = delivery.body!;
     const headers = {
-      'content-type': headerOf(delivery, 'content-type') ?? 'application/octet-stream',
-      ...dst.headers,
+      ...forwardedHeaders(delivery.headers, dst.forward_headers, dst.headers),
       ...standardWebhookHeaders(dst.secret, delivery.id, Math.floor(now / 1000), body),
     };
     held.delivery = undefined;
@@ -523,11 +570,6 @@ function errorOf(outcome: SendOutcome): InvocationRecord['error'] {
       return { code: 'blocked_address', message: outcome.message };
   }
 }
-
-const headerOf = (d: StoredDelivery, name: string): string | undefined => {
-  for (let i = d.headers.length - 1; i >= 0; i--) if (d.headers[i]![0].toLowerCase() === name) return d.headers[i]![1];
-  return undefined;
-};
 
 /** Headers by lower-case name (the last of a repeated one) and the body as JSON when it is JSON. */
 function filterInput(d: StoredDelivery): FilterInput {

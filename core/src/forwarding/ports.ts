@@ -35,6 +35,13 @@ export const DestinationStore = Symbol.for('switchyard.DestinationStore');
 /** Which jobs a bulk retry re-forwards. */
 export type RetrySelector = { state: 'dead' } | { from: string; to: string } | { entries: string[] };
 
+/** How a claim shares itself among destinations: so one with a backlog does not take every slot. */
+export interface ClaimShare {
+  perDestination: number;
+  /** Destinations whose sends in this process are at their share. */
+  exclude: string[];
+}
+
 /** A job added already leased to the process that adds it (it attempts the job at once). */
 export type NewForwardJob = ForwardJob & { lease?: { owner: string; until: number } };
 
@@ -43,8 +50,9 @@ export interface ForwardJobStore {
   /**
    * Leases up to `limit` due jobs to `owner` until `leaseUntil`: no other claim returns them until
    * the lease ends. An ordered job waits while an earlier job of its destination is unfinished.
+   * At most `share.perDestination` jobs of one destination, none of `share.exclude`'s.
    */
-  claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<ForwardJob[]>;
+  claimDue(owner: string, now: number, leaseUntil: number, limit: number, share: ClaimShare): Promise<ForwardJob[]>;
   /** Writes an attempt's outcome and ends the lease; false when the lease was lost. */
   settle(job: ForwardJob, owner: string): Promise<boolean>;
   /** The jobs of these deliveries, in creation order. */
@@ -64,7 +72,8 @@ export type SendOutcome =
 
 /** Sends one POST. Never throws for anything the destination does. */
 export interface OutboundSender {
-  post(url: string, headers: Record<string, string>, body: Uint8Array, timeoutMs: number): Promise<SendOutcome>;
+  /** A header with several values is sent as several lines, in order. */
+  post(url: string, headers: Record<string, string | string[]>, body: Uint8Array, timeoutMs: number): Promise<SendOutcome>;
   /** Null when the address policy admits the URL as far as can be told before sending, else why not. */
   refusal(url: string): Promise<string | null>;
 }
