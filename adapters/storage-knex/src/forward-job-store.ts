@@ -174,10 +174,15 @@ export class KnexForwardJobStore implements ForwardJobStore {
   }
 
   async requeue(destination: string, selector: RetrySelector, now: number): Promise<number> {
-    const q = this.knex('forward_jobs').where({ destination, state: 'dead' });
-    if ('entries' in selector) q.whereIn('delivery', selector.entries);
-    else if ('from' in selector) q.andWhere('created_at', '>=', selector.from).andWhere('created_at', '<=', selector.to);
-    // A fresh series of attempts; the invocations stay, so the next attempt repairs the last one.
+    const q = this.knex('forward_jobs').where({ destination });
+    // Named entries are sent again even when delivered; the other selectors take dead letters.
+    if ('entries' in selector) q.whereIn('state', ['dead', 'delivered']).whereIn('delivery', selector.entries);
+    else {
+      q.andWhere({ state: 'dead' });
+      if ('from' in selector) q.andWhere('created_at', '>=', selector.from).andWhere('created_at', '<=', selector.to);
+    }
+    // A fresh series of attempts; the invocations stay, so the next attempt repairs the last one
+    // (or, after a delivered one, replays it).
     return q.update({ state: 'retrying', attempts: 0, due_at: now, lease_owner: null, lease_until: null });
   }
 }

@@ -9,10 +9,11 @@ import type { Clock, DeliveryStore, InvocationStore, Page, WebhookStore } from '
 import type { StoredDelivery } from '../webhook.js';
 import { computeYield } from '../yield.js';
 import { retryDelayMs } from './backoff.js';
-import { DESTINATION_ID_PATTERN, MAX_DESTINATIONS_PER_WEBHOOK, newDestinationId, newDestinationSecret, readDestinationSettings, type Destination } from './destination.js';
+import { DESTINATION_ID_PATTERN, MAX_DESTINATIONS_PER_WEBHOOK, destinationView, newDestinationId, newDestinationSecret, readDestinationSettings, type Destination } from './destination.js';
 import { compileFilter, type DeliveryFilter, type FilterInput } from './filter.js';
 import { forwardedHeaders } from './forward-headers.js';
 import type { DestinationStore, ForwardJob, ForwardJobStore, ForwardState, NewForwardJob, OutboundSender, RetrySelector, SendOutcome } from './ports.js';
+import { circuitView, type Circuit, type CircuitView } from './circuit.js';
 import { SendShares } from './send-shares.js';
 import { standardWebhookHeaders } from './standard-webhooks.js';
 
@@ -62,12 +63,6 @@ export const newForwardJobId = (): string => randomId('fwd_', 20);
 /** A claimed job's delivery, until its body has been sent. */
 interface Held {
   delivery: StoredDelivery | undefined;
-}
-
-interface Circuit {
-  failures: number;
-  openUntil: number;
-  probing: boolean;
 }
 
 interface Logger {
@@ -173,12 +168,25 @@ export class ForwardingService {
     return removed!;
   }
 
+  /** A destination's circuit in this process. */
+  circuit(id: string): CircuitView {
+    return circuitView(this.circuits.get(id), this.options.circuitFailures, this.clock.now().getTime());
+  }
+
+  /** A destination as its owner reads it: its settings and its circuit (the secret only when asked). */
+  view(d: Destination, withSecret = false): ReturnType<typeof destinationView> & { circuit: CircuitView } {
+    return { ...destinationView(d, withSecret), circuit: this.circuit(d.id) };
+  }
+
   async dead(hookId: string, id: string, after: string | null, limit: number): Promise<Page<ForwardJob>> {
     await this.requireDestination(hookId, id);
     return this.jobs.dead(id, after, limit);
   }
 
-  /** Re-forwards dead jobs in bulk: {state: "dead"}, {from, to} (ISO times of receipt) or {entries: [dlv_…]}. */
+  /**
+   * Re-forwards in bulk: dead jobs ({state: "dead"}, or {from, to}: ISO times of receipt), or the
+   * named entries ({entries: [dlv_…]}) whether dead or delivered. Each starts a new series.
+   */
   async retry(hookId: string, id: string, payload: unknown): Promise<number> {
     await this.requireDestination(hookId, id);
     const selector = readRetrySelector(payload);
@@ -517,15 +525,23 @@ export class ForwardingService {
     this.circuits.set(destination, c);
   }
 
-  /** The attempt as an invocation of the webhook; a retry repairs the attempt before it (lineage rules). */
+  /**
+   * The attempt as an invocation of the webhook: a retry repairs the failed attempt before it
+   * (lineage rules); sending a delivered message again replays the attempt that delivered it.
+   */
   private async record(job: ForwardJob, dst: Destination, outcome: SendOutcome, ok: boolean, previous: string | null, started: Date): Promise<string> {
     let repairs: string | null = null;
+    let replays: string | null = null;
     if (previous) {
-      try {
-        checkRepairTarget(FORWARD_KEY, previous, await this.invocations.get(previous), await this.invocations.repairChain(previous));
-        repairs = previous;
-      } catch (err) {
-        this.logger.warn('forwarding attempt starts a new lineage', { job: job.id, previous, reason: (err as Error).message });
+      const before = await this.invocations.get(previous);
+      if (before?.ok) replays = previous;
+      else {
+        try {
+          checkRepairTarget(FORWARD_KEY, previous, before, await this.invocations.repairChain(previous));
+          repairs = previous;
+        } catch (err) {
+          this.logger.warn('forwarding attempt starts a new lineage', { job: job.id, previous, reason: (err as Error).message });
+        }
       }
     }
     const args = { delivery: job.delivery, destination: dst.id, url: dst.url, attempt: job.attempts + 1 };
@@ -548,7 +564,7 @@ export class ForwardingService {
       result,
       yield: computeYield({ bodyText, resultText, ok, ran, cost: undefined, args }),
       repairs,
-      replays: null,
+      replays,
       source: `hook:${job.hook_id}/${job.delivery}`,
       created_at: started.toISOString(),
       duration_ms: outcome.duration_ms,

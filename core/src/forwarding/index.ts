@@ -3,6 +3,7 @@ export * from './destination.js';
 export * from './filter.js';
 export * from './forward-headers.js';
 export * from './backoff.js';
+export * from './circuit.js';
 export * from './standard-webhooks.js';
 export * from './ports.js';
 export * from './send-shares.js';

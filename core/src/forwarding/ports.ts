@@ -59,7 +59,10 @@ export interface ForwardJobStore {
   forDeliveries(deliveries: string[]): Promise<ForwardJob[]>;
   /** A destination's dead jobs, oldest first, after the cursor. */
   dead(destination: string, after: string | null, limit: number): Promise<Page<ForwardJob>>;
-  /** Puts a destination's matching dead jobs back in the schedule, due now, with a fresh series; answers how many. */
+  /**
+   * Puts a destination's matching jobs back in the schedule, due now, with a fresh series; answers
+   * how many. Dead ones; for `entries`, delivered ones too (sent again).
+   */
   requeue(destination: string, selector: RetrySelector, now: number): Promise<number>;
 }
 export const ForwardJobStore = Symbol.for('switchyard.ForwardJobStore');

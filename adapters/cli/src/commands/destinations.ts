@@ -14,6 +14,8 @@ interface DestinationView {
   filter: string | null;
   rate_per_s: number | null;
   retry: { max_attempts: number; initial_ms: number; max_ms: number };
+  /** In the process that answered. */
+  circuit: { state: 'closed' | 'open' | 'probing'; until: string | null };
   secret?: string;
 }
 
@@ -47,7 +49,7 @@ const need = (value: string | undefined, pattern: RegExp, what: string, usage: s
 
 const DESTINATIONS_USAGE = 'switchyard hook destinations <hook> [add <url> [--name N] [--filter EXPR] [--ordered] [--max-attempts N] [--initial-ms MS] | on <dst> | off <dst> | delete <dst>]';
 const rows = (items: DestinationView[]) =>
-  table(['ID', 'NAME', 'ON', 'URL', 'ORDERED', 'RETRY', 'FILTER'], items.map((d) => [d.id, d.name, d.on ? 'On' : 'Off', d.url, d.ordered ? 'yes' : 'no', `${d.retry.max_attempts} × from ${d.retry.initial_ms} ms`, d.filter]));
+  table(['ID', 'NAME', 'ON', 'URL', 'CIRCUIT', 'ORDERED', 'RETRY', 'FILTER'], items.map((d) => [d.id, d.name, d.on ? 'On' : 'Off', d.url, d.circuit.state === 'open' ? `open until ${d.circuit.until}` : d.circuit.state, d.ordered ? 'yes' : 'no', `${d.retry.max_attempts} × from ${d.retry.initial_ms} ms`, d.filter]));
 
 export async function destinationsCommand(client: SwitchyardClient, args: string[], options: DestinationOptions, io: Output): Promise<void> {
   const hook = need(args[0], HOOK_ID, 'a webhook id (hk_…)', DESTINATIONS_USAGE);

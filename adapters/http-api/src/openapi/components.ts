@@ -111,6 +111,10 @@ export const schemas = {
       concurrency: { type: ['integer', 'null'], description: 'Sends in flight to it per process, below webhooks.forwarding.perDestinationConcurrency' }, ordered: bool,
       filter: { type: ['string', 'null'] }, on: bool, deleted_at: { type: ['string', 'null'] }, created_at: str, updated_at: str,
       secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret: in the answer to POST only' },
+      circuit: obj(
+        { state: { enum: ['closed', 'open', 'probing'] }, until: { type: ['string', 'null'], description: 'When an open circuit lets a probe through' }, failures: int },
+        ['state', 'until', 'failures'],
+      ),
     },
     ['id', 'hook', 'url', 'on', 'retry'],
   ),
