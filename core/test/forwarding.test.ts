@@ -82,22 +82,45 @@ describe('forwarding: each destination’s share of the send slots', () => {
     expect(destinationShare(16, 4)).to.equal(4);
   });
 
-  it('counts sends per destination, names the full ones, and says when a freed slot has work waiting', () => {
+  it('counts the jobs a destination holds (twice its share), names the full ones, and says when one ending has work waiting', () => {
     const shares = new SendShares(2);
     shares.know({ id: 'dst_one', concurrency: 1 });
-    shares.take('dst_a');
+    expect(shares.claimCap).to.equal(4);
+    for (let i = 0; i < 3; i++) shares.take('dst_a');
+    shares.take('dst_one');
     expect(shares.full()).to.deep.equal([]);
     shares.take('dst_a');
     shares.take('dst_one');
     expect(shares.full().sort()).to.deep.equal(['dst_a', 'dst_one']);
     expect(shares.room('dst_a')).to.equal(0);
-    expect(shares.room('dst_new')).to.equal(2);
+    expect(shares.room('dst_new')).to.equal(4);
     expect(shares.release('dst_a')).to.equal(false);
     shares.turnedAway('dst_one');
     expect(shares.release('dst_one')).to.equal(true);
     expect(shares.release('dst_one')).to.equal(false);
     expect(shares.full()).to.deep.equal([]);
-    expect(shares.sending('dst_a')).to.equal(1);
+  });
+
+  it('lets only its share of requests go at once; the next waits, in order, for one to end', async () => {
+    const shares = new SendShares(2);
+    const order: string[] = [];
+    await shares.acquire('dst_a');
+    await shares.acquire('dst_a');
+    expect(shares.sending('dst_a')).to.equal(2);
+    const third = shares.acquire('dst_a').then(() => order.push('third'));
+    const fourth = shares.acquire('dst_a').then(() => order.push('fourth'));
+    await shares.acquire('dst_b'); // another destination is not held up
+    await new Promise((r) => setImmediate(r));
+    expect(order).to.deep.equal([]);
+    shares.releaseSend('dst_a');
+    await third;
+    expect(order).to.deep.equal(['third']);
+    expect(shares.sending('dst_a')).to.equal(2);
+    shares.releaseSend('dst_a');
+    await fourth;
+    expect(order).to.deep.equal(['third', 'fourth']);
+    for (let i = 0; i < 2; i++) shares.releaseSend('dst_a');
+    expect(shares.sending('dst_a')).to.equal(0);
   });
 });
 

@@ -289,7 +289,10 @@ async function isolation(offsetOf: (n: number) => number) {
     const alone: Array<ReturnType<typeof lagsOf>> = [];
     const beside: Array<ReturnType<typeof lagsOf> & { hanging_received: number; slow_received: number }> = [];
     const total = ISOLATION_RATE * ISOLATION_SECONDS;
-    await paced([healthyUrl], offsetOf(total), ISOLATION_RATE, 2); // warm-up, not counted
+    // A warm-up, not counted; its deliveries all arrive before the first measurement.
+    arrivalCount = 0;
+    await paced([healthyUrl], offsetOf(total), ISOLATION_RATE, 2);
+    await untilArrived(ISOLATION_RATE * 2);
     for (let round = 0; round < ROUNDS; round++) {
       for (const withTrouble of round % 2 === 0 ? [false, true] : [true, false]) {
         arrivalCount = 0;

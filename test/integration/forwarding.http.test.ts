@@ -279,6 +279,45 @@ for (const engine of engines()) {
         expect(copies.every((c) => c.body.toString() === '{"n":"again"}')).to.equal(true);
       });
 
+      it('rotates a secret: during the grace every attempt carries both signatures, after it only the new one', async () => {
+        const hook = await newHook();
+        const dst = await addDestination(hook, { url: rx.url('/rotating') });
+        const path = `/api/objects/webhook/${hook}/destinations/${dst.id}`;
+        const signedWith = async (n: number) => {
+          const sent = await deliver(server, hook, JSON.stringify({ n }));
+          await forwardedTo(sent.body.entry, dst.id, 'delivered');
+          const got = rx.received.find((r) => r.headers['webhook-id'] === sent.body.entry)!;
+          return { got, verifies: (secret: string) => { try { new Webhook(secret).verify(got.body.toString('utf8'), got.headers as Record<string, string>); return true; } catch { return false; } } };
+        };
+        const before = await signedWith(1);
+        expect(before.verifies(dst.secret)).to.equal(true);
+        expect(String(before.got.headers['webhook-signature']).split(' ')).to.have.length(1);
+
+        const rotated = (await owner(http.post(`${path}/rotate-secret`)).send({ grace_s: 3600 }).expect(200)).body;
+        expect(rotated.secret).to.match(/^whsec_/).and.not.equal(dst.secret);
+        expect(Date.parse(rotated.previous_secret_until) - Date.now()).to.be.within(3_500_000, 3_600_000);
+        const read = (await owner(http.get(path)).expect(200)).body;
+        expect(read).not.to.have.property('secret');
+        expect(read.previous_secret_until).to.equal(rotated.previous_secret_until);
+        const during = await signedWith(2);
+        expect(String(during.got.headers['webhook-signature']).split(' ')).to.have.length(2);
+        expect([during.verifies(rotated.secret), during.verifies(dst.secret)]).to.deep.equal([true, true]);
+
+        // Bad requests change nothing: the secret stays the rotated one.
+        for (const [payload, field] of [[{ grace_s: -1 }, 'grace_s'], [{ grace_s: 604801 }, 'grace_s'], [{ grace_s: '60' }, 'grace_s'], [{ grace_s: 1.5 }, 'grace_s'], [{ grace: 60 }, 'grace']] as const) {
+          const res = await owner(http.post(`${path}/rotate-secret`)).send(payload).expect(400);
+          expect(res.body.error, JSON.stringify(payload)).to.include({ code: 'invalid_request', field });
+        }
+        expect((await owner(http.post(`/api/objects/webhook/${hook}/destinations/dst_0000000000000000/rotate-secret`)).send({}).expect(404)).body.error.code).to.equal('not_found');
+
+        // No grace: only the newest secret signs from now on.
+        const last = (await owner(http.post(`${path}/rotate-secret`)).send({ grace_s: 0 }).expect(200)).body;
+        expect(last.previous_secret_until).to.equal(null);
+        const after = await signedWith(3);
+        expect(String(after.got.headers['webhook-signature']).split(' ')).to.have.length(1);
+        expect([after.verifies(last.secret), after.verifies(rotated.secret), after.verifies(dst.secret)]).to.deep.equal([true, false, false]);
+      });
+
       it('records a filtered-out delivery as skipped and forwards the ones that pass', async () => {
         const hook = await newHook();
         const dst = await addDestination(hook, { url: rx.url(), filter: 'body.type == "invoice.paid" and body.amount > 10' });

@@ -24,6 +24,7 @@ commands:
   hook destinations <hook> add <url> [--name N] [--filter EXPR] [--ordered] [--max-attempts N] [--initial-ms MS]
                                          forward to a URL (prints the signing secret once)
   hook destinations <hook> on|off|delete <dst>
+  hook destinations <hook> rotate-secret <dst> [--grace-s S]   a new signing secret; the old one signs too for S seconds (86400)
   hook dead <hook> <dst> [--limit N]     a destination's dead letters
   hook retry <hook> <dst> (--dead | --from TIME --to TIME | --entries dlv_a,dlv_b)
                                          re-forward dead letters
@@ -74,6 +75,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
         ordered: { type: 'boolean', default: false },
         'max-attempts': { type: 'string' },
         'initial-ms': { type: 'string' },
+        'grace-s': { type: 'string' },
         dead: { type: 'boolean', default: false },
         from: { type: 'string' },
         to: { type: 'string' },
@@ -121,6 +123,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
         ...(values.filter ? { filter: values.filter } : {}),
         ...(values['max-attempts'] !== undefined ? { maxAttempts: int(values['max-attempts'], '--max-attempts')! } : {}),
         ...(values['initial-ms'] !== undefined ? { initialMs: int(values['initial-ms'], '--initial-ms')! } : {}),
+        ...(values['grace-s'] !== undefined ? { graceS: int(values['grace-s'], '--grace-s')! } : {}),
         ...(values.from ? { from: values.from } : {}),
         ...(values.to ? { to: values.to } : {}),
         ...(values.entries ? { entries: values.entries } : {}),

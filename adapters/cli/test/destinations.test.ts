@@ -27,8 +27,13 @@ describe('adapter cli: switchyard hook destinations, dead, retry', function () {
     expect(added.stdout).to.match(/^created dst_\w{16} → /).and.match(/secret: whsec_/);
     const dst = /created (dst_\w{16})/.exec(added.stdout)![1]!;
     const listed = await cli(['hook', 'destinations', hook]);
-    expect(listed.stdout.split('\n')[0]).to.match(/^ID\s+NAME\s+ON\s+URL/);
-    expect(listed.stdout).to.contain(dst).and.contain('orders');
+    expect(listed.stdout.split('\n')[0]).to.match(/^ID\s+NAME\s+ON\s+URL\s+CIRCUIT/);
+    expect(listed.stdout).to.contain(dst).and.contain('orders').and.contain('closed');
+
+    const rotated = await cli(['hook', 'destinations', hook, 'rotate-secret', dst, '--grace-s', '60']);
+    expect(rotated.code, rotated.stderr).to.equal(0);
+    expect(rotated.stdout).to.match(new RegExp(`^${dst} has a new secret: whsec_\\S+ \\(shown once\\)\nattempts are signed with the old secret too until \\d{4}-`));
+    expect((await cli(['hook', 'destinations', hook, 'rotate-secret', dst, '--grace-s', 'soon'])).code).to.equal(2);
 
     rx.answer = () => ({ status: 500 });
     const res = await fetch(`${svc.url}/hook/${hook}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' });

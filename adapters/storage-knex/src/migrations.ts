@@ -651,17 +651,22 @@ const migrations: Migration[] = [
   },
   {
     // 019: what a destination takes and gets. Its own cap on sends in flight (below the service's
-    // per-destination share; null: that share) and which of a delivery's headers it receives
-    // (JSON: "all", "none" or a list of names; null: "all").
+    // per-destination share; null: that share), which of a delivery's headers it receives
+    // (JSON: "all", "none" or a list of names; null: "all"), and the secret before a rotation,
+    // signed with too until its grace ends.
     name: '019_destination_sending',
     async up(knex) {
       await knex.schema.alterTable('destinations', (t) => {
         t.integer('concurrency').nullable();
         t.text('forward_headers').nullable();
+        t.string('previous_secret', 100).nullable();
+        t.string('previous_secret_until', 40).nullable();
       });
     },
     async down(knex) {
       await knex.schema.alterTable('destinations', (t) => {
+        t.dropColumn('previous_secret_until');
+        t.dropColumn('previous_secret');
         t.dropColumn('forward_headers');
         t.dropColumn('concurrency');
       });

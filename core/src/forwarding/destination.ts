@@ -22,6 +22,9 @@ export interface Destination {
   headers: Record<string, string>;
   /** whsec_… : the Standard Webhooks signing secret (base64 after the prefix). */
   secret: string;
+  /** The secret before the last rotation, also signed with until `previous_secret_until` (ISO). */
+  previous_secret: string | null;
+  previous_secret_until: string | null;
   timeout_ms: number;
   retry: RetrySettings;
   rate_per_s: number | null;
@@ -169,6 +172,7 @@ export const destinationView = (d: Destination, withSecret = false) => ({
   ordered: d.ordered,
   filter: d.filter,
   on: d.on,
+  previous_secret_until: d.previous_secret_until,
   deleted_at: d.deleted_at,
   created_at: d.created_at,
   updated_at: d.updated_at,

@@ -14,6 +14,7 @@ import { compileFilter, type DeliveryFilter, type FilterInput } from './filter.j
 import { forwardedHeaders } from './forward-headers.js';
 import type { DestinationStore, ForwardJob, ForwardJobStore, ForwardState, NewForwardJob, OutboundSender, RetrySelector, SendOutcome } from './ports.js';
 import { circuitView, type Circuit, type CircuitView } from './circuit.js';
+import { readRotation, signingSecrets } from './secret-rotation.js';
 import { SendShares } from './send-shares.js';
 import { standardWebhookHeaders } from './standard-webhooks.js';
 
@@ -135,7 +136,7 @@ export class ForwardingService {
       throw new SwitchyardError('invalid_request', `a webhook has at most ${MAX_DESTINATIONS_PER_WEBHOOK} destinations; delete one first`, { field: 'url', limit: MAX_DESTINATIONS_PER_WEBHOOK });
     }
     const now = this.clock.now().toISOString();
-    const created = await this.destinations.create({ ...settings, id: newDestinationId(), hook_id: hookId, secret: newDestinationSecret(), deleted_at: null, created_at: now, updated_at: now });
+    const created = await this.destinations.create({ ...settings, id: newDestinationId(), hook_id: hookId, secret: newDestinationSecret(), previous_secret: null, previous_secret_until: null, deleted_at: null, created_at: now, updated_at: now });
     this.cache.delete(hookId);
     return created;
   }
@@ -157,6 +158,27 @@ export class ForwardingService {
     this.cache.delete(hookId);
     this.filters.clear();
     return updated!;
+  }
+
+  /**
+   * A new secret, answered once; for `grace_s` every attempt is signed with the old one too (a
+   * rotation within a grace drops the secret before the old one).
+   */
+  async rotateSecret(hookId: string, id: string, payload: unknown): Promise<Destination> {
+    const { grace_s } = readRotation(payload);
+    const current = await this.requireDestination(hookId, id);
+    const now = this.clock.now();
+    const next = {
+      secret: newDestinationSecret(),
+      previous_secret: grace_s > 0 ? current.secret : null,
+      previous_secret_until: grace_s > 0 ? new Date(now.getTime() + grace_s * 1000).toISOString() : null,
+      updated_at: now.toISOString(),
+    };
+    if (!(await this.destinations.rotate(hookId, id, current.secret, next))) {
+      throw new SwitchyardError('rotation_conflict', `destination ${id}'s secret was rotated by another request meanwhile; read it and rotate again if you need to`);
+    }
+    this.cache.delete(hookId);
+    return { ...current, ...next };
   }
 
   /** Stops it: no new jobs, and its pending ones end as skipped when next due. Its history stays. */
@@ -360,7 +382,7 @@ export class ForwardingService {
       let claimed: ForwardJob[];
       let deliveries: Map<string, StoredDelivery>;
       try {
-        claimed = await this.jobs.claimDue(this.owner, now, now + this.options.leaseMs, room, { perDestination: this.options.perDestinationConcurrency, exclude: full });
+        claimed = await this.jobs.claimDue(this.owner, now, now + this.options.leaseMs, room, { perDestination: this.shares.claimCap, exclude: full });
         // The claimed jobs' deliveries, in one read rather than one per attempt; and their
         // destinations' own shares (from the short cache).
         deliveries = claimed.length ? new Map((await this.deliveries.getMany([...new Set(claimed.map((j) => j.delivery))])).map((d) => [d.id, d])) : new Map();
@@ -465,7 +487,7 @@ export class ForwardingService {
       this.nextSlot.set(dst.id, Math.max(now, slot) + 1000 / dst.rate_per_s);
     }
     try {
-      await this.send(job, dst, held, now, answered);
+      await this.send(job, dst, held, answered);
     } finally {
       // A probe that ended in any way (an outcome, or an error recording it) frees the next one.
       if (circuit) circuit.probing = false;
@@ -473,14 +495,21 @@ export class ForwardingService {
   }
 
   /** The attempt itself: sign, send, record the invocation, settle the job. */
-  private async send(job: ForwardJob, dst: Destination, held: Held, now: number, answered: () => void): Promise<void> {
+  private async send(job: ForwardJob, dst: Destination, held: Held, answered: () => void): Promise<void> {
     if (!held.delivery?.body) {
       answered();
       await this.jobs.settle({ ...job, state: 'dead', due_at: null }, this.owner);
       return;
     }
+    // At most the destination's share of requests at once; a job past it waits here for one to end.
+    await this.shares.acquire(dst.id);
+    let outcome: SendOutcome;
     const started = this.clock.now();
-    const outcome = await this.post(dst, held, now);
+    try {
+      outcome = await this.post(dst, held, started.getTime());
+    } finally {
+      this.shares.releaseSend(dst.id);
+    }
     answered();
     const ok = outcome.kind === 'answered' && outcome.status >= 200 && outcome.status < 300;
     this.noteOutcome(dst.id, ok);
@@ -507,7 +536,7 @@ export class ForwardingService {
     const body = delivery.body!;
     const headers = {
       ...forwardedHeaders(delivery.headers, dst.forward_headers, dst.headers),
-      ...standardWebhookHeaders(dst.secret, delivery.id, Math.floor(now / 1000), body),
+      ...standardWebhookHeaders(signingSecrets(dst, now), delivery.id, Math.floor(now / 1000), body),
     };
     held.delivery = undefined;
     return this.sender.post(dst.url, headers, body, dst.timeout_ms);

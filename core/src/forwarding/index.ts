@@ -7,4 +7,5 @@ export * from './circuit.js';
 export * from './standard-webhooks.js';
 export * from './ports.js';
 export * from './send-shares.js';
+export * from './secret-rotation.js';
 export * from './forwarding-service.js';

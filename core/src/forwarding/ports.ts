@@ -29,6 +29,8 @@ export interface DestinationStore {
   list(hookId: string, options?: { includeDeleted?: boolean }): Promise<Destination[]>;
   get(hookId: string, id: string): Promise<Destination | undefined>;
   update(hookId: string, id: string, changes: Partial<Destination>): Promise<Destination | undefined>;
+  /** Replaces the secret if it is still `expected` (false when another rotation came first). */
+  rotate(hookId: string, id: string, expected: string, next: Pick<Destination, 'secret' | 'previous_secret' | 'previous_secret_until' | 'updated_at'>): Promise<boolean>;
 }
 export const DestinationStore = Symbol.for('switchyard.DestinationStore');
 

@@ -1,15 +1,25 @@
 // Each destination's share of a process's send slots: a destination that hangs or answers slowly
-// holds at most its share, so the other destinations keep the rest of the slots.
+// has at most its share of requests under way, so the other destinations keep the rest.
+// A destination's jobs are counted from the moment this process takes them on (leased at intake
+// or claimed) until their request ends; it may hold up to HELD_PER_SLOT times its share, so that
+// the next request is ready (its job committed, its delivery read) when one ends, but only its
+// share are sent at once: the rest wait here, in order, for a request of theirs to end.
+
+/** Jobs a destination may hold per request it may have under way. */
+export const HELD_PER_SLOT = 2;
 
 /** A destination's share: its own `concurrency` when lower than the service's per-destination share. */
 export const destinationShare = (own: number | null, perDestination: number): number => Math.max(1, Math.min(own ?? perDestination, perDestination));
 
-/** Sends in flight per destination in this process, against each destination's share. */
 export class SendShares {
-  private readonly inFlight = new Map<string, number>();
+  /** Jobs held per destination (taken on, request not ended). */
+  private readonly held = new Map<string, number>();
+  /** Requests under way per destination, and the jobs waiting for one of them to end. */
+  private readonly sendingNow = new Map<string, number>();
+  private readonly queues = new Map<string, Array<() => void>>();
   /** Destinations' own settings, as last seen (a destination not seen yet has the service's share). */
   private readonly own = new Map<string, number | null>();
-  /** Destinations that had work turned away at their share since a slot of theirs last freed up. */
+  /** Destinations that had work turned away since a job of theirs last ended. */
   private readonly waiting = new Set<string>();
 
   constructor(readonly perDestination: number) {}
@@ -24,37 +34,67 @@ export class SendShares {
     return destinationShare(this.own.get(destination) ?? null, this.perDestination);
   }
 
-  /** Sends this destination may still start. */
+  /** The most jobs of one destination a claim should take. */
+  get claimCap(): number {
+    return this.perDestination * HELD_PER_SLOT;
+  }
+
+  /** Jobs this destination may still take on. */
   room(destination: string): number {
-    return this.shareOf(destination) - (this.inFlight.get(destination) ?? 0);
+    return this.shareOf(destination) * HELD_PER_SLOT - (this.held.get(destination) ?? 0);
   }
 
   take(destination: string): void {
-    this.inFlight.set(destination, (this.inFlight.get(destination) ?? 0) + 1);
+    this.held.set(destination, (this.held.get(destination) ?? 0) + 1);
   }
 
-  /** A send ended; true when the destination had work waiting for this slot. */
+  /** A held job ended; true when the destination had work waiting for room. */
   release(destination: string): boolean {
-    const n = (this.inFlight.get(destination) ?? 0) - 1;
-    if (n <= 0) this.inFlight.delete(destination);
-    else this.inFlight.set(destination, n);
+    const n = (this.held.get(destination) ?? 0) - 1;
+    if (n <= 0) this.held.delete(destination);
+    else this.held.set(destination, n);
     return this.waiting.delete(destination);
   }
 
-  /** Work for this destination was turned away at its share: it is due again once a slot frees up. */
+  /** Work for this destination was turned away for lack of room: it is due again once a job ends. */
   turnedAway(destination: string): void {
     this.waiting.add(destination);
   }
 
-  /** Destinations at their share now: a claim passes over their jobs. */
+  /** Destinations without room now: a claim passes over their jobs. */
   full(): string[] {
     const out: string[] = [];
-    for (const destination of this.inFlight.keys()) if (this.room(destination) <= 0) out.push(destination);
+    for (const destination of this.held.keys()) if (this.room(destination) <= 0) out.push(destination);
     return out;
   }
 
-  /** Sends in flight to this destination. */
+  /** Resolves once the destination has fewer than its share of requests under way, counting this one. */
+  async acquire(destination: string): Promise<void> {
+    const now = this.sendingNow.get(destination) ?? 0;
+    if (now < this.shareOf(destination)) {
+      this.sendingNow.set(destination, now + 1);
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      const queue = this.queues.get(destination) ?? [];
+      queue.push(resolve);
+      this.queues.set(destination, queue);
+    });
+  }
+
+  /** A request ended: its place goes to the next job waiting, or is freed. */
+  releaseSend(destination: string): void {
+    const queue = this.queues.get(destination);
+    const next = queue?.shift();
+    if (queue && queue.length === 0) this.queues.delete(destination);
+    if (next) return next();
+    const n = (this.sendingNow.get(destination) ?? 0) - 1;
+    if (n <= 0) this.sendingNow.delete(destination);
+    else this.sendingNow.set(destination, n);
+  }
+
+  /** Requests under way to this destination. */
   sending(destination: string): number {
-    return this.inFlight.get(destination) ?? 0;
+    return this.sendingNow.get(destination) ?? 0;
   }
 }

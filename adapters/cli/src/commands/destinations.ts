@@ -17,6 +17,7 @@ interface DestinationView {
   /** In the process that answered. */
   circuit: { state: 'closed' | 'open' | 'probing'; until: string | null };
   secret?: string;
+  previous_secret_until: string | null;
 }
 
 interface DeadView {
@@ -33,6 +34,7 @@ export interface DestinationOptions {
   ordered: boolean;
   maxAttempts?: number;
   initialMs?: number;
+  graceS?: number;
   dead: boolean;
   from?: string;
   to?: string;
@@ -47,7 +49,7 @@ const need = (value: string | undefined, pattern: RegExp, what: string, usage: s
   return value;
 };
 
-const DESTINATIONS_USAGE = 'switchyard hook destinations <hook> [add <url> [--name N] [--filter EXPR] [--ordered] [--max-attempts N] [--initial-ms MS] | on <dst> | off <dst> | delete <dst>]';
+const DESTINATIONS_USAGE = 'switchyard hook destinations <hook> [add <url> [--name N] [--filter EXPR] [--ordered] [--max-attempts N] [--initial-ms MS] | on <dst> | off <dst> | delete <dst> | rotate-secret <dst> [--grace-s S]]';
 const rows = (items: DestinationView[]) =>
   table(['ID', 'NAME', 'ON', 'URL', 'CIRCUIT', 'ORDERED', 'RETRY', 'FILTER'], items.map((d) => [d.id, d.name, d.on ? 'On' : 'Off', d.url, d.circuit.state === 'open' ? `open until ${d.circuit.until}` : d.circuit.state, d.ordered ? 'yes' : 'no', `${d.retry.max_attempts} × from ${d.retry.initial_ms} ms`, d.filter]));
 
@@ -76,6 +78,11 @@ export async function destinationsCommand(client: SwitchyardClient, args: string
   if (verb === 'on' || verb === 'off') {
     const changed = await client.request<DestinationView>('PATCH', `${base}/${dst}`, { on: verb === 'on' });
     return print(changed, () => `${changed.id} (${changed.name}) is ${changed.on ? 'On' : 'Off'}`);
+  }
+  if (verb === 'rotate-secret') {
+    const rotated = await client.request<DestinationView>('POST', `${base}/${dst}/rotate-secret`, options.graceS !== undefined ? { grace_s: options.graceS } : {});
+    const grace = rotated.previous_secret_until ? `attempts are signed with the old secret too until ${rotated.previous_secret_until}` : 'the old secret signs nothing more';
+    return print(rotated, () => `${rotated.id} has a new secret: ${rotated.secret} (shown once)\n${grace}`);
   }
   if (verb === 'delete') {
     const removed = await client.request<DestinationView>('DELETE', `${base}/${dst}`);

@@ -110,7 +110,8 @@ export const schemas = {
       timeout_ms: int, retry: obj({ max_attempts: int, initial_ms: int, max_ms: int }), rate_per_s: { type: ['number', 'null'] },
       concurrency: { type: ['integer', 'null'], description: 'Sends in flight to it per process, below webhooks.forwarding.perDestinationConcurrency' }, ordered: bool,
       filter: { type: ['string', 'null'] }, on: bool, deleted_at: { type: ['string', 'null'] }, created_at: str, updated_at: str,
-      secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret: in the answer to POST only' },
+      secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret: in the answers to POST and rotate-secret only' },
+      previous_secret_until: { type: ['string', 'null'], description: 'Until when attempts are signed with the secret before the last rotation too' },
       circuit: obj(
         { state: { enum: ['closed', 'open', 'probing'] }, until: { type: ['string', 'null'], description: 'When an open circuit lets a probe through' }, failures: int },
         ['state', 'until', 'failures'],

@@ -276,6 +276,13 @@ export const paths = {
       responses: { '200': json('How many were put back in the schedule', { type: 'object', properties: { ok: { type: 'boolean' }, requeued: { type: 'integer' } } }), ...errors([400, 'invalid_request'], [404, 'webhook_not_found, not_found']), ...credentialErrors },
     },
   },
+  '/api/objects/webhook/{id}/destinations/{dst}/rotate-secret': {
+    post: {
+      operationId: 'rotateDestinationSecret', tags: ['forwarding'], summary: 'A new signing secret, shown once; attempts are signed with the old one too for grace_s seconds', security: ownerOnly, parameters: [hookId, dstId],
+      requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', properties: { grace_s: { type: 'integer', minimum: 0, maximum: 604800, default: 86400 } }, additionalProperties: false } } } },
+      responses: { '200': json('The destination with its new secret and previous_secret_until', ref('Destination')), ...errors([400, 'invalid_request'], [404, 'webhook_not_found, not_found'], [409, 'rotation_conflict']), ...credentialErrors },
+    },
+  },
   '/hook/{id}': {
     get: { operationId: 'webhookFace', tags: ['webhooks'], summary: "A webhook's public face: name and on/off only", security: publicOnly, parameters: [hookId], responses: { '200': json('{name, on}', { type: 'object', properties: { name: { type: 'string' }, on: { type: 'boolean' } } }), ...errors([404, 'webhook_not_found']) } },
     post: {

@@ -60,5 +60,12 @@ export function destinationRoutes(ctx: Ctx): Router {
     res.json({ ok: true, requeued });
   });
 
+  // A new secret, shown this once; the old one signs too until the grace ends.
+  router.post(`${base}/:dst/rotate-secret`, async (req, res) => {
+    const rotated = await ctx.forwarding.rotateSecret(param(req.params['id']), param(req.params['dst']), req.body);
+    ctx.logger.info('destination secret rotated', { hook: webhookLogName(rotated.hook_id), destination: rotated.id, grace_until: rotated.previous_secret_until });
+    res.json({ ok: true, ...ctx.forwarding.view(rotated, true) });
+  });
+
   return router;
 }
