@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { CliError, SwitchyardClient } from './client.js';
 import { hookCommand } from './commands/hook.js';
-import { deadCommand, destinationsCommand, retryCommand, type DestinationOptions } from './commands/destinations.js';
+import { allowCommand, deadCommand, destinationsCommand, retryCommand, type DestinationOptions } from './commands/destinations.js';
 import { verifyCommand } from './commands/verify.js';
 import { tokenCommand } from './commands/token.js';
 import { upstreamCommand } from './commands/upstream.js';
@@ -27,6 +27,8 @@ commands:
   hook destinations <hook> rotate-secret <dst> [--grace-s S]   a new signing secret; the old one signs too for S seconds (86400)
   hook dead <hook> <dst> [--limit N]     a destination's dead letters
   hook retry <hook> <dst> (--dead | --from TIME --to TIME | --entries dlv_a,dlv_b)
+  hook allow [<host>|<host:port>]        list, or admit a destination host on an internal address (kept in the database)
+  hook disallow <host>|<host:port>       take a run-time entry away
                                          re-forward dead letters
   verify <receipt.json | proof | inv_id> check a receipt, confirmation or .tlog-proof offline
                                          against the pinned verifier key (an id: its public
@@ -108,7 +110,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
       return 0;
     }
     if (group !== 'hook') throw new CliError('invalid_request', `unknown command ${group}\n\n${USAGE}`, 2);
-    const forwarding = { destinations: destinationsCommand, dead: deadCommand, retry: retryCommand }[rest[0] as string];
+    const forwarding = {
+      destinations: destinationsCommand,
+      dead: deadCommand,
+      retry: retryCommand,
+      allow: (c: SwitchyardClient, a: string[], o: DestinationOptions, i: typeof io) => allowCommand(c, a, o, i, 'allow'),
+      disallow: (c: SwitchyardClient, a: string[], o: DestinationOptions, i: typeof io) => allowCommand(c, a, o, i, 'disallow'),
+    }[rest[0] as string];
     if (forwarding) {
       const int = (v: string | undefined, flag: string) => {
         if (v === undefined) return undefined;

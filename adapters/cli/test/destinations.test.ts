@@ -53,6 +53,21 @@ describe('adapter cli: switchyard hook destinations, dead, retry', function () {
     expect((await cli(['hook', 'destinations', hook, 'delete', dst])).stdout).to.contain('deleted');
   });
 
+  it('lists, admits and takes away run-time allowlist entries', async () => {
+    const added = await cli(['hook', 'allow', '10.0.0.5:8080']);
+    expect(added.code, added.stderr).to.equal(0);
+    expect(added.stdout).to.contain('10.0.0.5:8080 admitted');
+    const listed = await cli(['hook', 'allow']);
+    expect(listed.stdout.split('\n')[0]).to.match(/^HOST\s+FROM\s+ADDED/);
+    expect(listed.stdout).to.contain(`127.0.0.1:${rx.port}`).and.contain('configuration').and.contain('10.0.0.5:8080').and.contain('run time');
+    expect((await cli(['hook', 'disallow', '10.0.0.5:8080'])).stdout).to.contain('10.0.0.5:8080 taken off the allowlist');
+    expect((await cli(['hook', 'allow', '--json'])).stdout).not.to.contain('10.0.0.5');
+    const bad = await cli(['hook', 'allow', 'not a host']);
+    expect(bad.code).to.equal(1);
+    expect(bad.stderr).to.match(/^switchyard: invalid_request: host: /);
+    expect((await cli(['hook', 'disallow'])).code).to.equal(2);
+  });
+
   it('answers usage errors with exit 2 and server refusals with exit 1', async () => {
     const hook = JSON.parse((await cli(['hook', 'create', 'x', '--json'])).stdout).id;
     expect((await cli(['hook', 'retry', hook, 'dst_AAAAAAAAAAAAAAAA'])).code).to.equal(2);

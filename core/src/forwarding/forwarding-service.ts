@@ -12,7 +12,8 @@ import { retryDelayMs } from './backoff.js';
 import { DESTINATION_ID_PATTERN, MAX_DESTINATIONS_PER_WEBHOOK, destinationView, newDestinationId, newDestinationSecret, readDestinationSettings, type Destination } from './destination.js';
 import { compileFilter, type DeliveryFilter, type FilterInput } from './filter.js';
 import { forwardedHeaders } from './forward-headers.js';
-import type { DestinationStore, ForwardJob, ForwardJobStore, ForwardState, NewForwardJob, OutboundSender, RetrySelector, SendOutcome } from './ports.js';
+import { readAllowRequest } from './allow-entry.js';
+import type { DestinationStore, ForwardAllowStore, ForwardJob, ForwardJobStore, ForwardState, NewForwardJob, OutboundSender, RetrySelector, SendOutcome } from './ports.js';
 import { circuitView, type Circuit, type CircuitView } from './circuit.js';
 import { readRotation, signingSecrets } from './secret-rotation.js';
 import { SendShares } from './send-shares.js';
@@ -72,6 +73,15 @@ interface Logger {
 }
 
 const DESTINATION_CACHE_MS = 1000;
+/** How often each process reads the run-time allowlist (another process's change counts within this). */
+const ALLOW_REFRESH_MS = 1000;
+
+/** An allowlist entry as the owner reads it: from the configuration, or added at run time. */
+export interface AllowView {
+  host: string;
+  source: 'config' | 'database';
+  created_at: string | null;
+}
 /** Attempts being recorded (answered, not yet settled) may be this many times `concurrency`. */
 const RECORDING_FACTOR = 4;
 
@@ -90,6 +100,8 @@ export class ForwardingService {
   /** Slots held for a claim under way. */
   private claiming = 0;
   private timer: ReturnType<typeof setInterval> | undefined;
+  private allowTimer: ReturnType<typeof setInterval> | undefined;
+  private allowReadAt = 0;
   private draining: Promise<void> | null = null;
   private again = false;
   private exhausted = false;
@@ -105,6 +117,8 @@ export class ForwardingService {
     private readonly clock: Clock,
     private readonly options: ForwardingOptions = DEFAULT_FORWARDING_OPTIONS,
     private readonly logger: Logger = { warn: () => {}, error: () => {} },
+    private readonly allowStore: ForwardAllowStore | null = null,
+    private readonly configAllow: readonly string[] = [],
   ) {
     this.shares = new SendShares(options.perDestinationConcurrency);
   }
@@ -123,8 +137,10 @@ export class ForwardingService {
   }
 
   private async admit(url: string): Promise<void> {
+    // An entry another process added a moment ago counts.
+    await this.refreshAllow(true);
     const why = await this.sender.refusal(url);
-    if (why) throw new SwitchyardError('blocked_address', `url: ${why}`, { field: 'url' });
+    if (why) throw new SwitchyardError('blocked_address', `url: ${why}${why.includes('allowlisted') ? '; the owner may admit it at run time: POST /api/forwarding/allow {"host": "host:port"}' : ''}`, { field: 'url' });
   }
 
   async create(hookId: string, payload: unknown): Promise<Destination> {
@@ -215,6 +231,49 @@ export class ForwardingService {
     const count = await this.jobs.requeue(id, selector, this.clock.now().getTime());
     if (count > 0) this.kick();
     return count;
+  }
+
+  // ── The run-time allowlist (the owner's) ────────────────────────────────────────────────────
+
+  /** Reads the run-time allowlist (at most once a second unless forced) and hands it to the sender. */
+  private async refreshAllow(force = false): Promise<void> {
+    if (!this.allowStore) return;
+    const now = Date.now();
+    if (!force && now - this.allowReadAt < ALLOW_REFRESH_MS) return;
+    this.allowReadAt = now;
+    this.sender.admitAlso((await this.allowStore.list()).map((r) => r.entry));
+  }
+
+  private requireAllowStore(): ForwardAllowStore {
+    if (!this.allowStore) throw new SwitchyardError('invalid_request', 'this service keeps no run-time allowlist');
+    return this.allowStore;
+  }
+
+  /** The configuration's entries, then those added at run time (oldest first). */
+  async allowList(): Promise<AllowView[]> {
+    const added = await this.requireAllowStore().list();
+    this.sender.admitAlso(added.map((r) => r.entry));
+    return [...this.configAllow.map((host) => ({ host, source: 'config' as const, created_at: null })), ...added.map((r) => ({ host: r.entry, source: 'database' as const, created_at: r.created_at }))];
+  }
+
+  /** Admits a host (or host:port) for destinations in every process; answers whether it was new. */
+  async allow(payload: unknown): Promise<{ host: string; added: boolean }> {
+    const { entry } = readAllowRequest(payload);
+    const added = await this.requireAllowStore().add(entry, this.clock.now().toISOString());
+    await this.refreshAllow(true);
+    return { host: entry, added };
+  }
+
+  /** Takes a run-time entry away: attempts to it are refused again (within a second in every process). */
+  async disallow(payload: unknown): Promise<{ host: string }> {
+    const { entry } = readAllowRequest(payload);
+    const store = this.requireAllowStore();
+    if (!(await store.remove(entry))) {
+      if (this.configAllow.some((e) => e.trim().toLowerCase() === entry)) throw new SwitchyardError('invalid_request', `host: ${entry} is in the configuration (webhooks.forwarding.allow); change it there`, { field: 'host' });
+      throw new SwitchyardError('not_found', `${entry} is not on the run-time allowlist`);
+    }
+    await this.refreshAllow(true);
+    return { host: entry };
   }
 
   /** Forwarding of each delivery, for the ledger listings. */
@@ -318,6 +377,9 @@ export class ForwardingService {
     this.stopped = false;
     this.timer = setInterval(() => this.kick(), this.options.pollMs);
     this.timer.unref?.();
+    this.allowTimer = setInterval(() => void this.refreshAllow().catch((err) => this.logger.warn('could not read the run-time allowlist; keeping the last one', { error: (err as Error).message })), ALLOW_REFRESH_MS);
+    this.allowTimer.unref?.();
+    void this.refreshAllow(true).catch(() => undefined);
     this.kick();
   }
 
@@ -325,6 +387,7 @@ export class ForwardingService {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.allowTimer) clearInterval(this.allowTimer);
     // A claim under way may still start attempts: wait for it, then for every attempt.
     await this.draining;
     await Promise.allSettled([...this.inFlight]);

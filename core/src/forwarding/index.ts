@@ -2,6 +2,7 @@
 export * from './destination.js';
 export * from './filter.js';
 export * from './forward-headers.js';
+export * from './allow-entry.js';
 export * from './backoff.js';
 export * from './circuit.js';
 export * from './standard-webhooks.js';

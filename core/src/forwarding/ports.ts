@@ -69,6 +69,16 @@ export interface ForwardJobStore {
 }
 export const ForwardJobStore = Symbol.for('switchyard.ForwardJobStore');
 
+/** Allowlist entries the owner added at run time (beside the configuration's), shared by every process. */
+export interface ForwardAllowStore {
+  list(): Promise<Array<{ entry: string; created_at: string }>>;
+  /** False when it was already listed. */
+  add(entry: string, createdAt: string): Promise<boolean>;
+  /** False when it was not listed. */
+  remove(entry: string): Promise<boolean>;
+}
+export const ForwardAllowStore = Symbol.for('switchyard.ForwardAllowStore');
+
 export type SendOutcome =
   | { kind: 'answered'; status: number; excerpt: string; duration_ms: number }
   | { kind: 'timeout'; duration_ms: number }
@@ -81,5 +91,7 @@ export interface OutboundSender {
   post(url: string, headers: Record<string, string | string[]>, body: Uint8Array, timeoutMs: number): Promise<SendOutcome>;
   /** Null when the address policy admits the URL as far as can be told before sending, else why not. */
   refusal(url: string): Promise<string | null>;
+  /** The run-time allowlist entries (replacing the last ones given), beside the configuration's. */
+  admitAlso(entries: string[]): void;
 }
 export const OutboundSender = Symbol.for('switchyard.OutboundSender');

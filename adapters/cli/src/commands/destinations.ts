@@ -108,3 +108,20 @@ export async function retryCommand(client: SwitchyardClient, args: string[], opt
   const answer = await client.request<{ requeued: number }>('POST', `/api/objects/webhook/${hook}/destinations/${dst}/retry`, selector);
   io.out(options.json ? JSON.stringify(answer, null, 2) : `${answer.requeued} dead ${answer.requeued === 1 ? 'letter' : 'letters'} re-forwarded`);
 }
+
+/** `switchyard hook allow [<host>]` and `hook disallow <host>`: the run-time allowlist of destinations on internal addresses. */
+export async function allowCommand(client: SwitchyardClient, args: string[], options: DestinationOptions, io: Output, verb: 'allow' | 'disallow'): Promise<void> {
+  const usage = 'switchyard hook allow [<host>|<host:port>] | hook disallow <host>|<host:port>';
+  const host = args[0];
+  if (verb === 'allow' && host === undefined) {
+    const { items } = await client.request<{ items: Array<{ host: string; source: string; created_at: string | null }> }>('GET', '/api/forwarding/allow');
+    return io.out(options.json ? JSON.stringify(items, null, 2) : items.length ? table(['HOST', 'FROM', 'ADDED'], items.map((i) => [i.host, i.source === 'config' ? 'configuration' : 'run time', i.created_at])) : 'no hosts allowlisted: destinations must resolve to public addresses');
+  }
+  if (!host || args.length > 1) throw new CliError('invalid_request', `usage: ${usage}`, 2);
+  if (verb === 'allow') {
+    const answer = await client.request<{ host: string; added: boolean }>('POST', '/api/forwarding/allow', { host });
+    return io.out(options.json ? JSON.stringify(answer, null, 2) : answer.added ? `${answer.host} admitted for destinations (every process, within a second)` : `${answer.host} was already admitted`);
+  }
+  const answer = await client.request<{ host: string }>('DELETE', '/api/forwarding/allow', { host });
+  io.out(options.json ? JSON.stringify(answer, null, 2) : `${answer.host} taken off the allowlist: attempts to it are refused again`);
+}
