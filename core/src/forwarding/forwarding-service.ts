@@ -368,7 +368,7 @@ export class ForwardingService {
       }
     }
     const added = this.jobs.add(jobs);
-    for (const job of leased) this.launch(job, delivery, added);
+    for (const job of leased) this.launch(job, delivery, added, job.lease!.until);
     await added;
     if (jobs.some((j) => j.state === 'pending' && !j.lease)) this.kick();
   }
@@ -456,19 +456,11 @@ export class ForwardingService {
       } finally {
         this.claiming = 0;
       }
-      // A job past its destination's share (its sends in flight, or its own lower setting) goes
-      // back to the schedule as it was, due now: a claim takes it once a send of its destination ends.
-      const back: ForwardJob[] = [];
-      for (const job of claimed) {
-        if (this.shares.room(job.destination) > 0) this.launch(job, deliveries.get(job.delivery));
-        else {
-          this.shares.turnedAway(job.destination);
-          back.push(job);
-        }
-      }
-      if (back.length > 0) this.giveBack(back);
-      // A destination that reached its share in this claim is passed over by the next one, so
-      // the others' due jobs are claimed now rather than at the next poll.
+      // Every claimed job is taken on: those past its destination's share wait their turn in send()
+      // (a claim takes at most claimCap of one destination, and none of one that has its fill).
+      for (const job of claimed) this.launch(job, deliveries.get(job.delivery), undefined, now + this.options.leaseMs);
+      // A destination that got its fill in this claim is passed over by the next one, so the
+      // others' due jobs are claimed now rather than at the next poll.
       const filled = this.shares.full().length > full.length;
       if (claimed.length < room && !this.again && !filled) {
         // Nothing more is due now: wait for new work (intake, a bulk retry) or the next poll.
@@ -483,7 +475,7 @@ export class ForwardingService {
    * at all if it fails). It holds a send slot until the destination answers, and stays in flight
    * until it is settled.
    */
-  private launch(job: ForwardJob, delivery: StoredDelivery | undefined, ready: Promise<void> = Promise.resolve()): void {
+  private launch(job: ForwardJob, delivery: StoredDelivery | undefined, ready: Promise<void> = Promise.resolve(), leaseUntil = Number.POSITIVE_INFINITY): void {
     // The body is let go once sent, so attempts being recorded do not hold bodies (held.delivery).
     const held: Held = { delivery };
     this.sending += 1;
@@ -500,7 +492,7 @@ export class ForwardingService {
     };
     const run: Promise<void> = ready
       .then(
-        () => this.attempt(job, held, answered).catch((err) => this.logger.error('forwarding attempt failed to record', { job: job.id, error: (err as Error).message })),
+        () => this.attempt(job, held, answered, leaseUntil).catch((err) => this.logger.error('forwarding attempt failed to record', { job: job.id, error: (err as Error).message })),
         () => undefined, // not committed: nothing to attempt (the intake reports the failure)
       )
       .finally(() => {
@@ -511,23 +503,12 @@ export class ForwardingService {
     this.inFlight.add(run);
   }
 
-  /** Ends the leases of jobs claimed past their destination's share, unchanged (they stay due). */
-  private giveBack(jobs: ForwardJob[]): void {
-    const run: Promise<void> = Promise.all(jobs.map((job) => this.jobs.settle(job, this.owner)))
-      .then(() => undefined, (err) => this.logger.error('forwarding could not give back jobs past their share; their leases expire', { error: (err as Error).message }))
-      .finally(() => {
-        this.inFlight.delete(run);
-        this.kick();
-      });
-    this.inFlight.add(run);
-  }
-
   /** Ends the lease without an attempt: the job is due again at `at`. */
   private postpone(job: ForwardJob, at: number): Promise<boolean> {
     return this.jobs.settle({ ...job, due_at: at }, this.owner);
   }
 
-  private async attempt(job: ForwardJob, held: Held, answered: () => void): Promise<void> {
+  private async attempt(job: ForwardJob, held: Held, answered: () => void, leaseUntil: number): Promise<void> {
     const now = this.clock.now().getTime();
     // An active destination comes from the short cache intake uses; anything else is read afresh.
     const dst = (await this.activeDestinations(job.hook_id)).find((d) => d.id === job.destination) ?? (await this.destinations.get(job.hook_id, job.destination));
@@ -553,7 +534,7 @@ export class ForwardingService {
       this.nextSlot.set(dst.id, Math.max(now, slot) + 1000 / dst.rate_per_s);
     }
     try {
-      await this.send(job, dst, held, answered);
+      await this.send(job, dst, held, answered, leaseUntil);
     } finally {
       // A probe that ended in any way (an outcome, or an error recording it) frees the next one.
       if (circuit) circuit.probing = false;
@@ -561,7 +542,7 @@ export class ForwardingService {
   }
 
   /** The attempt itself: sign, send, record the invocation, settle the job. */
-  private async send(job: ForwardJob, dst: Destination, held: Held, answered: () => void): Promise<void> {
+  private async send(job: ForwardJob, dst: Destination, held: Held, answered: () => void, leaseUntil: number): Promise<void> {
     if (!held.delivery?.body) {
       answered();
       await this.jobs.settle({ ...job, state: 'dead', due_at: null }, this.owner);
@@ -578,6 +559,14 @@ export class ForwardingService {
     let outcome: SendOutcome;
     try {
       const started = this.clock.now();
+      // A job that waited its turn so long that its lease could end before the answer is given
+      // back, due now, rather than risk another process attempting it too.
+      if (started.getTime() + dst.timeout_ms + LEASE_MARGIN_MS > leaseUntil) {
+        letGo();
+        answered();
+        await this.postpone(job, started.getTime());
+        return;
+      }
       attempt = await this.attemptOf(job, dst, started);
       // Write-ahead: the attempt is reserved before anything is sent; no reservation, no send (the
       // job is due again a little later, its attempts unchanged).
@@ -711,6 +700,9 @@ export class ForwardingService {
     return (await this.invocations.append(record)).id;
   }
 }
+
+/** What is left of a lease, past the destination's timeout, for recording and settling an attempt. */
+const LEASE_MARGIN_MS = 5000;
 
 /** How long a forwarding attempt waits when the database did not take its reservation. */
 const STORAGE_RETRY_MS = 5000;
