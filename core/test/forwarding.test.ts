@@ -104,10 +104,10 @@ describe('forwarding: each destination’s share of the send slots', () => {
   it('lets only its share of requests go at once; the next waits, in order, for one to end', async () => {
     const shares = new SendShares(2);
     const order: string[] = [];
-    await shares.acquire('dst_a');
-    await shares.acquire('dst_a');
+    expect(await shares.acquire('dst_a')).to.equal(false);
+    expect(await shares.acquire('dst_a')).to.equal(false);
     expect(shares.sending('dst_a')).to.equal(2);
-    const third = shares.acquire('dst_a').then(() => order.push('third'));
+    const third = shares.acquire('dst_a').then((waited) => order.push(waited ? 'third' : 'third at once'));
     const fourth = shares.acquire('dst_a').then(() => order.push('fourth'));
     await shares.acquire('dst_b'); // another destination is not held up
     await new Promise((r) => setImmediate(r));

@@ -549,7 +549,7 @@ export class ForwardingService {
       return;
     }
     // At most the destination's share of requests at once; a job past it waits here for one to end.
-    await this.shares.acquire(dst.id);
+    const waited = await this.shares.acquire(dst.id);
     let sending = true;
     const letGo = (): void => {
       if (sending) this.shares.releaseSend(dst.id);
@@ -561,7 +561,7 @@ export class ForwardingService {
       const started = this.clock.now();
       // A job that waited its turn so long that its lease could end before the answer is given
       // back, due now, rather than risk another process attempting it too.
-      if (started.getTime() + dst.timeout_ms + LEASE_MARGIN_MS > leaseUntil) {
+      if (waited && started.getTime() + dst.timeout_ms + LEASE_MARGIN_MS > leaseUntil) {
         letGo();
         answered();
         await this.postpone(job, started.getTime());

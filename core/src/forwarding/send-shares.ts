@@ -70,18 +70,22 @@ export class SendShares {
     return out;
   }
 
-  /** Resolves once the destination has fewer than its share of requests under way, counting this one. */
-  async acquire(destination: string): Promise<void> {
+  /**
+   * Resolves once the destination has fewer than its share of requests under way, counting this
+   * one: false at once, true after waiting for one to end.
+   */
+  async acquire(destination: string): Promise<boolean> {
     const now = this.sendingNow.get(destination) ?? 0;
     if (now < this.shareOf(destination)) {
       this.sendingNow.set(destination, now + 1);
-      return;
+      return false;
     }
     await new Promise<void>((resolve) => {
       const queue = this.queues.get(destination) ?? [];
       queue.push(resolve);
       this.queues.set(destination, queue);
     });
+    return true;
   }
 
   /** A request ended: its place goes to the next job waiting, or is freed. */
