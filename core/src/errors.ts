@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'invalid_arguments'
   | 'invalid_repair'
   | 'lineage_closed'
+  | 'rotation_conflict'
   | 'invocation_not_found'
   | 'credential_required'
   | 'approval_required'

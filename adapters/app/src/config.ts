@@ -40,7 +40,7 @@ export interface Config {
   webhooks: {
     bodyLimitBytes: number;
     refusedBodyBytes: number;
-    forwarding?: { allow?: string[]; pollMs?: number; leaseMs?: number; concurrency?: number; circuitFailures?: number; circuitCooldownMs?: number };
+    forwarding?: { allow?: string[]; pollMs?: number; leaseMs?: number; concurrency?: number; perDestinationConcurrency?: number; circuitFailures?: number; circuitCooldownMs?: number };
   };
   approvals: { ttlSeconds: number };
   /** OAuth 2.1 for the MCP faces (all optional; defaults in core's DEFAULT_OAUTH_OPTIONS). */

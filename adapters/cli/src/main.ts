@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { CliError, SwitchyardClient } from './client.js';
 import { hookCommand } from './commands/hook.js';
-import { deadCommand, destinationsCommand, retryCommand, type DestinationOptions } from './commands/destinations.js';
+import { allowCommand, deadCommand, destinationsCommand, retryCommand, type DestinationOptions } from './commands/destinations.js';
 import { verifyCommand } from './commands/verify.js';
 import { tokenCommand } from './commands/token.js';
 import { upstreamCommand } from './commands/upstream.js';
@@ -25,8 +25,11 @@ commands:
   hook destinations <hook> add <url> [--name N] [--filter EXPR] [--ordered] [--max-attempts N] [--initial-ms MS]
                                          forward to a URL (prints the signing secret once)
   hook destinations <hook> on|off|delete <dst>
+  hook destinations <hook> rotate-secret <dst> [--grace-s S]   a new signing secret; the old one signs too for S seconds (86400)
   hook dead <hook> <dst> [--limit N]     a destination's dead letters
   hook retry <hook> <dst> (--dead | --from TIME --to TIME | --entries dlv_a,dlv_b)
+  hook allow [<host>|<host:port>]        list, or admit a destination host on an internal address (kept in the database)
+  hook disallow <host>|<host:port>       take a run-time entry away
                                          re-forward dead letters
   verify <receipt.json | proof | id>     check a receipt, confirmation or .tlog-proof offline (id: inv_, dlv_ or tdp_)
                                          against the pinned verifier key (an id: its public
@@ -83,6 +86,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
         ordered: { type: 'boolean', default: false },
         'max-attempts': { type: 'string' },
         'initial-ms': { type: 'string' },
+        'grace-s': { type: 'string' },
         dead: { type: 'boolean', default: false },
         from: { type: 'string' },
         to: { type: 'string' },
@@ -119,7 +123,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
       return 0;
     }
     if (group !== 'hook') throw new CliError('invalid_request', `unknown command ${group}\n\n${USAGE}`, 2);
-    const forwarding = { destinations: destinationsCommand, dead: deadCommand, retry: retryCommand }[rest[0] as string];
+    const forwarding = {
+      destinations: destinationsCommand,
+      dead: deadCommand,
+      retry: retryCommand,
+      allow: (c: SwitchyardClient, a: string[], o: DestinationOptions, i: typeof io) => allowCommand(c, a, o, i, 'allow'),
+      disallow: (c: SwitchyardClient, a: string[], o: DestinationOptions, i: typeof io) => allowCommand(c, a, o, i, 'disallow'),
+    }[rest[0] as string];
     if (forwarding) {
       const int = (v: string | undefined, flag: string) => {
         if (v === undefined) return undefined;
@@ -134,6 +144,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
         ...(values.filter ? { filter: values.filter } : {}),
         ...(values['max-attempts'] !== undefined ? { maxAttempts: int(values['max-attempts'], '--max-attempts')! } : {}),
         ...(values['initial-ms'] !== undefined ? { initialMs: int(values['initial-ms'], '--initial-ms')! } : {}),
+        ...(values['grace-s'] !== undefined ? { graceS: int(values['grace-s'], '--grace-s')! } : {}),
         ...(values.from ? { from: values.from } : {}),
         ...(values.to ? { to: values.to } : {}),
         ...(values.entries ? { entries: values.entries } : {}),

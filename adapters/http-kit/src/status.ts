@@ -11,6 +11,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   invalid_arguments: 422,
   invalid_repair: 422,
   lineage_closed: 409,
+  rotation_conflict: 409,
   invocation_not_found: 404,
   credential_required: 401,
   approval_required: 403,

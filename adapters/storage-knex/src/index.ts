@@ -26,6 +26,7 @@ export * from './ledger-backlog.js';
 export * from './blob-store.js';
 export * from './destination-store.js';
 export * from './forward-job-store.js';
+export * from './forward-allow-store.js';
 export * from './oauth-client-store.js';
 export * from './oauth-grant-store.js';
 export * from './oauth-code-store.js';

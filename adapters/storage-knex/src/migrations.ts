@@ -716,6 +716,35 @@ const migrations: Migration[] = [
     },
   },
   {
+    // 019: what a destination takes and gets. Its own cap on sends in flight (below the service's
+    // per-destination share; null: that share), which of a delivery's headers it receives
+    // (JSON: "all", "none" or a list of names; null: "all"), and the secret before a rotation,
+    // signed with too until its grace ends. And the allowlist entries the owner adds at run time
+    // (beside webhooks.forwarding.allow), read by every process.
+    name: '019_destination_sending',
+    async up(knex) {
+      await knex.schema.alterTable('destinations', (t) => {
+        t.integer('concurrency').nullable();
+        t.text('forward_headers').nullable();
+        t.string('previous_secret', 100).nullable();
+        t.string('previous_secret_until', 40).nullable();
+      });
+      await knex.schema.createTable('forwarding_allow', (t) => {
+        t.string('entry', 300).primary();
+        t.string('created_at', 40).notNullable();
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTable('forwarding_allow');
+      await knex.schema.alterTable('destinations', (t) => {
+        t.dropColumn('previous_secret_until');
+        t.dropColumn('previous_secret');
+        t.dropColumn('forward_headers');
+        t.dropColumn('concurrency');
+      });
+    },
+  },
+  {
     // 020: pinned tool definitions. One row per pin (the first import of a server, the owner's
     // approval of a change, or a server set to accept changes); the newest pin of a key is in force.
     // Append-only and a leaf of the Merkle log (kind tool_definition), so which definition a tool

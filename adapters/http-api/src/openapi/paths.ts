@@ -285,6 +285,29 @@ export const paths = {
       responses: { '200': json('How many were put back in the schedule', { type: 'object', properties: { ok: { type: 'boolean' }, requeued: { type: 'integer' } } }), ...errors([400, 'invalid_request'], [404, 'webhook_not_found, not_found']), ...credentialErrors },
     },
   },
+  '/api/objects/webhook/{id}/destinations/{dst}/rotate-secret': {
+    post: {
+      operationId: 'rotateDestinationSecret', tags: ['forwarding'], summary: 'A new signing secret, shown once; attempts are signed with the old one too for grace_s seconds', security: ownerOnly, parameters: [hookId, dstId],
+      requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', properties: { grace_s: { type: 'integer', minimum: 0, maximum: 604800, default: 86400 } }, additionalProperties: false } } } },
+      responses: { '200': json('The destination with its new secret and previous_secret_until', ref('Destination')), ...errors([400, 'invalid_request'], [404, 'webhook_not_found, not_found'], [409, 'rotation_conflict']), ...credentialErrors },
+    },
+  },
+  '/api/forwarding/allow': {
+    get: {
+      operationId: 'listForwardingAllow', tags: ['forwarding'], summary: 'The allowlist of destinations on internal addresses: the configuration\'s entries, then those added at run time', security: ownerOnly,
+      responses: { '200': json('{items: [{host, source: config | database, created_at}]}', { type: 'object', properties: { items: { type: 'array', items: { type: 'object', properties: { host: { type: 'string' }, source: { enum: ['config', 'database'] }, created_at: { type: ['string', 'null'] } } } } } }), ...credentialErrors },
+    },
+    post: {
+      operationId: 'addForwardingAllow', tags: ['forwarding'], summary: 'Admit a host (ports 80 and 443) or host:port for destinations, in every process', security: ownerOnly,
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { host: { type: 'string', maxLength: 300 } }, required: ['host'], additionalProperties: false } } } },
+      responses: { '201': json('Added', { type: 'object', properties: { host: { type: 'string' }, added: { type: 'boolean' } } }), '200': json('Already listed', { type: 'object', properties: { host: { type: 'string' }, added: { type: 'boolean' } } }), ...errors([400, 'invalid_request']), ...credentialErrors },
+    },
+    delete: {
+      operationId: 'removeForwardingAllow', tags: ['forwarding'], summary: 'Take a run-time entry away (attempts to it are refused again)', security: ownerOnly,
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { host: { type: 'string' } }, required: ['host'], additionalProperties: false } } } },
+      responses: { '200': json('Removed', { type: 'object', properties: { host: { type: 'string' }, removed: { type: 'boolean' } } }), ...errors([400, 'invalid_request (a configuration entry)'], [404, 'not_found']), ...credentialErrors },
+    },
+  },
   '/hook/{id}': {
     get: { operationId: 'webhookFace', tags: ['webhooks'], summary: "A webhook's public face: name and on/off only", security: publicOnly, parameters: [hookId], responses: { '200': json('{name, on}', { type: 'object', properties: { name: { type: 'string' }, on: { type: 'boolean' } } }), ...errors([404, 'webhook_not_found']) } },
     post: {
