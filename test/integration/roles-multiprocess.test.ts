@@ -13,10 +13,12 @@ import { eventually, startReceiver, type Receiver } from '../support/receiver.js
 const owner = { 'content-type': 'application/json', 'x-sheets-key': TEST_API_KEY };
 
 /** A config file shared by every process of a test: fast polling, short leases, the receiver allowed. */
+// perDestinationConcurrency 16: one destination may hold every attempt of these tests at once (the
+// kill -9 test wants all ten under way when the worker dies; the share itself is tested elsewhere).
 function fleetConfig(rx: Receiver): { env: NodeJS.ProcessEnv; drop(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'switchyard-roles-'));
   const file = join(dir, 'config.json');
-  writeFileSync(file, JSON.stringify({ webhooks: { forwarding: { allow: [`127.0.0.1:${rx.port}`], pollMs: 50, leaseMs: 3000, circuitFailures: 1000 } }, ledger: { integrateIntervalMs: 50 } }));
+  writeFileSync(file, JSON.stringify({ webhooks: { forwarding: { allow: [`127.0.0.1:${rx.port}`], pollMs: 50, leaseMs: 3000, circuitFailures: 1000, perDestinationConcurrency: 16 } }, ledger: { integrateIntervalMs: 50 } }));
   return { env: { SWITCHYARD_API_KEY: TEST_API_KEY, SWITCHYARD_CONFIG: file }, drop: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
