@@ -27,8 +27,6 @@ export const FORWARD_PATH = 'webhook › forward';
 export const ANSWER_EXCERPT_BYTES = 1024;
 
 export interface ForwardingOptions {
-  /** How often each process looks for due jobs (it also looks at once after a delivery). */
-  pollMs: number;
   /** How long a claim holds a job; longer than any destination's timeout, so an attempt is made once. */
   leaseMs: number;
   /** Sends in flight per process (attempts whose destination has not answered yet). */
@@ -40,7 +38,7 @@ export interface ForwardingOptions {
   circuitCooldownMs: number;
 }
 
-export const DEFAULT_FORWARDING_OPTIONS: ForwardingOptions = { pollMs: 250, leaseMs: 120_000, concurrency: 32, perDestinationConcurrency: 4, circuitFailures: 5, circuitCooldownMs: 30_000 };
+export const DEFAULT_FORWARDING_OPTIONS: ForwardingOptions = { leaseMs: 120_000, concurrency: 32, perDestinationConcurrency: 4, circuitFailures: 5, circuitCooldownMs: 30_000 };
 
 /** A delivery's forwarding to one destination, as /api/ledger shows it. */
 export interface ForwardingView {
@@ -100,8 +98,6 @@ export class ForwardingService {
   private sending = 0;
   /** Slots held for a claim under way. */
   private claiming = 0;
-  private timer: ReturnType<typeof setInterval> | undefined;
-  private allowTimer: ReturnType<typeof setInterval> | undefined;
   private allowReadAt = 0;
   private draining: Promise<void> | null = null;
   private again = false;
@@ -374,14 +370,14 @@ export class ForwardingService {
   }
 
   // ── Workers ─────────────────────────────────────────────────────────────────────────────────
+  // This process works the schedule only once started (a worker or an `all` process); the timer
+  // that looks for due jobs belongs to the adapter that starts it (adapters/app's background work).
+  // Not started (an api process), intake only writes jobs for the workers to claim.
 
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.timer = setInterval(() => this.kick(), this.options.pollMs);
-    this.timer.unref?.();
-    this.allowTimer = setInterval(() => void this.refreshAllow().catch((err) => this.logger.warn('could not read the run-time allowlist; keeping the last one', { error: (err as Error).message })), ALLOW_REFRESH_MS);
-    this.allowTimer.unref?.();
+    // The run-time allowlist as it is now; the claims keep it fresh (refreshAllow in drain).
     void this.refreshAllow(true).catch(() => undefined);
     this.kick();
   }
@@ -389,8 +385,6 @@ export class ForwardingService {
   /** Stops claiming and waits for the attempts in flight. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    if (this.allowTimer) clearInterval(this.allowTimer);
     // A claim under way may still start attempts: wait for it, then for every attempt.
     await this.draining;
     await Promise.allSettled([...this.inFlight]);
@@ -434,6 +428,8 @@ export class ForwardingService {
   }
 
   private async drain(): Promise<void> {
+    // Each look for due jobs reads the run-time allowlist too, at most once a second.
+    await this.refreshAllow().catch((err) => this.logger.warn('could not read the run-time allowlist; keeping the last one', { error: (err as Error).message }));
     for (;;) {
       this.again = false;
       const room = this.room();
