@@ -430,6 +430,8 @@ export class ForwardingService {
   }
 
   private async drain(): Promise<void> {
+    // Each look for due jobs reads the run-time allowlist too, at most once a second.
+    await this.refreshAllowlist().catch((err) => this.logger.warn('could not read the run-time allowlist; keeping the last one', { error: (err as Error).message }));
     for (;;) {
       this.again = false;
       const room = this.room();
