@@ -22,6 +22,12 @@ async function main(): Promise<void> {
   const fields = { role: config.role, database, capabilities: switchyard.registry.size, background: switchyard.background.names };
   if (url) switchyard.logger.info('switchyard listening', { url, ...fields });
   else switchyard.logger.info('switchyard working', fields);
+  // A plugin whose upstream.url is "simulator" (the default) answers from a bundled simulator, not
+  // the vendor: fine for a trial, wrong in production, so the start says it once.
+  const simulated = switchyard.plugins.filter((p) => p.simulator).map((p) => p.plugin.name);
+  if (simulated.length > 0) {
+    switchyard.logger.warn('upstream simulators stand in for real servers', { plugins: simulated, fix: 'set plugins.<name>.upstream.url to the real server (README: Configuration)' });
+  }
   let closing = false;
   const stop = (signal: string): void => {
     if (closing) return;

@@ -3,7 +3,7 @@ export { accessLog } from './access-log.js';
 export { API_KEY_HEADER, checkApiKey } from './api-key.js';
 export { baseUrlOf } from './base-url.js';
 export type { DatabaseHealthReading, HttpContext, HttpLogger, McpFacesConfig, Needs } from './context.js';
-export { OWNER_MOVES, authorize, callerOf, credentialOf, linkToken, presentedTo, requireUnspent } from './credentials.js';
+export { OWNER_MOVES, callerOf, credentialOf, linkToken, presentedTo, requireUnspent } from './credentials.js';
 export type { Credential } from './credentials.js';
 export { securityHeaders } from './dashboard-headers.js';
 export { page } from './dashboard-page.js';
