@@ -3,15 +3,16 @@
 # unprivileged `node` user, with `node` itself as PID 1 (it handles SIGTERM and SIGINT: stops
 # taking requests, lets background work finish, closes the database). SWITCHYARD_ROLE picks what
 # a container runs (all, api, worker); see docs/operations.md.
+# Built and run on Node 24, the newest LTS line the suite runs on (docs/operations.md, Node.js lines).
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY . .
 RUN npm ci --no-audit --no-fund \
  && npm run build \
  && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080

@@ -1,7 +1,7 @@
 // Background work: what a process does besides answering HTTP (the ledger integrator, the
-// forwarder). The rules stay in core (which jobs are due, backoff, leases as data); this adapter owns
+// witnesses, the forwarder). The rules stay in core (which jobs are due, backoff, leases as data); this adapter owns
 // the timers and the order of start and shutdown, and the role decides which tasks a process runs.
-import type { ForwardingService, VerifiableLedger } from '@switchyard/core';
+import { startWitnessing, type ForwardingService, type VerifiableLedger, type WitnessService } from '@switchyard/core';
 import { startIntegrator } from '@switchyard/storage-knex';
 import type { Role } from './config.js';
 import type { Logger } from './logger.js';
@@ -64,6 +64,26 @@ export function integratorTask(ledger: VerifiableLedger, intervalMs: number, log
     name: 'integrator',
     start: () => {
       running = startIntegrator(ledger, intervalMs, (e) => logger.error('ledger integration failed; retrying', { error: (e as Error).message }));
+    },
+    stop: async () => {
+      await running?.stop();
+      running = undefined;
+    },
+  };
+}
+
+/**
+ * Each new checkpoint is taken to the configured witnesses (c2sp.org/tlog-witness) on the
+ * integrator's interval; a refusal is logged with its reason, never fatal.
+ */
+export function witnessTask(witnesses: WitnessService, intervalMs: number, logger: Logger): BackgroundTask {
+  let running: { stop(): Promise<void> } | undefined;
+  return {
+    name: 'witnesses',
+    start: () => {
+      running = startWitnessing(witnesses, intervalMs, (o) =>
+        o.outcome === 'refused' ? logger.warn('witness refused: checkpoint not cosigned', { witness: o.witness, size: o.size, reason: o.reason }) : logger.info('checkpoint cosigned', { witness: o.witness, size: o.size }),
+      );
     },
     stop: async () => {
       await running?.stop();

@@ -46,7 +46,7 @@ export interface Config {
   /** OAuth 2.1 for the MCP faces (all optional; defaults in core's DEFAULT_OAUTH_OPTIONS). */
   oauth?: { accessTokenTtlSeconds?: number; refreshTokenTtlSeconds?: number; codeTtlSeconds?: number; maxUnconsentedClients?: number; clientMetadata?: { enabled?: boolean; allow?: string[]; allowHttp?: boolean } };
   tokens: { rootKeys: Array<{ kid: string; secret: string }>; mintPerMinute: number; workspaces: string[] };
-  ledger: { origin: string; signingKey?: string | null; commitmentKey?: string | null; integrateIntervalMs: number; leafWorker: boolean; inlineBodyBytes: number; pageBytes: number };
+  ledger: { origin: string; signingKey?: string | null; commitmentKey?: string | null; integrateIntervalMs: number; leafWorker: boolean; inlineBodyBytes: number; pageBytes: number; witnesses?: Array<{ name: string; vkey: string; url: string }>; witnessTimeoutMs?: number };
   upstreams: { connectTimeoutMs?: number; listTimeoutMs?: number; servers?: Record<string, UpstreamServerConfig>; oauthKeys?: Array<{ kid: string; secret: string }> };
   /** The MCP faces: accepted Host and Origin values, tools/list page size, named virtual servers. */
   mcp: { allowedHosts: string[]; allowedOrigins: string[]; pageSize: number; virtualServers: Record<string, { description?: string; tools: string[] }>; sessions: { maxSessions: number; maxSubscriptions: number; idleMs: number } };
@@ -62,6 +62,13 @@ export interface ImportedToolPolicyConfig {
   auth?: 'none' | 'required';
   risk?: 'low' | 'high';
   approval?: boolean;
+  /** Overrides of what callers are shown and what runs (core/src/tool-override.ts); upstreams.servers.<name>.tools.<tool> only. */
+  name?: string;
+  title?: string;
+  description?: string;
+  hidden?: boolean;
+  fixed?: Record<string, unknown>;
+  default_arguments?: Record<string, unknown>;
 }
 
 /** upstreams.servers.<name>: an MCP server whose tools are imported as capabilities of `system`. */
@@ -78,6 +85,8 @@ export interface UpstreamServerConfig {
   oauth?: UpstreamOAuthConfig;
   tools?: Record<string, ImportedToolPolicyConfig>;
   defaults?: ImportedToolPolicyConfig;
+  /** A changed, new or removed tool: held for the owner's approval (the default), or pinned and served at once. */
+  onChange?: 'hold' | 'accept';
 }
 
 export class ConfigError extends Error {

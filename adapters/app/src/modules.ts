@@ -24,7 +24,7 @@ import {
   type StoredDelivery,
   type StoredInvocation,
 } from '@switchyard/core';
-import { KnexClientRateWindows, KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardJobStore, KnexInvocationStore, KnexLedger, KnexRunReservations, KnexSettings, KnexTokenUseStore, KnexUpstreamCredentialStore, KnexWebhookStore, StorageHealth, openDatabase, readLedgerBacklog, storageFailureKind } from '@switchyard/storage-knex';
+import { KnexClientRateWindows, KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardJobStore, KnexInvocationStore, KnexLedger, KnexRunReservations, KnexSettings, KnexTokenUseStore, KnexToolPinStore, KnexUpstreamCredentialStore, KnexWebhookStore, StorageHealth, openDatabase, readLedgerBacklog, storageFailureKind } from '@switchyard/storage-knex';
 import { DEFAULT_MAX_RESULT_BYTES, McpUpstreamClient, MeteredUpstreamClient, TracedUpstreamClient } from '@switchyard/mcp';
 import { httpRequestScope, httpServices, statusFor } from '@switchyard/http-kit';
 import { telemetryServices } from '@switchyard/telemetry';
@@ -97,6 +97,7 @@ export const storageWiring = definePackage('storage-knex', [
   createServiceFactory({ service: coreServices.rateWindows, deps: db, factory: ({ db }) => (db.dialect.sharedByProcesses ? new KnexClientRateWindows(db.knex) : new MemoryRateWindows()) }),
   createServiceFactory({ service: coreServices.settings, deps: db, factory: ({ db }) => new KnexSettings(db.knex) }),
   createServiceFactory({ service: coreServices.approvalStore, deps: db, factory: ({ db }) => new KnexApprovalStore(db.knex) }),
+  createServiceFactory({ service: coreServices.toolPins, deps: db, factory: ({ db }) => new KnexToolPinStore(db.knex) }),
   createServiceFactory({ service: coreServices.tokenUses, deps: db, factory: ({ db }) => new KnexTokenUseStore(db.knex) }),
   createServiceFactory({ service: coreServices.oauthClients, deps: db, factory: ({ db }) => new KnexOAuthClientStore(db.knex) }),
   createServiceFactory({ service: coreServices.oauthGrants, deps: db, factory: ({ db }) => new KnexOAuthGrantStore(db.knex, db.readKnex) }),
@@ -178,9 +179,9 @@ export const coreWiring = definePackage('core', [
   // Imported MCP servers register after the plugins, so a server cannot take a plugin's system.
   createServiceFactory({
     service: appServices.upstreamImports,
-    deps: { config: appServices.config, registry: coreServices.registry, runners: coreServices.runners, tools: coreServices.upstreamTools, logger: appServices.logger },
-    factory: async ({ config, registry, runners, tools, logger }) => {
-      const imports = new ConfiguredUpstreamImports(config.upstreams.servers ?? {}, registry, runners, tools, logger, config.upstreams.listTimeoutMs ?? 10_000);
+    deps: { config: appServices.config, registry: coreServices.registry, runners: coreServices.runners, tools: coreServices.upstreamTools, logger: appServices.logger, pins: coreServices.toolPins, clock: coreServices.clock },
+    factory: async ({ config, registry, runners, tools, logger, pins, clock }) => {
+      const imports = new ConfiguredUpstreamImports(config.upstreams.servers ?? {}, registry, runners, tools, logger, config.upstreams.listTimeoutMs ?? 10_000, { pins, clock });
       await imports.start();
       return imports;
     },

@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { Container } from 'inversify';
-import { coreServices, randomId, type ApiKeyStore, type CapabilityRegistry } from '@switchyard/core';
+import { WitnessService, coreServices, randomId, type ApiKeyStore, type CapabilityRegistry } from '@switchyard/core';
 import { KnexRunReservations } from '@switchyard/storage-knex';
 import { createHttpServer } from '@switchyard/http-kit';
 import { httpKitWiring } from '@switchyard/http-kit';
@@ -15,13 +15,14 @@ import { webDashboardWiring } from '@switchyard/web-dashboard';
 import { webContentWiring } from '@switchyard/web-content';
 import { telemetryServices, telemetryWiring } from '@switchyard/telemetry';
 import { wire } from '@switchyard/wiring';
-import { BackgroundWork, forwarderTask, integratorTask, roleRuns, type BackgroundTask } from './background-work.js';
+import { BackgroundWork, forwarderTask, integratorTask, roleRuns, witnessTask, type BackgroundTask } from './background-work.js';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { configWiring, coreWiring, httpAppWiring, mcpWiring, pluginEnvironmentWiring, storageWiring } from './modules.js';
 import { loadPlugins } from './plugin-loader.js';
 import { appServices, type LoadedPlugin } from './tokens.js';
 import type { ConfiguredUpstreamImports } from './upstream-imports.js';
+import { fetchWitnessTransport } from './witness-transport.js';
 
 export interface Switchyard {
   config: Config;
@@ -96,12 +97,15 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
     // work (queued entries, forwarding jobs).
     const ledger = await container.getAsync<typeof coreServices.ledger.T>(coreServices.ledger.token);
     const forwarding = await container.getAsync<typeof coreServices.forwarding.T>(coreServices.forwarding.token);
+    // Witnesses configured (a malformed key stops the start here, before any work begins).
+    const witnesses = new WitnessService(ledger, config.ledger.witnesses ?? [], fetchWitnessTransport, config.ledger.witnessTimeoutMs ?? 5000);
     // Write-ahead: every process renews the reservations of its runs in flight, and ends any run
     // whose reservation lapsed (its process died, or could not write the outcome) as interrupted:
     // now, and every half lease, whichever process on the database gets there first.
     const sweeper = runSweeperTask(container, config.dispatch.runLeaseMs ?? 15_000, logger);
     background = new BackgroundWork(
-      roleRuns(config.role).background ? [sweeper, integratorTask(ledger, config.ledger.integrateIntervalMs, logger), forwarderTask(forwarding, config.webhooks.forwarding?.pollMs ?? DEFAULT_FORWARD_POLL_MS)] : [sweeper],
+      roleRuns(config.role).background
+        ? [sweeper, integratorTask(ledger, config.ledger.integrateIntervalMs, logger), ...(witnesses.configured > 0 ? [witnessTask(witnesses, config.ledger.integrateIntervalMs, logger)] : []), forwarderTask(forwarding, config.webhooks.forwarding?.pollMs ?? DEFAULT_FORWARD_POLL_MS)] : [sweeper],
       logger,
     );
     await background.start();

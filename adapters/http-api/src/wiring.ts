@@ -11,10 +11,12 @@ import { healthRoutes } from './routes/health.js';
 import { hookRoutes } from './routes/hooks.js';
 import { invocationRoutes } from './routes/invocations.js';
 import { ledgerRoutes } from './routes/ledger.js';
+import { logTileRoutes } from './routes/log-tiles.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { provenWorkRoutes } from './routes/proven-work.js';
 import { routerRoutes } from './routes/router.js';
 import { tokenRoutes } from './routes/tokens.js';
+import { toolRoutes } from './routes/tools.js';
 import { upstreamRoutes } from './routes/upstreams.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { workspaceRoutes } from './routes/workspace.js';
@@ -54,9 +56,11 @@ export const httpApiWiring = definePackage('http-api', [
           destinationRoutes(ctx),
           ledgerRoutes(ctx),
           provenWorkRoutes(ctx),
+          logTileRoutes(ctx),
           tokenRoutes(ctx),
           approvalRoutes(ctx),
           upstreamRoutes(ctx),
+          toolRoutes(ctx),
           routerRoutes(ctx),
           workspaceRoutes(ctx),
         ),

@@ -14,6 +14,7 @@ export * from './ledger-sources.js';
 export * from './settings.js';
 export * from './token-use-store.js';
 export * from './approval-store.js';
+export * from './tool-pin-store.js';
 export * from './queued-leaves.js';
 export * from './leaf-worker.js';
 export * from './sql-batches.js';

@@ -345,6 +345,31 @@ export const paths = {
       },
     },
   },
+  '/api/tools/held': {
+    get: {
+      operationId: 'listHeldTools', tags: ['upstreams'], summary: 'Imported tools held for review: a changed definition, a new tool on a known server, a removed tool', security: ownerOnly,
+      responses: { '200': json('The holds, and how many the bound left out', { type: 'object', properties: { ok: { type: 'boolean' }, items: { type: 'array', items: { type: 'object', properties: { key: { type: 'string' }, server: { type: 'string' }, tool: { type: 'string' }, reason: { enum: ['changed', 'new', 'removed'] }, pinned_hash: { type: ['string', 'null'] }, listed_hash: { type: ['string', 'null'] }, held_since: { type: 'string' }, changes_in_a_row: { type: 'integer' }, changes: { type: 'string' }, approve: { type: 'string' } } } }, omitted: { type: 'integer' } } }), ...credentialErrors },
+    },
+  },
+  '/api/tools/{key}/changes': {
+    get: {
+      operationId: 'toolChanges', tags: ['upstreams'], summary: "A held tool: its pinned and listed definitions and a readable diff (JSON Pointer paths)", security: ownerOnly,
+      parameters: [pathParam('key', 'The capability key (any letter case)')],
+      responses: { '200': json('The hold, before, after and diff'), ...errors([404, 'not_found (the key is not held)']), ...credentialErrors },
+    },
+  },
+  '/api/tools/{key}/approve': {
+    post: {
+      operationId: 'approveTool', tags: ['upstreams'], summary: 'Approve the held definition: a new pin in the ledger, and the tool is served', security: ownerOnly,
+      parameters: [pathParam('key', 'The capability key (any letter case)')],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { hash: { type: 'string', pattern: '^sha256:[0-9a-f]{64}$', description: 'The listed_hash of the changes' } }, required: ['hash'] } } } },
+      responses: {
+        '200': json('The pin and its confirm link'),
+        ...errors([400, 'invalid_request (no hash, or a removed tool: nothing to approve)'], [404, 'not_found (the key is not held)'], [409, 'tool_hash_stale (the server changed it again) or tool_flapping (it changes on every refresh)']),
+        ...credentialErrors,
+      },
+    },
+  },
   '/api/proven-work': {
     get: {
       operationId: 'provenWork', tags: ['proofs'], summary: 'Signed checkpoint, leaves and consistency proofs (public)', security: anyCredential,
@@ -357,6 +382,21 @@ export const paths = {
       operationId: 'verifierKey', tags: ['proofs'], summary: "The log's Ed25519 verifier key (signed-note format)", security: anyCredential,
       parameters: [query('format', '`text` for the key line alone', { enum: ['text'] })],
       responses: { '200': { description: 'The verifier key', content: { 'application/json': { schema: { type: 'object' } }, 'text/plain': { schema: { type: 'string' } } } }, ...credentialErrors },
+    },
+  },
+  '/api/proven-work/log/checkpoint': {
+    get: {
+      operationId: 'logCheckpoint', tags: ['proofs'], summary: "The log's latest signed checkpoint (c2sp.org/tlog-checkpoint, a signed note, with any witness cosignatures; public)", security: anyCredential,
+      responses: { '200': { description: 'The signed checkpoint note', content: { 'text/plain; charset=utf-8': { schema: { type: 'string' } } } }, ...errors([404, 'not_found (nothing integrated yet)']), ...credentialErrors },
+    },
+  },
+  '/api/proven-work/log/tile/{tile}': {
+    get: {
+      operationId: 'logTile', tags: ['proofs'], summary: 'A tile of Merkle tree hashes or an entry bundle (c2sp.org/tlog-tiles; public)',
+      description: 'The rest of the path, which spans several segments: `<L>/<N>[.p/<W>]` (hashes at level L) or `entries/<N>[.p/<W>]` (leaves, each a big-endian uint16 length and its bytes). N is written in 3-digit groups, all but the last prefixed with `x` (1234067 is `x001/x234/067`); `.p/<W>` names a partial tile of width 1–255. Cacheable for ever.',
+      security: anyCredential,
+      parameters: [pathParam('tile', 'L/N[.p/W] or entries/N[.p/W], e.g. 0/x001/234.p/17')],
+      responses: { '200': { description: 'The tile (32-byte hashes, concatenated) or the entry bundle (gzip when accepted)', content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } }, ...errors([400, 'invalid_request (a malformed tile path)'], [404, 'not_found (past the tree size of the latest checkpoint)']), ...credentialErrors },
     },
   },
   '/api/workspace': {
