@@ -28,18 +28,18 @@ function getFrom(localAddress: string, url: string, headers: Record<string, stri
   });
 }
 
-/** The routes an api process answered, from its access log (debug lines on stdout). */
-function answeredRoutes(child: Child): string[] {
-  const routes: string[] = [];
+/** The requests an api process answered (route and request id), from its access log (debug lines on stdout). */
+function answeredRequests(child: Child): Array<{ route: string; id: string }> {
+  const answered: Array<{ route: string; id: string }> = [];
   createInterface({ input: child.process.stdout! }).on('line', (line) => {
     try {
-      const entry = JSON.parse(line) as { message?: string; route?: string };
-      if (entry.message === 'request' && entry.route) routes.push(entry.route);
+      const entry = JSON.parse(line) as { message?: string; route?: string; request_id?: string };
+      if (entry.message === 'request' && entry.route) answered.push({ route: entry.route, id: entry.request_id ?? '' });
     } catch {
       // not a log line
     }
   });
-  return routes;
+  return answered;
 }
 
 const OPEN = { auth: 'none', risk: 'low', approval: false };
@@ -53,7 +53,7 @@ if (engines().includes('postgres')) {
     let rx: Receiver;
     let dir: string;
     const apis: Array<{ child: Child; url: string }> = [];
-    let routes: string[][];
+    let answered: Array<Array<{ route: string; id: string }>>;
     let worker: Child | undefined;
     let nginx: Nginx;
 
@@ -75,7 +75,7 @@ if (engines().includes('postgres')) {
       const env = { SWITCHYARD_API_KEY: TEST_API_KEY, DATABASE_URL: db.url, SWITCHYARD_CONFIG: join(dir, 'config.json'), SWITCHYARD_TRUSTED_PROXIES: '127.0.0.1' };
       apis.push(...(await Promise.all([0, 1].map(() => startServiceProcess({ ...env, SWITCHYARD_ROLE: 'api', LOG_LEVEL: 'debug' })))));
       worker = await startWorkerProcess(env);
-      routes = apis.map((a) => answeredRoutes(a.child));
+      answered = apis.map((a) => answeredRequests(a.child));
       nginx = await startNginx(apis.map((a) => new URL(a.url).host));
     });
 
@@ -89,11 +89,17 @@ if (engines().includes('postgres')) {
     });
 
     /** Requests to `route` each api process answered since `before` (its access log lengths then). */
-    const countsSince = (before: number[], route: string): number[] => routes.map((r, i) => r.slice(before[i]).filter((x) => x === route).length);
+    const countsSince = (before: number[], route: string): number[] => answered.map((r, i) => r.slice(before[i]).filter((x) => x.route === route).length);
+    /** Which api processes logged each of these request ids, once every one is logged. */
+    const processesOf = (ids: string[]): Promise<Set<number>> =>
+      eventually(async () => {
+        const found = ids.map((id) => answered.findIndex((log) => log.some((x) => x.id === id)));
+        return found.every((i) => i >= 0) ? new Set(found) : undefined;
+      }, 'every request in an access log');
 
     it('spreads requests over both api processes (round-robin)', async () => {
       expect(nginx.conf).to.contain('proxy_set_header X-Forwarded-For $remote_addr;');
-      const before = routes.map((r) => r.length);
+      const before = answered.map((r) => r.length);
       for (let i = 0; i < 20; i++) expect(await getFrom('127.0.0.1', `${nginx.url}/healthz`)).to.equal(200);
       // nginx's workers each keep their own turn, so the split is even only per worker.
       // A process logs a request once answered: wait for the last lines to arrive.
@@ -105,7 +111,7 @@ if (engines().includes('postgres')) {
     });
 
     it('holds one rate-limit budget per client address across both processes, whatever X-Forwarded-For the client forges', async () => {
-      const before = routes.map((r) => r.length);
+      const before = answered.map((r) => r.length);
       // One client (127.0.0.2 as nginx sees it) sends a new X-Forwarded-For with every request.
       const statuses: number[] = [];
       for (let wave = 0; wave < 3; wave++) {
@@ -139,25 +145,23 @@ if (engines().includes('postgres')) {
       await (await post(session, { jsonrpc: '2.0', id: 2, method: 'logging/setLevel', params: { level: 'warning' } })).text();
       // The level lives in the process that answered setLevel: every call of the session reaches it
       // and streams the warning (a call on the other process would answer plain JSON).
-      const before = routes.map((r) => r.length);
+      const sessionCalls: string[] = [];
       for (let i = 0; i < 8; i++) {
         const answer = await post(session, { jsonrpc: '2.0', id: 10 + i, method: 'tools/call', params: { name: 'FAITHFUL_CHATTY', arguments: {} } });
         expect(answer.headers.get('content-type') ?? '').to.contain('text/event-stream');
         expect(await answer.text()).to.contain('"method":"notifications/message"').and.contain('halfway');
+        sessionCalls.push(answer.headers.get('x-request-id')!);
       }
-      const mcpCalls = await eventually(async () => {
-        const counts = countsSince(before, '/mcp');
-        return counts[0]! + counts[1]! === 8 ? counts : undefined;
-      }, 'the session\'s calls in an access log');
-      expect(mcpCalls.filter((n) => n > 0), 'one process answered the whole session').to.have.length(1);
+      expect((await processesOf(sessionCalls)).size, 'one process answered the whole session').to.equal(1);
       // Calls without a session are spread over both processes and answered by either.
-      const spread = routes.map((r) => r.length);
+      const sessionless: string[] = [];
       for (let i = 0; i < 16; i++) {
         const answer = await post(undefined, { jsonrpc: '2.0', id: 100 + i, method: 'tools/list', params: {} });
         expect(answer.status).to.equal(200);
         expect(await answer.text()).to.contain('FAITHFUL_CHATTY');
+        sessionless.push(answer.headers.get('x-request-id')!);
       }
-      await eventually(async () => (countsSince(spread, '/mcp').every((n) => n > 0) ? true : undefined), 'calls without a session answered by both processes');
+      expect((await processesOf(sessionless)).size, 'both processes answered calls without a session').to.equal(2);
     });
   });
 }

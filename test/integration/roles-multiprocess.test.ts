@@ -90,6 +90,10 @@ if (engines().includes('postgres')) {
         // The worker's integrator put every delivery and every attempt in the tree; the api process proves them.
         const attempts = entries.map((e) => done.get(e)!.invocations[0]!);
         await eventually(async () => ((await Promise.all([...entries, ...attempts].map((id) => ledgerStatus(api!.url, id)))).every((s) => s === 'integrated') ? true : undefined), 'every entry integrated', 30_000);
+
+        // SIGTERM (what a container stop sends) ends a worker cleanly: exit code 0.
+        await worker.stop();
+        expect(worker.process.exitCode, 'the worker exits 0 on SIGTERM').to.equal(0);
       } finally {
         await worker?.stop();
         await api?.child.stop();

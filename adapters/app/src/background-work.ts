@@ -1,7 +1,7 @@
 // Background work: what a process does besides answering HTTP (the ledger integrator, the
 // witnesses, the forwarder). The rules stay in core (which jobs are due, backoff, leases as data); this adapter owns
 // the timers and the order of start and shutdown, and the role decides which tasks a process runs.
-import { ALLOW_REFRESH_MS, startWitnessing, type ForwardingService, type VerifiableLedger, type WitnessService } from '@switchyard/core';
+import { startWitnessing, type ForwardingService, type VerifiableLedger, type WitnessService } from '@switchyard/core';
 import { startIntegrator } from '@switchyard/storage-knex';
 import type { Role } from './config.js';
 import type { Logger } from './logger.js';
@@ -94,24 +94,21 @@ export function witnessTask(witnesses: WitnessService, intervalMs: number, logge
 
 /**
  * Due forwarding attempts (the schedule is in the database) are claimed on a timer, and at once
- * after this process takes a delivery; the owner's run-time allowlist is read again every second
- * (another process may have changed it); stopping waits for the attempts in flight.
+ * after this process takes a delivery (each claim reads the owner's run-time allowlist again, at
+ * most once a second); stopping waits for the attempts in flight.
  */
-export function forwarderTask(forwarding: ForwardingService, pollMs: number, logger: Logger): BackgroundTask {
-  let timers: ReturnType<typeof setInterval>[] = [];
+export function forwarderTask(forwarding: ForwardingService, pollMs: number): BackgroundTask {
+  let timer: ReturnType<typeof setInterval> | undefined;
   return {
     name: 'forwarder',
     start: () => {
       forwarding.start();
-      timers = [
-        setInterval(() => forwarding.kick(), pollMs),
-        setInterval(() => void forwarding.refreshAllowlist().catch((err) => logger.warn('could not read the run-time allowlist; keeping the last one', { error: (err as Error).message })), ALLOW_REFRESH_MS),
-      ];
-      for (const t of timers) t.unref();
+      timer = setInterval(() => forwarding.kick(), pollMs);
+      timer.unref();
     },
     stop: async () => {
-      for (const t of timers) clearInterval(t);
-      timers = [];
+      if (timer) clearInterval(timer);
+      timer = undefined;
       await forwarding.stop();
     },
   };

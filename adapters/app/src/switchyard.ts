@@ -105,7 +105,7 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
     const sweeper = runSweeperTask(container, config.dispatch.runLeaseMs ?? 15_000, logger);
     background = new BackgroundWork(
       roleRuns(config.role).background
-        ? [sweeper, integratorTask(ledger, config.ledger.integrateIntervalMs, logger), ...(witnesses.configured > 0 ? [witnessTask(witnesses, config.ledger.integrateIntervalMs, logger)] : []), forwarderTask(forwarding, config.webhooks.forwarding?.pollMs ?? DEFAULT_FORWARD_POLL_MS, logger)] : [sweeper],
+        ? [sweeper, integratorTask(ledger, config.ledger.integrateIntervalMs, logger), ...(witnesses.configured > 0 ? [witnessTask(witnesses, config.ledger.integrateIntervalMs, logger)] : []), forwarderTask(forwarding, config.webhooks.forwarding?.pollMs ?? DEFAULT_FORWARD_POLL_MS)] : [sweeper],
       logger,
     );
     await background.start();
