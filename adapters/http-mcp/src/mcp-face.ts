@@ -50,6 +50,16 @@ export const methodNotAllowed: RequestHandler = declareAccess({ kind: 'public', 
 });
 
 /**
+ * A request naming a session its holder ended (DELETE) is answered 404, as the spec has it for a
+ * terminated session: the client then starts a new one. True when it answered.
+ */
+export function refusedAsEnded(req: Request, res: Response, sessions: CallerSessions): boolean {
+  if (!sessions.hasEnded(req.get('mcp-session-id'), holderOf(mcpCaller(res)))) return false;
+  res.status(404).json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found: this session was ended (DELETE); start a new one with initialize' }, id: null });
+  return true;
+}
+
+/**
  * A tools/call answered as a stream (SSE) rather than one JSON body: when the caller asked for
  * progress or log messages, or its client can be asked things (elicitation, sampling) while the call runs.
  */
@@ -126,6 +136,7 @@ export type FaceOptions = Pick<SwitchyardMcpServerOptions, 'baseUrl' | 'version'
  * the call may send progress or ask the caller something.
  */
 export async function answerMcp(req: Request, res: Response, ctx: Ctx, exchange: CallerExchange, sessions: CallerSessions, build: (options: FaceOptions) => Server): Promise<void> {
+  if (refusedAsEnded(req, res, sessions)) return;
   const sessionHeader = req.get('mcp-session-id');
   if (exchange.intercept(req.body, sessionHeader)) {
     res.status(202).end();
