@@ -15,9 +15,16 @@ import type { BlobStore } from './ports/blob-store.js';
 import type { CapabilityRegistry } from './registry.js';
 import type { RunnerDirectory } from './runner-directory.js';
 import { computeYield } from './yield.js';
+import { interruptedRecord } from './interrupted-runs.js';
+import type { RunReservations } from './ports/run-reservations.js';
 import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
 import { nestsDeeperThan, stringifyIteratively } from './json-depth.js';
+
+/** The database could not take a write the run depends on: the caller may retry after a while. */
+export const storageUnavailable = (what: string, err: unknown, details: Record<string, unknown> = {}): SwitchyardError =>
+  // The driver's error stays on it (not in the answer), so the adapters can tell what kind of failure it was.
+  Object.defineProperty(new SwitchyardError('storage_unavailable', `${what}: the database did not take the write (${(err as Error)?.message ?? String(err)}); retry later`, details), 'cause', { value: err });
 
 /** What a live caller adds to a run: a way to withdraw it, and a channel for progress and questions. */
 export interface LiveCall {
@@ -75,6 +82,8 @@ export class DispatchService {
     private readonly scope: RequestScope = noRequestScope,
     /** Where large binary content goes; without one, content stays inline. */
     private readonly blobs: BlobStore | null = null,
+    /** Where a run is reserved before its runner is called (write-ahead); without one, runs are not reserved. */
+    private readonly reservations: RunReservations | null = null,
   ) {}
 
   async dispatch(request: DispatchRequest, caller: Caller): Promise<DispatchOutcome> {
@@ -184,6 +193,8 @@ export class DispatchService {
         throw new SwitchyardError('approval_required', `${capability.key} runs only after the owner approves these exact arguments`, { args_hash: argsHash(args), approval_expires_at: expires, approvals: '/api/approvals' });
       }
       if (approvedArgsHash !== null && argsHash(args) !== approvedArgsHash) fail('invalid_request', 'the arguments differ from the approved ones');
+      // Write-ahead: the run is durably reserved before anything runs; no reservation, no run.
+      await this.reserve(interruptedRecord({ id, capability, caller, bodyText: text, args, links, createdAt: started, requestId: this.scope.requestId() }));
       ran = true;
       result = await this.runners.runnerFor(capability).run(capability, args, { timeoutMs: this.options.timeoutMs, invocationId: id, actor: caller.actor, ...live, log: (entry) => void (logs.length < MAX_LOGS && logs.push(entry)) });
       if (ToolOutput.is(result)) {
@@ -195,6 +206,8 @@ export class DispatchService {
       // The result is written to the ledger and its leaves like the arguments: bounded the same way.
       if (nestsDeeperThan(result, maxDepth)) fail('tool_error', `the result of ${capability.key} nests deeper than ${maxDepth} levels`, { max_depth: maxDepth });
     } catch (err) {
+      // Not reserved, so nothing ran and nothing can be recorded: the request fails as a whole.
+      if (!ran && SwitchyardError.is(err, 'storage_unavailable')) throw err;
       const coded = SwitchyardError.is(err) ? err : new SwitchyardError('internal_error', `runner failed: ${(err as Error)?.message ?? String(err)}`);
       error = coded.toJSON();
       // An approval request that passed every other check waits; anything else refused is refused.
@@ -234,7 +247,26 @@ export class DispatchService {
       duration_ms: this.clock.now().getTime() - started.getTime(),
       request_id: this.scope.requestId(),
     };
-    return { capability, invocation: await this.store.append(record) };
+    let stored: StoredInvocation;
+    try {
+      stored = await this.store.append(record);
+    } catch (err) {
+      // The run happened but its outcome is not in the ledger: its reservation lapses and is
+      // swept as interrupted (interrupted-runs.ts), which is what a retry will find.
+      if (ran) this.reservations?.abandon(id);
+      throw storageUnavailable(`${capability.key} ${ran ? 'ran, but its outcome was not recorded' : 'was not recorded'}`, err, { invocation: id, ran });
+    }
+    if (ran) this.reservations?.end(id);
+    return { capability, invocation: stored };
+  }
+
+  private async reserve(interrupted: InvocationRecord): Promise<void> {
+    if (!this.reservations) return;
+    try {
+      await this.reservations.begin(interrupted);
+    } catch (err) {
+      throw storageUnavailable(`${interrupted.key} was not run`, err, { ran: false });
+    }
   }
 
   private get maxDepth(): number {

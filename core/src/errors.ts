@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'upstream_unavailable'
   | 'upstream_timeout'
+  | 'upstream_answer_too_large'
   | 'upstream_not_found'
   | 'upstream_auth_required'
   | 'blocked_address'
@@ -43,6 +44,8 @@ export type ErrorCode =
   | 'request_timeout'
   | 'headers_too_large'
   | 'database_unavailable'
+  | 'storage_unavailable'
+  | 'interrupted'
   | 'internal_error';
 
 const BRAND = Symbol.for('switchyard.SwitchyardError');

@@ -21,6 +21,7 @@ export * from './lineage.js';
 export * from './plan.js';
 export * from './runner-directory.js';
 export * from './dispatch.js';
+export * from './interrupted-runs.js';
 export * from './self-description.js';
 export * from './markdown.js';
 export * from './article.js';

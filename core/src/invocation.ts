@@ -3,11 +3,15 @@ import type { ErrorCode } from './errors.js';
 import type { ContentBlock, UpstreamLogEntry } from './content.js';
 import type { Yield } from './yield.js';
 
-/** `cancelled`: the caller withdrew the call while it ran (ok false, ran true). */
-export type InvocationStatus = 'ok' | 'failed' | 'refused' | 'awaiting_approval' | 'denied' | 'cancelled';
+/**
+ * `cancelled`: the caller withdrew the call while it ran (ok false, ran true). `interrupted`: the run
+ * was begun but its outcome never reached the ledger (the process died, or the write failed); it
+ * ran, and what it did is unknown (ok false, ran true).
+ */
+export type InvocationStatus = 'ok' | 'failed' | 'refused' | 'awaiting_approval' | 'denied' | 'cancelled' | 'interrupted';
 
 /** Every status, in the order documents list them. */
-export const INVOCATION_STATUSES: readonly InvocationStatus[] = ['ok', 'failed', 'refused', 'awaiting_approval', 'denied', 'cancelled'];
+export const INVOCATION_STATUSES: readonly InvocationStatus[] = ['ok', 'failed', 'refused', 'awaiting_approval', 'denied', 'cancelled', 'interrupted'];
 
 export interface InvocationError {
   code: ErrorCode;
@@ -59,7 +63,7 @@ export interface StoredInvocation extends InvocationRecord {
 
 /** A failed run can be repaired; one awaiting approval has not failed yet. */
 export const isRepairable = (inv: Pick<InvocationRecord, 'ok' | 'status'>): boolean =>
-  !inv.ok && (inv.status === 'failed' || inv.status === 'refused' || inv.status === 'denied' || inv.status === 'cancelled');
+  !inv.ok && (inv.status === 'failed' || inv.status === 'refused' || inv.status === 'denied' || inv.status === 'cancelled' || inv.status === 'interrupted');
 
 /** One step down a repair chain: an invocation that repairs another (what lineage rules read). */
 export interface RepairLink {

@@ -112,8 +112,27 @@ export interface Leaf {
   hash: Uint8Array;
 }
 
+/**
+ * The kinds whose leaves commit to each private field on its own (leaf version 2), so a verifier
+ * that finds a record edited can say which field: invocations and deliveries, the entries a
+ * receipt opens. Leaves written before (version 1, one commitment to all private fields) still verify.
+ */
+const FIELD_COMMITTED: ReadonlySet<LedgerEntryKind> = new Set(['invocation', 'delivery']);
+
+/** One private field's commitment: "sha256:" hex of salt ‖ canonical JSON of {field: value}. */
+export const fieldCommitment = (salt: string, field: string, value: unknown): string => commitment(salt, { [field]: value });
+
+/** Every private field's commitment, by name (a field whose value is undefined is left out, as canonical JSON would). */
+function fieldCommitments(salt: string, privateFields: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const field of Object.keys(privateFields).sort()) if (privateFields[field] !== undefined) out[field] = fieldCommitment(salt, field, privateFields[field]);
+  return out;
+}
+
 export function buildLeaf(parts: LeafParts, salt: string): Leaf {
-  const fields: Record<string, unknown> = { v: 1, kind: parts.kind, id: parts.id, ...parts.public, commitment: commitment(salt, parts.private) };
+  const fields: Record<string, unknown> = FIELD_COMMITTED.has(parts.kind)
+    ? { v: 2, kind: parts.kind, id: parts.id, ...parts.public, commitments: fieldCommitments(salt, parts.private) }
+    : { v: 1, kind: parts.kind, id: parts.id, ...parts.public, commitment: commitment(salt, parts.private) };
   // Written with its keys in canonical order, the leaf is canonicalized by one native stringify.
   const leaf: Record<string, unknown> = {};
   for (const key of Object.keys(fields).sort()) leaf[key] = fields[key];
@@ -121,8 +140,31 @@ export function buildLeaf(parts: LeafParts, salt: string): Leaf {
   return { text, hash: hashLeaf(text) };
 }
 
-/** True when the opening (salt and private fields) matches the leaf's commitment. */
-export function opensCommitment(leafText: string, salt: string, privateFields: unknown): boolean {
-  const leaf = JSON.parse(leafText) as { commitment?: unknown };
-  return leaf.commitment === commitment(salt, privateFields);
+/**
+ * The private fields an opening (salt and private fields) does not open, by name; empty when it
+ * opens the leaf. A version 2 leaf names each field that differs, is missing or was added; a
+ * version 1 leaf commits to them all at once, so it can only say `private fields`.
+ */
+export function unopenedFields(leafText: string, salt: string, privateFields: Record<string, unknown>): string[] {
+  const leaf = JSON.parse(leafText) as { v?: unknown; commitment?: unknown; commitments?: unknown };
+  if (leaf.v !== 2) return leaf.commitment === commitment(salt, privateFields) ? [] : ['private fields'];
+  const committed = (typeof leaf.commitments === 'object' && leaf.commitments !== null ? leaf.commitments : {}) as Record<string, unknown>;
+  const opened = fieldCommitments(salt, privateFields);
+  return [...new Set([...Object.keys(committed), ...Object.keys(opened)])].sort().filter((field) => committed[field] !== opened[field]);
+}
+
+/** True when the opening (salt and private fields) matches the leaf's commitment(s). */
+export function opensCommitment(leafText: string, salt: string, privateFields: Record<string, unknown>): boolean {
+  return unopenedFields(leafText, salt, privateFields).length === 0;
+}
+
+/**
+ * The public fields of an entry as served that differ from its leaf, by name: a record edited
+ * after it joined the tree shows here.
+ */
+export function publicFieldsDiffering(leafText: string, publicFields: Record<string, unknown>): string[] {
+  const leaf = JSON.parse(leafText) as Record<string, unknown>;
+  return Object.keys(publicFields)
+    .sort()
+    .filter((field) => canonicalJson(leaf[field] ?? null) !== canonicalJson(publicFields[field] ?? null));
 }

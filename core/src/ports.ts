@@ -5,6 +5,7 @@ export type { Page } from './page.js';
 export type { TokenUse } from './token-use.js';
 export type { ApprovalRecord } from './approval-record.js';
 export * from './ports/invocation-store.js';
+export * from './ports/run-reservations.js';
 export * from './ports/webhook-store.js';
 export * from './ports/delivery-store.js';
 export * from './ports/api-key-store.js';

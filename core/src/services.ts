@@ -3,6 +3,7 @@
 import type { ApprovalService } from './approvals.js';
 import type { CapabilityRegistry } from './registry.js';
 import type { DispatchService } from './dispatch.js';
+import type { InterruptedRuns } from './interrupted-runs.js';
 import type { ForwardingService } from './forwarding/index.js';
 import type { OAuthAuthorizationServer } from './oauth/index.js';
 import type { RunnerDirectory } from './runner-directory.js';
@@ -27,6 +28,7 @@ import {
   UpstreamOAuth,
   UpstreamToolClient,
   VerifiableLedger,
+  RunReservations,
   WebhookStore,
 } from './ports.js';
 import { createServiceRef } from './service-ref.js';
@@ -42,9 +44,11 @@ export const coreServices = {
   oauth: createServiceRef<OAuthAuthorizationServer>({ id: 'OAuthAuthorizationServer' }),
   forwarding: createServiceRef<ForwardingService>({ id: 'ForwardingService' }),
   intake: createServiceRef<WebhookIntake>({ id: 'WebhookIntake' }),
+  interruptedRuns: createServiceRef<InterruptedRuns>({ id: 'InterruptedRuns' }),
   clock: port<Clock>('Clock', Clock),
   requestScope: port<RequestScope>('RequestScope', RequestScope),
   invocations: port<InvocationStore>('InvocationStore', InvocationStore),
+  reservations: port<RunReservations>('RunReservations', RunReservations),
   blobs: port<BlobStore>('BlobStore', BlobStore),
   apiKeys: port<ApiKeyStore>('ApiKeyStore', ApiKeyStore),
   webhooks: port<WebhookStore>('WebhookStore', WebhookStore),

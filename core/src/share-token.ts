@@ -19,7 +19,7 @@
 // it came from: the service checks the grant in the database on every use, so revoking it refuses
 // the token at once). Both refuse like workspace: a second, different value allows nothing.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { actorProblem } from './actor-names.js';
+import { ACTOR_MAX_LENGTH, actorProblem, normalizeActor, stackedActor } from './actor-names.js';
 import { canonicalKey } from './capability.js';
 import { SwitchyardError } from './errors.js';
 import { TOKEN_KEY_PATTERN, isTokenMove } from './moves.js';
@@ -193,7 +193,7 @@ function caveatText(name: 'actor' | 'purpose' | 'workspace' | 'role', raw: strin
   const value = decodeValue(name, raw);
   const problem = caveatTextProblem(name, value);
   if (problem) throw corrupted(`its ${name} caveat is malformed: ${problem}`);
-  return value;
+  return name === 'actor' ? normalizeActor(value) : value;
 }
 
 /**
@@ -244,7 +244,11 @@ export function verifyToken(token: string, roots: RootKey[], nowSeconds: number)
         const value = caveatText(name, raw);
         // Refines: a child names itself under its parent's actor and purpose.
         const before = refined[name];
-        refined[name] = before === undefined || before === value ? value : `${before}${name === 'actor' ? '/' : ' › '}${value}`;
+        if (name === 'actor') {
+          const actor = stackedActor(before, value);
+          if (actor === null) throw corrupted(`its actor caveats stack to more than ${ACTOR_MAX_LENGTH} characters`);
+          refined.actor = actor;
+        } else refined[name] = before === undefined || before === value ? value : `${before} › ${value}`;
         break;
       }
       case 'resource':

@@ -7,6 +7,7 @@ import type { Clock } from './ports.js';
 import type { OAuthGrantStore } from './ports/oauth-grant-store.js';
 import type { CapabilityRegistry } from './registry.js';
 import { SwitchyardError } from './errors.js';
+import { ACTOR_MAX_LENGTH, normalizeActor, stackedActor } from './actor-names.js';
 import { isPublicCapability } from './access-policy.js';
 import { KEYLESS_MOVES, MOVES, OBSERVER_MOVES, TOKEN_KEY_PATTERN, isTokenMove } from './moves.js';
 import { GRANT_ID_PATTERN, KEYLESS_ID_PREFIX, OWNER_ID_PREFIX, allowedMoves, caveatTextProblem, mintToken, narrowToken, resourceProblem, scopeAllows, verifyToken, type Caveats, type RootKey, type TokenScope } from './share-token.js';
@@ -15,8 +16,11 @@ export const START_TTL_SECONDS = 3600;
 export const OBSERVER_TTL_SECONDS = 24 * 3600;
 export const NARROW_TTL_SECONDS = 600;
 
-/** Refuses caveats a caller may not ask for (a reserved actor, malformed text) before anything is minted. */
-function checkCaveats(c: Caveats): void {
+/**
+ * Refuses caveats a caller may not ask for (a reserved actor, malformed text) before anything is
+ * minted, and answers them as they will be signed: the actor in its NFKC form.
+ */
+function checkCaveats(c: Caveats): Caveats {
   if (c.moves?.length === 0 || c.keys?.length === 0) throw new SwitchyardError('invalid_request', `an empty ${c.moves?.length === 0 ? 'moves' : 'keys'} list leaves a token that allows no move; nothing was minted`, { needed: 'at least one move', allowed: [] });
   const badMove = c.moves?.find((m) => !isTokenMove(m));
   if (badMove !== undefined) throw new SwitchyardError('invalid_request', `unknown move ${JSON.stringify(badMove)}`, { moves: [...MOVES, 'invoke:<KEY>'] });
@@ -29,6 +33,7 @@ function checkCaveats(c: Caveats): void {
   const problem = c.resource === undefined ? null : resourceProblem(c.resource);
   if (problem) throw new SwitchyardError('invalid_request', problem, { resource: c.resource!.slice(0, 200) });
   if (c.grant !== undefined && !GRANT_ID_PATTERN.test(c.grant)) throw new SwitchyardError('invalid_request', `${JSON.stringify(c.grant.slice(0, 60))} is not a grant id`);
+  return c.actor === undefined ? c : { ...c, actor: normalizeActor(c.actor) };
 }
 
 /** The same resource, however its scheme and host are cased (URLs compare by their normal form). */
@@ -107,8 +112,7 @@ export class TokenIssuer {
    * keyless token into an owner's one (and caveats could only narrow anyway).
    */
   private mintAs(issuer: 'owner' | 'keyless', caveats: Caveats): Minted {
-    checkCaveats(caveats);
-    const token = mintToken(this.roots[0]!, caveats, `${issuer === 'owner' ? OWNER_ID_PREFIX : KEYLESS_ID_PREFIX}${randomBytes(16).toString('base64url')}`);
+    const token = mintToken(this.roots[0]!, checkCaveats(caveats), `${issuer === 'owner' ? OWNER_ID_PREFIX : KEYLESS_ID_PREFIX}${randomBytes(16).toString('base64url')}`);
     return { token, scope: usable(this.verify(token)) };
   }
 
@@ -139,8 +143,11 @@ export class TokenIssuer {
     if (keys.length === 0) throw new SwitchyardError('invalid_request', 'self_scope needs keys=<KEY,KEY…>: the capabilities the token is for', { needed: 'keys' });
     const publicSet = new Set(this.publicKeys());
     const parent = options.parent ? this.verify(options.parent) : null;
-    const extraCaveats: Caveats = { ...(options.purpose ? { purpose: options.purpose } : {}), ...(options.actor ? { actor: options.actor } : {}) };
-    checkCaveats(extraCaveats);
+    const extraCaveats = checkCaveats({ ...(options.purpose ? { purpose: options.purpose } : {}), ...(options.actor ? { actor: options.actor } : {}) });
+    // A child names itself under its parent: the stacked name is held to the same bound as any actor.
+    if (options.narrow && parent && extraCaveats.actor !== undefined && stackedActor(parent.actor, extraCaveats.actor) === null) {
+      throw new SwitchyardError('invalid_request', `the actor ${JSON.stringify(extraCaveats.actor.slice(0, 60))} under the parent's ${JSON.stringify(parent.actor!.slice(0, 60))} would pass ${ACTOR_MAX_LENGTH} characters; nothing was minted`, { actor: extraCaveats.actor.slice(0, 200) });
+    }
     const granted: string[] = [];
     const refused: SelfScoped['refused'] = [];
     // Keys match in any letter case; the token carries the registered (upper-case) keys.

@@ -20,6 +20,10 @@ export type ArgumentValidator = (args: unknown) => ArgumentError[];
 export function createAjv(): Ajv {
   const ajv = new Ajv({ strict: true, allErrors: true, useDefaults: true, coerceTypes: false });
   addFormats(ajv);
+  // RFC 3986 allows what no URL parser reads (an http host with a percent sign, a port past
+  // 65535): a "uri" must also parse as a URL, so a runner is never handed one it cannot open.
+  const rfc3986 = ajv.formats['uri'] as (value: string) => boolean;
+  ajv.addFormat('uri', { type: 'string', validate: (value: string) => rfc3986(value) && URL.canParse(value) });
   return ajv;
 }
 

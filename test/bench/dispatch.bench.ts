@@ -9,11 +9,15 @@ import { API_KEY, KEY, loop, nextWorkerId, runEdgeBench } from './support/edge-b
 
 await runEdgeBench(async (bench) => {
   // Through Switchyard: HTTP (keep-alive) → validate → MCP → ledger append, committed before the answer.
-  const url = `${bench.url}/api/dispatch`;
-  const dispatch = loop(async () => {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-sheets-key': API_KEY }, body: JSON.stringify({ key: KEY, body: JSON.stringify({ workerId: nextWorkerId() }) }) });
-    await res.arrayBuffer();
-    return res.status === 200;
-  });
-  await bench.compare('dispatch', dispatch, { 'throughput.ratio': '>= 0.5', 'latency.p50_overhead_ms': '<= 3' });
+  const through = (base: string) => {
+    const url = `${base}/api/dispatch`;
+    return loop(async () => {
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-sheets-key': API_KEY }, body: JSON.stringify({ key: KEY, body: JSON.stringify({ workerId: nextWorkerId() }) }) });
+      await res.arrayBuffer();
+      return res.status === 200;
+    });
+  };
+  await bench.compare('dispatch', through(bench.url), { 'throughput.ratio': '>= 0.5', 'latency.p50_overhead_ms': '<= 3' });
+  // BENCH_BEFORE=<another checkout>: this checkout's dispatch against that one's, in the same run.
+  if (bench.beforeUrl) await bench.compareBefore('dispatch', through(bench.beforeUrl), through(bench.url));
 });

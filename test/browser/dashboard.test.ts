@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { PROJECT_ROOT } from '@switchyard/app';
+import knexFactory from 'knex';
+import { dialectFor, knexConfig } from '@switchyard/storage-knex';
 import { TEST_API_KEY, engines, startListeningService, type ListeningService } from '../support/app.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -90,8 +92,8 @@ for (const engine of engines()) {
       }
       expect(await page.getAttribute('#proof-status', 'class')).to.contain('verified');
       expect(await page.textContent('#proof-status')).to.match(new RegExp(`^Verified: ${invocation} is leaf \\d+ of switchyard.local/ledger`));
-      expect(await page.locator('#proof-steps li.ok').count()).to.equal(4);
-      expect(await page.textContent('#proof-steps')).to.match(/inclusion proof \([2-9] hashes\)/);
+      expect(await page.locator('#proof-steps li.ok').count()).to.equal(5);
+      expect(await page.textContent('#proof-steps')).to.match(/inclusion proof \([2-9] hashes\)/).and.match(/the record shown opens its leaf \(\d+ fields\)/);
       expect(await page.evaluate(() => getComputedStyle(document.getElementById('proof-status')!).color)).to.equal('rgb(26, 127, 55)');
       await shot('04-proof-verified');
     });
@@ -126,6 +128,37 @@ for (const engine of engines()) {
         c['leaf_text'] = c['leaf_text'].replace('"ok"', '"failed"');
       }, /^Not verified: leaf hash does not match the leaf/);
       await shot('04b-proof-tampered');
+    });
+
+    it('names the field of a record edited in the database: the page shows it, and the leaf does not open', async () => {
+      const id = (await api('/api/dispatch', { method: 'POST', body: JSON.stringify({ key: GROUP, body: { group_id: 'grp_4f7c2a9d1e', name: 'Audited' } }) })).body['invocation'].id as string;
+      const db = knexFactory(knexConfig(svc.db.url));
+      try {
+        const verifyPage = async () => {
+          await page.goto(`${svc.url}/dashboard/invocations/${id}`);
+          for (let i = 0; i < 20; i++) {
+            await page.click('#verify-proof');
+            await page.waitForFunction(() => !document.getElementById('proof-status')!.textContent!.startsWith('Checking'));
+            if (!(await page.textContent('#proof-status'))!.startsWith('Recorded')) break;
+            await page.waitForTimeout(100);
+          }
+          return { cls: (await page.getAttribute('#proof-status', 'class'))!, text: (await page.textContent('#proof-status'))! };
+        };
+        expect((await verifyPage()).cls).to.contain('verified');
+        for (const sql of dialectFor(db).dropAppendOnly('invocations')) await db.raw(sql);
+        const row = (await db('invocations').where({ id }).first()) as { record: string };
+        const record = JSON.parse(row.record) as Record<string, any>;
+        await db('invocations').where({ id }).update({ record: JSON.stringify({ ...record, result: JSON.parse(JSON.stringify(record['result']).replace('Audited', 'Audited!')) }) });
+        const edited = await verifyPage();
+        expect(edited.cls).to.contain('failed');
+        expect(edited.text).to.equal('Not verified: the record shown differs from its leaf in result');
+        expect(await page.content()).to.contain('Audited!');
+        await shot('04c-proof-record-edited');
+        await db('invocations').where({ id }).update({ record: row.record });
+        expect((await verifyPage()).cls).to.contain('verified');
+      } finally {
+        await db.destroy();
+      }
     });
 
     it('shows the ledger of a key with the lineage of a repair', async () => {

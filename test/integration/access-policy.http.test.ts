@@ -132,6 +132,49 @@ for (const engine of engines()) {
       expect(detail.text).to.contain(`alice (${alice.fingerprint})`);
     });
 
+    it('actor names are NFKC-normalised; look-alikes of a reserved name and invisible characters are refused at every mint and in any caveat', async () => {
+      const lookalikes = ['owner\u200b', '\uff4f\uff57\uff4e\uff45\uff52', '\u202eowner', 'ow\u200dner', 'bot\u0085', 'bot\u{e0001}', 'bot\u0378', 'bot\u2028x'];
+      for (const actor of lookalikes) {
+        const q = encodeURIComponent(actor);
+        for (const path of [`/start?actor=${q}`, `/api/workspace/default/enter?role=observer&actor=${q}`, `/api/dispatch?self_scope=1&keys=${EDGE}&actor=${q}`]) {
+          const res = await http.get(path).expect(400);
+          expect(res.body.error.code, `${path}`).to.equal('invalid_request');
+          expect(res.body.error.message, path).to.match(/reserved|no control, format \(zero-width, bidi\) or unassigned characters/);
+        }
+        expect((await owner(http.post('/api/tokens')).send({ moves: ['explain'], actor }).expect(400)).body.error.code, JSON.stringify(actor)).to.equal('invalid_request');
+        const posing = narrowToken((await start()).token, { actor });
+        const before = await countOf(EDGE);
+        expect((await bearer(posing)(http.post('/api/dispatch')).send({ key: EDGE, body: edgeOk }).expect(401)).body.error.code, JSON.stringify(actor)).to.equal('token_corrupted');
+        expect(await countOf(EDGE)).to.equal(before);
+      }
+      // The full-width name is the plain one: minted, run and stored in its NFKC form.
+      const wide = await start(`?actor=${encodeURIComponent('\uff42\uff4f\uff54-\uff11')}`);
+      expect((await run(bearer(wide.token), EDGE, edgeOk)).actor).to.equal('bot-1');
+      const narrowed = narrowToken(wide.token, { actor: '\uff4e\uff49\uff47\uff48\uff54' });
+      expect((await run(bearer(narrowed), EDGE, edgeOk)).actor).to.equal('bot-1/night');
+    });
+
+    it('an actor is at most 200 characters however many caveats stack: token_corrupted for the token, 400 for a parameter', async () => {
+      // The finding: 40 actor= caveats of 190 characters stored a 7,716-character actor.
+      let stacked = (await start()).token;
+      for (let i = 0; i < 40; i++) stacked = narrowToken(stacked, { actor: `${String(i).padStart(2, '0')}${'a'.repeat(188)}` });
+      const before = await countOf(EDGE);
+      const refused = await bearer(stacked)(http.post('/api/dispatch')).send({ key: EDGE, body: edgeOk }).expect(401);
+      expect(refused.body.error.code).to.equal('token_corrupted');
+      expect(refused.body.error.message).to.contain('stack to more than 200 characters');
+      expect(await countOf(EDGE)).to.equal(before);
+      // Two that fit are one name; one character more is refused.
+      const parent = await start(`?actor=${'p'.repeat(100)}`);
+      expect((await run(bearer(narrowToken(parent.token, { actor: 'c'.repeat(99) })), EDGE, edgeOk)).actor).to.have.length(200);
+      await bearer(narrowToken(parent.token, { actor: 'c'.repeat(100) }))(http.post('/api/dispatch')).send({ key: EDGE, body: edgeOk }).expect(401);
+      // As a parameter: one actor past 200, or a child's that would stack past 200 under its parent.
+      expect((await http.get(`/start?actor=${'a'.repeat(201)}`).expect(400)).body.error.code).to.equal('invalid_request');
+      const child = await http.get(`/api/dispatch?self_scope=1&keys=${EDGE}&narrow=1&actor=${'c'.repeat(100)}&share=${encodeURIComponent(parent.token)}`).expect(400);
+      expect(child.body.error).to.include({ code: 'invalid_request' });
+      expect(child.body.error.message).to.contain('would pass 200 characters');
+      await http.get(`/api/dispatch?self_scope=1&keys=${EDGE}&narrow=1&actor=${'c'.repeat(99)}&share=${encodeURIComponent(parent.token)}`).expect(200);
+    });
+
     it('self_scope with an expired, corrupted or spent share= is refused with that error, minting nothing', async () => {
       const t = await start();
       const corrupted = t.token.slice(0, -3) + (t.token.endsWith('AAA') ? 'BBB' : 'AAA');

@@ -249,6 +249,21 @@ for (const engine of engines()) {
         expect(res.body.invocation.error.code).to.equal('blocked_address');
       });
 
+      it('answers WEB_FETCH with a malformed URL 422 invalid_arguments, with the API key and keyless, ledgered and never run', async () => {
+        const token = (await http.get('/start').expect(200)).body.token as string;
+        for (const body of ['GET|http://x%25y/||', 'GET|http://example.com:99999/||', { method: 'GET', url: 'http://x%25y/' }]) {
+          const before = await count('WEB_FETCH');
+          const keyed = await run({ key: 'WEB_FETCH', body }).expect(422);
+          const keyless = await http.get(`/api/dispatch?invoke=WEB_FETCH&body=${encodeURIComponent(typeof body === 'string' ? body : JSON.stringify(body))}&share=${encodeURIComponent(token)}`).expect(422);
+          for (const res of [keyed, keyless]) {
+            expect(res.body.error).to.include({ code: 'invalid_arguments' });
+            expect(res.body.error.errors.map((e: { path: string; keyword: string }) => `${e.path} ${e.keyword}`)).to.deep.equal(['/url format']);
+            expect(res.body.invocation).to.include({ status: 'failed', ran: false });
+          }
+          expect(await count('WEB_FETCH')).to.equal(before + 2);
+        }
+      });
+
       it('answers an unknown group as a tool error from the upstream, ledgered and repairable', async () => {
         const res = await run({ key: 'MESSAGING_UPDATE_GROUP', body: { group_id: 'grp_doesnotexist', name: 'x' } }).expect(422);
         expect(res.body.invocation).to.include({ status: 'failed', ran: true });

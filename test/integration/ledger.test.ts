@@ -14,6 +14,7 @@ import {
   openNote,
   opensCommitment,
   leafParts,
+  unopenedFields,
   parseCheckpoint,
   verifyConsistency,
   verifyInclusion,
@@ -74,13 +75,16 @@ for (const engine of engines()) {
         }
         // Public fields only; the private ones open the commitment with the entry's salt.
         const invLeaf = JSON.parse((await ledger.leafFor('invocation', inv.id))!.leaf) as Record<string, unknown>;
-        expect(invLeaf).to.include({ v: 1, kind: 'invocation', id: inv.id, key: inv.key, status: 'ok' });
-        expect(invLeaf).to.not.have.any.keys('args', 'result', 'body', 'actor');
+        // Version 2: one commitment per private field, so an edited record is named field by field.
+        expect(invLeaf).to.include({ v: 2, kind: 'invocation', id: inv.id, key: inv.key, status: 'ok' });
+        expect(invLeaf).to.not.have.any.keys('args', 'result', 'body', 'actor', 'commitment');
+        expect(Object.keys(invLeaf['commitments'] as object)).to.deep.equal(['actor', 'args', 'body', 'error', 'result', 'source']);
         const delLeaf = (await ledger.leafFor('delivery', del.id))!.leaf;
         expect(delLeaf).to.not.include(del.hook_id);
         const parts = leafParts({ kind: 'invocation', entry: inv });
         expect(opensCommitment((await ledger.leafFor('invocation', inv.id))!.leaf, ledger.commitmentSalt('invocation', inv.id), parts.private)).to.equal(true);
         expect(opensCommitment((await ledger.leafFor('invocation', inv.id))!.leaf, ledger.commitmentSalt('invocation', inv.id), { ...parts.private, result: 'forged' })).to.equal(false);
+        expect(unopenedFields((await ledger.leafFor('invocation', inv.id))!.leaf, ledger.commitmentSalt('invocation', inv.id), { ...parts.private, result: 'forged', actor: 'someone' })).to.deep.equal(['actor', 'result']);
       } finally {
         await database.close();
       }

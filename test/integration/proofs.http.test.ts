@@ -3,7 +3,8 @@
 // receipt opens the commitment, and /api/proven-work lets an auditor check the log's history.
 import { expect } from 'chai';
 import request from 'supertest';
-import { opensCommitment, parseCheckpoint, noteVerifier, openNote, verifyConsistency, verifyTlogProof } from '@switchyard/core';
+import { createHash } from 'node:crypto';
+import { opensCommitment, parseCheckpoint, noteVerifier, openNote, unopenedFields, verifyConsistency, verifyTlogProof } from '@switchyard/core';
 import { TEST_API_KEY, engines, startTestService, type TestService } from '../support/app.js';
 
 const EDGE = 'EDGE_BUILDS_WORKERS_BUILDS_SET_ACTIVE_WORKER';
@@ -79,6 +80,32 @@ for (const engine of engines()) {
       await http.get(`/api/proven-work?from_size=1&to_size=${before + 1000}`).expect(400);
       await http.get('/api/proven-work?limit=0').expect(400);
       expect((await http.get('/api/proven-work').expect(200)).body.checkpoint?.size ?? 0).to.equal(before);
+    });
+
+    it('hands the owner a delivery\'s receipt: its record, the opening of each field\'s commitment, the stored body at body_url; a token gets 403, nobody 401', async () => {
+      const hook = (await owner(http.post('/api/objects/webhook')).send({ name: 'receipts' }).expect(201)).body.id as string;
+      const body = '{"order":7,"paid":true}';
+      const id = (await http.post(`/hook/${hook}`).set('content-type', 'application/json').set('x-trace', 'abc').send(body).expect(200)).body.entry as string;
+      await confirmed(id);
+      const r = (await owner(http.get(`/api/dispatch?receipt=${id}`)).expect(200)).body;
+      expect(r.delivery).to.include({ id, hook_id: hook, body: null, body_sha256: createHash('sha256').update(body).digest('hex') });
+      expect(r.delivery.body_url).to.match(new RegExp(`/api/ledger/${id}/body$`));
+      expect(r.delivery.headers).to.deep.include(['x-trace', 'abc']);
+      const leaf = JSON.parse(r.proof.leaf_text);
+      expect(leaf).to.include({ v: 2, kind: 'delivery', id });
+      expect(Object.keys(leaf.commitments)).to.include.members(['body_sha256', 'headers', 'hook_id']);
+      expect(unopenedFields(r.proof.leaf_text, r.opening.salt, r.opening.private)).to.deep.equal([]);
+      expect(unopenedFields(r.proof.leaf_text, r.opening.salt, { ...r.opening.private, headers: [['x-trace', 'abd']] })).to.deep.equal(['headers']);
+      const stored = await owner(http.get(new URL(r.delivery.body_url).pathname)).buffer(true).parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      }).expect(200);
+      expect(createHash('sha256').update(stored.body as Buffer).digest('hex')).to.equal(r.opening.private.body_sha256);
+      await http.get(`/api/dispatch?receipt=${id}`).expect(401);
+      const token = (await http.get('/start').expect(200)).body.token as string;
+      expect((await http.get(`/api/dispatch?receipt=${id}`).set('authorization', `Bearer ${token}`).expect(403)).body.error.code).to.equal('scope_denied');
+      expect((await owner(http.get('/api/dispatch?receipt=dlv_doesnotexist000000')).expect(404)).body.error.code).to.equal('not_found');
     });
 
     it('gives an auditor the leaves and a consistency proof between two signed checkpoints', async () => {

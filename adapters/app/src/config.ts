@@ -28,7 +28,7 @@ export interface Config {
   database: { url: string };
   log: { level: 'debug' | 'info' | 'warn' | 'error' | 'silent' };
   auth: { apiKey?: string | null };
-  dispatch: { timeoutMs: number; maxArgumentDepth: number; blobThresholdBytes?: number };
+  dispatch: { timeoutMs: number; maxArgumentDepth: number; blobThresholdBytes?: number; runLeaseMs?: number; maxResultBytes?: number };
   webhooks: {
     bodyLimitBytes: number;
     refusedBodyBytes: number;

@@ -2,10 +2,10 @@
 // then every face's router in the order the composition root lists their packages, and one error
 // middleware at the end. The faces come from their packages' wiring; this file names none of them.
 import express, { type Express } from 'express';
-import { SESSION_COOKIE, SESSION_COOKIE_PATH, accessLog, errorMiddleware, notFoundHandler, requestGate, requestObserver, type HttpFace, type HttpLogger, type HttpOptions } from '@switchyard/http-kit';
+import { SESSION_COOKIE, SESSION_COOKIE_PATH, accessLog, errorMiddleware, notFoundHandler, requestGate, requestObserver, type HttpFace, type HttpLogger, type HttpOptions, type StorageFailures } from '@switchyard/http-kit';
 import type { ServiceMetrics } from '@switchyard/telemetry';
 
-export function createHttpApp({ faces, options, metrics, logger }: { faces: HttpFace[]; options: HttpOptions; metrics: ServiceMetrics; logger: HttpLogger }): Express {
+export function createHttpApp({ faces, options, metrics, logger, failures }: { faces: HttpFace[]; options: HttpOptions; metrics: ServiceMetrics; logger: HttpLogger; failures?: StorageFailures }): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
@@ -28,6 +28,6 @@ export function createHttpApp({ faces, options, metrics, logger }: { faces: Http
   app.use(gate.middleware);
   for (const face of faces) app.use(face.router);
   app.use(notFoundHandler);
-  app.use(errorMiddleware(logger));
+  app.use(errorMiddleware(logger, failures));
   return app;
 }

@@ -12,6 +12,7 @@ import {
   DEFAULT_OAUTH_OPTIONS,
   DispatchService,
   ForwardingService,
+  InterruptedRuns,
   OAuthAuthorizationServer,
   RunnerDirectory,
   TokenIssuer,
@@ -22,8 +23,8 @@ import {
   type StoredDelivery,
   type StoredInvocation,
 } from '@switchyard/core';
-import { KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardJobStore, KnexInvocationStore, KnexLedger, KnexSettings, KnexTokenUseStore, KnexUpstreamCredentialStore, KnexWebhookStore, openDatabase, readLedgerBacklog } from '@switchyard/storage-knex';
-import { McpUpstreamClient, MeteredUpstreamClient } from '@switchyard/mcp';
+import { KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardJobStore, KnexInvocationStore, KnexLedger, KnexRunReservations, KnexSettings, KnexTokenUseStore, KnexUpstreamCredentialStore, KnexWebhookStore, StorageHealth, openDatabase, readLedgerBacklog, storageFailureKind } from '@switchyard/storage-knex';
+import { DEFAULT_MAX_RESULT_BYTES, McpUpstreamClient, MeteredUpstreamClient } from '@switchyard/mcp';
 import { httpRequestScope, httpServices, statusFor } from '@switchyard/http-kit';
 import { telemetryServices } from '@switchyard/telemetry';
 import { constantService, createServiceFactory, definePackage } from '@switchyard/wiring';
@@ -68,6 +69,8 @@ export const storageWiring = definePackage('storage-knex', [
     deps: { ...db, metrics: telemetryServices.metrics },
     factory: ({ db, metrics }) => new KnexInvocationStore(db.knex, { observer: { ...metrics.groupCommit('invocations'), appended: (inv: StoredInvocation) => metrics.runRecorded(inv) } }),
   }),
+  // Write-ahead reservations of runs in flight (runs renew them; switchyard.ts starts the renewal and the sweep).
+  createServiceFactory({ service: coreServices.reservations, deps: { config: appServices.config, ...db }, factory: ({ config, db }) => new KnexRunReservations(db.knex, { leaseMs: config.dispatch.runLeaseMs ?? 15_000 }) }),
   createServiceFactory({ service: coreServices.blobs, deps: db, factory: ({ db }) => new KnexBlobStore(db.knex) }),
   createServiceFactory({ service: coreServices.apiKeys, deps: db, factory: ({ db }) => new KnexApiKeyStore(db.knex) }),
   createServiceFactory({ service: coreServices.webhooks, deps: db, factory: ({ db }) => new KnexWebhookStore(db.knex) }),
@@ -96,13 +99,19 @@ export const storageWiring = definePackage('storage-knex', [
         { readKnex: db.readKnex, leafReader: db.leafReader },
       ),
   }),
+  createServiceFactory({ service: appServices.storageHealth, deps: db, factory: ({ db }) => new StorageHealth(db.knex, db.dialect.name) }),
+  createServiceFactory({ service: httpServices.databaseHealth, deps: { health: appServices.storageHealth }, factory: ({ health }) => () => health.check() }),
+  // A request the database did not serve is answered 503 by every face, counted by kind, and makes /healthz not ready for a while.
   createServiceFactory({
-    service: httpServices.databaseHealth,
-    deps: db,
-    factory: ({ db }) => async () => {
-      await db.knex.raw('select 1');
-      return { ok: true, engine: db.dialect.name };
-    },
+    service: httpServices.storageFailures,
+    deps: { health: appServices.storageHealth, metrics: telemetryServices.metrics },
+    factory: ({ health, metrics }) => ({
+      kindOf: storageFailureKind,
+      failed: (kind: string, err: unknown) => {
+        metrics.storageFailed(kind);
+        health.noteFailure(kind, err);
+      },
+    }),
   }),
 ]);
 
@@ -111,7 +120,7 @@ export const mcpWiring = definePackage('mcp', [
   createServiceFactory({
     service: coreServices.upstreamTools,
     deps: { config: appServices.config, metrics: telemetryServices.metrics, oauth: appServices.upstreamOAuth },
-    factory: ({ config, metrics, oauth }) => new MeteredUpstreamClient(new McpUpstreamClient({ connectTimeoutMs: config.upstreams.connectTimeoutMs ?? 5000, oauth }), metrics),
+    factory: ({ config, metrics, oauth }) => new MeteredUpstreamClient(new McpUpstreamClient({ connectTimeoutMs: config.upstreams.connectTimeoutMs ?? 5000, oauth, maxResultBytes: config.dispatch.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES }), metrics),
   }),
 ]);
 
@@ -182,8 +191,8 @@ export const coreWiring = definePackage('core', [
   }),
   createServiceFactory({
     service: coreServices.dispatch,
-    deps: { config: appServices.config, registry: coreServices.registry, runners: coreServices.runners, invocations: coreServices.invocations, clock: coreServices.clock, scope: coreServices.requestScope, blobs: coreServices.blobs },
-    factory: ({ config, registry, runners, invocations, clock, scope, blobs }) =>
+    deps: { config: appServices.config, registry: coreServices.registry, runners: coreServices.runners, invocations: coreServices.invocations, clock: coreServices.clock, scope: coreServices.requestScope, blobs: coreServices.blobs, reservations: coreServices.reservations },
+    factory: ({ config, registry, runners, invocations, clock, scope, blobs, reservations }) =>
       new DispatchService(
         registry,
         runners,
@@ -192,7 +201,13 @@ export const coreWiring = definePackage('core', [
         { timeoutMs: config.dispatch.timeoutMs, approvalTtlSeconds: config.approvals.ttlSeconds, maxArgumentDepth: config.dispatch.maxArgumentDepth, ...(config.dispatch.blobThresholdBytes !== undefined ? { blobThresholdBytes: config.dispatch.blobThresholdBytes } : {}) },
         scope,
         blobs,
+        reservations,
       ),
+  }),
+  createServiceFactory({
+    service: coreServices.interruptedRuns,
+    deps: { reservations: coreServices.reservations, invocations: coreServices.invocations, clock: coreServices.clock },
+    factory: ({ reservations, invocations, clock }) => new InterruptedRuns(reservations, invocations, clock),
   }),
   createServiceFactory({
     service: coreServices.approvals,
@@ -203,10 +218,10 @@ export const coreWiring = definePackage('core', [
   // The forwarding service of this process; its workers start with the service (switchyard.ts).
   createServiceFactory({
     service: coreServices.forwarding,
-    deps: { config: appServices.config, ...db, webhooks: coreServices.webhooks, deliveries: coreServices.deliveries, invocations: coreServices.invocations, sender: appServices.outboundSender, clock: coreServices.clock, logger: appServices.logger },
-    factory: ({ config, db, webhooks, deliveries, invocations, sender, clock, logger }) => {
+    deps: { config: appServices.config, ...db, webhooks: coreServices.webhooks, deliveries: coreServices.deliveries, invocations: coreServices.invocations, sender: appServices.outboundSender, clock: coreServices.clock, logger: appServices.logger, reservations: coreServices.reservations },
+    factory: ({ config, db, webhooks, deliveries, invocations, sender, clock, logger, reservations }) => {
       const { allow: _allow, ...tuning } = config.webhooks.forwarding ?? {};
-      return new ForwardingService(webhooks, new KnexDestinationStore(db.knex), new KnexForwardJobStore(db.knex), deliveries, invocations, sender, clock, { ...DEFAULT_FORWARDING_OPTIONS, ...tuning }, logger);
+      return new ForwardingService(webhooks, new KnexDestinationStore(db.knex), new KnexForwardJobStore(db.knex), deliveries, invocations, sender, clock, { ...DEFAULT_FORWARDING_OPTIONS, ...tuning }, logger, reservations);
     },
   }),
   // The rules of a delivery to /hook. Forwarding is its step after acceptance, so refusals and
@@ -232,8 +247,8 @@ export const coreWiring = definePackage('core', [
 export const httpAppWiring = definePackage('app/http', [
   createServiceFactory({
     service: appServices.httpApp,
-    deps: { faces: httpServices.face, options: httpServices.options, metrics: telemetryServices.metrics, logger: appServices.logger, config: appServices.config, db: appServices.database, registry: coreServices.registry, upstreams: appServices.upstreamImports },
-    factory: ({ faces, options, metrics, logger, config, db, registry }) => {
+    deps: { faces: httpServices.face, options: httpServices.options, metrics: telemetryServices.metrics, logger: appServices.logger, config: appServices.config, db: appServices.database, registry: coreServices.registry, upstreams: appServices.upstreamImports, failures: httpServices.storageFailures },
+    factory: ({ faces, options, metrics, logger, config, db, registry, failures }) => {
       // Read at each scrape, on the read connection so a scrape never waits behind the writer.
       metrics.watchLedgerBacklog(() => readLedgerBacklog(db.readKnex));
       // A curated MCP server naming a key nobody registered is most likely a typo (or a server down
@@ -242,7 +257,7 @@ export const httpAppWiring = definePackage('app/http', [
         const missing = server.tools.filter((key) => !registry.has(key));
         if (missing.length) logger.warn('mcp.virtualServers names keys not registered; they are not offered until they are', { server: name, keys: missing });
       }
-      return createHttpApp({ faces, options, metrics, logger });
+      return createHttpApp({ faces, options, metrics, logger, failures });
     },
   }),
 ]);

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { Container } from 'inversify';
 import { coreServices, randomId, type ApiKeyStore, type CapabilityRegistry } from '@switchyard/core';
-import { startIntegrator } from '@switchyard/storage-knex';
+import { KnexRunReservations, startIntegrator } from '@switchyard/storage-knex';
 import { createHttpServer } from '@switchyard/http-kit';
 import { httpKitWiring } from '@switchyard/http-kit';
 import { httpApiWiring } from '@switchyard/http-api';
@@ -68,12 +68,14 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
   let integrator: { stop(): Promise<void> } | undefined;
   let upstreams: ConfiguredUpstreamImports | undefined;
   let forwarding: ForwardingService | undefined;
+  let sweeper: { stop(): Promise<void> } | undefined;
   const close = async (): Promise<void> => {
     if (server) {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server!.close(() => resolve()));
     }
     await forwarding?.stop();
+    await sweeper?.stop();
     if (container.isBound(appServices.outboundSender.token) && forwarding) container.get<typeof appServices.outboundSender.T>(appServices.outboundSender.token).close();
     await integrator?.stop();
     upstreams?.stop();
@@ -90,6 +92,10 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
     // Queued ledger entries join the Merkle tree on a timer; every batch signs a checkpoint.
     const ledger = await container.getAsync<typeof coreServices.ledger.T>(coreServices.ledger.token);
     integrator = startIntegrator(ledger, config.ledger.integrateIntervalMs, (e) => logger.error('ledger integration failed; retrying', { error: (e as Error).message }));
+    // Write-ahead: this process renews the reservations of its runs in flight, and ends any run
+    // whose reservation lapsed (its process died, or could not write the outcome) as interrupted:
+    // now, and every half lease, whichever process on the database gets there first.
+    sweeper = await startRunSweeper(container, config.dispatch.runLeaseMs ?? 15_000, logger);
     // Due forwarding attempts (the schedule is in the database) are worked from now on.
     forwarding = await container.getAsync<ForwardingService>(coreServices.forwarding.token);
     forwarding.start();
@@ -134,4 +140,28 @@ async function bootstrapApiKey(apiKeys: ApiKeyStore, configured: string | null):
   const key = randomId('sy_', 40);
   await apiKeys.add(key, 'generated at first start');
   return key;
+}
+
+/** Starts the renewal of this process's reservations and the sweep of lapsed ones (first sweep before the service answers). */
+async function startRunSweeper(container: Container, leaseMs: number, logger: Logger): Promise<{ stop(): Promise<void> }> {
+  const reservations = await container.getAsync<typeof coreServices.reservations.T>(coreServices.reservations.token);
+  const interrupted = await container.getAsync<typeof coreServices.interruptedRuns.T>(coreServices.interruptedRuns.token);
+  const warn = (what: string) => (e: unknown) => logger.warn(what, { error: (e as Error)?.message ?? String(e) });
+  if (reservations instanceof KnexRunReservations) reservations.startRenewing(warn('renewing run reservations failed; retrying'));
+  let sweeping: Promise<void> = Promise.resolve();
+  const sweep = (): Promise<void> =>
+    (sweeping = interrupted.sweep().then(
+      (ids) => void (ids.length && logger.warn('runs interrupted before their outcome was recorded', { invocations: ids })),
+      warn('sweeping interrupted runs failed; retrying'),
+    ));
+  await sweep();
+  const timer = setInterval(() => void sweeping.then(sweep), Math.max(50, Math.floor(leaseMs / 2)));
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      if (reservations instanceof KnexRunReservations) reservations.stopRenewing();
+      await sweeping;
+    },
+  };
 }

@@ -2,7 +2,7 @@
 import type { Server } from 'node:http';
 import type { Express } from 'express';
 import { createServiceRef } from '@switchyard/core';
-import type { Database } from '@switchyard/storage-knex';
+import type { Database, StorageHealth } from '@switchyard/storage-knex';
 import type { UpstreamOAuthClients } from '@switchyard/mcp';
 import type { LoadedPlugin, PluginEnvironment } from '@switchyard/plugin-kit';
 import type { Config } from './config.js';
@@ -14,6 +14,8 @@ export const appServices = {
   config: createServiceRef<Config>({ id: 'Config' }),
   logger: createServiceRef<Logger>({ id: 'Logger' }),
   database: createServiceRef<Database>({ id: 'Database' }),
+  /** Whether the database takes writes (/healthz), and the storage failures requests met. */
+  storageHealth: createServiceRef<StorageHealth>({ id: 'StorageHealth' }),
   /** Imported MCP servers: the core's UpstreamImports port (same token), as the root starts and stops it. */
   upstreamImports: createServiceRef<ConfiguredUpstreamImports>({ id: 'UpstreamImports' }),
   /** The upstreams that sign in with OAuth: the core's UpstreamOAuth port (same token), with its clients. */

@@ -21,6 +21,23 @@ export class SwitchyardClient {
     return this.options.url.replace(/\/$/, '');
   }
 
+  /** True when an API key was given. */
+  get hasCredential(): boolean {
+    return this.options.apiKey !== undefined && this.options.apiKey !== '';
+  }
+
+  /** A raw body, byte for byte, read with the API key (a delivery's stored body). */
+  async bytes(path: string): Promise<Uint8Array> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.baseUrl}${path}`, { headers: { 'x-sheets-key': this.options.apiKey! } });
+    } catch (err) {
+      throw new CliError('unreachable', `cannot reach ${this.baseUrl}: ${(err as Error).message}`);
+    }
+    if (!res.ok) throw new CliError(`http_${res.status}`, `GET ${path} answered ${res.status}`);
+    return new Uint8Array(await res.arrayBuffer());
+  }
+
   /** A request with the API key; `credential: false` for the public reads (confirm, proven-work). */
   async request<T>(method: string, path: string, body?: unknown, { credential = true }: { credential?: boolean } = {}): Promise<T> {
     if (credential && !this.options.apiKey) throw new CliError('credential_required', 'no API key: pass --key or set SWITCHYARD_API_KEY');

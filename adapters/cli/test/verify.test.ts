@@ -77,7 +77,7 @@ describe('adapter cli: switchyard verify', function () {
     writeFileSync(join(dir, 'doctored.json'), JSON.stringify(doctored));
     const bad = await cli(['verify', join(dir, 'doctored.json')], { SWITCHYARD_URL: 'http://127.0.0.1:9' });
     expect(bad.code).to.equal(1);
-    expect(bad.stderr).to.match(/proof_invalid: receipt: the opening does not match the commitment/);
+    expect(bad.stderr).to.match(/proof_invalid: receipt: the record as served differs from its leaf in result /);
 
     const proofFile = join(dir, 'entry.tlog-proof');
     writeFileSync(proofFile, receipt['proof'].tlog_proof);

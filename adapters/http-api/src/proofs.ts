@@ -1,7 +1,7 @@
 // What confirm, receipt and proven-work answer: a ledger entry's public leaf, its inclusion proof in
 // the latest signed checkpoint, and the same as one c2sp.org/tlog-proof@v1 text anyone can verify
 // offline with the published verifier key. Never args or results: those are only in receipts.
-import { SwitchyardError, formatTlogProof, leafParts, type LedgerEntryKind, type StoredInvocation } from '@switchyard/core';
+import { SwitchyardError, formatTlogProof, leafParts, type LedgerEntryKind, type StoredDelivery, type StoredInvocation } from '@switchyard/core';
 import type { Needs } from '@switchyard/http-kit';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
@@ -53,5 +53,20 @@ export async function receipt(ctx: Ctx, inv: StoredInvocation, baseUrl: string):
     invocation: inv,
     opening: { salt: ctx.ledger.commitmentSalt('invocation', inv.id), private: parts.private },
     proof: await confirmation(ctx, inv.id, baseUrl),
+  };
+}
+
+/**
+ * A delivery's receipt: its record as stored (the body left out: its bytes are at `body_url`, byte
+ * for byte, and its SHA-256 is in the record), the opening of its leaf's commitments, and its
+ * confirmation. A verifier hashes the body it fetches and checks every field against the leaf.
+ */
+export async function deliveryReceipt(ctx: Ctx, d: StoredDelivery, baseUrl: string): Promise<Record<string, unknown>> {
+  const parts = leafParts({ kind: 'delivery', entry: d });
+  return {
+    ok: true,
+    delivery: { ...d, body: null, body_url: d.body_sha256 === null ? null : `${baseUrl}/api/ledger/${d.id}/body` },
+    opening: { salt: ctx.ledger.commitmentSalt('delivery', d.id), private: parts.private },
+    proof: await confirmation(ctx, d.id, baseUrl),
   };
 }

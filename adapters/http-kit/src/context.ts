@@ -3,6 +3,7 @@ import type { ServiceMetrics } from '@switchyard/telemetry';
 import type { OAuthAuthorizationServer, WebhookIntake, ApiKeyStore, ApprovalService, BlobStore, ForwardingService, ArticleStore, CapabilityRegistry, Clock, DeliveryStore, DispatchService, InvocationStore, TokenIssuer, TokenUseStore, UpstreamImports, UpstreamOAuth, VerifiableLedger, WebhookStore } from '@switchyard/core';
 import type { RequestLimits } from './request-gate.js';
 import type { RouteAccess } from './route-access.js';
+import type { StorageFailures } from './storage-failures.js';
 
 export interface HttpLogger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -58,6 +59,8 @@ export interface HttpContext {
   /** Workspaces that observers may enter, by slug. */
   workspaces: string[];
   logger: HttpLogger;
+  /** Tells a storage failure from a bug (503 storage_unavailable, never 500) and reports it. */
+  storageFailures: StorageFailures;
   /** This service's metrics (its own registry), served at /metrics. */
   metrics: ServiceMetrics;
   /** Whether /metrics answers without the owner's API key. */
@@ -79,7 +82,15 @@ export interface HttpContext {
   /** The OAuth 2.1 authorization server of the MCP faces (its tokens are share tokens). */
   oauth: OAuthAuthorizationServer;
   /** Liveness of the database, for /healthz. */
-  databaseHealth(): Promise<{ ok: boolean; engine: string }>;
+  databaseHealth(): Promise<DatabaseHealthReading>;
+}
+
+/** What /healthz reports of the database: it reads, and it takes writes (why not, when not). */
+export interface DatabaseHealthReading {
+  ok: boolean;
+  engine: string;
+  reads?: boolean;
+  write?: { ok: boolean; kind?: string; reason?: string; at?: string };
 }
 
 /** The part of the context a route module uses: each names its own (`type Ctx = Needs<…>`), so what it can reach is what it uses. */

@@ -4,6 +4,7 @@ import { SwitchyardError } from '@switchyard/core';
 import type { HttpLogger } from './context.js';
 import { routePattern } from './route-pattern.js';
 import { statusFor } from './status.js';
+import { STORAGE_RETRY_AFTER_SECONDS, storageFailure, type StorageFailures } from './storage-failures.js';
 
 /** Errors raised by Express's own body parsers carry a `type`; give them our codes. */
 function fromBodyParser(err: { type?: string; message?: string; limit?: number }): SwitchyardError | undefined {
@@ -20,8 +21,8 @@ function fromBodyParser(err: { type?: string; message?: string; limit?: number }
   }
 }
 
-export const errorMiddleware = (logger: HttpLogger): ErrorRequestHandler => (err, req, res, _next) => {
-  const coded = SwitchyardError.is(err) ? err : fromBodyParser(err as { type?: string });
+export const errorMiddleware = (logger: HttpLogger, failures?: StorageFailures): ErrorRequestHandler => (err, req, res, _next) => {
+  const coded = storageFailure(err, failures) ?? (SwitchyardError.is(err) ? err : fromBodyParser(err as { type?: string }));
   if (!coded) {
     logger.error('unhandled error', { route: routePattern(req), error: (err as Error)?.stack ?? String(err) });
   }
@@ -29,6 +30,8 @@ export const errorMiddleware = (logger: HttpLogger): ErrorRequestHandler => (err
   // Already answered (a timeout or a budget refusal while a body was being read, counted then): nothing to add.
   if (res.headersSent) return;
   res.locals['errorCode'] = error.code; // for the metrics' refusals by reason
+  // The database did not take a write: nothing was done, and the same request may be sent again.
+  if (error.code === 'storage_unavailable') res.set('Retry-After', String(STORAGE_RETRY_AFTER_SECONDS));
   res.status(statusFor(error.code)).json({ ok: false, error: error.toJSON() });
 };
 

@@ -2,8 +2,8 @@
 export { accessLog } from './access-log.js';
 export { API_KEY_HEADER, checkApiKey } from './api-key.js';
 export { baseUrlOf } from './base-url.js';
-export type { HttpContext, HttpLogger, McpFacesConfig, Needs } from './context.js';
-export { OWNER_MOVES, callerOf, credentialOf, linkToken, presentedTo, requireUnspent } from './credentials.js';
+export type { DatabaseHealthReading, HttpContext, HttpLogger, McpFacesConfig, Needs } from './context.js';
+export { OWNER_MOVES, authorize, callerOf, credentialOf, linkToken, presentedTo, requireUnspent } from './credentials.js';
 export type { Credential } from './credentials.js';
 export { securityHeaders } from './dashboard-headers.js';
 export { page } from './dashboard-page.js';
@@ -12,6 +12,7 @@ export { DashboardSessions, SESSION_COOKIE, SESSION_COOKIE_PATH, cookieValue, sa
 export type { DashboardSession } from './dashboard-session.js';
 export { streamDeliveryBody } from './delivery-body.js';
 export { errorMiddleware, notFoundHandler } from './errors.js';
+export { STORAGE_RETRY_AFTER_SECONDS, storageFailure, type StorageFailures } from './storage-failures.js';
 export { Html, escapeHtml, html, htmlDocument } from './html.js';
 export { AS_METADATA_PATH, MCP_PATH, PRM_PATH, keysOfPath, metadataUrlOf, requestResource, resourceAt } from './protected-resources.js';
 export type { ResourceCtx } from './protected-resources.js';

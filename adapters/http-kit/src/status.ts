@@ -24,6 +24,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   payload_too_large: 413,
   upstream_unavailable: 502,
   upstream_timeout: 504,
+  // The upstream answered more than dispatch.maxResultBytes: read no further.
+  upstream_answer_too_large: 502,
   upstream_not_found: 404,
   // The upstream signs in with OAuth and the owner has not connected it (or must again): nothing ran.
   upstream_auth_required: 503,
@@ -48,6 +50,10 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   request_timeout: 408,
   headers_too_large: 431,
   database_unavailable: 503,
+  // A write the request needs did not go in (unreachable, read-only or full): retry after a while.
+  storage_unavailable: 503,
+  // A run whose outcome never reached the ledger (only ever a stored record's error, never an answer's).
+  interrupted: 503,
   internal_error: 500,
 };
 

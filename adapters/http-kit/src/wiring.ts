@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
 import type { Router, Express } from 'express';
 import { coreServices, createServiceRef } from '@switchyard/core';
 import { createServiceFactory, definePackage } from '@switchyard/wiring';
-import type { HttpLogger, McpFacesConfig } from './context.js';
+import type { DatabaseHealthReading, HttpLogger, McpFacesConfig } from './context.js';
+import type { StorageFailures } from './storage-failures.js';
 import { DashboardSessions } from './dashboard-session.js';
 import type { RequestGate, RequestLimits } from './request-gate.js';
 import { RouteAccess } from './route-access.js';
@@ -43,7 +44,9 @@ export const httpServices = {
   options: createServiceRef<HttpOptions>({ id: 'HttpOptions' }),
   logger: createServiceRef<HttpLogger>({ id: 'Logger' }),
   /** Liveness of the database, for /healthz. */
-  databaseHealth: createServiceRef<() => Promise<{ ok: boolean; engine: string }>>({ id: 'DatabaseHealth' }),
+  databaseHealth: createServiceRef<() => Promise<DatabaseHealthReading>>({ id: 'DatabaseHealth' }),
+  /** How a face tells a storage failure from a bug, and where it reports one (the composition root binds it). */
+  storageFailures: createServiceRef<StorageFailures>({ id: 'StorageFailures' }),
   access: createServiceRef<RouteAccess>({ id: 'RouteAccess' }),
   /** Every face's contribution: each face package adds one. */
   face: createServiceRef<HttpFace>({ id: 'HttpFace', multiple: true }),
@@ -57,6 +60,7 @@ export const faceDeps = {
   options: httpServices.options,
   access: httpServices.access,
   logger: httpServices.logger,
+  storageFailures: httpServices.storageFailures,
   apiKeys: coreServices.apiKeys,
   tokens: coreServices.tokens,
   tokenUses: coreServices.tokenUses,

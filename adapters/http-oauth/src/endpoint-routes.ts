@@ -9,7 +9,7 @@ import { perClientLimit, publicRoute } from '@switchyard/http-kit';
 import { oauthErrors, openCors, sendOAuth } from './oauth-answers.js';
 import { AS_METADATA_PATH, MCP_PATH, PRM_PATH, keysOfPath, type ResourceCtx } from '@switchyard/http-kit';
 
-type Ctx = ResourceCtx & Needs<'logger' | 'mintPerMinute' | 'oauth'>;
+type Ctx = ResourceCtx & Needs<'logger' | 'mintPerMinute' | 'oauth' | 'storageFailures'>;
 
 export const AUTHORIZE_PATH = '/dashboard/oauth/authorize';
 export const TOKEN_PATH = '/oauth/token';
@@ -111,6 +111,6 @@ export function oauthEndpointRoutes(ctx: Ctx): Router {
     sendOAuth(res, 200, answer);
   });
 
-  router.use(['/.well-known', '/oauth'], oauthErrors(ctx.logger));
+  router.use(['/.well-known', '/oauth'], oauthErrors(ctx.logger, ctx.storageFailures));
   return router;
 }

@@ -4,7 +4,8 @@
 // call them cross-origin, and they carry no cookie.
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { OAuthError, SwitchyardError } from '@switchyard/core';
-import type { HttpLogger } from '@switchyard/http-kit';
+import type { HttpLogger, StorageFailures } from '@switchyard/http-kit';
+import { STORAGE_RETRY_AFTER_SECONDS, storageFailure } from '@switchyard/http-kit';
 import { statusFor } from '@switchyard/http-kit';
 import { routePattern } from '@switchyard/http-kit';
 
@@ -38,9 +39,12 @@ export function toOAuthError(err: unknown): { error: OAuthError; status: number 
   return null;
 }
 
-export const oauthErrors = (logger: HttpLogger): ErrorRequestHandler => (err, req, res, _next) => {
+export const oauthErrors = (logger: HttpLogger, failures?: StorageFailures): ErrorRequestHandler => (err, req, res, _next) => {
   if (res.headersSent) return;
-  const known = toOAuthError(err);
+  // A database that did not serve the request: temporarily_unavailable (503, Retry-After), never server_error.
+  const storage = storageFailure(err, failures);
+  if (storage) res.set('Retry-After', String(STORAGE_RETRY_AFTER_SECONDS));
+  const known = toOAuthError(storage ?? err);
   if (!known) logger.error('unhandled error', { route: routePattern(req), error: (err as Error)?.stack ?? String(err) });
   const { error, status } = known ?? { error: new OAuthError('server_error', 'internal error'), status: 500 };
   res.locals['errorCode'] = error.error;

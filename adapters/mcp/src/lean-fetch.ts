@@ -31,7 +31,55 @@ function responseHeaders(res: IncomingMessage): Headers {
   return headers;
 }
 
-export function createLeanFetch(): { fetch: FetchLike; close(): void } {
+/**
+ * What an answer from an upstream may cost: `maxMessageBytes` bounds a JSON answer's body and each
+ * event of an event stream (one JSON-RPC message each), so a huge answer is read no further than
+ * that. `brokenAnswerReporter` is asked when a request goes out (in the caller's async context) for
+ * whom to tell when its answer breaks off: too large, or the connection closed before its end.
+ */
+export interface LeanFetchOptions {
+  maxMessageBytes?: number;
+  brokenAnswerReporter?: () => ((err: Error) => void) | undefined;
+}
+
+/** An answer past the bound: the response is destroyed, its bytes never read further. */
+export class AnswerTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`the upstream's answer passed ${limit} bytes`);
+  }
+}
+
+/** The connection closed before the answer ended (the upstream died or dropped it mid-call). */
+export class AnswerCutOffError extends Error {
+  constructor(why: string) {
+    super(`the upstream closed the connection before its answer ended (${why})`);
+  }
+}
+
+/**
+ * Counts the bytes of each server-sent event (since the last blank line) and destroys the stream
+ * with AnswerTooLargeError once one passes `limit`; an event ends at "\n\n", "\r\r" or "\r\n\r\n".
+ */
+function boundEvents(res: IncomingMessage, limit: number, fail: (err: Error) => void): void {
+  let inEvent = 0;
+  let last = -1;
+  let beforeLast = -1;
+  let third = -1;
+  res.on('data', (chunk: Buffer) => {
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i]!;
+      inEvent++;
+      if ((b === 10 && (last === 10 || (last === 13 && beforeLast === 10 && third === 13))) || (b === 13 && last === 13)) inEvent = 0;
+      third = beforeLast;
+      beforeLast = last;
+      last = b;
+    }
+    if (inEvent > limit) fail(new AnswerTooLargeError(limit));
+  });
+}
+
+export function createLeanFetch(options: LeanFetchOptions = {}): { fetch: FetchLike; close(): void } {
+  const maxMessageBytes = options.maxMessageBytes ?? Infinity;
   const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 256 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 256 }) };
 
   // The transports pass one long-lived signal with every request; each request in flight holds a
@@ -49,6 +97,7 @@ export function createLeanFetch(): { fetch: FetchLike; close(): void } {
       setMaxListeners(10_000, init.signal);
       raised.add(init.signal);
     }
+    const report = options.brokenAnswerReporter?.();
     return new Promise<Response>((resolve, reject) => {
       const req = (isHttps ? httpsRequest : httpRequest)(
         url,
@@ -61,14 +110,40 @@ export function createLeanFetch(): { fetch: FetchLike; close(): void } {
             res.resume();
             return resolve(new Response(null, base));
           }
+          let broken: Error | null = null;
+          const fail = (err: Error) => {
+            if (broken) return;
+            broken = err;
+            report?.(err);
+            res.destroy(err);
+          };
+          // Closed before its end and not by us: the upstream went away mid-answer.
+          res.on('close', () => {
+            if (!res.complete && !broken && !init.signal?.aborted) fail(new AnswerCutOffError('connection closed'));
+          });
           if ((headers.get('content-type') ?? '').includes('text/event-stream')) {
-            // A stream the transport reads event by event for as long as it lives.
+            // A stream the transport reads event by event for as long as it lives; each event bounded.
+            if (maxMessageBytes !== Infinity) boundEvents(res, maxMessageBytes, fail);
             return resolve(new Response(Readable.toWeb(res) as ReadableStream<Uint8Array>, base));
           }
+          const declared = Number(headers.get('content-length') ?? NaN);
+          if (declared > maxMessageBytes) {
+            fail(new AnswerTooLargeError(maxMessageBytes));
+            return reject(broken);
+          }
           const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
+          let bytes = 0;
+          res.on('data', (c: Buffer) => {
+            bytes += c.length;
+            if (bytes > maxMessageBytes) {
+              chunks.length = 0;
+              fail(new AnswerTooLargeError(maxMessageBytes));
+              return reject(broken);
+            }
+            chunks.push(c);
+          });
           res.on('end', () => resolve(new Response(Buffer.concat(chunks), base)));
-          res.on('error', reject);
+          res.on('error', (err) => reject(broken ?? err));
         },
       );
       req.on('error', (err: NodeJS.ErrnoException & { unsent?: boolean }) => {

@@ -12,7 +12,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, LoggingMessageNotificationSchema, McpError, ResourceUpdatedNotificationSchema, ResultSchema, ToolListChangedNotificationSchema, type Request as McpRequest } from '@modelcontextprotocol/sdk/types.js';
 import { SwitchyardError, textOf, type CallerChannel, type ContentBlock, type McpToolDescription, type ToolCallOptions, type ToolCallResult, type UpstreamAddress, type UpstreamLogEntry, type UpstreamToolClient } from '@switchyard/core';
-import { createLeanFetch } from './lean-fetch.js';
+import { AnswerCutOffError, AnswerTooLargeError, createLeanFetch } from './lean-fetch.js';
 import { ModernUpstreamConnection, speaksOnlyModern, type ModernTarget } from './modern-upstream.js';
 import type { UpstreamConnection } from './upstream-connection.js';
 import type { UpstreamOAuthClients } from './upstream-auth.js';
@@ -33,6 +33,9 @@ interface InFlightCall {
   onLog: ((entry: UpstreamLogEntry) => void) | undefined;
   /** Set when the upstream asked the caller something it cannot answer: the run fails with it. */
   unanswered: SwitchyardError | null;
+  /** Set when the call's answer broke off (too large, or the connection closed mid-answer): the run fails with it at once. */
+  broken: Error | null;
+  fail(err: Error): void;
   /** The call's time limit stops while the caller is being asked (a person may take a while) and starts over once answered. */
   pauseClock(): void;
   resumeClock(): void;
@@ -56,13 +59,19 @@ export interface McpUpstreamClientOptions {
   connectTimeoutMs?: number;
   /** Sign-in for upstreams that use OAuth (their address names them in `oauth`). */
   oauth?: UpstreamOAuthClients;
+  /** The largest answer read from an upstream (a JSON-RPC message); a larger one fails its run upstream_answer_too_large. */
+  maxResultBytes?: number;
 }
+
+/** dispatch.maxResultBytes's default: 8 MiB. */
+export const DEFAULT_MAX_RESULT_BYTES = 8 * 1024 * 1024;
 
 export class McpUpstreamClient implements UpstreamToolClient {
   private readonly connections = new Map<string, Promise<UpstreamConnection>>();
   private readonly connectTimeoutMs: number;
   private readonly oauth: UpstreamOAuthClients | undefined;
-  private readonly http = createLeanFetch();
+  private readonly http: ReturnType<typeof createLeanFetch>;
+  private readonly maxResultBytes: number;
   private readonly toolListListeners = new Set<(upstream: UpstreamAddress) => void>();
   private readonly resourceListeners = new Set<(upstream: UpstreamAddress, params: { uri: string } & Record<string, unknown>) => void>();
   /** Resource URIs subscribed on each connection key: renewed on the next connection after a drop. */
@@ -73,6 +82,9 @@ export class McpUpstreamClient implements UpstreamToolClient {
   constructor(options: McpUpstreamClientOptions = {}) {
     this.connectTimeoutMs = options.connectTimeoutMs ?? 5000;
     this.oauth = options.oauth;
+    this.maxResultBytes = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+    // A request goes out in its call's async context: its answer breaking off fails that call at once.
+    this.http = createLeanFetch({ maxMessageBytes: this.maxResultBytes, brokenAnswerReporter: () => currentCall.getStore()?.fail });
   }
 
   onToolListChanged(listener: (upstream: UpstreamAddress) => void): () => void {
@@ -132,6 +144,11 @@ export class McpUpstreamClient implements UpstreamToolClient {
       channel: options.channel,
       onLog: options.onLog,
       unanswered: null,
+      broken: null,
+      fail: (err) => {
+        call.broken ??= err;
+        stop.abort();
+      },
       pauseClock: () => {
         if (asking++ === 0) clearTimeout(timer);
       },
@@ -169,10 +186,22 @@ export class McpUpstreamClient implements UpstreamToolClient {
         result = await send(client);
       }
       if (call.unanswered) throw call.unanswered;
-      return toToolCallResult(result as { isError?: boolean; content?: unknown; structuredContent?: unknown });
+      if (call.broken) throw call.broken;
+      const answer = result as { isError?: boolean; content?: unknown; structuredContent?: unknown };
+      // Over stdio and the legacy SSE transport the answer arrives whole: at least it is not kept.
+      if (answerBytes(answer) > this.maxResultBytes) throw new AnswerTooLargeError(this.maxResultBytes);
+      return toToolCallResult(answer);
     } catch (err) {
       if (SwitchyardError.is(err)) throw err;
       if (call.unanswered) throw call.unanswered;
+      const broken = call.broken ?? (err instanceof AnswerTooLargeError || err instanceof AnswerCutOffError ? err : null);
+      if (broken instanceof AnswerTooLargeError) {
+        throw new SwitchyardError('upstream_answer_too_large', `${upstream.url} answered ${tool} with more than ${broken.limit} bytes (dispatch.maxResultBytes); the answer was not read further`, { upstream: upstream.url, tool, max_bytes: broken.limit });
+      }
+      if (broken) {
+        this.drop(connectionKey, client);
+        throw new SwitchyardError('upstream_unavailable', `${upstream.url} closed the connection in the middle of ${tool}: ${broken.message}`, { upstream: upstream.url, tool });
+      }
       if (options.signal?.aborted) {
         throw new SwitchyardError('cancelled', `the caller cancelled ${tool} on ${upstream.url}`, { upstream: upstream.url, tool });
       }
@@ -450,6 +479,20 @@ export function isStaleSession(err: unknown): boolean {
   if (err instanceof Error && err.message === 'Not connected') return true;
   const e = err as { code?: unknown; unsent?: unknown; cause?: { code?: unknown; unsent?: unknown } } | null;
   return e?.code === 'ECONNREFUSED' || e?.cause?.code === 'ECONNREFUSED' || e?.unsent === true || e?.cause?.unsent === true;
+}
+
+/** What an answer weighs: the text and base64 of its content blocks and its structured content as JSON. */
+function answerBytes(result: { content?: unknown; structuredContent?: unknown }): number {
+  let bytes = 0;
+  if (Array.isArray(result.content)) {
+    for (const block of result.content as Array<Record<string, unknown>>) {
+      for (const value of [block['text'], block['data'], (block['resource'] as Record<string, unknown> | undefined)?.['text'], (block['resource'] as Record<string, unknown> | undefined)?.['blob']]) {
+        if (typeof value === 'string') bytes += value.length;
+      }
+    }
+  }
+  if (result.structuredContent !== undefined) bytes += JSON.stringify(result.structuredContent)?.length ?? 0;
+  return bytes;
 }
 
 function toToolCallResult(result: { isError?: boolean; content?: unknown; structuredContent?: unknown }): ToolCallResult {

@@ -183,6 +183,20 @@ describe('adapter mcp: McpUpstreamClient over stdio', function () {
     expect(second).to.not.equal(first);
   });
 
+  it('refuses an answer past maxResultBytes as upstream_answer_too_large (weighed once it has arrived), and keeps the program', async () => {
+    const small = new McpUpstreamClient({ connectTimeoutMs: 5000, maxResultBytes: 1024 });
+    try {
+      const fits = await small.callTool(upstream(), 'alpha', { text: 'x'.repeat(100) }, { timeoutMs: 5000 });
+      const err = await small.callTool(upstream(), 'alpha', { text: 'x'.repeat(2000) }, { timeoutMs: 5000 }).catch((e: unknown) => e);
+      expect(SwitchyardError.is(err, 'upstream_answer_too_large'), String(err)).to.equal(true);
+      expect((err as SwitchyardError).details).to.include({ max_bytes: 1024, tool: 'alpha' });
+      const again = await small.callTool(upstream(), 'alpha', { text: 'y' }, { timeoutMs: 5000 });
+      expect((again.value as { pid: number }).pid).to.equal((fits.value as { pid: number }).pid);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('stops the program on close', async () => {
     const pid = await pidOf();
     await client.close();

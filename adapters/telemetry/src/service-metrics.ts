@@ -29,6 +29,9 @@ const REFUSED_RUN = new Set(['refused', 'denied']);
  */
 const REFUSAL_STATUSES = new Set([401, 403, 408, 413, 429, 431, 503]);
 
+/** The kinds of storage failure counted (storage-knex's StorageFailureKind, and other). */
+const STORAGE_FAILURE_KINDS = ['unreachable', 'read_only', 'full', 'busy', 'other'] as const;
+
 export class ServiceMetrics {
   readonly registry = new Registry();
   private readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
@@ -39,6 +42,7 @@ export class ServiceMetrics {
   private readonly bodyBytes: Gauge;
   private readonly batchSizes: Histogram<'store'>;
   private readonly fallbacks: Counter<'store'>;
+  private readonly storageFailures: Counter<'kind'>;
   private backlogReader: (() => Promise<LedgerBacklogReading>) | null = null;
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
@@ -75,6 +79,13 @@ export class ServiceMetrics {
       registers,
     });
     this.fallbacks = new Counter({ name: 'switchyard_group_commit_fallbacks_total', help: 'Group-commit batches that failed whole and were written record by record, by store', labelNames: ['store'], registers });
+    this.storageFailures = new Counter({
+      name: 'switchyard_storage_failures_total',
+      help: 'Requests the database could not serve (answered 503 storage_unavailable), by kind: unreachable, read_only, full, busy, other',
+      labelNames: ['kind'],
+      registers,
+    });
+    for (const kind of STORAGE_FAILURE_KINDS) this.storageFailures.inc({ kind }, 0);
     // Series with a known, small set of values start at 0, so rate() and alerts see them from the start.
     for (const outcome of ['accepted', 'duplicate', 'refused'] satisfies DeliveryCount[]) this.deliveries.inc({ outcome }, 0);
     for (const store of ['invocations', 'deliveries'] satisfies GroupCommitStore[]) this.fallbacks.inc({ store }, 0);
@@ -126,6 +137,11 @@ export class ServiceMetrics {
     add: (bytes) => this.bodyBytes.inc(bytes),
     release: (bytes) => this.bodyBytes.dec(bytes),
   };
+
+  /** A request failed because the database did not serve it (see storage-knex's storageFailureKind). */
+  storageFailed(kind: string): void {
+    this.storageFailures.inc({ kind: (STORAGE_FAILURE_KINDS as readonly string[]).includes(kind) ? kind : 'other' });
+  }
 
   /** An invocation reached the ledger. */
   runRecorded(invocation: Pick<StoredInvocation, 'key' | 'status' | 'error'>): void {

@@ -2,6 +2,9 @@
 //   1. the leaf hash is SHA-256(0x00 || leaf text)                       (RFC 6962 §2.1)
 //   2. the inclusion proof leads from that leaf to the checkpoint's root  (RFC 9162 §2.1.3.2)
 //   3. the checkpoint is signed by the published Ed25519 key              (C2SP signed-note)
+//   4. the record this page shows opens the leaf: its public fields equal the leaf's, and each
+//      private field, with the page's salt, hashes to the leaf's commitment (a version 2 leaf
+//      names every field that does not; version 1 commits to them together)
 'use strict';
 
 const enc = new TextEncoder();
@@ -15,6 +18,32 @@ const concat = (...parts) => {
 };
 const sha256 = async (bytes) => new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
 const equal = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
+
+/** RFC 8785 canonical JSON: keys in UTF-16 code-unit order, ECMAScript strings and numbers. */
+const canonical = (v) =>
+  v === null || typeof v !== 'object'
+    ? JSON.stringify(v)
+    : Array.isArray(v)
+      ? `[${v.map((x) => canonical(x === undefined ? null : x)).join(',')}]`
+      : `{${Object.keys(v).filter((k) => v[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
+const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+const commitment = async (salt, value) => `sha256:${hex(await sha256(enc.encode(salt + canonical(value))))}`;
+
+/** The fields of the shown record that the leaf does not vouch for, by name. */
+async function fieldsNotMatching(leaf, record) {
+  const bad = Object.keys(record.public).filter((f) => canonical(leaf[f] ?? null) !== canonical(record.public[f] ?? null));
+  if (leaf.v === 2) {
+    const committed = leaf.commitments ?? {};
+    const fields = new Set([...Object.keys(committed), ...Object.keys(record.private).filter((f) => record.private[f] !== undefined)]);
+    for (const f of fields) {
+      const opened = record.private[f] === undefined ? undefined : await commitment(record.salt, { [f]: record.private[f] });
+      if (opened !== committed[f]) bad.push(f);
+    }
+  } else if ((await commitment(record.salt, record.private)) !== leaf.commitment) {
+    bad.push('private fields');
+  }
+  return [...new Set(bad)].sort();
+}
 
 async function rootFromInclusion(leafHash, index, size, proof) {
   if (index >= size) throw new Error('leaf index beyond the tree');
@@ -93,6 +122,13 @@ async function verify(button) {
     const root = await rootFromInclusion(leafHash, confirm.index, checkpoint.size, confirm.inclusion_proof.map(fromB64));
     if (!equal(root, checkpoint.root)) throw new Error('inclusion proof does not lead to the signed root');
     step(`inclusion proof (${confirm.inclusion_proof.length} hashes) leads to the signed root`, true);
+    if (button.dataset.record) {
+      const record = JSON.parse(button.dataset.record);
+      const leaf = JSON.parse(confirm.leaf_text);
+      const bad = await fieldsNotMatching(leaf, record);
+      if (bad.length > 0) throw new Error(`the record shown differs from its leaf in ${bad.join(', ')}`);
+      step(`the record shown opens its leaf (${Object.keys(record.public).length + Object.keys(record.private).length} fields)`, true);
+    }
     status.textContent = `Verified: ${confirm.id} is leaf ${confirm.index} of ${key.name} at size ${checkpoint.size}.`;
     status.className = 'proof verified';
   } catch (err) {

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Router, urlencoded, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
-import { INVOCATION_ID, MAX_EVENT_TYPES_COUNTED, MAX_EVENT_TYPE_LENGTH, SwitchyardError, WEBHOOK_ID_PATTERN, canonicalKey, deliveryOutcomeWord, webhookLogName, type StoredDelivery } from '@switchyard/core';
+import { INVOCATION_ID, MAX_EVENT_TYPES_COUNTED, MAX_EVENT_TYPE_LENGTH, SwitchyardError, WEBHOOK_ID_PATTERN, canonicalKey, deliveryOutcomeWord, leafParts, webhookLogName, type StoredDelivery } from '@switchyard/core';
 import { baseUrlOf } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
 import { presentBody } from '@switchyard/http-kit';
@@ -22,7 +22,7 @@ import { loginBody } from './pages/login.js';
 import { approvalsBody, type DecisionNotice } from './pages/approvals.js';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'access' | 'mintPerMinute' | 'apiKeys' | 'approvals' | 'deliveries' | 'forwarding' | 'inlineBodyBytes' | 'invocations' | 'logger' | 'publicBaseUrl' | 'registry' | 'webhooks'>;
+type Ctx = Needs<'access' | 'mintPerMinute' | 'apiKeys' | 'approvals' | 'deliveries' | 'forwarding' | 'inlineBodyBytes' | 'invocations' | 'ledger' | 'logger' | 'publicBaseUrl' | 'registry' | 'webhooks'>;
 
 const ASSETS: Record<string, string> = {
   'dashboard.css': 'text/css; charset=utf-8',
@@ -242,7 +242,9 @@ export function dashboardRoutes(ctx: Ctx): Router {
       chain.unshift(parent);
       at = parent;
     }
-    send(req, res, { title: inv.id, section: 'ledger', scripts: ['verify-proof.js'] }, invocationBody(inv, chain));
+    // The record as this page shows it, opened like a receipt: the browser holds it to the leaf.
+    const parts = leafParts({ kind: 'invocation', entry: inv });
+    send(req, res, { title: inv.id, section: 'ledger', scripts: ['verify-proof.js'] }, invocationBody(inv, chain, { salt: ctx.ledger.commitmentSalt('invocation', inv.id), public: parts.public, private: parts.private }));
   });
 
   // Failures on dashboard pages answer as pages, with the same codes the API uses.

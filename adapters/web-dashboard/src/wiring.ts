@@ -16,6 +16,7 @@ export const webDashboardWiring = definePackage('web-dashboard', [
       deliveries: coreServices.deliveries,
       forwarding: coreServices.forwarding,
       invocations: coreServices.invocations,
+      ledger: coreServices.ledger,
       webhooks: coreServices.webhooks,
       upstreams: coreServices.upstreams,
       upstreamOAuth: coreServices.upstreamOAuth,

@@ -5,7 +5,8 @@ import { SwitchyardError } from '../errors.js';
 import { newInvocationId, randomId } from '../ids.js';
 import type { InvocationRecord } from '../invocation.js';
 import { checkRepairTarget } from '../lineage.js';
-import type { Clock, DeliveryStore, InvocationStore, Page, WebhookStore } from '../ports.js';
+import type { Clock, DeliveryStore, InvocationStore, Page, RunReservations, WebhookStore } from '../ports.js';
+import { INTERRUPTED_MESSAGE } from '../interrupted-runs.js';
 import type { StoredDelivery } from '../webhook.js';
 import { computeYield } from '../yield.js';
 import { retryDelayMs } from './backoff.js';
@@ -103,6 +104,8 @@ export class ForwardingService {
     private readonly clock: Clock,
     private readonly options: ForwardingOptions = DEFAULT_FORWARDING_OPTIONS,
     private readonly logger: Logger = { warn: () => {}, error: () => {} },
+    /** Where an attempt is reserved before it is sent (write-ahead); without one, attempts are not reserved. */
+    private readonly reservations: RunReservations | null = null,
   ) {}
 
   // ── Destinations (the owner's) ──────────────────────────────────────────────────────────────
@@ -424,12 +427,32 @@ export class ForwardingService {
       return;
     }
     const started = this.clock.now();
+    const attempt = await this.attemptOf(job, dst, started);
+    // Write-ahead: the attempt is reserved before anything is sent; no reservation, no send (the
+    // job is due again a little later, its attempts unchanged).
+    if (this.reservations) {
+      try {
+        await this.reservations.begin(interruptedAttempt(attempt));
+      } catch (err) {
+        answered();
+        this.logger.warn('forwarding attempt postponed: the database did not take its reservation', { job: job.id, error: (err as Error).message });
+        await this.postpone(job, now + STORAGE_RETRY_MS).catch(() => undefined);
+        return;
+      }
+    }
     const outcome = await this.post(dst, held, now);
     answered();
     const ok = outcome.kind === 'answered' && outcome.status >= 200 && outcome.status < 300;
     this.noteOutcome(dst.id, ok);
-    const previous = job.invocations[job.invocations.length - 1] ?? null;
-    const invocation = await this.record(job, dst, outcome, ok, previous, started);
+    let invocation: string;
+    try {
+      invocation = await this.record(attempt, outcome, ok);
+    } catch (err) {
+      // Sent, but not recorded: the reservation lapses and is swept as interrupted.
+      this.reservations?.abandon(attempt.id);
+      throw err;
+    }
+    this.reservations?.end(attempt.id);
 
     const attempts = job.attempts + 1;
     const status = outcome.kind === 'answered' ? outcome.status : null;
@@ -470,8 +493,9 @@ export class ForwardingService {
     this.circuits.set(destination, c);
   }
 
-  /** The attempt as an invocation of the webhook; a retry repairs the attempt before it (lineage rules). */
-  private async record(job: ForwardJob, dst: Destination, outcome: SendOutcome, ok: boolean, previous: string | null, started: Date): Promise<string> {
+  /** The attempt as an invocation of the webhook, before it is sent; a retry repairs the attempt before it (lineage rules). */
+  private async attemptOf(job: ForwardJob, dst: Destination, started: Date): Promise<InvocationRecord> {
+    const previous = job.invocations[job.invocations.length - 1] ?? null;
     let repairs: string | null = null;
     if (previous) {
       try {
@@ -483,10 +507,7 @@ export class ForwardingService {
     }
     const args = { delivery: job.delivery, destination: dst.id, url: dst.url, attempt: job.attempts + 1 };
     const bodyText = JSON.stringify(args);
-    const result = ok && outcome.kind === 'answered' ? { status: outcome.status, answer: outcome.excerpt } : null;
-    const resultText = ok ? JSON.stringify(result) : '';
-    const ran = outcome.kind !== 'blocked';
-    const record: InvocationRecord = {
+    return {
       id: newInvocationId(),
       key: FORWARD_KEY,
       path: FORWARD_PATH,
@@ -494,22 +515,52 @@ export class ForwardingService {
       fingerprint: null,
       body: bodyText,
       args,
+      status: 'failed',
+      ok: false,
+      ran: false,
+      error: null,
+      result: null,
+      yield: computeYield({ bodyText, resultText: '', ok: false, ran: false, cost: undefined, args }),
+      repairs,
+      replays: null,
+      source: `hook:${job.hook_id}/${job.delivery}`,
+      created_at: started.toISOString(),
+      duration_ms: 0,
+      request_id: null,
+    };
+  }
+
+  /** The attempt's outcome, appended to the ledger. */
+  private async record(attempt: InvocationRecord, outcome: SendOutcome, ok: boolean): Promise<string> {
+    const result = ok && outcome.kind === 'answered' ? { status: outcome.status, answer: outcome.excerpt } : null;
+    const resultText = ok ? JSON.stringify(result) : '';
+    const ran = outcome.kind !== 'blocked';
+    const record: InvocationRecord = {
+      ...attempt,
       status: ok ? 'ok' : 'failed',
       ok,
       ran,
       error: ok ? null : errorOf(outcome),
       result,
-      yield: computeYield({ bodyText, resultText, ok, ran, cost: undefined, args }),
-      repairs,
-      replays: null,
-      source: `hook:${job.hook_id}/${job.delivery}`,
-      created_at: started.toISOString(),
+      yield: computeYield({ bodyText: attempt.body, resultText, ok, ran, cost: undefined, args: attempt.args }),
       duration_ms: outcome.duration_ms,
-      request_id: null,
     };
     return (await this.invocations.append(record)).id;
   }
 }
+
+/** How long a forwarding attempt waits when the database did not take its reservation. */
+const STORAGE_RETRY_MS = 5000;
+
+/** The attempt as recorded if its outcome never arrives: sent, outcome unknown. */
+const interruptedAttempt = (attempt: InvocationRecord): InvocationRecord => ({
+  ...attempt,
+  status: 'interrupted',
+  ok: false,
+  ran: true,
+  error: { code: 'interrupted', message: INTERRUPTED_MESSAGE },
+  yield: computeYield({ bodyText: attempt.body, resultText: '', ok: false, ran: true, cost: undefined, args: attempt.args }),
+});
 
 function errorOf(outcome: SendOutcome): InvocationRecord['error'] {
   switch (outcome.kind) {

@@ -69,6 +69,8 @@ export class WebFetchRunner implements CapabilityRunner {
         if (redirects.length >= this.options.maxRedirects) {
           throw new SwitchyardError('fetch_failed', `more than ${this.options.maxRedirects} redirects`, { url: url.toString(), redirects });
         }
+        // The upstream's Location is its text, not ours: one no parser reads fails the fetch, never the service.
+        if (!URL.canParse(location, url.href)) throw new SwitchyardError('fetch_failed', 'the redirect names a malformed URL', { location: location.slice(0, 200) });
         const next = new URL(location, url);
         if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new SwitchyardError('fetch_failed', `redirect to unsupported scheme ${next.protocol}`, { location });
         redirects.push(next.toString());

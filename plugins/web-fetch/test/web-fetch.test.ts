@@ -27,6 +27,7 @@ async function startServer(): Promise<void> {
       if (url.pathname === '/echo') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ method: req.method, body: Buffer.concat(chunks).toString(), token: req.headers['x-token'] ?? null }));
       if (url.pathname === '/redirect') return res.writeHead(302, { location: '/text' }).end();
       if (url.pathname === '/redirect-see-other') return res.writeHead(303, { location: '/echo' }).end();
+      if (url.pathname === '/redirect-malformed') return res.writeHead(302, { location: 'http://x%25y/' }).end();
       if (url.pathname === '/redirect-loop') return res.writeHead(302, { location: '/redirect-loop' }).end();
       if (url.pathname === '/redirect-internal') return res.writeHead(302, { location: `http://localhost:${port}/text` }).end();
       if (url.pathname === '/slow') return void setTimeout(() => res.end('late'), 3000);
@@ -59,6 +60,8 @@ pluginContract(webFetchPlugin, {
       'GET|ftp://example.com/||',
       'FETCH|http://example.com/||',
       'GET|not a url||',
+      'GET|http://x%25y/||',
+      'GET|http://example.com:99999/||',
       { method: 'GET' },
       { method: 'GET', url: 'http://example.com/', extra: 1 },
       { method: 'GET', url: 'http://example.com/', headers: { 'x-n': 1 } },
@@ -114,6 +117,12 @@ describe('plugin web-fetch: fetching', function () {
     const inv = await run(`GET|http://127.0.0.1:${port}/redirect-loop||`);
     expect(inv.error?.code).to.equal('fetch_failed');
     expect(inv.error?.message).to.contain('redirects');
+  });
+
+  it('fails a redirect to a malformed URL as fetch_failed (the upstream\'s text, never a crash)', async function () {
+    const inv = await run(`GET|http://127.0.0.1:${port}/redirect-malformed||`);
+    expect(inv).to.include({ ok: false, ran: true, status: 'failed' });
+    expect(inv.error).to.include({ code: 'fetch_failed', message: 'the redirect names a malformed URL' });
   });
 
   it('cuts a body at the size cap and says so', async function () {

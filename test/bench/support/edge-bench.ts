@@ -38,6 +38,10 @@ export const loop = (once: () => Promise<boolean>) => (concurrency: number): Pro
 export interface EdgeBench {
   /** The service's base URL. */
   url: string;
+  /** With BENCH_BEFORE (another checkout of the project): that checkout's service, on the same simulator. */
+  beforeUrl?: string;
+  /** Measures `after` (this checkout) against `before` (BENCH_BEFORE's) in one run: report <name>-before-after, ratio after/before. */
+  compareBefore(name: string, before: Path, after: Path): Promise<void>;
   /** Measures `through` against the direct path and writes the report (bench-results/<name>-<engine>.json). */
   compare(name: string, through: Path, targets: Record<string, string>): Promise<void>;
 }
@@ -50,6 +54,14 @@ export async function runEdgeBench(body: (bench: EdgeBench) => Promise<void>): P
   writeFileSync(configFile, JSON.stringify({ plugins: { edge: { upstream: { url: sim.value, transport: 'sse' } } } }));
   const databaseUrl = process.env['DATABASE_URL'] ?? `sqlite:${join(dir, 'bench.db')}`;
   const service = await spawnTs('adapters/app/src/main.ts', [], { PORT: '0', DATABASE_URL: databaseUrl, SWITCHYARD_API_KEY: API_KEY, SWITCHYARD_CONFIG: configFile, LOG_LEVEL: 'info' }, listeningUrl);
+  // BENCH_BEFORE: the same service from another checkout (say, main before a change), with its own
+  // database (BENCH_BEFORE_DATABASE_URL, default a temp SQLite file), so a change is measured against
+  // what it changes in the same run, on the same machine load.
+  const beforeRoot = process.env['BENCH_BEFORE'];
+  const beforeDatabaseUrl = process.env['BENCH_BEFORE_DATABASE_URL'] ?? `sqlite:${join(dir, 'before.db')}`;
+  const before = beforeRoot
+    ? await spawnTs('adapters/app/src/main.ts', [], { PORT: '0', DATABASE_URL: beforeDatabaseUrl, SWITCHYARD_API_KEY: API_KEY, SWITCHYARD_CONFIG: configFile, LOG_LEVEL: 'info' }, listeningUrl, 30_000, [], beforeRoot)
+    : undefined;
   const client = new Client({ name: 'bench', version: '1' });
   try {
     await client.connect(new SSEClientTransport(new URL(sim.value)));
@@ -59,6 +71,19 @@ export async function runEdgeBench(body: (bench: EdgeBench) => Promise<void>): P
     });
     await body({
       url: service.value,
+      ...(before ? { beforeUrl: before.value } : {}),
+      async compareBefore(name, beforePath, afterPath) {
+        // measureOverhead's baseline ("direct" in the report) is the checkout before; "after" is this one.
+        const report = await measureOverhead(`${name}-before-after`, 'after', beforePath, afterPath, {
+          concurrency: CONCURRENCY,
+          rounds: ROUNDS,
+          seconds: SECONDS,
+          engine: databaseUrl.startsWith('postgres') ? 'postgresql' : 'sqlite',
+          pids: { client: undefined, service: service.child.process.pid, upstream: before!.child.process.pid },
+          targets: { 'throughput.ratio': '>= 0.9' },
+        });
+        writeReport(`${name}-before-after`, report);
+      },
       async compare(name, through, targets) {
         // Latency (what one call costs, unloaded) at concurrency 1; throughput under load at CONCURRENCY.
         // CPU per request of each process (warm-up included in the phase, so slightly high for all).
@@ -76,6 +101,7 @@ export async function runEdgeBench(body: (bench: EdgeBench) => Promise<void>): P
   } finally {
     await client.close();
     await service.child.stop();
+    await before?.child.stop();
     await sim.child.stop();
     rmSync(dir, { recursive: true, force: true });
   }

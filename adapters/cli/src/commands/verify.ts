@@ -1,16 +1,22 @@
 // `switchyard verify`: checks proofs offline against a pinned verifier key — the one thing the
 // server is never trusted for. A receipt or confirmation file (JSON), a .tlog-proof file, or an
-// invocation id (its public confirmation is fetched, then checked here exactly like a file).
+// entry id: its public confirmation is fetched and checked here exactly like a file; with the API
+// key, its receipt and the record as served too (a delivery's stored body fetched and hashed), and
+// every field is held to the leaf, so a record edited in the database is named field by field.
 // `--consistency OLD NEW` checks that the log behind two saved checkpoints only grew.
 import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import {
   leafParts,
   noteVerifier,
   openNote,
-  opensCommitment,
   parseCheckpoint,
+  publicFieldsDiffering,
+  unopenedFields,
   verifyConsistency,
   verifyTlogProof,
+  type LedgerEntry,
+  type StoredDelivery,
   type StoredInvocation,
 } from '@switchyard/core';
 import { CliError, type SwitchyardClient } from '../client.js';
@@ -28,9 +34,25 @@ interface Confirmation {
   tlog_proof?: string;
 }
 interface Receipt {
-  invocation: StoredInvocation;
+  invocation?: StoredInvocation;
+  delivery?: StoredDelivery & { body_url: string | null };
   opening: { salt: string; private: Record<string, unknown> };
   proof: Confirmation;
+}
+
+/** The ledger entry a receipt carries. */
+const entryOf = (r: Receipt): Extract<LedgerEntry, { kind: 'invocation' | 'delivery' }> => (r.invocation ? { kind: 'invocation', entry: r.invocation } : { kind: 'delivery', entry: r.delivery! });
+
+/**
+ * The fields of a record (as served) that its leaf does not vouch for: public fields that differ
+ * from the leaf, private fields that do not open its commitments (a version 1 leaf can only say
+ * "private fields"), and the body when its bytes do not hash to the recorded SHA-256.
+ */
+function fieldsNotMatching(leafText: string, entry: Extract<LedgerEntry, { kind: 'invocation' | 'delivery' }>, salt: string, bodyBytes: Uint8Array | null): string[] {
+  const parts = leafParts(entry);
+  const bad = [...publicFieldsDiffering(leafText, parts.public), ...unopenedFields(leafText, salt, parts.private)];
+  if (entry.kind === 'delivery' && bodyBytes !== null && createHash('sha256').update(bodyBytes).digest('hex') !== entry.entry.body_sha256) bad.push('body');
+  return [...new Set(bad.map((f) => (f === 'body_sha256' ? 'body' : f)))];
 }
 
 const pinned = (key: string | undefined): string => {
@@ -55,12 +77,13 @@ export async function verifyCommand(client: SwitchyardClient, args: string[], op
 
   let proofText: string;
   let receipt: Receipt | null = null;
+  let body: Uint8Array | null = null;
   if (existsSync(target)) {
     const text = readFileSync(target, 'utf8');
     if (text.startsWith('c2sp.org/tlog-proof@v1\n')) proofText = text;
     else {
       const json = check('file', () => JSON.parse(text) as Partial<Receipt & Confirmation>);
-      receipt = json.opening && json.invocation && json.proof ? (json as Receipt) : null;
+      receipt = json.opening && (json.invocation || json.delivery) && json.proof ? (json as Receipt) : null;
       const confirmation = receipt ? receipt.proof : (json as Confirmation);
       if (!confirmation.tlog_proof) throw new CliError('proof_invalid', `${target} holds no tlog_proof (was the entry still pending?)`);
       proofText = confirmation.tlog_proof;
@@ -69,6 +92,12 @@ export async function verifyCommand(client: SwitchyardClient, args: string[], op
     const confirmation = await client.request<Confirmation>('GET', `/api/dispatch?confirm=${target}`, undefined, { credential: false });
     if (confirmation.status !== 'integrated') throw new CliError('pending', `${target} is recorded but not yet in the tree; try again shortly`);
     proofText = confirmation.tlog_proof!;
+    if (client.hasCredential) {
+      // The owner checks the record itself: the receipt's salt, the record as served, the stored body.
+      receipt = await client.request<Receipt>('GET', `/api/dispatch?receipt=${target}`);
+      if (receipt.invocation) receipt.invocation = (await client.request<{ invocation: StoredInvocation }>('GET', `/api/invocations/${target}`)).invocation;
+      else if (receipt.delivery?.body_url) body = await client.bytes(new URL(receipt.delivery.body_url).pathname);
+    }
   } else {
     throw new CliError('invalid_request', `${target} is neither a file nor an entry id (inv_… or dlv_…)`, 2);
   }
@@ -77,14 +106,12 @@ export async function verifyCommand(client: SwitchyardClient, args: string[], op
   const leaf = JSON.parse(proven.leafText) as Record<string, unknown>;
   let opened = false;
   if (receipt) {
-    const inv = receipt.invocation;
-    // The receipt's record must be the one the leaf commits to: its public fields and the opening.
-    const parts = leafParts({ kind: 'invocation', entry: inv });
+    const entry = entryOf(receipt);
+    // The receipt's record must be the one the leaf commits to, every field of it.
     check('receipt', () => {
-      if (leaf['id'] !== inv.id) throw new Error(`the proof is for ${String(leaf['id'])}, the receipt for ${inv.id}`);
-      for (const [k, v] of Object.entries(parts.public)) if (JSON.stringify(leaf[k]) !== JSON.stringify(v)) throw new Error(`public field ${k} differs from the leaf`);
-      if (JSON.stringify(parts.private) !== JSON.stringify(receipt!.opening.private)) throw new Error('the opening is not the record\'s private fields');
-      if (!opensCommitment(proven.leafText, receipt!.opening.salt, receipt!.opening.private)) throw new Error('the opening does not match the commitment');
+      if (leaf['id'] !== entry.entry.id) throw new Error(`the proof is for ${String(leaf['id'])}, the receipt for ${entry.entry.id}`);
+      const bad = fieldsNotMatching(proven.leafText, entry, receipt!.opening.salt, body);
+      if (bad.length > 0) throw new Error(`the record as served differs from its leaf in ${bad.join(', ')} (edited after it was recorded)`);
     });
     opened = true;
   }
@@ -92,7 +119,7 @@ export async function verifyCommand(client: SwitchyardClient, args: string[], op
   io.out(
     options.json
       ? JSON.stringify(result)
-      : `verified: ${String(leaf['kind'])} ${String(leaf['id'])} is leaf ${proven.index} of ${proven.checkpoint.origin} at size ${proven.checkpoint.size}, signed by the pinned key${opened ? '; the receipt opens its commitment' : ''}`,
+      : `verified: ${String(leaf['kind'])} ${String(leaf['id'])} is leaf ${proven.index} of ${proven.checkpoint.origin} at size ${proven.checkpoint.size}, signed by the pinned key${opened ? `; the receipt opens its commitment${body ? ', and the stored body hashes to it' : ''}` : ''}`,
   );
 }
 

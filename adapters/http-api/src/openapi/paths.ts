@@ -47,7 +47,7 @@ const dispatchGet = {
       content: { 'application/json': { schema: { oneOf: [ref('RunAnswer'), { type: 'object' }] } }, 'text/markdown': { schema: { type: 'string' } } },
     },
     '202': json('The run waits for the owner\'s approval (invocation.status awaiting_approval)', ref('RunAnswer')),
-    ...errors([400, 'invalid_request (no query verb, or two: verbs)'], [404, 'unknown_capability (did_you_mean, ask), unknown_system, invocation_not_found, not_found'], [422, 'invalid_arguments, tool_error'], [429, 'rate_limited'], [502, 'upstream_unavailable'], [504, 'upstream_timeout']),
+    ...errors([400, 'invalid_request (no query verb, or two: verbs)'], [404, 'unknown_capability (did_you_mean, ask), unknown_system, invocation_not_found, not_found'], [422, 'invalid_arguments, tool_error'], [429, 'rate_limited'], [502, 'upstream_unavailable, upstream_answer_too_large'], [504, 'upstream_timeout']),
     ...credentialErrors,
   },
 };
@@ -73,7 +73,7 @@ const dispatchPost = {
   responses: {
     '200': json('The run succeeded', ref('RunAnswer')),
     '202': json('The run waits for approval', ref('RunAnswer')),
-    ...errors([400, 'invalid_request'], [404, 'unknown_capability, invocation_not_found'], [409, 'lineage_closed (closed_by)'], [413, 'payload_too_large'], [415, 'unsupported_media_type'], [422, 'invalid_arguments, invalid_repair, tool_error (a failed run: RunAnswer)'], [502, 'upstream_unavailable'], [504, 'upstream_timeout']),
+    ...errors([400, 'invalid_request'], [404, 'unknown_capability, invocation_not_found'], [409, 'lineage_closed (closed_by)'], [413, 'payload_too_large'], [415, 'unsupported_media_type'], [422, 'invalid_arguments, invalid_repair, tool_error (a failed run: RunAnswer)'], [502, 'upstream_unavailable, upstream_answer_too_large'], [504, 'upstream_timeout']),
     ...credentialErrors,
   },
 };
@@ -363,7 +363,7 @@ export const paths = {
     get: { operationId: 'protocolSpec', tags: ['entry points'], summary: 'This document: the machine-readable protocol spec (OpenAPI 3.1)', security: anyCredential, responses: { '200': json('The OpenAPI document'), ...credentialErrors } },
   },
   '/healthz': {
-    get: { operationId: 'health', tags: ['operations'], summary: 'Liveness and database health', security: publicOnly, responses: { '200': json('{ok, database, capabilities, uptime_s}'), '503': json('The database does not answer: error database_unavailable', ref('Error')) } },
+    get: { operationId: 'health', tags: ['operations'], summary: 'Liveness and database health', security: publicOnly, responses: { '200': json('{ok, database, capabilities, uptime_s}'), '503': json('The database does not answer (error database_unavailable) or does not take writes (error storage_unavailable, with Retry-After and database.write.kind and reason)', ref('Error')) } },
   },
   '/metrics': {
     get: {

@@ -2,7 +2,7 @@
 // build, confirm, receipt, explain, invoke, self_scope) from one table.
 import { Router, json, type Request, type RequestHandler, type Response } from 'express';
 import { INVOCATION_ID, ROOT, SwitchyardError, contractMarkdown, describe, rootMapMarkdown, systemArticleMarkdown, type DispatchRequest, type StoredInvocation } from '@switchyard/core';
-import { credentialOf, linkToken, requireUnspent, runCredential, type Credential, type InvocationObject } from '@switchyard/http-kit';
+import { OWNER_MOVES, authorize, credentialOf, linkToken, requireUnspent, runCredential, type Credential, type InvocationObject } from '@switchyard/http-kit';
 import { explainAnswer, selfScopeAnswer } from '../token-answers.js';
 import { mintLimiter } from '@switchyard/http-kit';
 import { baseUrlOf } from '@switchyard/http-kit';
@@ -10,7 +10,10 @@ import type { Needs } from '@switchyard/http-kit';
 import { statusFor } from '@switchyard/http-kit';
 import { writeJson } from '@switchyard/http-kit';
 import { contractJson, runAnswer, toolMetadata, withKeyLinks } from '../presenters.js';
-import { confirmation, receipt } from '../proofs.js';
+import { confirmation, deliveryReceipt, receipt } from '../proofs.js';
+
+/** A delivery's ledger id. */
+const DELIVERY_ENTRY_ID = /^dlv_[A-Za-z0-9]{8,40}$/;
 import { askJson, askLimit, askMarkdown, buildJson, buildMarkdown, checkQuestion } from '../discovery-answers.js';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
@@ -116,7 +119,7 @@ export function dispatchRoutes(ctx: Ctx): Router {
    * (its run is judged once the key is known, so an unknown key still gets did_you_mean) and
    * self_scope neither (keyless minting, rate limited per client instead).
    */
-  const verbs: Record<QueryVerb, { move: string | null; object?: (value: string) => Promise<InvocationObject>; handle: VerbHandler }> = {
+  const verbs: Record<QueryVerb, { move: string | null; object?: (value: string) => Promise<InvocationObject | undefined>; handle: VerbHandler }> = {
     invoke: {
       move: null,
       handle: async (req, res, invoke) => {
@@ -149,9 +152,16 @@ export function dispatchRoutes(ctx: Ctx): Router {
     receipt: {
       move: 'receipt:read',
       // A receipt opens the private fields: its owner's only; to anyone else it does not exist.
-      object: async (id) => ({ id, invocation: INVOCATION_ID.test(id) ? await ctx.invocations.get(id) : undefined }),
-      handle: async (req, res, _receiptOf, _cred, object) => {
-        res.json(await receipt(ctx, object!.invocation!, baseUrlOf(req, ctx.publicBaseUrl)));
+      // A delivery's receipt (dlv_…) opens a webhook's traffic: whoever may read deliveries (the owner) only.
+      object: async (id) => (DELIVERY_ENTRY_ID.test(id) ? undefined : { id, invocation: INVOCATION_ID.test(id) ? await ctx.invocations.get(id) : undefined }),
+      handle: async (req, res, receiptOf, _cred, object) => {
+        if (!object) {
+          await authorize(req, ctx, OWNER_MOVES.readDeliveries);
+          const delivery = await ctx.deliveries.get(receiptOf);
+          if (!delivery) throw new SwitchyardError('not_found', `no delivery ${receiptOf}`);
+          return void res.json(await deliveryReceipt(ctx, delivery, baseUrlOf(req, ctx.publicBaseUrl)));
+        }
+        res.json(await receipt(ctx, object.invocation!, baseUrlOf(req, ctx.publicBaseUrl)));
       },
     },
     map: {
@@ -231,7 +241,7 @@ export function dispatchRoutes(ctx: Ctx): Router {
       throw new SwitchyardError('invalid_request', `GET /api/dispatch takes one query verb; this request names ${named.join(' and ')}`, { verbs: named });
     }
     if (named.length === 0) {
-      throw new SwitchyardError('invalid_request', 'GET /api/dispatch needs one of: key=<KEY> [&format=markdown], ask=<question or key>, build=1, registry=1, map=1 | map=<SYSTEM> [&format=markdown], confirm=<inv_id>, receipt=<inv_id>, explain=1, invoke=<KEY>&body=…, self_scope=1&keys=…', {
+      throw new SwitchyardError('invalid_request', 'GET /api/dispatch needs one of: key=<KEY> [&format=markdown], ask=<question or key>, build=1, registry=1, map=1 | map=<SYSTEM> [&format=markdown], confirm=<inv_id>, receipt=<inv_id or dlv_id>, explain=1, invoke=<KEY>&body=…, self_scope=1&keys=…', {
         queries: [...QUERY_VERBS],
       });
     }

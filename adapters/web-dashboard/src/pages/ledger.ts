@@ -53,7 +53,7 @@ function toolOutput(inv: StoredInvocation): Html {
 
 /** The proof links are same-origin paths: the page's CSP allows fetching from its own origin only.
  * `chain` is the invocation's ancestors by repairs, oldest first, ending with the invocation itself. */
-export function invocationBody(inv: StoredInvocation, chain: StoredInvocation[]): Html {
+export function invocationBody(inv: StoredInvocation, chain: StoredInvocation[], opening: { salt: string; public: Record<string, unknown>; private: Record<string, unknown> }): Html {
   return html`<p><a href="/dashboard/ledger?key=${encodeURIComponent(inv.key)}">Invocations of ${inv.key}</a></p>
 <h1>${inv.id}</h1>
 <dl class="contract">
@@ -74,8 +74,9 @@ ${toolOutput(inv)}
 <h2>Proof</h2>
 <p>The ledger's public proof for this invocation, checked here in your browser: the leaf hash, the
 inclusion proof up to the checkpoint's root, and the checkpoint's Ed25519 signature under the
-published verifier key.</p>
-<button type="button" id="verify-proof" data-confirm="/api/dispatch?confirm=${inv.id}" data-key="/api/proven-work/key">Verify proof</button>
+published verifier key; then the record this page shows, field by field, against the leaf's
+commitments (the salt that opens them is yours, as in a receipt).</p>
+<button type="button" id="verify-proof" data-confirm="/api/dispatch?confirm=${inv.id}" data-key="/api/proven-work/key" data-record="${JSON.stringify(opening)}">Verify proof</button>
 <p id="proof-status" class="proof" role="status">Not checked yet.</p>
 <ul id="proof-steps"></ul>`;
 }

@@ -1,0 +1,112 @@
+// Write-ahead reservations on knex: one row per run in flight, outside the ledger (the ledger stays
+// append-only; a reservation is deleted once its run's outcome, or its interrupted record, is in
+// the ledger). Each row holds the record the run ends with if its outcome never arrives, and a
+// lease its process renews while the run lasts; a lapsed lease means the process is gone or gave up.
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { InvocationRecord, RunReservations } from '@switchyard/core';
+import { dialectFor, type Statements } from './dialect.js';
+import { GroupCommit } from './group-commit.js';
+import { chunks } from './sql-batches.js';
+
+export interface RunReservationOptions {
+  /** How long a reservation stays held without renewal; renewed every third of it. */
+  leaseMs: number;
+}
+
+const COLUMNS = ['id', 'holder', 'lease_until', 'record'] as const;
+const insertSql = (rows: number): string =>
+  `INSERT INTO run_reservations (${COLUMNS.join(', ')}) VALUES ${Array.from({ length: rows }, () => `(${COLUMNS.map(() => '?').join(', ')})`).join(', ')} RETURNING id`;
+
+export class KnexRunReservations implements RunReservations {
+  /** This process's name on its reservations. */
+  readonly holder = `rh_${randomBytes(8).toString('hex')}`;
+  /** Runs of this process in flight (renewed); an abandoned or ended run leaves this set. */
+  private readonly held = new Set<string>();
+  /** Reservations to delete, gathered so runs ending together share one statement. */
+  private ended: string[] = [];
+  private deleting = false;
+  private readonly begins: GroupCommit<InvocationRecord, void>;
+  private readonly statements: Statements;
+  private renewTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly knex: Knex,
+    private readonly options: RunReservationOptions,
+    private readonly now: () => number = Date.now,
+  ) {
+    const dialect = dialectFor(knex);
+    this.statements = dialect.statements(knex);
+    // Runs starting together share one INSERT (one commit), like their outcomes do.
+    this.begins = new GroupCommit<InvocationRecord, void>(
+      async (records) => this.insert(records),
+      async (record) => (await this.insert([record]))[0],
+      dialect.writersInFlight,
+    );
+  }
+
+  async begin(interrupted: InvocationRecord): Promise<void> {
+    await this.begins.submit(interrupted);
+    this.held.add(interrupted.id);
+  }
+
+  end(id: string): void {
+    this.held.delete(id);
+    this.ended.push(id);
+    if (!this.deleting) {
+      this.deleting = true;
+      setImmediate(() => void this.deleteEnded());
+    }
+  }
+
+  abandon(id: string): void {
+    this.held.delete(id);
+  }
+
+  async lapsed(limit: number): Promise<InvocationRecord[]> {
+    const rows = (await this.knex('run_reservations').select('record').where('lease_until', '<', this.now()).orderBy('lease_until').limit(limit)) as Array<{ record: string }>;
+    return rows.map((r) => JSON.parse(r.record) as InvocationRecord);
+  }
+
+  async drop(id: string): Promise<void> {
+    await this.knex('run_reservations').where({ id }).delete();
+  }
+
+  /** Renews this process's leases every third of the lease, until stopped. */
+  startRenewing(onError: (err: unknown) => void): void {
+    if (this.renewTimer) return;
+    this.renewTimer = setInterval(() => void this.renew().catch(onError), Math.max(50, Math.floor(this.options.leaseMs / 3)));
+    this.renewTimer.unref();
+  }
+
+  stopRenewing(): void {
+    if (this.renewTimer) clearInterval(this.renewTimer);
+    this.renewTimer = null;
+  }
+
+  /** Extends the lease of every run of this process still in flight. */
+  async renew(): Promise<void> {
+    if (this.held.size === 0) return;
+    const until = this.now() + this.options.leaseMs;
+    for (const ids of chunks([...this.held])) await this.knex('run_reservations').whereIn('id', ids).andWhere('holder', this.holder).update({ lease_until: until });
+  }
+
+  private async insert(records: InvocationRecord[]): Promise<void[]> {
+    const until = this.now() + this.options.leaseMs;
+    const values = records.map((r) => [r.id, this.holder, until, JSON.stringify(r)]);
+    await this.statements.all(insertSql(records.length), values.flat());
+    return records.map(() => undefined);
+  }
+
+  /** Deletes ended reservations in groups. A failure leaves them to the sweep (their outcome is in the ledger). */
+  private async deleteEnded(): Promise<void> {
+    try {
+      while (this.ended.length > 0) {
+        const ids = this.ended.splice(0, 500);
+        await this.knex('run_reservations').whereIn('id', ids).delete().catch(() => {});
+      }
+    } finally {
+      this.deleting = false;
+    }
+  }
+}
