@@ -1,6 +1,7 @@
 // Every MCP face (/mcp, /mcp/servers/<name>, /mcp/v/<name>) speaks 2026-07-28 beside the 2025
 // versions, on each engine: the v2 SDK client connects with its default (2025, initialize), `auto`
-// (server/discover finds 2026-07-28) and a 2026-07-28 pin, lists the caller's tools and calls one,
+// (server/discover finds 2026-07-28) and a 2026-07-28 pin, with the owner's API key (in its header
+// or as a Bearer) and with a share token, lists the caller's tools and calls one,
 // a ledgered run like any other; the revision's wire errors are answered as the spec has them.
 import { expect } from 'chai';
 import { join } from 'node:path';
@@ -32,25 +33,33 @@ for (const engine of engines()) {
     });
     after(async () => svc?.close());
 
+    /** The credentials a client may configure: the owner's key in its header or as a Bearer, a share token. */
+    const CREDENTIALS: Record<string, () => Promise<Record<string, string>>> = {
+      'API key': async () => ({ 'x-sheets-key': TEST_API_KEY }),
+      'API key as Bearer': async () => ({ authorization: `Bearer ${TEST_API_KEY}` }),
+      'share token': async () => ({ authorization: `Bearer ${(await request(svc.url).get('/start').expect(200)).body.token as string}` }),
+    };
     for (const { path, tool } of FACES) {
       for (const [mode, versionNegotiation] of Object.entries(MODES)) {
-        it(`${path}: a v2 client (${mode}) lists and calls ${tool}, a ledgered run`, async () => {
-          const client = new Client({ name: 'v2-test', version: '0.0.0' }, versionNegotiation ? { versionNegotiation } : {});
-          await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}${path}`), { requestInit: { headers: { 'x-sheets-key': TEST_API_KEY } } }));
-          try {
-            expect(client.getNegotiatedProtocolVersion()).to.equal(mode === 'default' ? '2025-11-25' : '2026-07-28');
-            const { tools } = await client.listTools();
-            expect(tools.map((t) => t.name)).to.include(tool);
-            const result = (await client.callTool({ name: tool, arguments: { text: `via ${mode}` } })) as CallToolResult;
-            expect(result.isError).to.not.equal(true);
-            expect(result.content).to.deep.equal([{ type: 'text', text: `via ${mode}` }]);
-            const run = (result._meta as Record<string, { invocation: string }>)['switchyard/run']!;
-            const stored = (await owner(request(svc.url).get(`/api/invocations/${run.invocation}`)).expect(200)).body.invocation;
-            expect(stored).to.include({ key: 'FAITHFUL_SAY', ok: true });
-          } finally {
-            await client.close();
-          }
-        });
+        for (const [credential, headersOf] of Object.entries(CREDENTIALS)) {
+          it(`${path}: a v2 client (${mode}, ${credential}) lists and calls ${tool}, a ledgered run`, async () => {
+            const client = new Client({ name: 'v2-test', version: '0.0.0' }, versionNegotiation ? { versionNegotiation } : {});
+            await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}${path}`), { requestInit: { headers: await headersOf() } }));
+            try {
+              expect(client.getNegotiatedProtocolVersion()).to.equal(mode === 'default' ? '2025-11-25' : '2026-07-28');
+              const { tools } = await client.listTools();
+              expect(tools.map((t) => t.name)).to.include(tool);
+              const result = (await client.callTool({ name: tool, arguments: { text: `via ${mode}` } })) as CallToolResult;
+              expect(result.isError).to.not.equal(true);
+              expect(result.content).to.deep.equal([{ type: 'text', text: `via ${mode}` }]);
+              const run = (result._meta as Record<string, { invocation: string }>)['switchyard/run']!;
+              const stored = (await owner(request(svc.url).get(`/api/invocations/${run.invocation}`)).expect(200)).body.invocation;
+              expect(stored).to.include({ key: 'FAITHFUL_SAY', ok: true });
+            } finally {
+              await client.close();
+            }
+          });
+        }
       }
     }
 
