@@ -63,11 +63,11 @@ export async function listClientScenarios(prefix: string): Promise<string[]> {
  * One client scenario: the suite starts its own servers and runs our client command against them.
  * Passed means no check failed and none warned (the suite counts a warning as a failure too).
  */
-export async function runClientScenario(scenario: string, env: Record<string, string> = {}): Promise<ScenarioResult & { log: string }> {
+export async function runClientScenario(scenario: string, env: Record<string, string> = {}, suite: { cli: string; args: string[] } = { cli: CONFORMANCE_CLI, args: [] }): Promise<ScenarioResult & { log: string }> {
   const out = mkdtempSync(join(tmpdir(), 'switchyard-conformance-client-'));
   try {
     const log = await new Promise<string>((resolve) => {
-      execFile(CONFORMANCE_NODE, [CONFORMANCE_CLI, 'client', '--command', CONFORMANCE_CLIENT_COMMAND, '--scenario', scenario, '--timeout', '90000', '-o', out], { cwd: PROJECT_ROOT, timeout: 120_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, ...env } }, (_err, stdout, stderr) => resolve(`${stdout}\n${stderr}`));
+      execFile(CONFORMANCE_NODE, [suite.cli, 'client', '--command', CONFORMANCE_CLIENT_COMMAND, '--scenario', scenario, ...suite.args, '--timeout', '90000', '-o', out], { cwd: PROJECT_ROOT, timeout: 120_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, ...env } }, (_err, stdout, stderr) => resolve(`${stdout}\n${stderr}`));
     });
     const dir = join(out, ...scenario.split('/').slice(0, -1));
     const run = existsSync(dir) ? readdirSync(dir).find((d) => d.startsWith(`${scenario.split('/').pop()}-`)) : undefined;

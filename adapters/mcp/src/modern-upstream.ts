@@ -13,10 +13,14 @@ const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** The 2026 revision's code for headers missing or contradicting the body; no 2025 server sends it. */
+const HEADER_MISMATCH = -32020;
+
 /**
  * Whether an initialize that failed was refused by a server that speaks 2026-07-28 and no 2025
- * version: its -32022 error lists the supported versions (in a JSON-RPC error over stdio, in the
- * body of an HTTP 400 that the v1 SDK quotes in its message).
+ * version: its -32022 error lists the supported versions, or it answers with the 2026 revision's
+ * -32020 (initialize lacks the headers that revision requires). Read from a JSON-RPC error over
+ * stdio, or from the body of an HTTP 400 that the v1 SDK quotes in its message.
  */
 export function speaksOnlyModern(err: unknown): boolean {
   let code: unknown;
@@ -36,7 +40,7 @@ export function speaksOnlyModern(err: unknown): boolean {
     }
   }
   const supported = isObject(data) && Array.isArray(data['supported']) ? (data['supported'] as unknown[]) : [];
-  return code === UNSUPPORTED_PROTOCOL_VERSION && supported.includes(MODERN_PROTOCOL_VERSION);
+  return (code === UNSUPPORTED_PROTOCOL_VERSION && supported.includes(MODERN_PROTOCOL_VERSION)) || code === HEADER_MISMATCH;
 }
 
 /** How to reach the upstream: a command to start (stdio) or a URL (streamable HTTP). */

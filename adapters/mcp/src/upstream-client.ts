@@ -386,8 +386,9 @@ export class McpUpstreamClient implements UpstreamToolClient {
 
   /**
    * Opens a connection in the era the upstream speaks: initialize (2025 and older) first, which
-   * every upstream before 2026-07-28 needs; an upstream that refuses it naming only 2026-07-28
-   * among its versions is connected again on that revision.
+   * every upstream before 2026-07-28 needs, and costs a 2025 upstream nothing more; one that refuses
+   * it in the 2026 revision's terms (-32022 naming only 2026-07-28, or -32020) is connected again on
+   * that revision.
    */
   private async connectOnce(upstream: UpstreamAddress): Promise<UpstreamConnection> {
     const legacy = await this.connectLegacy(upstream);
