@@ -80,7 +80,8 @@ for (const engine of engines()) {
         expect(status).to.equal(400);
         expect(body.id).to.equal(7);
         expect(body.error!.code).to.equal(-32022);
-        expect(body.error!.data!['supported']).to.include('2026-07-28');
+        // Every version the face speaks, the 2025 ones too, newest era first.
+        expect(body.error!.data!['supported']).to.deep.equal(['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07']);
       });
 
       it('an Mcp-Method header missing or contradicting the body is -32020; the call does not run', async () => {

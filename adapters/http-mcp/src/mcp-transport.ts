@@ -113,7 +113,10 @@ export async function serveModernMcp(server: ModernServer, req: Request, res: Re
   const answer = await handler.fetch(request, { parsedBody: req.body });
   res.status(answer.status);
   answer.headers.forEach((value, name) => res.setHeader(name, value));
-  if (!answer.body) {
+  if (answer.status === 400 && (answer.headers.get('content-type') ?? '').includes('application/json')) {
+    // An unsupported version names every version this face speaks: the 2025 ones are served too.
+    res.end(JSON.stringify(withEverySupportedVersion(await answer.json())));
+  } else if (!answer.body) {
     res.end();
   } else if ((answer.headers.get('content-type') ?? '').includes('text/event-stream')) {
     res.flushHeaders();
@@ -121,4 +124,12 @@ export async function serveModernMcp(server: ModernServer, req: Request, res: Re
   } else {
     res.end(Buffer.from(await answer.arrayBuffer()));
   }
+}
+
+/** A -32022 answer's `data.supported` with the 2025 versions the same URL serves added after the 2026 ones. */
+function withEverySupportedVersion(body: unknown): unknown {
+  const error = (body as { error?: { code?: unknown; data?: { supported?: unknown } } } | null)?.error;
+  if (error?.code !== -32022 || !Array.isArray(error.data?.supported)) return body;
+  error.data.supported = [...new Set([...(error.data.supported as string[]), ...SUPPORTED_PROTOCOL_VERSIONS])];
+  return body;
 }
