@@ -30,6 +30,7 @@ export * from './plugin.js';
 export * from './tool-runner.js';
 export * from './imported-tool.js';
 export * from './upstream-schema.js';
+export * from './tool-title.js';
 export * from './upstream-token.js';
 export * from './delivery-id.js';
 export * from './webhook.js';
