@@ -1,7 +1,7 @@
 // Every MCP face (/mcp, /mcp/servers/<name>, /mcp/v/<name>) speaks 2026-07-28 beside the 2025
 // versions, on each engine: the v2 SDK client connects with its default (2025, initialize), `auto`
 // (server/discover finds 2026-07-28) and a 2026-07-28 pin, with the owner's API key (in its header
-// or as a Bearer) and with a share token, lists the caller's tools and calls one,
+// or as a Bearer), a share token and an OAuth access token, lists the caller's tools and calls one,
 // a ledgered run like any other; the revision's wire errors are answered as the spec has them.
 import { expect } from 'chai';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import request from 'supertest';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { PROJECT_ROOT } from '@switchyard/app';
 import { TEST_API_KEY, engines, startListeningService, type ListeningService } from '../support/app.js';
+import { REDIRECT, consentPage, decide, pkce, registerClient, signIn } from '../support/oauth.js';
 
 const OPEN = { auth: 'none', risk: 'low', approval: false };
 const FAITHFUL = join(PROJECT_ROOT, 'test', 'support', 'faithful-mcp-server.mjs');
@@ -34,17 +35,29 @@ for (const engine of engines()) {
     after(async () => svc?.close());
 
     /** The credentials a client may configure: the owner's key in its header or as a Bearer, a share token. */
-    const CREDENTIALS: Record<string, () => Promise<Record<string, string>>> = {
+    const CREDENTIALS: Record<string, (path: string) => Promise<Record<string, string>>> = {
       'API key': async () => ({ 'x-sheets-key': TEST_API_KEY }),
       'API key as Bearer': async () => ({ authorization: `Bearer ${TEST_API_KEY}` }),
       'share token': async () => ({ authorization: `Bearer ${(await request(svc.url).get('/start').expect(200)).body.token as string}` }),
+      // The owner consents to FAITHFUL_SAY for this face (resource=), as an MCP client's sign-in does.
+      'OAuth token': async (path) => {
+        const http = request(svc.url);
+        const cookie = await signIn(http);
+        const { client_id } = await registerClient(http);
+        const { verifier, challenge } = pkce();
+        const params = { response_type: 'code', client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', resource: `${svc.url}${path}` };
+        const { csrf } = await consentPage(http, cookie, params);
+        const code = (await decide(http, cookie, params, csrf, 'allow', ['FAITHFUL_SAY'])).searchParams.get('code')!;
+        const token = (await http.post('/oauth/token').type('form').send({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id, code_verifier: verifier, resource: `${svc.url}${path}` }).expect(200)).body.access_token as string;
+        return { authorization: `Bearer ${token}` };
+      },
     };
     for (const { path, tool } of FACES) {
       for (const [mode, versionNegotiation] of Object.entries(MODES)) {
         for (const [credential, headersOf] of Object.entries(CREDENTIALS)) {
           it(`${path}: a v2 client (${mode}, ${credential}) lists and calls ${tool}, a ledgered run`, async () => {
             const client = new Client({ name: 'v2-test', version: '0.0.0' }, versionNegotiation ? { versionNegotiation } : {});
-            await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}${path}`), { requestInit: { headers: await headersOf() } }));
+            await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}${path}`), { requestInit: { headers: await headersOf(path) } }));
             try {
               expect(client.getNegotiatedProtocolVersion()).to.equal(mode === 'default' ? '2025-11-25' : '2026-07-28');
               const { tools } = await client.listTools();
