@@ -20,6 +20,7 @@ import type { RunReservations } from './ports/run-reservations.js';
 import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
 import { nestsDeeperThan, stringifyIteratively } from './json-depth.js';
+import { withFixed, withoutFixed } from './tool-override.js';
 
 /** The database could not take a write the run depends on: the caller may retry after a while. */
 export const storageUnavailable = (what: string, err: unknown, details: Record<string, unknown> = {}): SwitchyardError =>
@@ -238,6 +239,7 @@ export class DispatchService {
       result: ok ? (result ?? null) : null,
       ...(content ? { content } : {}),
       ...(ok && output && output.structuredContent !== undefined ? { structured_content: output.structuredContent } : {}),
+      ...(capability.definition_hash !== undefined ? { definition_hash: capability.definition_hash } : {}),
       ...(logs.length > 0 ? { logs } : {}),
       yield: computeYield({ bodyText: text, resultText, ok, ran, cost: capability.cost, args, binaryBytes: content ? binaryBytes(content) : 0 }),
       repairs: links.repairs,
@@ -281,13 +283,14 @@ export class DispatchService {
   /** The body parsed, within the depth limit and valid against the input schema: the arguments, or the refusal thrown. */
   private checkArguments(capability: Capability, validate: Validate, rawBody: unknown, bodyTooDeep: boolean): unknown {
     const maxDepth = this.maxDepth;
-    const parsed = parseBody(capability.bodyFormat, rawBody);
+    // An argument fixed by the owner's override is never the caller's: a value sent for one is replaced, not refused.
+    const parsed = withoutFixed(capability, parseBody(capability.bodyFormat, rawBody));
     if (bodyTooDeep || (parsed !== rawBody && nestsDeeperThan(parsed, maxDepth))) {
       fail('invalid_arguments', `arguments nest deeper than ${maxDepth} levels`, { max_depth: maxDepth, errors: [{ path: '/', message: `nests deeper than ${maxDepth} levels`, keyword: 'maxDepth', params: { limit: maxDepth } }] });
     }
     const problems = validate(parsed);
     if (problems.length > 0) throw invalidArguments(capability, problems);
-    return parsed;
+    return withFixed(capability, parsed);
   }
 
   /**

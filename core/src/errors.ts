@@ -44,6 +44,10 @@ export type ErrorCode =
   | 'request_timeout'
   | 'headers_too_large'
   | 'database_unavailable'
+  | 'tool_definition_too_large'
+  | 'tool_changed'
+  | 'tool_hash_stale'
+  | 'tool_flapping'
   | 'storage_unavailable'
   | 'interrupted'
   | 'internal_error';

@@ -5,6 +5,8 @@ import { createHash } from 'node:crypto';
 import { KEY_PATTERN, type CapabilityDefinition, type ToolAnnotations } from './capability.js';
 import type { JsonSchema } from './json-schema.js';
 import { UpstreamSchemaValidators } from './upstream-schema.js';
+import { SwitchyardError } from './errors.js';
+import { toolDefinitionHash } from './tool-definition.js';
 
 /** auth, risk and approval of an imported tool, as config gives them. */
 export interface ImportedToolPolicy {
@@ -123,6 +125,8 @@ export interface ImportedTools {
   definitions: CapabilityDefinition[];
   /** Tools whose input schema no validator here compiles: served as given, the upstream validates arguments. */
   simplified: string[];
+  /** Tools not imported, with why (a definition too large to pin). */
+  refused: Array<{ tool: string; code: string; message: string }>;
 }
 
 /** The capabilities of one server's tools/list, under its system, with auth/risk/approval from config. */
@@ -134,11 +138,14 @@ export function importTools(server: ImportedServerSettings, tools: McpToolDescri
   const simplified: string[] = [];
   const seen = new Set<string>();
   const definitions: CapabilityDefinition[] = [];
+  const refused: ImportedTools['refused'] = [];
   for (const tool of tools) {
     if (seen.has(tool.name)) continue; // a server that lists a name twice has one tool by it
     seen.add(tool.name);
     const key = keys.get(tool.name)!;
     if (!KEY_PATTERN.test(key)) continue;
+    const definitionHash = pinnableHash(tool, refused);
+    if (definitionHash === undefined) continue;
     const schema = inputSchemaOf(tool);
     const unvalidated = validators.compile(schema) === undefined;
     if (unvalidated) simplified.push(tool.name);
@@ -159,9 +166,21 @@ export function importTools(server: ImportedServerSettings, tools: McpToolDescri
       ...(isObject(tool.annotations) ? { annotations: tool.annotations } : {}),
       ...(isObject(tool.outputSchema) ? { outputSchema: tool.outputSchema } : {}),
       ...(isObject(tool._meta) ? { meta: tool._meta } : {}),
+      definition_hash: definitionHash,
       example: exampleFor(schema),
       ...(unvalidated ? { limits: { notes: [UNVALIDATED_NOTE] } } : {}),
     });
   }
-  return { definitions: definitions.sort((a, b) => a.key.localeCompare(b.key)), simplified };
+  return { definitions: definitions.sort((a, b) => a.key.localeCompare(b.key)), simplified, refused };
+}
+
+/** The tool's definition hash, or undefined (and the tool listed in `refused`) when it cannot be pinned. */
+function pinnableHash(tool: McpToolDescription, refused: ImportedTools['refused']): string | undefined {
+  try {
+    return toolDefinitionHash(tool);
+  } catch (err) {
+    if (!SwitchyardError.is(err)) throw err;
+    refused.push({ tool: tool.name, code: err.code, message: err.message });
+    return undefined;
+  }
 }

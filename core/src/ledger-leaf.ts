@@ -9,17 +9,19 @@ import type { StoredInvocation } from './invocation.js';
 import { hashLeaf } from './merkle.js';
 import type { ApprovalRecord } from './approval-record.js';
 import type { TokenUse } from './token-use.js';
+import type { ToolPin } from './tool-pin.js';
 import type { ActionRecord, StoredDelivery } from './webhook.js';
 
-export type LedgerEntryKind = 'invocation' | 'delivery' | 'action' | 'token_use' | 'approval';
-export const LEDGER_ENTRY_KINDS: readonly LedgerEntryKind[] = ['invocation', 'delivery', 'action', 'token_use', 'approval'];
+export type LedgerEntryKind = 'invocation' | 'delivery' | 'action' | 'token_use' | 'approval' | 'tool_definition';
+export const LEDGER_ENTRY_KINDS: readonly LedgerEntryKind[] = ['invocation', 'delivery', 'action', 'token_use', 'approval', 'tool_definition'];
 
 export type LedgerEntry =
   | { kind: 'invocation'; entry: StoredInvocation }
   | { kind: 'delivery'; entry: StoredDelivery }
   | { kind: 'action'; entry: ActionRecord }
   | { kind: 'token_use'; entry: TokenUse }
-  | { kind: 'approval'; entry: ApprovalRecord };
+  | { kind: 'approval'; entry: ApprovalRecord }
+  | { kind: 'tool_definition'; entry: ToolPin };
 
 export interface LeafParts {
   kind: LedgerEntryKind;
@@ -42,7 +44,12 @@ export function leafParts(e: LedgerEntry): LeafParts {
       return {
         kind: 'invocation',
         id: inv.id,
-        public: { created_at: inv.created_at, fingerprint: inv.fingerprint, key: inv.key, ok: inv.ok, ran: inv.ran, repairs: inv.repairs, replays: inv.replays, status: inv.status },
+        // An imported tool's run names the definition it ran under (absent for others, so their leaves stay as they were).
+        public: {
+          created_at: inv.created_at,
+          ...(inv.definition_hash !== undefined ? { definition_hash: inv.definition_hash } : {}),
+          fingerprint: inv.fingerprint, key: inv.key, ok: inv.ok, ran: inv.ran, repairs: inv.repairs, replays: inv.replays, status: inv.status,
+        },
         // A tool run's content, structured content and log lines are committed to only when the
         // run has them, so records without them keep their leaves (large binary parts by blob hash).
         private: {
@@ -85,6 +92,18 @@ export function leafParts(e: LedgerEntry): LeafParts {
         id: u.id,
         public: { at: u.at, code: u.code, fingerprint: u.fingerprint, move: u.move, outcome: u.outcome },
         private: { route: u.route },
+      };
+    }
+    case 'tool_definition': {
+      // A pin: which definition (by hash) a key was served under from when. The definition itself
+      // is public (any caller is shown it) but large, so the leaf carries its hash alone.
+      const p = e.entry;
+      return {
+        kind: 'tool_definition',
+        id: p.id,
+        // The override's hash only when the tool has one, so the leaf names both sides of what was served.
+        public: { definition_hash: p.definition_hash, key: p.key, ...(p.override_hash ? { override_hash: p.override_hash } : {}), pinned_at: p.pinned_at },
+        private: { pinned_by: p.pinned_by, reason: p.reason, server: p.server, tool: p.tool },
       };
     }
     case 'action': {

@@ -28,3 +28,5 @@ export * from './ports/oauth-refresh-token-store.js';
 export * from './ports/client-metadata-source.js';
 export * from './ports/upstream-credential-store.js';
 export * from './ports/upstream-oauth.js';
+export * from './ports/client-rate-windows.js';
+export * from './ports/tool-pin-store.js';

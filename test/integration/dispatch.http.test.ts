@@ -48,7 +48,7 @@ for (const engine of engines()) {
       it('answers /healthz with the engine', async () => {
         const res = await http.get('/healthz').expect(200);
         expect(res.body).to.deep.include({ ok: true, capabilities: 5 });
-        expect(res.body.database).to.deep.equal({ ok: true, engine: engine === 'sqlite' ? 'sqlite' : 'postgresql' });
+        expect(res.body.database).to.deep.equal({ ok: true, engine: engine === 'sqlite' ? 'sqlite' : 'postgresql', reads: true, write: { ok: true } });
       });
 
       it('lists the five known capabilities in the registry, self-describing, with their MCP annotations', async () => {

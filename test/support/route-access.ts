@@ -59,6 +59,6 @@ export const describeAccess = (a: DeclaredAccess): string => {
     case 'run':
       return `run (${a.what})`;
     case 'verbs':
-      return `per verb: ${Object.entries(a.moves).map(([v, m]) => `${v} ${m ?? 'judged by its handler'}`).join(', ')}`;
+      return `per verb: ${Object.entries(a.moves).map(([v, m]) => `${v} ${m ?? 'judged by its handler'}${a.narrower?.[v] ? ` (${a.narrower[v]})` : ''}`).join(', ')}`;
   }
 };

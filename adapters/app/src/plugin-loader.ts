@@ -38,15 +38,29 @@ function entryOfFolder(folder: string): string {
   return createRequire(manifest).resolve(name);
 }
 
+// The compiled service (npm start) runs plain Node, which cannot run a plugin's TypeScript source;
+// under tsx (npm run dev, the tests) it can. A failure to load TypeScript says which to do.
+const runsTypeScript = process.execArgv.some((arg) => arg.includes('tsx'));
+
+async function importFile(file: string): Promise<Record<string, unknown>> {
+  try {
+    return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (err) {
+    if (!runsTypeScript && /\.[cm]?ts$/.test(file)) {
+      throw new Error(`${(err as Error).message}; ${file} is TypeScript: npm start runs compiled JavaScript, so compile the plugin (docs/plugins.md), or run the service from source with npm run dev`);
+    }
+    throw err;
+  }
+}
+
 async function importPlugin(from: string): Promise<Record<string, unknown>> {
   if (isPath(from)) {
     // Relative paths resolve against the working directory, like a sqlite: database file.
     const target = resolve(from);
-    const file = statSync(target).isDirectory() ? entryOfFolder(target) : target;
-    return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    return importFile(statSync(target).isDirectory() ? entryOfFolder(target) : target);
   }
   const folder = workspacePlugin(from);
-  if (folder) return (await import(pathToFileURL(entryOfFolder(folder)).href)) as Record<string, unknown>;
+  if (folder) return importFile(entryOfFolder(folder));
   return (await import(from)) as Record<string, unknown>;
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Runs the CLI from its TypeScript source with the workspace's source condition (no build step);
-// after `npm run build` the compiled dist/main.js is used instead.
+// Runs the compiled CLI (dist/main.js, which npm install builds); in a checkout not built yet, its
+// TypeScript source with the workspace's source condition under tsx (a dev dependency).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -7,6 +7,7 @@ import { deadCommand, destinationsCommand, retryCommand, type DestinationOptions
 import { verifyCommand } from './commands/verify.js';
 import { tokenCommand } from './commands/token.js';
 import { upstreamCommand } from './commands/upstream.js';
+import { toolCommand } from './commands/tool.js';
 import { pluginCommand } from './commands/plugin.js';
 
 const USAGE = `usage: switchyard [--url URL] [--key KEY] [--json] <command>
@@ -27,12 +28,15 @@ commands:
   hook dead <hook> <dst> [--limit N]     a destination's dead letters
   hook retry <hook> <dst> (--dead | --from TIME --to TIME | --entries dlv_a,dlv_b)
                                          re-forward dead letters
-  verify <receipt.json | proof | inv_id> check a receipt, confirmation or .tlog-proof offline
+  verify <receipt.json | proof | id>     check a receipt, confirmation or .tlog-proof offline (id: inv_, dlv_ or tdp_)
                                          against the pinned verifier key (an id: its public
                                          confirmation is fetched first)
   verify --consistency OLDER NEWER       two saved signed checkpoints: the log only grew
   upstream list                          imported MCP servers: status, tool count, last refresh
-  upstream refresh <name>                import a server's tools again (added and removed keys)
+  upstream refresh <name>                import a server's tools again (added, removed and held keys)
+  tool held                              imported tools held for review (changed, new or removed)
+  tool changes <KEY>                     what changed: pinned and listed hash, a diff by JSON Pointer
+  tool approve <KEY> <sha256:…>          pin the listed definition (a ledger entry) and serve it
   token narrow <TOKEN> [--keys A,B] [--moves m1,m2] [--expires-in S] [--uses N] [--actor T] [--purpose T]
                                          add caveats to a share token offline (it can only do less)
   plugin new <dir> --system <SYSTEM> [--name NAME] [--package NAME] [--kit SPEC] [--no-simulator]
@@ -103,6 +107,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
     }
     if (group === 'upstream') {
       await upstreamCommand(client, rest, { json: values.json }, io);
+      return 0;
+    }
+    if (group === 'tool') {
+      await toolCommand(client, rest, { json: values.json }, io);
       return 0;
     }
     if (group !== 'hook') throw new CliError('invalid_request', `unknown command ${group}\n\n${USAGE}`, 2);

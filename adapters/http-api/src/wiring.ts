@@ -15,6 +15,7 @@ import { metricsRoutes } from './routes/metrics.js';
 import { provenWorkRoutes } from './routes/proven-work.js';
 import { routerRoutes } from './routes/router.js';
 import { tokenRoutes } from './routes/tokens.js';
+import { toolRoutes } from './routes/tools.js';
 import { upstreamRoutes } from './routes/upstreams.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { workspaceRoutes } from './routes/workspace.js';
@@ -57,6 +58,7 @@ export const httpApiWiring = definePackage('http-api', [
           tokenRoutes(ctx),
           approvalRoutes(ctx),
           upstreamRoutes(ctx),
+          toolRoutes(ctx),
           routerRoutes(ctx),
           workspaceRoutes(ctx),
         ),

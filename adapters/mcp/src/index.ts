@@ -11,4 +11,5 @@ export { UpstreamOAuthClients, type OAuthUpstream, type UpstreamOAuthConfig, typ
 export { CredentialSealer, type SealingKey } from './upstream-auth-sealer.js';
 export { OneRequestTransport } from './one-request-transport.js';
 export { MeteredUpstreamClient } from './metered-upstream-client.js';
+export { TracedUpstreamClient } from './traced-upstream-client.js';
 export * from './modern-mcp-server.js';

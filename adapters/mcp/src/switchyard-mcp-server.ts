@@ -51,6 +51,8 @@ const RPC_CODE: Partial<Record<SwitchyardErrorCode, number>> = {
   invalid_request: ErrorCode.InvalidParams,
   invocation_not_found: ErrorCode.InvalidParams,
   invalid_repair: ErrorCode.InvalidParams,
+  // A held tool is not offered (not in tools/list): as for an unknown tool, the params are wrong.
+  tool_changed: ErrorCode.InvalidParams,
   // Server-defined range (-32000..-32099): the caller may not make this move.
   scope_denied: -32003,
   credential_required: -32001,
@@ -77,8 +79,12 @@ export const toolOf = (c: Capability): Tool => ({
   // As declared (an imported tool's exactly as its upstream listed them); none declared, none sent.
   ...(c.outputSchema ? { outputSchema: c.outputSchema as Tool['outputSchema'] } : {}),
   ...(c.annotations ? { annotations: c.annotations } : {}),
-  ...(c.meta ? { _meta: c.meta } : {}),
+  ...toolMeta(c),
 });
+
+/** The upstream's _meta as given, plus the hash of the pinned definition the tool is served under. */
+const toolMeta = (c: Capability): { _meta?: Record<string, unknown> } =>
+  c.definition_hash !== undefined ? { _meta: { ...c.meta, 'switchyard/definition_hash': c.definition_hash } } : c.meta ? { _meta: c.meta } : {};
 
 /**
  * The tool result of a run. Failed and refused runs are `isError` results (the model should read

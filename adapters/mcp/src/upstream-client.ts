@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, LoggingMessageNotificationSchema, McpError, ResourceUpdatedNotificationSchema, ResultSchema, ToolListChangedNotificationSchema, type Request as McpRequest } from '@modelcontextprotocol/sdk/types.js';
 import { SwitchyardError, textOf, type CallerChannel, type ContentBlock, type McpToolDescription, type ToolCallOptions, type ToolCallResult, type UpstreamAddress, type UpstreamLogEntry, type UpstreamToolClient } from '@switchyard/core';
+import { traceHeaders } from '@switchyard/telemetry';
 import { AnswerCutOffError, AnswerTooLargeError, createLeanFetch } from './lean-fetch.js';
 import { ModernUpstreamConnection, speaksOnlyModern, type ModernTarget } from './modern-upstream.js';
 import type { UpstreamConnection } from './upstream-connection.js';
@@ -61,6 +62,12 @@ export interface McpUpstreamClientOptions {
   oauth?: UpstreamOAuthClients;
   /** The largest answer read from an upstream (a JSON-RPC message); a larger one fails its run upstream_answer_too_large. */
   maxResultBytes?: number;
+}
+
+/** With traces on, the call's W3C trace context in the request's _meta (traceparent, tracestate), as MCP servers read it. */
+function traceMeta(): { _meta?: Record<string, string> } {
+  const headers = traceHeaders();
+  return headers['traceparent'] ? { _meta: headers } : {};
 }
 
 /** dispatch.maxResultBytes's default: 8 MiB. */
@@ -164,7 +171,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
       const progress = options.channel?.progress;
       const send = (c: UpstreamConnection) =>
         currentCall.run(call, () =>
-          c.callTool({ name: tool, arguments: (args ?? {}) as Record<string, unknown> }, undefined, {
+          c.callTool({ name: tool, arguments: (args ?? {}) as Record<string, unknown>, ...traceMeta() }, undefined, {
             timeout: NO_SDK_TIMEOUT,
             // Aborting sends notifications/cancelled to the upstream (the SDK does it).
             signal: stop.signal,

@@ -19,6 +19,8 @@ export interface StorageHealthReading {
 export class StorageHealth {
   private readonly holder = `hp_${randomBytes(8).toString('hex')}`;
   private lastFailure: { kind: StorageFailureKind | 'other'; reason: string; at: number } | null = null;
+  /** When the probe row last went in: a probe writes at most once a second, however often /healthz is asked. */
+  private probedAt = -Infinity;
 
   constructor(
     private readonly knex: Knex,
@@ -41,7 +43,10 @@ export class StorageHealth {
       return { ok: false, engine: this.engine, reads: false, write: { ok: false, kind: storageFailureKind(err) ?? 'other', reason: firstLine(err) } };
     }
     try {
-      await this.knex('storage_probes').insert({ holder: this.holder, at: new Date(this.now()).toISOString() }).onConflict('holder').merge();
+      if (this.now() - this.probedAt >= PROBE_EVERY_MS) {
+        await this.knex('storage_probes').insert({ holder: this.holder, at: new Date(this.now()).toISOString() }).onConflict('holder').merge();
+        this.probedAt = this.now();
+      }
     } catch (err) {
       const kind = storageFailureKind(err) ?? 'other';
       this.noteFailure(kind, err);
@@ -52,5 +57,7 @@ export class StorageHealth {
     return { ok: true, engine: this.engine, reads: true, write: { ok: true } };
   }
 }
+
+const PROBE_EVERY_MS = 1000;
 
 const firstLine = (err: unknown): string => String((err as Error)?.message ?? err).split('\n')[0]!.slice(0, 300);

@@ -22,7 +22,7 @@ import { loginBody } from './pages/login.js';
 import { approvalsBody, type DecisionNotice } from './pages/approvals.js';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'access' | 'mintPerMinute' | 'apiKeys' | 'approvals' | 'deliveries' | 'forwarding' | 'inlineBodyBytes' | 'invocations' | 'ledger' | 'logger' | 'publicBaseUrl' | 'registry' | 'webhooks'>;
+type Ctx = Needs<'access' | 'mintPerMinute' | 'rateWindows' | 'apiKeys' | 'approvals' | 'deliveries' | 'forwarding' | 'inlineBodyBytes' | 'invocations' | 'ledger' | 'logger' | 'publicBaseUrl' | 'registry' | 'webhooks'>;
 
 const ASSETS: Record<string, string> = {
   'dashboard.css': 'text/css; charset=utf-8',

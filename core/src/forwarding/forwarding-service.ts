@@ -22,8 +22,6 @@ export const FORWARD_PATH = 'webhook › forward';
 export const ANSWER_EXCERPT_BYTES = 1024;
 
 export interface ForwardingOptions {
-  /** How often each process looks for due jobs (it also looks at once after a delivery). */
-  pollMs: number;
   /** How long a claim holds a job; longer than any destination's timeout, so an attempt is made once. */
   leaseMs: number;
   /** Sends in flight per process (attempts whose destination has not answered yet). */
@@ -33,7 +31,7 @@ export interface ForwardingOptions {
   circuitCooldownMs: number;
 }
 
-export const DEFAULT_FORWARDING_OPTIONS: ForwardingOptions = { pollMs: 250, leaseMs: 120_000, concurrency: 32, circuitFailures: 5, circuitCooldownMs: 30_000 };
+export const DEFAULT_FORWARDING_OPTIONS: ForwardingOptions = { leaseMs: 120_000, concurrency: 32, circuitFailures: 5, circuitCooldownMs: 30_000 };
 
 /** A delivery's forwarding to one destination, as /api/ledger shows it. */
 export interface ForwardingView {
@@ -88,7 +86,6 @@ export class ForwardingService {
   private sending = 0;
   /** Slots held for a claim under way. */
   private claiming = 0;
-  private timer: ReturnType<typeof setInterval> | undefined;
   private draining: Promise<void> | null = null;
   private again = false;
   private exhausted = false;
@@ -268,19 +265,19 @@ export class ForwardingService {
   }
 
   // ── Workers ─────────────────────────────────────────────────────────────────────────────────
+  // This process works the schedule only once started (a worker or an `all` process); the timer
+  // that looks for due jobs belongs to the adapter that starts it (adapters/app's background work).
+  // Not started (an api process), intake only writes jobs for the workers to claim.
 
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.timer = setInterval(() => this.kick(), this.options.pollMs);
-    this.timer.unref?.();
     this.kick();
   }
 
   /** Stops claiming and waits for the attempts in flight. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
     // A claim under way may still start attempts: wait for it, then for every attempt.
     await this.draining;
     await Promise.allSettled([...this.inFlight]);

@@ -2,7 +2,6 @@
 import { definePlugin, toolRunner } from '@switchyard/plugin-kit';
 import { capabilities, RUNNER, SYSTEM } from './manifest.js';
 import { optionsSchema, type EdgeOptions } from './options.js';
-import { startEdgeSimulator } from './simulator/server.js';
 
 export const edgePlugin = definePlugin<EdgeOptions>({
   name: 'edge',
@@ -14,10 +13,9 @@ export const edgePlugin = definePlugin<EdgeOptions>({
   createRunner: toolRunner,
   upstream: (options) => options.upstream,
   simulatorSettings: (options) => options.simulator,
-  startSimulator: startEdgeSimulator,
+  // Loaded only when a simulator is configured: a start on real servers never loads its code.
+  startSimulator: async (options) => (await import('./simulator/server.js')).startEdgeSimulator(options),
 });
 
 export default edgePlugin;
 export * from './manifest.js';
-export { ActiveWorkers } from './simulator/state.js';
-export { createEdgeServer, startEdgeSimulator } from './simulator/server.js';

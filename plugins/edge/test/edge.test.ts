@@ -1,7 +1,8 @@
 // The EDGE plugin against its simulator over a real SSE transport.
 import { expect } from 'chai';
 import { pluginContract, startPluginHarness } from '@switchyard/plugin-kit/testing';
-import { edgePlugin, ActiveWorkers } from '../src/index.js';
+import { edgePlugin } from '../src/index.js';
+import { ActiveWorkers } from '../src/simulator/index.js';
 
 const W1 = '3f9a1c07d2b84e6fa5c0e1d2b3a49f81';
 const W2 = 'aaaaaaaabbbbbbbbccccccccdddddddd';

@@ -2,7 +2,6 @@
 import { definePlugin, toolRunner } from '@switchyard/plugin-kit';
 import { capabilities, RUNNER, SYSTEM } from './manifest.js';
 import { optionsSchema, type MessagingOptions } from './options.js';
-import { startMessagingSimulator } from './simulator/server.js';
 
 export const messagingPlugin = definePlugin<MessagingOptions>({
   name: 'messaging',
@@ -15,12 +14,10 @@ export const messagingPlugin = definePlugin<MessagingOptions>({
   upstream: (options) => options.upstream,
   simulatorSettings: (options) => options.simulator,
   accountPlan: (options) => options.plan ?? 'enterprise',
-  startSimulator: startMessagingSimulator,
+  // Loaded only when a simulator is configured: a start on real servers never loads its code.
+  startSimulator: async (options) => (await import('./simulator/server.js')).startMessagingSimulator(options),
 });
 
 export default messagingPlugin;
 export * from './manifest.js';
 export type { Plan, MessagingOptions } from './options.js';
-export { Groups, SEED_GROUPS } from './simulator/groups.js';
-export { lookupPhoneNumber } from './simulator/phone-lookup.js';
-export { createMessagingServer, startMessagingSimulator } from './simulator/server.js';

@@ -2,7 +2,8 @@
 // input-schema table, the plan refusal, and unknown groups as tool errors.
 import { expect } from 'chai';
 import { OWNER, pluginContract, startPluginHarness } from '@switchyard/plugin-kit/testing';
-import { messagingPlugin, lookupPhoneNumber, Groups } from '../src/index.js';
+import { messagingPlugin } from '../src/index.js';
+import { lookupPhoneNumber, Groups } from '../src/simulator/index.js';
 
 const UPDATE = 'MESSAGING_UPDATE_GROUP';
 const LOOKUP = 'MESSAGING_BATCH_LOOKUP_PHONE_NUMBERS';

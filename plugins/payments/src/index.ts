@@ -3,7 +3,6 @@
 import { definePlugin, toolRunner } from '@switchyard/plugin-kit';
 import { capabilities, RUNNER, SYSTEM } from './manifest.js';
 import { optionsSchema, type PaymentsOptions } from './options.js';
-import { startPaymentsSimulator } from './simulator/server.js';
 
 export const paymentsPlugin = definePlugin<PaymentsOptions>({
   name: 'payments',
@@ -14,11 +13,9 @@ export const paymentsPlugin = definePlugin<PaymentsOptions>({
   transport: 'streamable-http',
   createRunner: toolRunner,
   upstream: (options) => options.upstream,
-  startSimulator: startPaymentsSimulator,
+  // Loaded only when a simulator is configured: a start on real servers never loads its code.
+  startSimulator: async (options) => (await import('./simulator/server.js')).startPaymentsSimulator(options),
 });
 
 export default paymentsPlugin;
 export * from './manifest.js';
-export { operations, type ApiOperation } from './simulator/catalogue.js';
-export { OperationIndex, words } from './simulator/search.js';
-export { createPaymentsServer, startPaymentsSimulator } from './simulator/server.js';

@@ -3,7 +3,8 @@
 // approvals exist; the search itself is tested against the upstream directly.
 import { expect } from 'chai';
 import { OWNER, pluginContract, startPluginHarness } from '@switchyard/plugin-kit/testing';
-import { paymentsPlugin, operations, OperationIndex } from '../src/index.js';
+import { paymentsPlugin } from '../src/index.js';
+import { operations, OperationIndex } from '../src/simulator/index.js';
 
 const KEY = 'PAYMENTS_PROCESSOR_API_SEARCH';
 

@@ -88,18 +88,19 @@ export async function verifyCommand(client: SwitchyardClient, args: string[], op
       if (!confirmation.tlog_proof) throw new CliError('proof_invalid', `${target} holds no tlog_proof (was the entry still pending?)`);
       proofText = confirmation.tlog_proof;
     }
-  } else if (/^(inv|dlv)_[A-Za-z0-9]{8,40}$/.test(target)) {
+  } else if (/^(inv|dlv|tdp)_[A-Za-z0-9]{8,40}$/.test(target)) {
     const confirmation = await client.request<Confirmation>('GET', `/api/dispatch?confirm=${target}`, undefined, { credential: false });
     if (confirmation.status !== 'integrated') throw new CliError('pending', `${target} is recorded but not yet in the tree; try again shortly`);
     proofText = confirmation.tlog_proof!;
-    if (client.hasCredential) {
+    // A pinned tool definition (tdp_) has no receipt: its leaf is the whole public record.
+    if (client.hasCredential && !target.startsWith('tdp_')) {
       // The owner checks the record itself: the receipt's salt, the record as served, the stored body.
       receipt = await client.request<Receipt>('GET', `/api/dispatch?receipt=${target}`);
       if (receipt.invocation) receipt.invocation = (await client.request<{ invocation: StoredInvocation }>('GET', `/api/invocations/${target}`)).invocation;
       else if (receipt.delivery?.body_url) body = await client.bytes(new URL(receipt.delivery.body_url).pathname);
     }
   } else {
-    throw new CliError('invalid_request', `${target} is neither a file nor an entry id (inv_… or dlv_…)`, 2);
+    throw new CliError('invalid_request', `${target} is neither a file nor an entry id (inv_…, dlv_… or tdp_…)`, 2);
   }
 
   const proven = check('inclusion', () => verifyTlogProof(proofText, key));

@@ -345,6 +345,31 @@ export const paths = {
       },
     },
   },
+  '/api/tools/held': {
+    get: {
+      operationId: 'listHeldTools', tags: ['upstreams'], summary: 'Imported tools held for review: a changed definition, a new tool on a known server, a removed tool', security: ownerOnly,
+      responses: { '200': json('The holds, and how many the bound left out', { type: 'object', properties: { ok: { type: 'boolean' }, items: { type: 'array', items: { type: 'object', properties: { key: { type: 'string' }, server: { type: 'string' }, tool: { type: 'string' }, reason: { enum: ['changed', 'new', 'removed'] }, pinned_hash: { type: ['string', 'null'] }, listed_hash: { type: ['string', 'null'] }, held_since: { type: 'string' }, changes_in_a_row: { type: 'integer' }, changes: { type: 'string' }, approve: { type: 'string' } } } }, omitted: { type: 'integer' } } }), ...credentialErrors },
+    },
+  },
+  '/api/tools/{key}/changes': {
+    get: {
+      operationId: 'toolChanges', tags: ['upstreams'], summary: "A held tool: its pinned and listed definitions and a readable diff (JSON Pointer paths)", security: ownerOnly,
+      parameters: [pathParam('key', 'The capability key (any letter case)')],
+      responses: { '200': json('The hold, before, after and diff'), ...errors([404, 'not_found (the key is not held)']), ...credentialErrors },
+    },
+  },
+  '/api/tools/{key}/approve': {
+    post: {
+      operationId: 'approveTool', tags: ['upstreams'], summary: 'Approve the held definition: a new pin in the ledger, and the tool is served', security: ownerOnly,
+      parameters: [pathParam('key', 'The capability key (any letter case)')],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { hash: { type: 'string', pattern: '^sha256:[0-9a-f]{64}$', description: 'The listed_hash of the changes' } }, required: ['hash'] } } } },
+      responses: {
+        '200': json('The pin and its confirm link'),
+        ...errors([400, 'invalid_request (no hash, or a removed tool: nothing to approve)'], [404, 'not_found (the key is not held)'], [409, 'tool_hash_stale (the server changed it again) or tool_flapping (it changes on every refresh)']),
+        ...credentialErrors,
+      },
+    },
+  },
   '/api/proven-work': {
     get: {
       operationId: 'provenWork', tags: ['proofs'], summary: 'Signed checkpoint, leaves and consistency proofs (public)', security: anyCredential,

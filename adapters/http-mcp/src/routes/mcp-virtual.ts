@@ -36,8 +36,8 @@ export function virtualMcpRoutes(ctx: McpCtx, exchange: CallerExchange, sessions
       const subscriptions = session
         ? { subscribe: (uri: string) => sessions.subscribe(session, options.holder, name, uri), unsubscribe: (uri: string) => sessions.unsubscribe(session, options.holder, name, uri) }
         : undefined;
-      return createVirtualMcpServer({ ...options, name, tools, nameOf: (c) => c.tool ?? c.key, passThrough: { readable, forward, ...(subscriptions ? { subscriptions } : {}) } });
-    }, (options) => createModernMcpServer({ ...options, name: `switchyard/${name}`, tools, nameOf: (c) => c.tool ?? c.key, passThrough: { readable, forward } }));
+      return createVirtualMcpServer({ ...options, name, tools, nameOf: (c) => c.shown_name ?? c.tool ?? c.key, passThrough: { readable, forward, ...(subscriptions ? { subscriptions } : {}) } });
+    }, (options) => createModernMcpServer({ ...options, name: `switchyard/${name}`, tools, nameOf: (c) => c.shown_name ?? c.tool ?? c.key, passThrough: { readable, forward } }));
   });
 
   router.post('/mcp/v/:name', credential, body, mcpParamsCheck, async (req, res) => {
