@@ -4,8 +4,7 @@
 import { createHash } from 'node:crypto';
 import { KEY_PATTERN, type CapabilityDefinition, type ToolAnnotations } from './capability.js';
 import type { JsonSchema } from './json-schema.js';
-import type { Ajv } from 'ajv';
-import { createAjv } from './validation.js';
+import { UpstreamSchemaValidators } from './upstream-schema.js';
 import { SwitchyardError } from './errors.js';
 import { toolDefinitionHash } from './tool-definition.js';
 
@@ -42,6 +41,9 @@ export const isImportedTool = (c: Pick<CapabilityDefinition, 'runner'>): boolean
 
 /** An unknown tool can do anything: it needs the owner's key and the owner's approval. */
 export const IMPORTED_TOOL_DEFAULTS: Required<ImportedToolPolicy> = { auth: 'required', risk: 'high', approval: true };
+
+/** The note on a tool whose input schema no validator here compiles. */
+export const UNVALIDATED_NOTE = 'input schema served as given: no validator here compiles it, the upstream validates arguments';
 
 const MAX_KEY = 128;
 const shortHash = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 6).toUpperCase();
@@ -80,59 +82,13 @@ export function importedKeys(system: string, toolNames: string[]): Map<string, s
   return keys;
 }
 
-// Annotations and draft-07 validation keywords our Ajv understands; anything else is dropped.
-const KNOWN_KEYWORDS = new Set([
-  'type', 'enum', 'const', 'properties', 'required', 'additionalProperties', 'patternProperties', 'propertyNames',
-  'minProperties', 'maxProperties', 'dependencies', 'items', 'additionalItems', 'minItems', 'maxItems', 'uniqueItems',
-  'contains', 'minLength', 'maxLength', 'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
-  'multipleOf', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'definitions', '$ref',
-  'title', 'description', 'default', 'examples', 'readOnly', 'writeOnly', '$comment',
-]);
-const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependencies']);
-const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf']);
-
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * Makes an upstream's inputSchema acceptable to our strict draft-07 Ajv: `$schema`/`$id` go (MCP
- * servers declare 2020-12, which this Ajv does not load), `$defs` becomes `definitions`, unknown
- * keywords and formats go, `type: [a, b]` unions become anyOf. What still does not compile is
- * replaced by a plain object schema, and the upstream validates arguments itself.
+ * An upstream's inputSchema as callers get it: exactly as listed, whatever its dialect. A tool
+ * that lists none takes any object (MCP's minimal schema).
  */
-export function adaptInputSchema(schema: unknown, ajv: Ajv = createAjv()): { schema: JsonSchema; simplified: boolean } {
-  const adapted = isObject(schema) ? adaptNode(schema, ajv.formats) : {};
-  if (adapted['type'] === undefined && adapted['anyOf'] === undefined && adapted['oneOf'] === undefined) adapted['type'] = 'object';
-  try {
-    ajv.compile(adapted);
-    return { schema: adapted, simplified: false };
-  } catch {
-    return { schema: { type: 'object' }, simplified: true };
-  }
-}
-
-function adaptNode(node: Record<string, unknown>, formats: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [keyword, value] of Object.entries(node)) {
-    const name = keyword === '$defs' ? 'definitions' : keyword;
-    if (!KNOWN_KEYWORDS.has(name)) continue;
-    if (name === 'format' && (typeof value !== 'string' || !(value in formats))) continue;
-    if (name === '$ref' && typeof value === 'string') out[name] = value.replace('#/$defs/', '#/definitions/');
-    else if (SCHEMA_MAPS.has(keyword) && isObject(value)) out[name] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isObject(v) ? adaptNode(v, formats) : v]));
-    else if (SCHEMA_LISTS.has(name) && Array.isArray(value)) out[name] = value.map((v) => (isObject(v) ? adaptNode(v, formats) : v));
-    else if (['items', 'additionalItems', 'additionalProperties', 'propertyNames', 'contains', 'not', 'if', 'then', 'else'].includes(name) && isObject(value)) out[name] = adaptNode(value, formats);
-    else out[name] = value;
-  }
-  if (Array.isArray(out['type'])) {
-    // Ajv's strictTypes refuses union types; the same thing as anyOf it accepts.
-    const { type, ...rest } = out;
-    const types = type as string[];
-    if (types.length === 1) return { ...rest, type: types[0] };
-    return { anyOf: types.map((t) => ({ type: t })), ...pick(rest, ['title', 'description', 'default', 'examples']) };
-  }
-  return out;
-}
-
-const pick = (o: Record<string, unknown>, keys: string[]): Record<string, unknown> => Object.fromEntries(Object.entries(o).filter(([k]) => keys.includes(k)));
+export const inputSchemaOf = (tool: Pick<McpToolDescription, 'inputSchema'>): JsonSchema => (isObject(tool.inputSchema) ? tool.inputSchema : { type: 'object' });
 
 /** Example arguments from the schema: a value for each required property, {} when none. */
 export function exampleFor(schema: JsonSchema): Record<string, unknown> {
@@ -167,7 +123,7 @@ function exampleValue(s: Record<string, unknown>): unknown {
 
 export interface ImportedTools {
   definitions: CapabilityDefinition[];
-  /** Tools whose input schema had to be replaced by a plain object schema. */
+  /** Tools whose input schema no validator here compiles: served as given, the upstream validates arguments. */
   simplified: string[];
   /** Tools not imported, with why (a definition too large to pin). */
   refused: Array<{ tool: string; code: string; message: string }>;
@@ -176,9 +132,9 @@ export interface ImportedTools {
 /** The capabilities of one server's tools/list, under its system, with auth/risk/approval from config. */
 export function importTools(server: ImportedServerSettings, tools: McpToolDescription[]): ImportedTools {
   const keys = importedKeys(server.system, tools.map((t) => t.name));
-  // One Ajv for the whole list: a fresh one compiles its meta-schema first (~9 ms against ~0.4 ms
-  // a tool), which for a server of hundreds of tools made every refresh take seconds.
-  const ajv = createAjv();
+  // One set of validators for the whole list: a fresh Ajv compiles its meta-schema first (~9 ms
+  // against ~0.4 ms a tool), which for a server of hundreds of tools made every refresh take seconds.
+  const validators = new UpstreamSchemaValidators();
   const simplified: string[] = [];
   const seen = new Set<string>();
   const definitions: CapabilityDefinition[] = [];
@@ -190,8 +146,9 @@ export function importTools(server: ImportedServerSettings, tools: McpToolDescri
     if (!KEY_PATTERN.test(key)) continue;
     const definitionHash = pinnableHash(tool, refused);
     if (definitionHash === undefined) continue;
-    const { schema, simplified: wasSimplified } = adaptInputSchema(tool.inputSchema, ajv);
-    if (wasSimplified) simplified.push(tool.name);
+    const schema = inputSchemaOf(tool);
+    const unvalidated = validators.compile(schema) === undefined;
+    if (unvalidated) simplified.push(tool.name);
     const policy = { ...IMPORTED_TOOL_DEFAULTS, ...server.defaults, ...server.tools?.[tool.name] };
     definitions.push({
       key,
@@ -211,7 +168,7 @@ export function importTools(server: ImportedServerSettings, tools: McpToolDescri
       ...(isObject(tool._meta) ? { meta: tool._meta } : {}),
       definition_hash: definitionHash,
       example: exampleFor(schema),
-      ...(wasSimplified ? { limits: { notes: ['input schema simplified on import; the upstream validates arguments'] } } : {}),
+      ...(unvalidated ? { limits: { notes: [UNVALIDATED_NOTE] } } : {}),
     });
   }
   return { definitions: definitions.sort((a, b) => a.key.localeCompare(b.key)), simplified, refused };

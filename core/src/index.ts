@@ -36,6 +36,8 @@ export * from './tool-pin.js';
 export * from './tool-review.js';
 export * from './tool-diff.js';
 export * from './tool-override.js';
+export * from './upstream-schema.js';
+export * from './tool-title.js';
 export * from './upstream-token.js';
 export * from './delivery-id.js';
 export * from './webhook.js';

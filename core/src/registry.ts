@@ -4,6 +4,8 @@ import { SwitchyardError, fail } from './errors.js';
 import { compileValidator, createAjv, type ArgumentValidator } from './validation.js';
 import { CapabilityIndex, type AskAnswer } from './capability-index.js';
 import { buildMap, type BuildMap } from './build-map.js';
+import { isImportedTool } from './imported-tool.js';
+import { UPSTREAM_VALIDATES, UpstreamSchemaValidators } from './upstream-schema.js';
 
 export interface RegistryEntry {
   capability: Capability;
@@ -21,13 +23,18 @@ export interface HeldKey {
 export class CapabilityRegistry {
   private readonly entries = new Map<string, RegistryEntry>();
   private readonly ajv = createAjv();
+  private upstreamSchemas?: UpstreamSchemaValidators;
   private changes = 0;
   // Views derived from the entries, rebuilt on first use after a change (never per request).
   private derived?: { version: number; index: CapabilityIndex; build?: BuildMap };
   /** Imported tools held for the owner's review (tool-review.ts): never registered, and require() answers tool_changed. */
   private readonly held = new Map<string, { system: string; hold: HeldKey }>();
 
-  /** Fails loudly at boot on a duplicate key, a bad key or a schema strict Ajv will not compile. */
+  /**
+   * Fails loudly at boot on a duplicate key, a bad key or a schema strict Ajv will not compile. An
+   * imported tool's schema is the upstream's: checked in its own dialect, or by the upstream when
+   * no validator here compiles it.
+   */
   register(definition: CapabilityDefinition, upstreamUrl?: string, account: { plan?: string } = {}): Capability {
     const { key } = definition;
     if (!KEY_PATTERN.test(key)) fail('invalid_request', `capability key ${JSON.stringify(key)} must match ${KEY_PATTERN}`);
@@ -35,7 +42,9 @@ export class CapabilityRegistry {
     if (!/^[A-Z][A-Z0-9_]*$/.test(definition.system)) fail('invalid_request', `system of ${key} must be upper case`);
     let validate: ArgumentValidator;
     try {
-      validate = compileValidator(this.ajv, definition.inputs);
+      validate = isImportedTool(definition)
+        ? ((this.upstreamSchemas ??= new UpstreamSchemaValidators()).compile(definition.inputs) ?? UPSTREAM_VALIDATES)
+        : compileValidator(this.ajv, definition.inputs);
     } catch (err) {
       throw new SwitchyardError('invalid_request', `input schema of ${key} does not compile: ${(err as Error).message}`);
     }

@@ -77,6 +77,9 @@ const b64url = (b: Uint8Array | string) => Buffer.from(b).toString('base64url');
 const hmac = (key: Uint8Array, data: string) => new Uint8Array(createHmac('sha256', key).update(data).digest());
 
 /** Token ids say who minted them, under the root signature: the owner (o_…) or a keyless route (k_…). */
+/** Whether a presented credential is written as a share token (any other text is not one, whatever else it is). */
+export const isShareTokenText = (text: string): boolean => text.startsWith(PREFIX);
+
 export const OWNER_ID_PREFIX = 'o_';
 export const KEYLESS_ID_PREFIX = 'k_';
 /** True for tokens the owner minted (their signed id says so). */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CapabilityRegistry, IMPORTED_TOOL_DEFAULTS, KEY_PATTERN, adaptInputSchema, compileValidator, createAjv, exampleFor, importTools, importedKey, importedKeys, sanitizeToolName } from '../src/index.js';
+import { CapabilityRegistry, IMPORTED_TOOL_DEFAULTS, KEY_PATTERN, UNVALIDATED_NOTE, dialectsOf, exampleFor, importTools, importedKey, importedKeys, sanitizeToolName } from '../src/index.js';
 
 describe('core: imported MCP tools', () => {
   describe('key sanitising', () => {
@@ -41,54 +41,95 @@ describe('core: imported MCP tools', () => {
     });
   });
 
-  describe('input schema adaptation for our strict Ajv', () => {
-    const cases: Array<{ name: string; input: unknown; expect: Record<string, unknown>; simplified?: boolean; valid?: unknown; invalid?: unknown }> = [
+  describe('input schemas pass through verbatim and are checked in their own dialect', () => {
+    const TWENTY = 'https://json-schema.org/draft/2020-12/schema';
+    const cases: Array<{ name: string; input: Record<string, unknown>; unvalidated?: boolean; valid?: unknown[]; invalid?: unknown[] }> = [
       {
-        name: 'drops a 2020-12 $schema (this Ajv loads draft-07 only) and keeps the rest',
-        input: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
-        expect: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
-        valid: { message: 'hi' },
-        invalid: {},
+        name: 'a 2020-12 schema keeps $schema, $defs and its refs; prefixItems and unevaluatedProperties are enforced',
+        input: {
+          $schema: TWENTY,
+          type: 'object',
+          $defs: { id: { type: 'string', minLength: 2 } },
+          properties: { a: { $ref: '#/$defs/id' }, pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }], items: false } },
+          required: ['a'],
+          unevaluatedProperties: false,
+        },
+        valid: [{ a: 'xy' }, { a: 'xy', pair: ['k', 1] }],
+        invalid: [{}, { a: 'x' }, { a: 'xy', pair: ['k', 'v'] }, { a: 'xy', pair: ['k', 1, 2] }, { a: 'xy', extra: 1 }],
       },
       {
-        name: 'drops keywords and formats our Ajv does not know',
-        input: { type: 'object', properties: { when: { type: 'string', format: 'x-vendor-date', 'x-ui': 'calendar' }, site: { type: 'string', format: 'uri' } } },
-        expect: { type: 'object', properties: { when: { type: 'string' }, site: { type: 'string', format: 'uri' } } },
-        valid: { when: 'soon', site: 'https://example.com/' },
-        invalid: { site: 'not a uri' },
+        name: 'without $schema it is 2020-12 (MCP\'s default): dependentRequired is enforced',
+        input: { type: 'object', properties: { card: { type: 'string' }, cvc: { type: 'string' } }, dependentRequired: { card: ['cvc'] } },
+        valid: [{ card: '4242', cvc: '123' }, {}],
+        invalid: [{ card: '4242' }],
       },
       {
-        name: 'turns a type union into anyOf (strictTypes refuses unions)',
-        input: { type: 'object', properties: { n: { type: ['string', 'null'], description: 'maybe' } } },
-        expect: { type: 'object', properties: { n: { anyOf: [{ type: 'string' }, { type: 'null' }], description: 'maybe' } } },
-        valid: { n: null },
-        invalid: { n: 3 },
+        name: 'a draft-07 schema is checked as draft-07: tuple items and additionalItems',
+        input: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { t: { type: 'array', items: [{ type: 'string' }], additionalItems: false } }, definitions: { n: { type: 'integer' } } },
+        valid: [{ t: ['a'] }],
+        invalid: [{ t: ['a', 'b'] }, { t: [1] }],
       },
       {
-        name: 'moves $defs to definitions and rewrites the refs',
-        input: { type: 'object', $defs: { id: { type: 'string' } }, properties: { a: { $ref: '#/$defs/id' } } },
-        expect: { type: 'object', definitions: { id: { type: 'string' } }, properties: { a: { $ref: '#/definitions/id' } } },
-        valid: { a: 'x' },
-        invalid: { a: 1 },
+        name: 'a type union, vendor keywords and an unknown format are kept and do not stop the check',
+        input: { type: 'object', properties: { n: { type: ['string', 'null'], 'x-ui': 'calendar' }, when: { type: 'string', format: 'x-vendor-date' }, site: { type: 'string', format: 'uri' } } },
+        valid: [{ n: null, when: 'soon', site: 'https://example.com/' }],
+        invalid: [{ n: 3 }, { site: 'not a uri' }],
       },
-      { name: 'a missing schema is an object', input: undefined, expect: { type: 'object' } },
       {
-        name: 'falls back to a plain object schema when what is left still does not compile',
-        input: { type: 'object', properties: { a: { type: 'string' } }, required: ['a', 'b'] },
-        expect: { type: 'object' },
-        simplified: true,
+        name: 'a schema no validator here compiles (a $ref to nowhere) is served as given; the upstream validates',
+        input: { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } },
+        unvalidated: true,
+        valid: [{ a: 1 }, { anything: true }],
+      },
+      {
+        name: 'a dialect we have no validator of (draft-04) is served as given; the upstream validates',
+        input: { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+        unvalidated: true,
+        valid: [{}],
       },
     ];
     for (const c of cases) {
       it(c.name, () => {
-        const { schema, simplified } = adaptInputSchema(c.input);
-        expect(schema).to.deep.equal(c.expect);
-        expect(simplified).to.equal(c.simplified ?? false);
-        const validate = compileValidator(createAjv(), schema);
-        if (c.valid !== undefined) expect(validate(c.valid)).to.deep.equal([]);
-        if (c.invalid !== undefined) expect(validate(c.invalid)).to.not.be.empty;
+        const listed = structuredClone(c.input);
+        const { definitions, simplified } = importTools({ name: 'srv', system: 'S' }, [{ name: 'tool', inputSchema: listed }]);
+        const [definition] = definitions;
+        expect(definition!.inputs).to.deep.equal(c.input);
+        expect(simplified).to.deep.equal(c.unvalidated ? ['tool'] : []);
+        expect(definition!.limits?.notes ?? []).to.deep.equal(c.unvalidated ? [UNVALIDATED_NOTE] : []);
+        const registry = new CapabilityRegistry();
+        registry.replaceSystem('S', definitions);
+        for (const args of c.valid ?? []) expect(registry.require('S_TOOL').validate(structuredClone(args)), JSON.stringify(args)).to.deep.equal([]);
+        for (const args of c.invalid ?? []) expect(registry.require('S_TOOL').validate(structuredClone(args)), JSON.stringify(args)).to.not.be.empty;
+        // What callers are shown is still the schema as listed.
+        expect(registry.require('S_TOOL').capability.inputs).to.deep.equal(c.input);
       });
     }
+
+    it('names the dialects to try from $schema', () => {
+      expect(dialectsOf({})).to.deep.equal(['2020-12', 'draft-07']);
+      expect(dialectsOf({ $schema: `${TWENTY}#` })).to.deep.equal(['2020-12']);
+      expect(dialectsOf({ $schema: 'https://json-schema.org/draft-07/schema' })).to.deep.equal(['draft-07']);
+      expect(dialectsOf({ $schema: 'https://json-schema.org/draft/2019-09/schema' })).to.deep.equal([]);
+      expect(dialectsOf({ $schema: 7 })).to.deep.equal([]);
+    });
+
+    it('two tools that reuse one $id for different schemas are both checked by their own', () => {
+      const { definitions, simplified } = importTools({ name: 'srv', system: 'S' }, [
+        { name: 'one', inputSchema: { $id: 'https://example.com/args.json', type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } },
+        { name: 'two', inputSchema: { $id: 'https://example.com/args.json', type: 'object', properties: { b: { type: 'integer' } }, required: ['b'] } },
+      ]);
+      expect(simplified).to.deep.equal([]);
+      const registry = new CapabilityRegistry();
+      registry.replaceSystem('S', definitions);
+      expect(registry.require('S_ONE').validate({ a: 'x' })).to.deep.equal([]);
+      expect(registry.require('S_TWO').validate({ b: 1 })).to.deep.equal([]);
+      expect(registry.require('S_TWO').validate({ a: 'x' })).to.not.be.empty;
+    });
+
+    it('our own capabilities stay on the strict draft-07 Ajv: an unknown keyword is refused at registration', () => {
+      const registry = new CapabilityRegistry();
+      expect(() => registry.register({ key: 'OWN_THING', system: 'OWN', description: 'd', type: 'fn', runner: 'x', inputs: { type: 'object', 'x-ui': 1 } } as never)).to.throw(/does not compile/);
+    });
   });
 
   it('builds an example from the required properties', () => {

@@ -49,12 +49,12 @@ describe('core: tool definition hashes', () => {
     expect((err as SwitchyardError).details).to.include({ tool: 'huge', max: MAX_TOOL_DEFINITION_BYTES });
   });
 
-  it('is carried by each imported capability, from the upstream definition before adaptation', () => {
+  it('is carried by each imported capability, from the upstream definition as listed', () => {
     const withDraft = { ...echo, inputSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', ...echo.inputSchema } };
     const { definitions } = importTools({ name: 'fix', system: 'FIX' }, [echo, withDraft].map((t, i) => ({ ...t, name: `echo${i}` })));
     expect(definitions[0]!.definition_hash).to.equal(toolDefinitionHash({ ...echo, name: 'echo0' }));
-    // The adaptation drops $schema from what is validated, but the pin still sees it.
-    expect(definitions[1]!.inputs).to.not.have.property('$schema');
+    // The schema is served and validated as listed ($schema kept), and the pin sees the same definition.
+    expect(definitions[1]!.inputs).to.deep.equal(withDraft.inputSchema);
     expect(definitions[1]!.definition_hash).to.equal(toolDefinitionHash({ ...withDraft, name: 'echo1' }));
   });
 });

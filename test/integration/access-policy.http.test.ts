@@ -45,6 +45,19 @@ for (const engine of engines()) {
     });
     after(async () => svc?.close());
 
+    it('takes the owner\'s API key as a Bearer too (never in share=); a wrong one is still token_corrupted', async () => {
+      // Owner-only moves (upstream management) and a run recorded as the owner's.
+      expect((await bearer(TEST_API_KEY)(http.get('/api/upstreams')).expect(200)).body).to.have.property('items');
+      const ran = await run(bearer(TEST_API_KEY), EDGE, edgeOk);
+      expect(ran.fingerprint).to.equal(null);
+      const inUrl = await http.get(`/api/upstreams?share=${encodeURIComponent(TEST_API_KEY)}`).expect(401);
+      expect(inUrl.body.error.code).to.equal('token_corrupted');
+      const wrong = await bearer(`${TEST_API_KEY}x`)(http.get('/api/upstreams')).expect(401);
+      expect(wrong.body.error.code).to.equal('token_corrupted');
+      // Both ways at once must agree, as share= and a Bearer token must.
+      expect((await owner(bearer(TEST_API_KEY)(http.get('/api/upstreams'))).expect(200)).body).to.have.property('items');
+    });
+
     it('an observer sees only the public (leaf) fields of others\' runs: no arguments, results, actors or webhook addresses', async () => {
       const hook = (await owner(http.post('/api/objects/webhook')).send({ name: 'edge-actions' }).expect(201)).body.id as string;
       const byHook = (await http.post(`/hook/${hook}/${EDGE}`).send({ workerId: SECRET_WORKER }).expect(200)).body.invocation.id as string;

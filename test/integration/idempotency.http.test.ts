@@ -136,6 +136,28 @@ for (const engine of engines()) {
       expect(timesRun('mcp-keyless')).to.equal(2);
     });
 
+    it('on /mcp at 2026-07-28 (no session, the envelope in _meta): the same key is the same run', async () => {
+      const call = async (key: string, label: string) => {
+        const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' }, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.switchyard/idempotency-key': key };
+        const res = await fetch(`${svc.url}/mcp`, {
+          method: 'POST',
+          headers: { 'x-sheets-key': TEST_API_KEY, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'SIDE_MARK' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'SIDE_MARK', arguments: { label }, _meta: meta } }),
+        });
+        const text = await res.text();
+        const json = text.startsWith('{') ? text : text.split('\n').find((l) => l.startsWith('data:'))!.slice(5);
+        return JSON.parse(json) as { result?: { _meta: { 'switchyard/run': { invocation: string; ok: boolean } } }; error?: { code: number; data: { code: string } } };
+      };
+      const first = await call('modern-1', 'modern-once');
+      const again = await call('modern-1', 'modern-once');
+      expect(first.result, JSON.stringify(first)).to.not.equal(undefined);
+      expect(again.result!._meta['switchyard/run'].invocation).to.equal(first.result!._meta['switchyard/run'].invocation);
+      expect(timesRun('modern-once')).to.equal(1);
+      const reused = await call('modern-1', 'modern-other');
+      expect(reused.error!.data.code).to.equal('idempotency_key_reused');
+      expect(timesRun('modern-other')).to.equal(0);
+    });
+
     if (engine === 'sqlite') {
       it('a first attempt the database refused (503) does not hold the key: the retry runs, once', async () => {
         const writer = (await svc.switchyard.container.getAsync<Database>(Symbol.for('switchyard.Database'))).knex;

@@ -4,7 +4,9 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { TEST_API_KEY, engines, startListeningService, type ListeningService } from '../support/app.js';
-import { startConformanceUpstream, type ConformanceUpstream } from '../support/conformance-upstream.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { TOOLS, startConformanceUpstream, type ConformanceUpstream } from '../support/conformance-upstream.js';
 import { runConformance, type ScenarioResult } from '../support/conformance.js';
 
 const OPEN = { auth: 'none', risk: 'low', approval: false };
@@ -43,6 +45,29 @@ for (const engine of engines()) {
         .map(([name]) => ({ name, failures: (gateway.get(name)?.checks ?? []).filter((c) => c.status === 'FAILURE').map((c) => c.errorMessage ?? c.id) }));
       expect(lost).to.deep.equal([]);
       expect([...gateway.keys()].sort()).to.deep.equal([...direct.keys()].sort());
+    });
+
+    it('serves the upstream\'s JSON Schema 2020-12 input schema verbatim on /mcp/servers/<name> and in its contract, and checks arguments against it', async () => {
+      const listed = TOOLS.find((t) => t.name === 'json_schema_2020_12_tool')!.inputSchema;
+      const client = new Client({ name: 'schema-test', version: '0.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp/servers/conformance`), { requestInit: { headers: { 'x-sheets-key': TEST_API_KEY } } }));
+      try {
+        const tool = (await client.listTools()).tools.find((t) => t.name === 'json_schema_2020_12_tool');
+        expect(tool?.inputSchema).to.deep.equal(listed);
+      } finally {
+        await client.close();
+      }
+      const owner = (r: request.Test) => r.set('x-sheets-key', TEST_API_KEY);
+      const key = 'CONFORMANCE_JSON_SCHEMA_2020_12_TOOL';
+      expect(svc.switchyard.registry.require(key).capability.inputs).to.deep.equal(listed);
+      const ran = await owner(request(svc.url).post('/api/dispatch')).send({ key, body: { name: 'Ada', address: { street: 'Main St', city: 'Springfield' } } }).expect(200);
+      expect(ran.body.invocation.ok).to.equal(true);
+      // Through $ref into $defs, and additionalProperties: false at the top: refused here, never run upstream.
+      for (const body of [{ name: 'Ada', address: { street: 5 } }, { name: 'Ada', zip: '12345' }]) {
+        const refused = (await owner(request(svc.url).post('/api/dispatch')).send({ key, body })).body;
+        expect(refused.invocation.ok, JSON.stringify(body)).to.equal(false);
+        expect(refused.invocation.error.code).to.equal('invalid_arguments');
+      }
     });
 
     it('ledgers every tool call the suite made through the gateway under its capability key', async () => {

@@ -70,7 +70,8 @@ for (const engine of engines()) {
       expect(capability).to.include({ type: 'tool', runner: 'mcp:everything', tool: 'echo', auth: 'none', risk: 'low', approval: false });
       expect(capability.description).to.match(/echo/i);
       expect(capability.inputs).to.deep.include({ type: 'object', required: ['message'] });
-      expect(capability.inputs).to.not.have.property('$schema');
+      // The schema as the server lists it: its dialect stays declared (draft-07 here, checked as draft-07).
+      expect(capability.inputs).to.have.property('$schema', 'http://json-schema.org/draft-07/schema#');
       expect(capability.example).to.deep.equal({ message: 'example' });
       expect(capability.upstreamUrl).to.equal('stdio:everything');
       expect(svc.switchyard.registry.require('EVERYTHING_GET_SUM').capability.tool).to.equal('get-sum');

@@ -48,7 +48,7 @@ for (const engine of engines()) {
     const servers = { faithful: { system: 'FAITHFUL', transport: 'stdio', command: process.execPath, args: [FAITHFUL], defaults: OPEN } };
 
     before(async () => {
-      svc = await startListeningService(engine, { upstreams: { servers }, mcp: { sessions: { maxSessions: 50, maxSubscriptions: 2, idleMs: 1000 } } });
+      svc = await startListeningService(engine, { upstreams: { servers }, mcp: { sessions: { maxSessions: 50, maxSubscriptions: 2, idleMs: 1000 }, virtualServers: { curated: { tools: ['FAITHFUL_CHATTY'] } } } });
     });
     afterEach(async () => {
       await Promise.all(clients.splice(0).map((c) => c.close()));
@@ -80,7 +80,7 @@ for (const engine of engines()) {
       }
     });
 
-    it('forgets a session\'s level when it ends (DELETE): its calls are plain JSON again', async () => {
+    it('ends a session on DELETE: its id answers 404 on every face from then on, its level is gone', async () => {
       const headers = { 'x-sheets-key': TEST_API_KEY, accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
       const post = (session: string | undefined, body: unknown) => fetch(`${svc.url}/mcp`, { method: 'POST', headers: { ...headers, ...(session ? { 'mcp-session-id': session } : {}) }, body: JSON.stringify(body) });
       const init = await post(undefined, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
@@ -95,13 +95,27 @@ for (const engine of engines()) {
       const streamed = await call();
       expect(streamed.type).to.contain('text/event-stream');
       expect(streamed.text).to.contain('"method":"notifications/message"').and.contain('halfway').and.not.contain('starting');
-      const ended = await fetch(`${svc.url}/mcp`, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': session } });
-      expect(ended.status).to.equal(200);
-      const plain = await call();
-      expect(plain.type).to.contain('application/json');
-      expect(plain.text).to.not.contain('notifications/message');
+      const end = () => fetch(`${svc.url}/mcp`, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': session } });
+      expect((await end()).status).to.equal(200);
+      // The ended session's id is refused from then on, on every face (the spec's 404), and ending it again too.
+      for (const path of ['/mcp', '/mcp/servers/faithful', '/mcp/v/curated']) {
+        const gone = await fetch(`${svc.url}${path}`, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) });
+        expect(gone.status, path).to.equal(404);
+        expect(((await gone.json()) as { error: { code: number } }).error.code).to.equal(-32001);
+      }
+      expect((await fetch(`${svc.url}/mcp/servers/faithful`, { headers: { ...headers, 'mcp-session-id': session } })).status).to.equal(404);
+      expect((await end()).status).to.equal(404);
+      // Another credential naming the id is not refused: ending is the holder's alone.
+      const { token } = (await request(svc.url).get('/start').expect(200)).body as { token: string };
+      const other = await fetch(`${svc.url}/mcp`, { method: 'POST', headers: { accept: headers.accept, 'content-type': headers['content-type'], authorization: `Bearer ${token}`, 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) });
+      expect(other.status).to.equal(200);
+      // A new session starts with no level: its calls are plain JSON again.
+      const next = (await post(undefined, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } })).headers.get('mcp-session-id')!;
+      const plain = await post(next, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'FAITHFUL_CHATTY', arguments: {} } });
+      expect(plain.headers.get('content-type')).to.contain('application/json');
+      expect(await plain.text()).to.not.contain('notifications/message');
       // A bad level is the SDK's own -32602, and nothing is kept.
-      const bad = (await (await post(session, { jsonrpc: '2.0', id: 4, method: 'logging/setLevel', params: { level: 'loud' } })).json()) as { error: { code: number } };
+      const bad = (await (await post(next, { jsonrpc: '2.0', id: 4, method: 'logging/setLevel', params: { level: 'loud' } })).json()) as { error: { code: number } };
       expect(bad.error.code).to.equal(-32602);
     });
 

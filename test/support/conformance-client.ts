@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SwitchyardError, type UpstreamAddress } from '@switchyard/core';
+import { SwitchyardError, exampleFor, inputSchemaOf, type UpstreamAddress } from '@switchyard/core';
 import { CredentialSealer, McpUpstreamClient, UpstreamOAuthClients, type UpstreamOAuthConfig } from '@switchyard/mcp';
 import { KnexUpstreamCredentialStore, openDatabase } from '@switchyard/storage-knex';
 
@@ -38,7 +38,8 @@ const oauth = new UpstreamOAuthClients([{ name: NAME, url, oauth: config }], new
   connectUrl: 'http://127.0.0.1:8080/dashboard/upstreams',
 });
 const client = new McpUpstreamClient({ oauth, connectTimeoutMs: 10_000 });
-const upstream: UpstreamAddress = { url, transport: 'streamable-http', oauth: NAME };
+// The auth scenarios sign in; the others (tools_call, request-metadata) are a plain upstream.
+const upstream: UpstreamAddress = { url, transport: 'streamable-http', ...(scenario.startsWith('auth/') ? { oauth: NAME } : {}) };
 
 /** What the owner does in the dashboard: Connect, consent at the authorization server, back to the callback. */
 async function ownerConnects(): Promise<void> {
@@ -67,7 +68,8 @@ let exit = 0;
 try {
   const tools = await withConsent(() => client.listTools(upstream, { timeoutMs: 10_000 }));
   for (const tool of tools) {
-    await withConsent(() => client.callTool(upstream, tool.name, {}, { timeoutMs: 10_000 }));
+    // The arguments a caller would start from: the example Switchyard builds from the tool's schema.
+    await withConsent(() => client.callTool(upstream, tool.name, exampleFor(inputSchemaOf(tool)), { timeoutMs: 10_000 }));
   }
 } catch (err) {
   process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);

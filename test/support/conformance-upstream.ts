@@ -32,7 +32,8 @@ export const WAV = Buffer.concat([
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const noArgs = { type: 'object' as const, properties: {} };
 
-const TOOLS = [
+/** The tools it lists, exactly as it lists them. */
+export const TOOLS = [
   { name: 'test_simple_text', description: 'Returns simple text', inputSchema: noArgs },
   { name: 'test_image_content', description: 'Returns an image', inputSchema: noArgs },
   { name: 'test_audio_content', description: 'Returns audio', inputSchema: noArgs },

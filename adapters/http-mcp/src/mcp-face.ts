@@ -3,13 +3,15 @@
 // answering one POST with a fresh SDK server for the caller. The routes of each face use these.
 import { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { capabilitiesOf, holderOf, isInitialize, sessionIdFor, type CallerExchange, type CallerSessions, type CallerTools, type SwitchyardMcpServerOptions } from '@switchyard/mcp';
+import type { Server as ModernServer } from '@modelcontextprotocol/server';
+import { capabilitiesOf, holderOf, isInitialize, sessionIdFor, type CallerExchange, type CallerSessions, type CallerTools, type ModernMcpServerOptions, type SwitchyardMcpServerOptions } from '@switchyard/mcp';
 import { SwitchyardError, checkIdempotencyKey, mayInvoke } from '@switchyard/core';
 import { credentialOf, declareAccess, presentedTo, storageFailure, type Credential } from '@switchyard/http-kit';
 import { metadataUrlOf, requestResource } from '@switchyard/http-kit';
 import { baseUrlOf } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
-import { serveMcp } from './mcp-transport.js';
+import { serveMcp, serveModernMcp } from './mcp-transport.js';
+import { isModernRequest } from './mcp-era.js';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
 export type McpCtx = Needs<'access' | 'apiKeys' | 'blobs' | 'bodyLimitBytes' | 'dispatch' | 'idempotentRuns' | 'logger' | 'mcp' | 'publicBaseUrl' | 'registry' | 'storageFailures' | 'tokenUses' | 'tokens' | 'upstreams'>;
@@ -55,6 +57,16 @@ export function callerTools(req: Request, ctx: Ctx, cred: Exclude<Credential, { 
 export const methodNotAllowed: RequestHandler = declareAccess({ kind: 'public', why: 'answers 405: a stateless server has no stream to open' }, (_req, res) => {
   res.status(405).set('allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send JSON-RPC by POST' }, id: null });
 });
+
+/**
+ * A request naming a session its holder ended (DELETE) is answered 404, as the spec has it for a
+ * terminated session: the client then starts a new one. True when it answered.
+ */
+export function refusedAsEnded(req: Request, res: Response, sessions: CallerSessions): boolean {
+  if (!sessions.hasEnded(req.get('mcp-session-id'), holderOf(mcpCaller(res)))) return false;
+  res.status(404).json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found: this session was ended (DELETE); start a new one with initialize' }, id: null });
+  return true;
+}
 
 /**
  * A tools/call answered as a stream (SSE) rather than one JSON body: when the caller asked for
@@ -127,12 +139,21 @@ export const mcpCaller = (res: { locals: Record<string, unknown> }) => res.local
 /** What every face's server shares for one request: the caller, its session, the exchange and its log level. */
 export type FaceOptions = Pick<SwitchyardMcpServerOptions, 'baseUrl' | 'version' | 'blobs' | 'exchange' | 'session' | 'pageSize' | 'logging'> & { holder: string };
 
+/** What every face's 2026-07-28 server shares for one request. */
+export type ModernFaceOptions = Pick<ModernMcpServerOptions, 'baseUrl' | 'version' | 'blobs' | 'pageSize'>;
+
 /**
- * Answers one MCP POST on any face: answers to our questions and withdrawn calls go to the exchange;
- * otherwise `build` makes the face's server for this caller, answered as JSON, or as a stream when
- * the call may send progress or ask the caller something.
+ * Answers one MCP POST on any face. A 2026-07-28 request goes to `buildModern`'s server (stateless
+ * by the revision's design: no session, nothing kept). Otherwise, in the 2025 era: answers to our
+ * questions and withdrawn calls go to the exchange; `build` makes the face's server for this
+ * caller, answered as JSON, or as a stream when the call may send progress or ask the caller something.
  */
-export async function answerMcp(req: Request, res: Response, ctx: Ctx, exchange: CallerExchange, sessions: CallerSessions, build: (options: FaceOptions) => Server): Promise<void> {
+export async function answerMcp(req: Request, res: Response, ctx: Ctx, exchange: CallerExchange, sessions: CallerSessions, build: (options: FaceOptions) => Server, buildModern: (options: ModernFaceOptions) => ModernServer): Promise<void> {
+  if (isModernRequest(req)) {
+    await serveModernMcp(buildModern({ baseUrl: baseUrlOf(req, ctx.publicBaseUrl), version: MCP_VERSION, blobs: ctx.blobs, pageSize: ctx.mcp.pageSize }), req, res);
+    return;
+  }
+  if (refusedAsEnded(req, res, sessions)) return;
   const sessionHeader = req.get('mcp-session-id');
   if (exchange.intercept(req.body, sessionHeader)) {
     res.status(202).end();

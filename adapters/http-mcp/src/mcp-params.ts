@@ -4,6 +4,7 @@
 // schema first, and one that does not match is answered -32602 here, before any server is built.
 import type { RequestHandler } from 'express';
 import { ClientRequestSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { isModernRequest } from './mcp-era.js';
 
 const KNOWN = new Map(ClientRequestSchema.options.map((schema) => [schema.shape.method.value as string, schema]));
 
@@ -11,6 +12,8 @@ export const mcpParamsCheck: RequestHandler = (req, res, next) => {
   const message = req.body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown } | undefined;
   // Batches, responses and notifications go to the SDK as they are.
   if (!message || Array.isArray(message) || typeof message.method !== 'string' || message.id === undefined) return next();
+  // A 2026-07-28 request is checked by the v2 SDK against that revision's schemas.
+  if (isModernRequest(req)) return next();
   const schema = KNOWN.get(message.method);
   if (!schema) return next();
   const parsed = schema.safeParse({ method: message.method, ...(message.params === undefined ? {} : { params: message.params }) });

@@ -10,6 +10,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { JSONRPCRequestSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { createMcpHandler, type Server as ModernServer } from '@modelcontextprotocol/server';
 import { OneRequestTransport } from '@switchyard/mcp';
 
 /** The parts of a fetch Request the transport reads; the body is passed parsed. */
@@ -91,4 +92,44 @@ async function answerOne(server: Server, request: JSONRPCRequest, headers: Recor
   if (answer === undefined || res.destroyed) return;
   res.status(200).setHeader('content-type', 'application/json');
   res.end(JSON.stringify(answer));
+}
+
+/**
+ * One 2026-07-28 request, answered by the v2 SDK's per-request handler with 2025 traffic refused
+ * (the 2025 faces answer it before this): it checks the envelope and headers and answers their
+ * errors as the spec has them (-32022 naming the supported versions, -32020 for a header that
+ * contradicts the body), then hands the request to `server`.
+ */
+export async function serveModernMcp(server: ModernServer, req: Request, res: Response): Promise<void> {
+  const handler = createMcpHandler(() => server, { legacy: 'reject' });
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  const controller = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  const request = new globalThis.Request(`${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`, { method: req.method, headers, signal: controller.signal });
+  const answer = await handler.fetch(request, { parsedBody: req.body });
+  res.status(answer.status);
+  answer.headers.forEach((value, name) => res.setHeader(name, value));
+  if (answer.status === 400 && (answer.headers.get('content-type') ?? '').includes('application/json')) {
+    // An unsupported version names every version this face speaks: the 2025 ones are served too.
+    res.end(JSON.stringify(withEverySupportedVersion(await answer.json())));
+  } else if (!answer.body) {
+    res.end();
+  } else if ((answer.headers.get('content-type') ?? '').includes('text/event-stream')) {
+    res.flushHeaders();
+    Readable.fromWeb(answer.body as import('node:stream/web').ReadableStream<Uint8Array>).pipe(res);
+  } else {
+    res.end(Buffer.from(await answer.arrayBuffer()));
+  }
+}
+
+/** A -32022 answer's `data.supported` with the 2025 versions the same URL serves added after the 2026 ones. */
+function withEverySupportedVersion(body: unknown): unknown {
+  const error = (body as { error?: { code?: unknown; data?: { supported?: unknown } } } | null)?.error;
+  if (error?.code !== -32022 || !Array.isArray(error.data?.supported)) return body;
+  error.data.supported = [...new Set([...(error.data.supported as string[]), ...SUPPORTED_PROTOCOL_VERSIONS])];
+  return body;
 }

@@ -62,6 +62,8 @@ export class CallerSessions {
   private readonly subscribers = new Map<string, Set<string>>();
   /** The upstream subscribe in flight or done, per server's resource. */
   private readonly upstreamReady = new Map<string, Promise<unknown>>();
+  /** Sessions their callers ended here (`holder\0id`), oldest first: their id is not taken again. */
+  private readonly endedIds = new Set<string>();
   private sweeper: NodeJS.Timeout | undefined;
 
   constructor(
@@ -132,12 +134,25 @@ export class CallerSessions {
     };
   }
 
-  /** The caller ended its session (DELETE): everything it held goes now. */
+  /**
+   * The caller ended its session (DELETE): everything it held goes now, and the id is refused from
+   * then on (the spec's 404, after which a client starts a new session). Whether it held state here.
+   * Ended ids are remembered up to maxSessions, the oldest forgotten first.
+   */
   end(sessionId: string, holder: string): boolean {
+    const ended = `${holder}\0${sessionId}`;
+    this.endedIds.delete(ended);
+    this.endedIds.add(ended);
+    if (this.endedIds.size > this.limits.maxSessions) this.endedIds.delete(this.endedIds.values().next().value!);
     const session = this.sessions.get(sessionId);
     if (!session || session.holder !== holder) return false;
     this.drop(sessionId, session);
     return true;
+  }
+
+  /** Whether this holder ended the session here (another credential's requests with the id are not refused). */
+  hasEnded(sessionId: string | undefined, holder: string): boolean {
+    return sessionId !== undefined && this.endedIds.size > 0 && this.endedIds.has(`${holder}\0${sessionId}`);
   }
 
   /** An upstream said a resource changed: every session subscribed to it is told on its stream. */

@@ -12,3 +12,4 @@ export { CredentialSealer, type SealingKey } from './upstream-auth-sealer.js';
 export { OneRequestTransport } from './one-request-transport.js';
 export { MeteredUpstreamClient } from './metered-upstream-client.js';
 export { TracedUpstreamClient } from './traced-upstream-client.js';
+export * from './modern-mcp-server.js';

@@ -4,7 +4,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, SetLevelRequestSchema, type CallToolResult, type ServerCapabilities, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { SwitchyardError, authRisk, inlineBlobs, isImportedTool, type BlobStore, type CallerChannel, type Capability, type DispatchOutcome, type LiveCall, type ErrorCode as SwitchyardErrorCode } from '@switchyard/core';
+import { SwitchyardError, authRisk, inlineBlobs, isImportedTool, readableTitleOf, type BlobStore, type CallerChannel, type Capability, type DispatchOutcome, type LiveCall, type ErrorCode as SwitchyardErrorCode } from '@switchyard/core';
 import { DEFAULT_PAGE_SIZE, pageOfTools } from './tool-pages.js';
 import { NO_CALLER_CAPABILITIES, type CallerCapabilities, type CallerExchange } from './caller-exchange.js';
 import { logNotificationOf, logPasses, type LogLevel } from './caller-sessions.js';
@@ -79,8 +79,8 @@ export function rpcErrorOf(err: unknown): McpError {
 
 export const toolOf = (c: Capability): Tool => ({
   name: c.key,
-  // An imported tool's title as its upstream gave it (none stays none); our own show their path.
-  ...(c.title !== undefined ? { title: c.title } : isImportedTool(c) ? {} : { title: c.path.join(' > ') }),
+  // An imported tool's title as its upstream gave it (none stays none); our own a readable name.
+  ...(c.title !== undefined ? { title: c.title } : isImportedTool(c) ? {} : { title: readableTitleOf(c) }),
   // The spec's "auth · risk" line rides along so a model sees approval needs before calling.
   description: `${c.description} [${authRisk(c)}]`,
   inputSchema: c.inputs as Tool['inputSchema'],

@@ -14,6 +14,8 @@ import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, LoggingMess
 import { SwitchyardError, textOf, type CallerChannel, type ContentBlock, type McpToolDescription, type ToolCallOptions, type ToolCallResult, type UpstreamAddress, type UpstreamLogEntry, type UpstreamToolClient } from '@switchyard/core';
 import { traceHeaders } from '@switchyard/telemetry';
 import { AnswerCutOffError, AnswerTooLargeError, createLeanFetch } from './lean-fetch.js';
+import { ModernUpstreamConnection, speaksOnlyModern, type ModernTarget } from './modern-upstream.js';
+import type { UpstreamConnection } from './upstream-connection.js';
 import type { UpstreamOAuthClients } from './upstream-auth.js';
 
 const CLIENT_INFO = { name: 'switchyard', version: '0.1.0' };
@@ -39,6 +41,9 @@ interface InFlightCall {
   pauseClock(): void;
   resumeClock(): void;
 }
+
+/** What an initialize refused by an upstream that speaks only 2026-07-28 comes to. */
+const MODERN_ONLY = Symbol('modern-only');
 
 /** The SDK's own request timeout is replaced by the call's clock (which pauses): set beyond reach. */
 const NO_SDK_TIMEOUT = 2_147_483_647;
@@ -76,7 +81,7 @@ function traceMeta(): { _meta?: Record<string, string> } {
 export const DEFAULT_MAX_RESULT_BYTES = 8 * 1024 * 1024;
 
 export class McpUpstreamClient implements UpstreamToolClient {
-  private readonly connections = new Map<string, Promise<Client>>();
+  private readonly connections = new Map<string, Promise<UpstreamConnection>>();
   private readonly connectTimeoutMs: number;
   private readonly oauth: UpstreamOAuthClients | undefined;
   private readonly http: ReturnType<typeof createLeanFetch>;
@@ -86,7 +91,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
   /** Resource URIs subscribed on each connection key: renewed on the next connection after a drop. */
   private readonly subscribed = new Map<string, Set<string>>();
   /** Calls in flight on each connection. */
-  private readonly inFlight = new WeakMap<Client, Set<InFlightCall>>();
+  private readonly inFlight = new WeakMap<UpstreamConnection, Set<InFlightCall>>();
 
   constructor(options: McpUpstreamClientOptions = {}) {
     this.connectTimeoutMs = options.connectTimeoutMs ?? 5000;
@@ -171,7 +176,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
     startClock();
     try {
       const progress = options.channel?.progress;
-      const send = (c: Client) =>
+      const send = (c: UpstreamConnection) =>
         currentCall.run(call, () =>
           c.callTool({ name: tool, arguments: (args ?? {}) as Record<string, unknown>, ...traceMeta() }, undefined, {
             timeout: NO_SDK_TIMEOUT,
@@ -235,11 +240,11 @@ export class McpUpstreamClient implements UpstreamToolClient {
 
   async request(upstream: UpstreamAddress, method: string, params: Record<string, unknown> | undefined, options: { timeoutMs: number }): Promise<Record<string, unknown>> {
     const connectionKey = connectionKeyOf(upstream);
-    let client: Client | undefined;
+    let client: UpstreamConnection | undefined;
     try {
       const pending = this.connection(connectionKey, upstream);
       client = await pending;
-      const send = (c: Client) => c.request({ method, ...(params ? { params } : {}) } as McpRequest, AnyResult, { timeout: options.timeoutMs });
+      const send = (c: UpstreamConnection) => c.request({ method, ...(params ? { params } : {}) } as McpRequest, AnyResult as never, { timeout: options.timeoutMs });
       let answer: Record<string, unknown>;
       try {
         answer = await send(client);
@@ -267,13 +272,13 @@ export class McpUpstreamClient implements UpstreamToolClient {
    * Forgets a connection whose session the upstream no longer knows, at once (drop forgets on a
    * later tick), so the retry that follows opens a new one.
    */
-  private forget(key: string, pending: Promise<Client>, client: Client): void {
+  private forget(key: string, pending: Promise<UpstreamConnection>, client: UpstreamConnection): void {
     if (this.connections.get(key) === pending) this.connections.delete(key);
     client.close().catch(() => {});
   }
 
   /** The call a message from this connection belongs to: its own stream's, else the only one in flight. */
-  private callFor(client: Client): InFlightCall | undefined {
+  private callFor(client: UpstreamConnection): InFlightCall | undefined {
     const scoped = currentCall.getStore();
     if (scoped) return scoped;
     const calls = this.inFlight.get(client);
@@ -333,13 +338,13 @@ export class McpUpstreamClient implements UpstreamToolClient {
    * A new connection (the upstream restarted, or its session went stale) starts with no
    * subscriptions: those its callers still hold are sent again, so their updates keep coming.
    */
-  private renewSubscriptions(key: string, client: Client): void {
+  private renewSubscriptions(key: string, client: UpstreamConnection): void {
     for (const uri of this.subscribed.get(key) ?? []) {
-      client.request({ method: 'resources/subscribe', params: { uri } }, AnyResult, { timeout: this.connectTimeoutMs }).catch(() => {});
+      client.request({ method: 'resources/subscribe', params: { uri } }, AnyResult as never, { timeout: this.connectTimeoutMs }).catch(() => {});
     }
   }
 
-  private connection(key: string, upstream: UpstreamAddress): Promise<Client> {
+  private connection(key: string, upstream: UpstreamAddress): Promise<UpstreamConnection> {
     let pending = this.connections.get(key);
     if (!pending) {
       pending = this.connect(upstream);
@@ -356,7 +361,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
   }
 
   /** One retry on a refused or reset connection: a keep-alive socket left from a restarted upstream fails once. */
-  private async connect(upstream: UpstreamAddress): Promise<Client> {
+  private async connect(upstream: UpstreamAddress): Promise<UpstreamConnection> {
     try {
       return await this.connectOnce(upstream);
     } catch (err) {
@@ -395,7 +400,35 @@ export class McpUpstreamClient implements UpstreamToolClient {
     return { transport: upstream.transport === 'sse' ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options), stderr: () => '' };
   }
 
-  private async connectOnce(upstream: UpstreamAddress): Promise<Client> {
+  /**
+   * Opens a connection in the era the upstream speaks: initialize (2025 and older) first, which
+   * every upstream before 2026-07-28 needs, and costs a 2025 upstream nothing more; one that refuses
+   * it in the 2026 revision's terms (-32022 naming only 2026-07-28, or -32020) is connected again on
+   * that revision.
+   */
+  private async connectOnce(upstream: UpstreamAddress): Promise<UpstreamConnection> {
+    const legacy = await this.connectLegacy(upstream);
+    return legacy === MODERN_ONLY ? this.connectModern(upstream) : legacy;
+  }
+
+  private async connectModern(upstream: UpstreamAddress): Promise<UpstreamConnection> {
+    if (upstream.transport === 'sse' || upstream.oauth) {
+      throw new SwitchyardError('upstream_unavailable', `${upstream.url} speaks only MCP 2026-07-28, which Switchyard speaks to upstreams over stdio and streamable HTTP without OAuth sign-in`, { upstream: upstream.url });
+    }
+    const target: ModernTarget =
+      upstream.transport === 'stdio'
+        ? { transport: 'stdio', command: upstream.command!, args: upstream.args ?? [], env: upstream.env, cwd: upstream.cwd }
+        : { transport: 'streamable-http', url: new URL(upstream.url), fetch: this.http.fetch as typeof fetch, headers: upstream.headers };
+    try {
+      return await ModernUpstreamConnection.open(target, CLIENT_INFO, this.connectTimeoutMs);
+    } catch (err) {
+      const timedOut = err instanceof McpError && err.code === ErrorCode.RequestTimeout;
+      throw new SwitchyardError(timedOut ? 'upstream_timeout' : 'upstream_unavailable', `cannot connect to ${upstream.url} on MCP 2026-07-28: ${(err as Error).message}`, { upstream: upstream.url });
+    }
+  }
+
+  /** Initialize at the newest 2025 version; MODERN_ONLY when the upstream refuses it for 2026-07-28. */
+  private async connectLegacy(upstream: UpstreamAddress): Promise<Client | typeof MODERN_ONLY> {
     const { transport, stderr } = await this.transportFor(upstream);
     // Declared so upstreams offer their elicitation and sampling tools; each request is passed to
     // the caller of the call it belongs to (or fails that run when the caller cannot answer).
@@ -424,6 +457,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
       await client.close().catch(() => {});
       await transport.close().catch(() => {});
       if (SwitchyardError.is(err)) throw err;
+      if (speaksOnlyModern(err)) return MODERN_ONLY;
       const timedOut = err instanceof McpError && err.code === ErrorCode.RequestTimeout;
       const said = stderr();
       throw new SwitchyardError(timedOut ? 'upstream_timeout' : 'upstream_unavailable', `cannot connect to ${upstream.url}: ${(err as Error).message}${said ? ` (stderr: ${said})` : ''}`, { upstream: upstream.url });
@@ -432,7 +466,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
     }
   }
 
-  private drop(key: string, client: Client): void {
+  private drop(key: string, client: UpstreamConnection): void {
     const current = this.connections.get(key);
     if (!current) return;
     current.then((c) => {

@@ -91,6 +91,24 @@ describe('adapter mcp: caller sessions', () => {
     expect(sessions.end('a', 'owner')).to.equal(false);
   });
 
+  it('remembers the sessions their holders ended (to answer 404), per holder, the oldest forgotten past maxSessions', () => {
+    const { sessions } = setup();
+    open.push(sessions);
+    sessions.setLevel('a', 'owner', 'info');
+    expect(sessions.hasEnded('a', 'owner')).to.equal(false);
+    expect(sessions.end('a', 'owner')).to.equal(true);
+    expect(sessions.hasEnded('a', 'owner')).to.equal(true);
+    // Another credential cannot end (or spoil) someone else's session by naming its id.
+    expect(sessions.hasEnded('a', 'token:x')).to.equal(false);
+    expect(sessions.end('b', 'token:x')).to.equal(false);
+    expect(sessions.hasEnded('b', 'token:x')).to.equal(true);
+    expect(sessions.hasEnded('b', 'owner')).to.equal(false);
+    expect(sessions.hasEnded(undefined, 'owner')).to.equal(false);
+    for (const id of ['c', 'd']) sessions.end(id, 'owner');
+    // LIMITS.maxSessions is 3: 'a' (the oldest) is forgotten, the rest still refused.
+    expect(['a', 'b', 'c', 'd'].map((id) => sessions.hasEnded(id, id === 'b' ? 'token:x' : 'owner'))).to.deep.equal([false, true, true, true]);
+  });
+
   it('holds nothing after the upstream refuses a subscription, and asks again next time', async () => {
     const refuse = new Set(['x://no']);
     const { sessions, forwarded } = setup(refuse);

@@ -46,10 +46,10 @@ describe('adapter mcp: Switchyard MCP server face', () => {
     },
   };
 
-  it('lists capabilities as tools: key, path title, description with auth · risk, inputs as inputSchema', async () => {
+  it('lists capabilities as tools: key, a readable title (never the tree path), description with auth · risk, inputs as inputSchema', async () => {
     const { tools } = await (await connect(port)).listTools();
     expect(tools).to.have.length(1);
-    expect(tools[0]).to.deep.include({ name: 'DEMO_ECHO', title: 'OIP > DEMO > DEMO_ECHO', description: 'Echoes its text [required · high · approval required]', inputSchema: capability.inputs });
+    expect(tools[0]).to.deep.include({ name: 'DEMO_ECHO', title: 'Demo: echo', description: 'Echoes its text [required · high · approval required]', inputSchema: capability.inputs });
     // Annotations as declared, never derived from risk.
     expect(tools[0]!.annotations).to.deep.equal({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
   });

@@ -5,17 +5,18 @@
 import { Router, type RequestHandler } from 'express';
 import { SwitchyardError } from '@switchyard/core';
 import { holderOf, type CallerSessions } from '@switchyard/mcp';
-import { mcpCaller, mcpCredential, methodNotAllowed, type McpCtx } from '../mcp-face.js';
+import { mcpCaller, mcpCredential, methodNotAllowed, refusedAsEnded, type McpCtx } from '../mcp-face.js';
 
 /** A comment line now and then keeps proxies from closing a quiet stream, and finds a caller gone. */
 const KEEPALIVE_MS = 25_000;
 /** A caller that stops reading its stream is not buffered for without end: past this, the stream is closed. */
 const MAX_UNREAD_BYTES = 1024 * 1024;
 
-/** DELETE with the session's id: what this process holds for it goes (200); without one, 405. */
+/** DELETE with the session's id: what this process holds for it goes (200), once (then 404); without one, 405. */
 export const endSession = (sessions: CallerSessions): RequestHandler => (req, res) => {
   const sessionId = req.get('mcp-session-id');
   if (!sessionId) return methodNotAllowed(req, res, () => {});
+  if (refusedAsEnded(req, res, sessions)) return;
   sessions.end(sessionId, holderOf(mcpCaller(res)));
   res.status(200).end();
 };
@@ -32,6 +33,7 @@ export function sessionStreamRoutes(ctx: McpCtx, sessions: CallerSessions): Rout
     serverOf(req.params['name'] as string);
     const sessionId = req.get('mcp-session-id');
     if (!sessionId) return methodNotAllowed(req, res, () => {});
+    if (refusedAsEnded(req, res, sessions)) return;
     let open = true;
     const write = (text: string) => {
       if (!open) return;

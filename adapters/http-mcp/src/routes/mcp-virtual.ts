@@ -4,7 +4,7 @@
 // a curated set of capabilities named in config (mcp.virtualServers). Tool calls go through the same
 // callerTools as /mcp: authorize + dispatch, ledgered under the capability key.
 import { Router, json } from 'express';
-import { createVirtualMcpServer, type CallerExchange, type CallerSessions, type CallerTools } from '@switchyard/mcp';
+import { createModernMcpServer, createVirtualMcpServer, type CallerExchange, type CallerSessions, type CallerTools } from '@switchyard/mcp';
 import { SwitchyardError, mayReadServer } from '@switchyard/core';
 import { mcpParamsCheck } from '../mcp-params.js';
 import { answerMcp, callerTools, mcpCaller, mcpCredential, methodNotAllowed, type McpCtx } from '../mcp-face.js';
@@ -37,7 +37,7 @@ export function virtualMcpRoutes(ctx: McpCtx, exchange: CallerExchange, sessions
         ? { subscribe: (uri: string) => sessions.subscribe(session, options.holder, name, uri), unsubscribe: (uri: string) => sessions.unsubscribe(session, options.holder, name, uri) }
         : undefined;
       return createVirtualMcpServer({ ...options, name, tools, nameOf: (c) => c.shown_name ?? c.tool ?? c.key, passThrough: { readable, forward, ...(subscriptions ? { subscriptions } : {}) } });
-    });
+    }, (options) => createModernMcpServer({ ...options, name: `switchyard/${name}`, tools, nameOf: (c) => c.shown_name ?? c.tool ?? c.key, passThrough: { readable, forward } }));
   });
 
   router.post('/mcp/v/:name', credential, body, mcpParamsCheck, async (req, res) => {
@@ -45,8 +45,10 @@ export function virtualMcpRoutes(ctx: McpCtx, exchange: CallerExchange, sessions
     const curated = Object.hasOwn(ctx.mcp.virtualServers, name) ? ctx.mcp.virtualServers[name] : undefined;
     if (!curated) throw new SwitchyardError('not_found', `no virtual server named ${JSON.stringify(name)} in config mcp.virtualServers`, { name, servers: Object.keys(ctx.mcp.virtualServers).sort() });
     const tools = toolsAmong(callerTools(req, ctx, mcpCaller(res)), curated.tools);
-    await answerMcp(req, res, ctx, exchange, sessions, (options) =>
-      createVirtualMcpServer({ ...options, name, tools, nameOf: (c) => c.key, ...(curated.description ? { instructions: curated.description } : {}) }),
+    await answerMcp(
+      req, res, ctx, exchange, sessions,
+      (options) => createVirtualMcpServer({ ...options, name, tools, nameOf: (c) => c.key, ...(curated.description ? { instructions: curated.description } : {}) }),
+      (options) => createModernMcpServer({ ...options, name: `switchyard/${name}`, tools, nameOf: (c) => c.key, ...(curated.description ? { instructions: curated.description } : {}) }),
     );
   });
 

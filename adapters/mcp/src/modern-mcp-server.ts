@@ -1,0 +1,90 @@
+// Switchyard's MCP server faces at protocol 2026-07-28, for one request: the same tools of the same
+// caller as the 2025 faces (createSwitchyardMcpServer, createVirtualMcpServer), on the v2 server
+// SDK, which speaks that revision (server/discover, the per-request _meta envelope, its wire
+// errors). A tools/call is the same run through the caller's port; the result is the same.
+// What the revision changed about talking back mid-call (InputRequiredResult instead of
+// elicitation and sampling requests, no logging/setLevel) is not offered here: a call's progress is.
+import { ProtocolError, Server, type CallToolResult, type ServerCapabilities, type ServerContext } from '@modelcontextprotocol/server';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { SwitchyardError, type CallerChannel, type Capability } from '@switchyard/core';
+import { DEFAULT_PAGE_SIZE, pageOfTools } from './tool-pages.js';
+import { IDEMPOTENCY_META_KEY, rpcErrorOf, toolOf, toolResultOf, type CallerTools, type SwitchyardMcpServerOptions } from './switchyard-mcp-server.js';
+import type { ServerPassThrough } from './virtual-mcp-server.js';
+
+export interface ModernMcpServerOptions extends Pick<SwitchyardMcpServerOptions, 'tools' | 'baseUrl' | 'version' | 'blobs' | 'pageSize' | 'nameOf'> {
+  /** Shown as the server's name (`switchyard` when left out). */
+  name?: string;
+  instructions?: string;
+  /** An imported server's resources, templates, prompts and completions, forwarded as they are. */
+  passThrough?: Pick<ServerPassThrough, 'readable' | 'forward'>;
+}
+
+/** Our coded errors, and an upstream's JSON-RPC errors, as the v2 SDK sends them. */
+function protocolErrorOf(err: unknown): ProtocolError {
+  if (err instanceof ProtocolError) return err;
+  const rpc = err instanceof McpError || SwitchyardError.is(err) ? rpcErrorOf(err) : rpcErrorOf(null);
+  const error = new ProtocolError(rpc.code, rpc.message, rpc.data);
+  // Sent plain, as the 2025 faces send it: the SDK would prefix "MCP error <code>:".
+  error.message = rpc.message;
+  return error;
+}
+
+/** Progress notifications for a call that gave a progress token; nothing else talks back mid-call. */
+function channelOf(ctx: ServerContext, sent: Promise<unknown>[]): CallerChannel {
+  const progressToken = ctx.mcpReq._meta?.progressToken;
+  if (progressToken === undefined) return {};
+  return { progress: (step) => void sent.push(ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...step, progressToken } }).catch(() => {})) };
+}
+
+/** The caller's tools under their offered names: a call by name runs the capability's key. */
+function callByName(tools: CallerTools, nameOf: ((c: Capability) => string) | undefined, server: string): CallerTools['call'] {
+  if (!nameOf) return (key, args, live, idempotencyKey) => tools.call(key, args, live, idempotencyKey);
+  return (name, args, live, idempotencyKey) => {
+    const offered = tools.list();
+    const capability = offered.find((c) => nameOf(c) === name);
+    if (!capability) throw new SwitchyardError('unknown_capability', `unknown tool ${JSON.stringify(name)} on ${server}`, { tools: offered.map(nameOf).sort() });
+    return tools.call(capability.key, args, live, idempotencyKey);
+  };
+}
+
+export function createModernMcpServer(options: ModernMcpServerOptions): Server {
+  const pass = options.passThrough;
+  const capabilities: ServerCapabilities = { tools: { listChanged: false }, ...(pass ? { resources: {}, prompts: {}, completions: {} } : {}) };
+  const server = new Server({ name: options.name ?? 'switchyard', version: options.version }, { capabilities, ...(options.instructions ? { instructions: options.instructions } : {}) });
+  const nameOf = options.nameOf;
+  const call = callByName(options.tools, nameOf, options.name ?? 'switchyard');
+
+  server.setRequestHandler('tools/list', async (request) =>
+    pageOfTools(options.tools.list().map((c) => (nameOf ? { ...toolOf(c), name: nameOf(c) } : toolOf(c))), request.params?.cursor, options.pageSize ?? DEFAULT_PAGE_SIZE) as never,
+  );
+  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
+    const { name, arguments: args } = request.params;
+    try {
+      const sent: Promise<unknown>[] = [];
+      // The idempotency key rides in _meta, as on the 2025 faces (IDEMPOTENCY_META_KEY).
+      const idempotencyKey = (request.params._meta as Record<string, unknown> | undefined)?.[IDEMPOTENCY_META_KEY];
+      const outcome = await call(name, (args ?? {}) as Record<string, unknown>, { signal: ctx.mcpReq.signal, channel: channelOf(ctx, sent) }, idempotencyKey);
+      await Promise.allSettled(sent);
+      return (await toolResultOf(outcome, options.baseUrl, options.blobs)) as unknown as CallToolResult;
+    } catch (err) {
+      throw protocolErrorOf(err);
+    }
+  });
+
+  if (pass) {
+    const forward = async (method: string, params: unknown): Promise<never> => {
+      if (!pass.readable) throw new ProtocolError(-32003, `this credential may not read the resources and prompts of ${options.name}: it needs every tool of the server`, { code: 'scope_denied' });
+      try {
+        // The envelope is ours with our caller; the upstream gets the request's own params.
+        const { _meta: _envelope, ...own } = (params ?? {}) as Record<string, unknown>;
+        return (await pass.forward(method, own)) as never;
+      } catch (err) {
+        throw protocolErrorOf(err);
+      }
+    };
+    for (const method of ['resources/list', 'resources/templates/list', 'resources/read', 'prompts/list', 'prompts/get', 'completion/complete'] as const) {
+      server.setRequestHandler(method, ((request: { params?: unknown }) => forward(method, request.params)) as never);
+    }
+  }
+  return server;
+}

@@ -1,0 +1,113 @@
+// A connection to an upstream that speaks only MCP 2026-07-28 (no initialize; capabilities and
+// client info ride in each request's _meta, found with server/discover). It runs on the v2 client
+// SDK (@modelcontextprotocol/client), which speaks that revision; the v1 SDK does not. Its errors
+// are told in the v1 SDK's terms (McpError and its codes), which the upstream client maps to ours.
+import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { UpstreamConnection, UpstreamRequestOptions } from './upstream-connection.js';
+
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+/** The spec's "unsupported protocol version" error, which names the versions the server speaks. */
+const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The 2026 revision's code for headers missing or contradicting the body; no 2025 server sends it. */
+const HEADER_MISMATCH = -32020;
+
+/**
+ * Whether an initialize that failed was refused by a server that speaks 2026-07-28 and no 2025
+ * version: its -32022 error lists the supported versions, or it answers with the 2026 revision's
+ * -32020 (initialize lacks the headers that revision requires). Read from a JSON-RPC error over
+ * stdio, or from the body of an HTTP 400 that the v1 SDK quotes in its message.
+ */
+export function speaksOnlyModern(err: unknown): boolean {
+  let code: unknown;
+  let data: unknown;
+  if (err instanceof McpError) {
+    code = err.code;
+    data = err.data;
+  } else if (err instanceof Error) {
+    const body = /\{.*\}\s*$/s.exec(err.message)?.[0];
+    if (!body) return false;
+    try {
+      const parsed = JSON.parse(body) as { error?: { code?: unknown; data?: unknown } };
+      code = parsed.error?.code;
+      data = parsed.error?.data;
+    } catch {
+      return false;
+    }
+  }
+  const supported = isObject(data) && Array.isArray(data['supported']) ? (data['supported'] as unknown[]) : [];
+  return (code === UNSUPPORTED_PROTOCOL_VERSION && supported.includes(MODERN_PROTOCOL_VERSION)) || code === HEADER_MISMATCH;
+}
+
+/** How to reach the upstream: a command to start (stdio) or a URL (streamable HTTP). */
+export type ModernTarget =
+  | { transport: 'stdio'; command: string; args: string[]; env: Record<string, string> | undefined; cwd: string | undefined }
+  | { transport: 'streamable-http'; url: URL; fetch: typeof fetch; headers: Record<string, string> | undefined };
+
+/** A v2 SDK error as the v1 SDK would have said it: protocol errors keep code, message and data. */
+function asV1(err: unknown): unknown {
+  if (err instanceof ProtocolError) return new McpError(err.code, err.message.replace(/^MCP error -?\d+: /, ''), err.data);
+  if (err instanceof SdkError) {
+    if (err.code === SdkErrorCode.RequestTimeout) return new McpError(ErrorCode.RequestTimeout, err.message);
+    if (err.code === SdkErrorCode.ConnectionClosed) return new McpError(ErrorCode.ConnectionClosed, err.message);
+  }
+  return err;
+}
+
+const v2Options = (o: UpstreamRequestOptions) => ({ timeout: o.timeout, ...(o.signal ? { signal: o.signal } : {}), ...(o.onprogress ? { onprogress: o.onprogress } : {}) });
+
+export class ModernUpstreamConnection implements UpstreamConnection {
+  onclose?: (() => void) | undefined;
+
+  private constructor(private readonly client: Client) {
+    client.onclose = () => this.onclose?.();
+  }
+
+  /** Connects pinned to 2026-07-28: server/discover, then requests with the per-request envelope. */
+  static async open(target: ModernTarget, clientInfo: { name: string; version: string }, timeoutMs: number): Promise<ModernUpstreamConnection> {
+    const client = new Client(clientInfo, { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION }, probe: { timeoutMs } } });
+    const transport: Transport =
+      target.transport === 'stdio'
+        ? new StdioClientTransport({ command: target.command, args: target.args, env: { ...getDefaultEnvironment(), ...target.env }, ...(target.cwd ? { cwd: target.cwd } : {}), stderr: 'ignore' })
+        : new StreamableHTTPClientTransport(target.url, { fetch: target.fetch, ...(target.headers ? { requestInit: { headers: target.headers } } : {}) });
+    try {
+      await client.connect(transport, { timeout: timeoutMs } as never);
+    } catch (err) {
+      await client.close().catch(() => {});
+      throw asV1(err);
+    }
+    return new ModernUpstreamConnection(client);
+  }
+
+  async listTools(params: { cursor?: string }, options: UpstreamRequestOptions): Promise<{ tools: unknown[]; nextCursor?: string | undefined }> {
+    try {
+      return await this.client.listTools(params.cursor === undefined ? {} : { cursor: params.cursor }, v2Options(options));
+    } catch (err) {
+      throw asV1(err);
+    }
+  }
+
+  async callTool(params: { name: string; arguments: Record<string, unknown> }, _resultSchema: undefined, options: UpstreamRequestOptions): Promise<unknown> {
+    try {
+      return await this.client.callTool(params, v2Options(options));
+    } catch (err) {
+      throw asV1(err);
+    }
+  }
+
+  async request(request: { method: string; params?: Record<string, unknown> }, _resultSchema: never, options: UpstreamRequestOptions): Promise<Record<string, unknown>> {
+    try {
+      return (await this.client.request(request as never, v2Options(options))) as Record<string, unknown>;
+    } catch (err) {
+      throw asV1(err);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+}

@@ -1,0 +1,109 @@
+// The conformance suite of 0.2.0-alpha.12, which scores MCP 2026-07-28, run for two revisions'
+// frozen requirements (--requirements 2025-11-25 and --requirements 2026-07-28, each at its own
+// wire) against a reference upstream that speaks both eras (the v2 server SDK), directly and through
+// Switchyard's /mcp/servers/<name>, on each engine. What fails directly and what is lost through the
+// gateway are listed here with their reasons; the test fails when either list changes, a scenario
+// that starts passing included, so the lists only ever shrink on purpose.
+import { expect } from 'chai';
+import request from 'supertest';
+import { engines, startListeningService, type ListeningService } from '../support/app.js';
+import { startConformanceUpstream2026, type ConformanceUpstream2026 } from '../support/conformance-upstream-2026.js';
+import { CONFORMANCE_2026_CLI, runConformance, type ScenarioResult } from '../support/conformance.js';
+
+const OPEN = { auth: 'none', risk: 'low', approval: false };
+
+const NO_ASKING_TOOLS = 'the reference has no tools that ask the client (elicitation, sampling) yet';
+const NO_INPUT_REQUIRED = 'the reference has no tools that return InputRequiredResult yet';
+const NO_TASKS = 'tasks are an extension the reference does not implement';
+
+/** Scenarios the reference upstream fails on its own, per revision, and why. */
+const REFERENCE_FAILS: Record<string, Record<string, string>> = {
+  '2025-11-25': {
+    'elicitation-sep1034-defaults': NO_ASKING_TOOLS,
+    'elicitation-sep1330-enums': NO_ASKING_TOOLS,
+    'tools-call-elicitation': NO_ASKING_TOOLS,
+    'tools-call-sampling': NO_ASKING_TOOLS,
+  },
+  '2026-07-28': {
+    'http-custom-header-server-validation': 'the reference lists no tool with x-mcp-header annotations',
+    'input-required-result-basic-elicitation': NO_INPUT_REQUIRED,
+    'input-required-result-basic-list-roots': NO_INPUT_REQUIRED,
+    'input-required-result-basic-sampling': NO_INPUT_REQUIRED,
+    'input-required-result-capability-check': NO_INPUT_REQUIRED,
+    'input-required-result-multi-round': NO_INPUT_REQUIRED,
+    'input-required-result-multiple-input-requests': NO_INPUT_REQUIRED,
+    'input-required-result-non-tool-request': NO_INPUT_REQUIRED,
+    'input-required-result-request-state': NO_INPUT_REQUIRED,
+    'input-required-result-result-type': NO_INPUT_REQUIRED,
+    'input-required-result-tampered-state': NO_INPUT_REQUIRED,
+    'json-schema-2020-12': 'the reference\'s 2020-12 tool predates the suite\'s allOf, if/then/else and $anchor checks',
+    'server-stateless': 'the reference lists no diagnostic test_missing_capability tool',
+    'tasks-capability-negotiation': NO_TASKS,
+    'tasks-dispatch-and-envelope': NO_TASKS,
+    'tasks-lifecycle': NO_TASKS,
+    'tasks-mrtr-composition': NO_TASKS,
+    'tasks-mrtr-input': NO_TASKS,
+    'tasks-request-headers': NO_TASKS,
+    'tasks-request-state-removal': NO_TASKS,
+    'tasks-required-task-error': NO_TASKS,
+    'tasks-wire-fields': NO_TASKS,
+  },
+};
+
+/** Scenarios that pass directly but not through the gateway, per revision, and why. */
+const GATEWAY_LOSES: Record<string, Record<string, string>> = {
+  '2025-11-25': {},
+  '2026-07-28': {
+    'http-header-validation': 'its raw probes drop the URL\'s query, where the suite\'s header-less client carries our share token: 401 before the header check',
+  },
+};
+
+const passing = (results: Map<string, ScenarioResult>) => [...results].filter(([, r]) => r.passed).map(([name]) => name).sort();
+const failing = (results: Map<string, ScenarioResult>) => [...results].filter(([, r]) => !r.passed).map(([name]) => name).sort();
+
+for (const engine of engines()) {
+  describe(`MCP conformance suite 0.2.0-alpha.12, 2025-11-25 and 2026-07-28, through /mcp/servers/<name> (${engine})`, function () {
+    this.timeout(600_000);
+    let upstream: ConformanceUpstream2026;
+    let svc: ListeningService;
+    const direct = new Map<string, Map<string, ScenarioResult>>();
+    const gateway = new Map<string, Map<string, ScenarioResult>>();
+
+    before(async () => {
+      upstream = await startConformanceUpstream2026();
+      svc = await startListeningService(engine, { upstreams: { servers: { conformance: { system: 'CONFORMANCE', transport: 'streamable-http', url: upstream.url, defaults: OPEN } } } });
+      // The suite's client sends no headers: a keyless token from /start rides in the URL (share=).
+      const { token } = (await request(svc.url).get('/start').expect(200)).body as { token: string };
+      for (const revision of Object.keys(REFERENCE_FAILS)) {
+        const suite = { cli: CONFORMANCE_2026_CLI, args: ['--requirements', revision] };
+        direct.set(revision, await runConformance(upstream.url, suite));
+        gateway.set(revision, await runConformance(`${svc.url}/mcp/servers/conformance?share=${encodeURIComponent(token)}`, suite));
+      }
+    });
+    after(async () => {
+      await svc?.close();
+      await upstream?.close();
+    });
+
+    for (const revision of Object.keys(REFERENCE_FAILS)) {
+      it(`${revision}: the reference fails only the scenarios listed, for the reasons given`, () => {
+        expect(failing(direct.get(revision)!)).to.deep.equal(Object.keys(REFERENCE_FAILS[revision]!).sort());
+      });
+
+      it(`${revision}: every scenario that passes directly passes through the gateway, but those listed`, () => {
+        const results = gateway.get(revision)!;
+        expect([...results.keys()].sort()).to.deep.equal([...direct.get(revision)!.keys()].sort());
+        const lost = passing(direct.get(revision)!).filter((name) => !results.get(name)?.passed);
+        expect(lost).to.deep.equal(Object.keys(GATEWAY_LOSES[revision]!).sort());
+        // Nothing passes through us that fails directly: the gateway adds no behaviour of its own.
+        expect(passing(results).filter((name) => !direct.get(revision)!.get(name)?.passed)).to.deep.equal([]);
+      });
+    }
+
+    it('scores: 2025-11-25 at parity (29 of 33), 2026-07-28 one short of the reference (27 and 28 of 50)', () => {
+      const score = (m: Map<string, ScenarioResult>) => `${passing(m).length}/${m.size}`;
+      expect([score(direct.get('2025-11-25')!), score(gateway.get('2025-11-25')!)]).to.deep.equal(['29/33', '29/33']);
+      expect([score(direct.get('2026-07-28')!), score(gateway.get('2026-07-28')!)]).to.deep.equal(['28/50', '27/50']);
+    });
+  });
+}

@@ -1,0 +1,68 @@
+// An MCP server that speaks only protocol 2026-07-28 (no initialize, no sessions): the v2 server
+// SDK's createMcpHandler with `legacy: 'reject'`, over node:http on a free loopback port. It stands
+// for an upstream that moved to the current protocol, to show Switchyard imports and calls it.
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createMcpHandler, McpServer, type CallToolResult, type McpRequestContext } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+
+export interface ModernUpstream {
+  url: string;
+  /** The JSON-RPC methods it was asked, in order, and the protocol version each request named. */
+  seen: Array<{ method: string; version: string | undefined }>;
+  close(): Promise<void>;
+}
+
+function build(ctx: McpRequestContext): McpServer {
+  const server = new McpServer({ name: 'modern-only', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.registerTool(
+    'echo',
+    { title: 'Echo', description: 'Echoes the message back, with the era that served it', inputSchema: z.object({ message: z.string().min(1) }) },
+    async ({ message }): Promise<CallToolResult> => ({ content: [{ type: 'text', text: `${message} (${ctx.era})` }], structuredContent: { message, era: ctx.era } }),
+  );
+  return server;
+}
+
+async function toRequest(req: IncomingMessage, base: string): Promise<Request> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
+  const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+  return new Request(new URL(req.url ?? '/', base), { method: req.method ?? 'GET', headers, ...(body && req.method !== 'GET' && req.method !== 'HEAD' ? { body } : {}) });
+}
+
+export async function startModernUpstream(): Promise<ModernUpstream> {
+  const handler = createMcpHandler(build, { legacy: 'reject' });
+  const seen: ModernUpstream['seen'] = [];
+  let base = '';
+  const http = createServer((req, res) => {
+    void (async () => {
+      const request = await toRequest(req, base);
+      const text = request.method === 'POST' ? await request.clone().text() : '';
+      try {
+        const message = JSON.parse(text) as { method?: string };
+        if (typeof message.method === 'string') seen.push({ method: message.method, version: req.headers['mcp-protocol-version'] as string | undefined });
+      } catch {
+        // not a JSON body: nothing to note
+      }
+      const answer = await handler.fetch(request);
+      res.statusCode = answer.status;
+      answer.headers.forEach((value, name) => res.setHeader(name, value));
+      res.flushHeaders();
+      const reader = answer.body?.getReader();
+      for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader!.read()) res.write(chunk.value);
+      res.end();
+    })().catch((err: Error) => {
+      res.statusCode = 500;
+      res.end(err.message);
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
+  base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  return {
+    url: `${base}/mcp`,
+    seen,
+    close: () => new Promise<void>((resolve) => { http.closeAllConnections(); http.close(() => resolve()); }),
+  };
+}
