@@ -3,7 +3,7 @@
 // listen today, so it is stable across restarts and changes only when the registry does.
 import { createHash } from 'node:crypto';
 import { ROOT, type Capability, type SystemNode } from './capability.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '@switchyard/verifier';
 
 export interface BuildMap {
   root: string;

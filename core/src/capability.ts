@@ -51,6 +51,14 @@ export interface CapabilityDefinition {
   outputSchema?: JsonSchema;
   /** The upstream tool's `_meta`, unchanged. */
   meta?: Record<string, unknown>;
+  /** An imported tool: the hash of its upstream definition (tool-definition.ts), pinned in the ledger. */
+  definition_hash?: string;
+  /** An imported tool with a config override (tool-override.ts): the override's hash, pinned beside definition_hash. */
+  override_hash?: string;
+  /** The tool's name as an override exposes it (its upstream name stays in `tool`). */
+  shown_name?: string;
+  /** Arguments an override fixes: out of the shown schema, put into every run, a caller's value replaced. */
+  fixed_arguments?: Record<string, unknown>;
   /** Example arguments for the contract and the plugin contract suite. */
   example: unknown;
 }

@@ -18,8 +18,9 @@ import { computeYield } from './yield.js';
 import { interruptedRecord } from './interrupted-runs.js';
 import type { RunReservations } from './ports/run-reservations.js';
 import { createHash } from 'node:crypto';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '@switchyard/verifier';
 import { nestsDeeperThan, stringifyIteratively } from './json-depth.js';
+import { withFixed, withoutFixed } from './tool-override.js';
 
 /** The database could not take a write the run depends on: the caller may retry after a while. */
 export const storageUnavailable = (what: string, err: unknown, details: Record<string, unknown> = {}): SwitchyardError =>
@@ -32,9 +33,10 @@ export interface LiveCall {
   channel?: CallerChannel;
 }
 
+/** `id`: the invocation id the run gets (an idempotency key's claim names it first); a new one otherwise. */
 export type DispatchRequest =
-  | ({ key: string; body?: unknown; repairs?: string; source?: string } & LiveCall)
-  | ({ replay: string; source?: string } & LiveCall);
+  | ({ key: string; body?: unknown; repairs?: string; source?: string; id?: string } & LiveCall)
+  | ({ replay: string; source?: string; id?: string } & LiveCall);
 
 export interface DispatchOutcome {
   capability: Capability;
@@ -89,15 +91,16 @@ export class DispatchService {
   async dispatch(request: DispatchRequest, caller: Caller): Promise<DispatchOutcome> {
     const source = request.source ?? 'api';
     const live: LiveCall = { ...(request.signal ? { signal: request.signal } : {}), ...(request.channel ? { channel: request.channel } : {}) };
-    if ('replay' in request) return this.replay(request.replay, caller, source, live);
+    const id = request.id ?? newInvocationId();
+    if ('replay' in request) return this.replay(request.replay, caller, source, live, id);
     if (typeof request.key !== 'string' || request.key.length === 0) fail('invalid_request', 'key must be a non-empty string');
     const { capability, validate } = this.registry.require(request.key);
-    if (request.repairs !== undefined) return this.repair(capability, validate, request.repairs, request.body, caller, source, live);
-    return this.run(capability, validate, request.body, caller, { repairs: null, replays: null, source }, null, newInvocationId(), live);
+    if (request.repairs !== undefined) return this.repair(capability, validate, request.repairs, request.body, caller, source, live, id);
+    return this.run(capability, validate, request.body, caller, { repairs: null, replays: null, source }, null, id, live);
   }
 
   /** A repair: the lineage rules (lineage.ts) against the ledger, then a run linked to the failure. */
-  private async repair(capability: Capability, validate: Validate, repairs: unknown, body: unknown, caller: Caller, source: string, live: LiveCall): Promise<DispatchOutcome> {
+  private async repair(capability: Capability, validate: Validate, repairs: unknown, body: unknown, caller: Caller, source: string, live: LiveCall, id: string): Promise<DispatchOutcome> {
     if (typeof repairs !== 'string' || !INVOCATION_ID.test(repairs)) {
       // Echoed only as a scalar: an array or object named here may nest as deep as the request allows.
       const echoed = typeof repairs === 'object' ? null : (repairs ?? null);
@@ -111,7 +114,6 @@ export class DispatchService {
     // reserves the failure until its record is appended.
     const inFlight = this.repairing.get(targetId);
     if (inFlight) fail('invalid_repair', `${targetId} is being repaired by ${inFlight} right now; repair that one if it fails`, { repairs: targetId, reason: 'superseded', repair_instead: inFlight });
-    const id = newInvocationId();
     this.repairing.set(targetId, id);
     try {
       checkRepairTarget(capability.key, targetId, target, target ? await this.store.repairChain(targetId) : []);
@@ -138,12 +140,12 @@ export class DispatchService {
     }
   }
 
-  private async replay(id: unknown, caller: Caller, source: string, live: LiveCall): Promise<DispatchOutcome> {
+  private async replay(id: unknown, caller: Caller, source: string, live: LiveCall, runId: string): Promise<DispatchOutcome> {
     if (typeof id !== 'string' || !INVOCATION_ID.test(id)) fail('invalid_request', 'replay must be an invocation id of the form inv_…');
     // Only the original's owner replays it (it re-sends the original arguments); to anyone else it does not exist.
     const original = requireOwnInvocation(caller.principal, await this.store.get(id as string), id as string);
     const { capability, validate } = this.registry.require(original.key);
-    return this.run(capability, validate, original.body, caller, { repairs: null, replays: original.id, source }, null, newInvocationId(), live);
+    return this.run(capability, validate, original.body, caller, { repairs: null, replays: original.id, source }, null, runId, live);
   }
 
   /**
@@ -238,6 +240,7 @@ export class DispatchService {
       result: ok ? (result ?? null) : null,
       ...(content ? { content } : {}),
       ...(ok && output && output.structuredContent !== undefined ? { structured_content: output.structuredContent } : {}),
+      ...(capability.definition_hash !== undefined ? { definition_hash: capability.definition_hash } : {}),
       ...(logs.length > 0 ? { logs } : {}),
       yield: computeYield({ bodyText: text, resultText, ok, ran, cost: capability.cost, args, binaryBytes: content ? binaryBytes(content) : 0 }),
       repairs: links.repairs,
@@ -281,13 +284,14 @@ export class DispatchService {
   /** The body parsed, within the depth limit and valid against the input schema: the arguments, or the refusal thrown. */
   private checkArguments(capability: Capability, validate: Validate, rawBody: unknown, bodyTooDeep: boolean): unknown {
     const maxDepth = this.maxDepth;
-    const parsed = parseBody(capability.bodyFormat, rawBody);
+    // An argument fixed by the owner's override is never the caller's: a value sent for one is replaced, not refused.
+    const parsed = withoutFixed(capability, parseBody(capability.bodyFormat, rawBody));
     if (bodyTooDeep || (parsed !== rawBody && nestsDeeperThan(parsed, maxDepth))) {
       fail('invalid_arguments', `arguments nest deeper than ${maxDepth} levels`, { max_depth: maxDepth, errors: [{ path: '/', message: `nests deeper than ${maxDepth} levels`, keyword: 'maxDepth', params: { limit: maxDepth } }] });
     }
     const problems = validate(parsed);
     if (problems.length > 0) throw invalidArguments(capability, problems);
-    return parsed;
+    return withFixed(capability, parsed);
   }
 
   /**

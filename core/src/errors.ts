@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'invalid_arguments'
   | 'invalid_repair'
   | 'lineage_closed'
+  | 'rotation_conflict'
   | 'invocation_not_found'
   | 'credential_required'
   | 'approval_required'
@@ -44,8 +45,14 @@ export type ErrorCode =
   | 'request_timeout'
   | 'headers_too_large'
   | 'database_unavailable'
+  | 'tool_definition_too_large'
+  | 'tool_changed'
+  | 'tool_hash_stale'
+  | 'tool_flapping'
   | 'storage_unavailable'
   | 'interrupted'
+  | 'idempotency_key_reused'
+  | 'idempotency_key_in_progress'
   | 'internal_error';
 
 const BRAND = Symbol.for('switchyard.SwitchyardError');

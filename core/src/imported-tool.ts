@@ -6,6 +6,8 @@ import { KEY_PATTERN, type CapabilityDefinition, type ToolAnnotations } from './
 import type { JsonSchema } from './json-schema.js';
 import type { Ajv } from 'ajv';
 import { createAjv } from './validation.js';
+import { SwitchyardError } from './errors.js';
+import { toolDefinitionHash } from './tool-definition.js';
 
 /** auth, risk and approval of an imported tool, as config gives them. */
 export interface ImportedToolPolicy {
@@ -167,6 +169,8 @@ export interface ImportedTools {
   definitions: CapabilityDefinition[];
   /** Tools whose input schema had to be replaced by a plain object schema. */
   simplified: string[];
+  /** Tools not imported, with why (a definition too large to pin). */
+  refused: Array<{ tool: string; code: string; message: string }>;
 }
 
 /** The capabilities of one server's tools/list, under its system, with auth/risk/approval from config. */
@@ -178,11 +182,14 @@ export function importTools(server: ImportedServerSettings, tools: McpToolDescri
   const simplified: string[] = [];
   const seen = new Set<string>();
   const definitions: CapabilityDefinition[] = [];
+  const refused: ImportedTools['refused'] = [];
   for (const tool of tools) {
     if (seen.has(tool.name)) continue; // a server that lists a name twice has one tool by it
     seen.add(tool.name);
     const key = keys.get(tool.name)!;
     if (!KEY_PATTERN.test(key)) continue;
+    const definitionHash = pinnableHash(tool, refused);
+    if (definitionHash === undefined) continue;
     const { schema, simplified: wasSimplified } = adaptInputSchema(tool.inputSchema, ajv);
     if (wasSimplified) simplified.push(tool.name);
     const policy = { ...IMPORTED_TOOL_DEFAULTS, ...server.defaults, ...server.tools?.[tool.name] };
@@ -202,9 +209,21 @@ export function importTools(server: ImportedServerSettings, tools: McpToolDescri
       ...(isObject(tool.annotations) ? { annotations: tool.annotations } : {}),
       ...(isObject(tool.outputSchema) ? { outputSchema: tool.outputSchema } : {}),
       ...(isObject(tool._meta) ? { meta: tool._meta } : {}),
+      definition_hash: definitionHash,
       example: exampleFor(schema),
       ...(wasSimplified ? { limits: { notes: ['input schema simplified on import; the upstream validates arguments'] } } : {}),
     });
   }
-  return { definitions: definitions.sort((a, b) => a.key.localeCompare(b.key)), simplified };
+  return { definitions: definitions.sort((a, b) => a.key.localeCompare(b.key)), simplified, refused };
+}
+
+/** The tool's definition hash, or undefined (and the tool listed in `refused`) when it cannot be pinned. */
+function pinnableHash(tool: McpToolDescription, refused: ImportedTools['refused']): string | undefined {
+  try {
+    return toolDefinitionHash(tool);
+  } catch (err) {
+    if (!SwitchyardError.is(err)) throw err;
+    refused.push({ tool: tool.name, code: err.code, message: err.message });
+    return undefined;
+  }
 }

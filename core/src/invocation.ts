@@ -39,6 +39,8 @@ export interface InvocationRecord {
   content?: ContentBlock[];
   /** The upstream tool's structuredContent, when it gave one. */
   structured_content?: unknown;
+  /** An imported tool's run: the hash of the pinned definition it ran under (public, in its leaf). */
+  definition_hash?: string;
   /** Log messages the upstream sent while the call ran, when it sent any. */
   logs?: UpstreamLogEntry[];
   yield: Yield;

@@ -4,22 +4,23 @@
 // id, so nothing extra is stored; a receipt hands out the salt and the private fields, and anyone can
 // then check them against the leaf. The leaf bytes are its RFC 8785 canonical JSON.
 import { createHmac, hash } from 'node:crypto';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson, commitment, fieldCommitments, hashLeaf } from '@switchyard/verifier';
 import type { StoredInvocation } from './invocation.js';
-import { hashLeaf } from './merkle.js';
 import type { ApprovalRecord } from './approval-record.js';
 import type { TokenUse } from './token-use.js';
+import type { ToolPin } from './tool-pin.js';
 import type { ActionRecord, StoredDelivery } from './webhook.js';
 
-export type LedgerEntryKind = 'invocation' | 'delivery' | 'action' | 'token_use' | 'approval';
-export const LEDGER_ENTRY_KINDS: readonly LedgerEntryKind[] = ['invocation', 'delivery', 'action', 'token_use', 'approval'];
+export type LedgerEntryKind = 'invocation' | 'delivery' | 'action' | 'token_use' | 'approval' | 'tool_definition';
+export const LEDGER_ENTRY_KINDS: readonly LedgerEntryKind[] = ['invocation', 'delivery', 'action', 'token_use', 'approval', 'tool_definition'];
 
 export type LedgerEntry =
   | { kind: 'invocation'; entry: StoredInvocation }
   | { kind: 'delivery'; entry: StoredDelivery }
   | { kind: 'action'; entry: ActionRecord }
   | { kind: 'token_use'; entry: TokenUse }
-  | { kind: 'approval'; entry: ApprovalRecord };
+  | { kind: 'approval'; entry: ApprovalRecord }
+  | { kind: 'tool_definition'; entry: ToolPin };
 
 export interface LeafParts {
   kind: LedgerEntryKind;
@@ -42,7 +43,12 @@ export function leafParts(e: LedgerEntry): LeafParts {
       return {
         kind: 'invocation',
         id: inv.id,
-        public: { created_at: inv.created_at, fingerprint: inv.fingerprint, key: inv.key, ok: inv.ok, ran: inv.ran, repairs: inv.repairs, replays: inv.replays, status: inv.status },
+        // An imported tool's run names the definition it ran under (absent for others, so their leaves stay as they were).
+        public: {
+          created_at: inv.created_at,
+          ...(inv.definition_hash !== undefined ? { definition_hash: inv.definition_hash } : {}),
+          fingerprint: inv.fingerprint, key: inv.key, ok: inv.ok, ran: inv.ran, repairs: inv.repairs, replays: inv.replays, status: inv.status,
+        },
         // A tool run's content, structured content and log lines are committed to only when the
         // run has them, so records without them keep their leaves (large binary parts by blob hash).
         private: {
@@ -87,6 +93,18 @@ export function leafParts(e: LedgerEntry): LeafParts {
         private: { route: u.route },
       };
     }
+    case 'tool_definition': {
+      // A pin: which definition (by hash) a key was served under from when. The definition itself
+      // is public (any caller is shown it) but large, so the leaf carries its hash alone.
+      const p = e.entry;
+      return {
+        kind: 'tool_definition',
+        id: p.id,
+        // The override's hash only when the tool has one, so the leaf names both sides of what was served.
+        public: { definition_hash: p.definition_hash, key: p.key, ...(p.override_hash ? { override_hash: p.override_hash } : {}), pinned_at: p.pinned_at },
+        private: { pinned_by: p.pinned_by, reason: p.reason, server: p.server, tool: p.tool },
+      };
+    }
     case 'action': {
       const a = e.entry;
       return {
@@ -103,9 +121,6 @@ export function leafParts(e: LedgerEntry): LeafParts {
 export const commitmentSalt = (commitmentKey: Uint8Array, kind: LedgerEntryKind, id: string): string =>
   createHmac('sha256', commitmentKey).update(`${kind}:${id}`).digest('base64');
 
-/** "sha256:" hex of salt ‖ canonical JSON of the private fields. */
-export const commitment = (salt: string, privateFields: unknown): string => `sha256:${sha256Hex(salt + canonicalJson(privateFields))}`;
-
 export interface Leaf {
   /** The canonical JSON text that is hashed into the tree. */
   text: string;
@@ -119,16 +134,6 @@ export interface Leaf {
  */
 const FIELD_COMMITTED: ReadonlySet<LedgerEntryKind> = new Set(['invocation', 'delivery']);
 
-/** One private field's commitment: "sha256:" hex of salt ‖ canonical JSON of {field: value}. */
-export const fieldCommitment = (salt: string, field: string, value: unknown): string => commitment(salt, { [field]: value });
-
-/** Every private field's commitment, by name (a field whose value is undefined is left out, as canonical JSON would). */
-function fieldCommitments(salt: string, privateFields: Record<string, unknown>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const field of Object.keys(privateFields).sort()) if (privateFields[field] !== undefined) out[field] = fieldCommitment(salt, field, privateFields[field]);
-  return out;
-}
-
 export function buildLeaf(parts: LeafParts, salt: string): Leaf {
   const fields: Record<string, unknown> = FIELD_COMMITTED.has(parts.kind)
     ? { v: 2, kind: parts.kind, id: parts.id, ...parts.public, commitments: fieldCommitments(salt, parts.private) }
@@ -140,31 +145,3 @@ export function buildLeaf(parts: LeafParts, salt: string): Leaf {
   return { text, hash: hashLeaf(text) };
 }
 
-/**
- * The private fields an opening (salt and private fields) does not open, by name; empty when it
- * opens the leaf. A version 2 leaf names each field that differs, is missing or was added; a
- * version 1 leaf commits to them all at once, so it can only say `private fields`.
- */
-export function unopenedFields(leafText: string, salt: string, privateFields: Record<string, unknown>): string[] {
-  const leaf = JSON.parse(leafText) as { v?: unknown; commitment?: unknown; commitments?: unknown };
-  if (leaf.v !== 2) return leaf.commitment === commitment(salt, privateFields) ? [] : ['private fields'];
-  const committed = (typeof leaf.commitments === 'object' && leaf.commitments !== null ? leaf.commitments : {}) as Record<string, unknown>;
-  const opened = fieldCommitments(salt, privateFields);
-  return [...new Set([...Object.keys(committed), ...Object.keys(opened)])].sort().filter((field) => committed[field] !== opened[field]);
-}
-
-/** True when the opening (salt and private fields) matches the leaf's commitment(s). */
-export function opensCommitment(leafText: string, salt: string, privateFields: Record<string, unknown>): boolean {
-  return unopenedFields(leafText, salt, privateFields).length === 0;
-}
-
-/**
- * The public fields of an entry as served that differ from its leaf, by name: a record edited
- * after it joined the tree shows here.
- */
-export function publicFieldsDiffering(leafText: string, publicFields: Record<string, unknown>): string[] {
-  const leaf = JSON.parse(leafText) as Record<string, unknown>;
-  return Object.keys(publicFields)
-    .sort()
-    .filter((field) => canonicalJson(leaf[field] ?? null) !== canonicalJson(publicFields[field] ?? null));
-}

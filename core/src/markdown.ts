@@ -52,10 +52,11 @@ export function contractMarkdown(c: Capability, baseUrl: string, token?: string)
 
 /** The MCP tool's own words, when it declared any: title, annotations, output schema, _meta. */
 function toolSection(c: Capability): string[] {
-  if (c.title === undefined && c.annotations === undefined && c.outputSchema === undefined && c.meta === undefined) return [];
+  if (c.title === undefined && c.annotations === undefined && c.outputSchema === undefined && c.meta === undefined && c.definition_hash === undefined) return [];
   return [
     '## MCP tool',
     '',
+    ...(c.definition_hash !== undefined ? [`Definition hash (pinned in the ledger): ${c.definition_hash}`, ''] : []),
     ...(c.title !== undefined ? [`Title: ${c.title}`, ''] : []),
     ...(c.annotations !== undefined ? ['Annotations:', '', fence('json', JSON.stringify(c.annotations, null, 2)), ''] : []),
     ...(c.outputSchema !== undefined ? ['Output schema (of structuredContent):', '', fence('json', JSON.stringify(c.outputSchema, null, 2)), ''] : []),

@@ -10,12 +10,22 @@ export interface RegistryEntry {
   validate: ArgumentValidator;
 }
 
+/** A key held for review, as dispatch names it in its tool_changed answer. */
+export interface HeldKey {
+  key: string;
+  reason: 'changed' | 'new' | 'removed';
+  pinned_hash: string | null;
+  listed_hash: string | null;
+}
+
 export class CapabilityRegistry {
   private readonly entries = new Map<string, RegistryEntry>();
   private readonly ajv = createAjv();
   private changes = 0;
   // Views derived from the entries, rebuilt on first use after a change (never per request).
   private derived?: { version: number; index: CapabilityIndex; build?: BuildMap };
+  /** Imported tools held for the owner's review (tool-review.ts): never registered, and require() answers tool_changed. */
+  private readonly held = new Map<string, { system: string; hold: HeldKey }>();
 
   /** Fails loudly at boot on a duplicate key, a bad key or a schema strict Ajv will not compile. */
   register(definition: CapabilityDefinition, upstreamUrl?: string, account: { plan?: string } = {}): Capability {
@@ -74,9 +84,33 @@ export class CapabilityRegistry {
     return this.entries.get(canonicalKey(key));
   }
 
-  /** The entry, or unknown_capability with did_you_mean: a caller should never guess a key. */
+  /**
+   * Replaces the held keys of one system (an imported server's review). A held key is left out of
+   * every listing (it is not an entry) and nothing runs under it.
+   */
+  holdKeys(system: string, holds: HeldKey[]): void {
+    for (const [key, h] of this.held) if (h.system === system) this.held.delete(key);
+    for (const hold of holds) this.held.set(hold.key, { system, hold });
+  }
+
+  /** The hold on a key, in any letter case (undefined when the key is not held). */
+  heldKey(key: string): HeldKey | undefined {
+    return this.held.get(canonicalKey(key))?.hold;
+  }
+
+  /**
+   * The entry; tool_changed (nothing runs) for a held key; or unknown_capability with did_you_mean:
+   * a caller should never guess a key.
+   */
   require(key: string): RegistryEntry {
     const entry = this.get(key);
+    const hold = entry ? undefined : this.heldKey(key);
+    if (hold) {
+      fail('tool_changed', `${hold.key} is held for the owner's review: its definition ${hold.reason === 'new' ? 'is new' : hold.reason === 'removed' ? 'is no longer listed by its server' : 'changed upstream'}; nothing ran`, {
+        ...hold,
+        review: `/api/tools/${hold.key}/changes`,
+      });
+    }
     if (!entry) {
       fail('unknown_capability', `no capability with key ${JSON.stringify(key)}`, {
         key,

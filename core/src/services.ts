@@ -4,6 +4,7 @@ import type { ApprovalService } from './approvals.js';
 import type { CapabilityRegistry } from './registry.js';
 import type { DispatchService } from './dispatch.js';
 import type { InterruptedRuns } from './interrupted-runs.js';
+import type { IdempotentRuns } from './idempotency.js';
 import type { ForwardingService } from './forwarding/index.js';
 import type { OAuthAuthorizationServer } from './oauth/index.js';
 import type { RunnerDirectory } from './runner-directory.js';
@@ -14,6 +15,7 @@ import {
   ApprovalStore,
   ArticleStore,
   BlobStore,
+  ClientRateWindows,
   Clock,
   DeliveryStore,
   InvocationStore,
@@ -24,11 +26,13 @@ import {
   RequestScope,
   SharedSettings,
   TokenUseStore,
+  ToolPinStore,
   UpstreamImports,
   UpstreamOAuth,
   UpstreamToolClient,
   VerifiableLedger,
   RunReservations,
+  IdempotencyKeyStore,
   WebhookStore,
 } from './ports.js';
 import { createServiceRef } from './service-ref.js';
@@ -45,16 +49,19 @@ export const coreServices = {
   forwarding: createServiceRef<ForwardingService>({ id: 'ForwardingService' }),
   intake: createServiceRef<WebhookIntake>({ id: 'WebhookIntake' }),
   interruptedRuns: createServiceRef<InterruptedRuns>({ id: 'InterruptedRuns' }),
+  idempotentRuns: createServiceRef<IdempotentRuns>({ id: 'IdempotentRuns' }),
   clock: port<Clock>('Clock', Clock),
   requestScope: port<RequestScope>('RequestScope', RequestScope),
   invocations: port<InvocationStore>('InvocationStore', InvocationStore),
   reservations: port<RunReservations>('RunReservations', RunReservations),
+  idempotencyKeys: port<IdempotencyKeyStore>('IdempotencyKeyStore', IdempotencyKeyStore),
   blobs: port<BlobStore>('BlobStore', BlobStore),
   apiKeys: port<ApiKeyStore>('ApiKeyStore', ApiKeyStore),
   webhooks: port<WebhookStore>('WebhookStore', WebhookStore),
   deliveries: port<DeliveryStore>('DeliveryStore', DeliveryStore),
   settings: port<SharedSettings>('SharedSettings', SharedSettings),
   approvalStore: port<ApprovalStore>('ApprovalStore', ApprovalStore),
+  toolPins: port<ToolPinStore>('ToolPinStore', ToolPinStore),
   tokenUses: port<TokenUseStore>('TokenUseStore', TokenUseStore),
   oauthClients: port<OAuthClientStore>('OAuthClientStore', OAuthClientStore),
   oauthGrants: port<OAuthGrantStore>('OAuthGrantStore', OAuthGrantStore),
@@ -65,4 +72,5 @@ export const coreServices = {
   upstreams: port<UpstreamImports>('UpstreamImports', UpstreamImports),
   upstreamOAuth: port<UpstreamOAuth>('UpstreamOAuth', UpstreamOAuth),
   upstreamTools: port<UpstreamToolClient>('UpstreamToolClient', UpstreamToolClient),
+  rateWindows: port<ClientRateWindows>('ClientRateWindows', ClientRateWindows),
 } as const;

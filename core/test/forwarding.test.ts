@@ -2,7 +2,7 @@
 // against the standardwebhooks library, the receivers' verifier).
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
-import { DEFAULT_RETRY, compileFilter, newDestinationSecret, readDestinationSettings, retryDelayMs, standardWebhookHeaders, SwitchyardError } from '../src/index.js';
+import { DEFAULT_RETRY, SendShares, compileFilter, destinationShare, forwardedHeaders, readForwardHeaders, newDestinationSecret, readDestinationSettings, retryDelayMs, standardWebhookHeaders, SwitchyardError } from '../src/index.js';
 
 const fieldOf = (fn: () => unknown): unknown => {
   try {
@@ -72,5 +72,109 @@ describe('forwarding: Standard Webhooks signing', () => {
     expect(new Webhook(secret).verify(body.toString(), headers)).to.deep.equal({ a: 1 });
     expect(() => new Webhook(newDestinationSecret()).verify(body.toString(), headers)).to.throw();
     expect(() => new Webhook(secret).verify('{"a":2}', headers)).to.throw();
+  });
+});
+
+describe('forwarding: each destination’s share of the send slots', () => {
+  it('is the service’s share, or the destination’s own setting when lower', () => {
+    expect(destinationShare(null, 4)).to.equal(4);
+    expect(destinationShare(2, 4)).to.equal(2);
+    expect(destinationShare(16, 4)).to.equal(4);
+  });
+
+  it('counts the jobs a destination holds (twice its share), names the full ones, and says when one ending has work waiting', () => {
+    const shares = new SendShares(2);
+    shares.know({ id: 'dst_one', concurrency: 1 });
+    expect(shares.claimCap).to.equal(4);
+    for (let i = 0; i < 3; i++) shares.take('dst_a');
+    shares.take('dst_one');
+    expect(shares.full()).to.deep.equal([]);
+    shares.take('dst_a');
+    shares.take('dst_one');
+    expect(shares.full().sort()).to.deep.equal(['dst_a', 'dst_one']);
+    expect(shares.room('dst_a')).to.equal(0);
+    expect(shares.room('dst_new')).to.equal(4);
+    expect(shares.release('dst_a')).to.equal(false);
+    shares.turnedAway('dst_one');
+    expect(shares.release('dst_one')).to.equal(true);
+    expect(shares.release('dst_one')).to.equal(false);
+    expect(shares.full()).to.deep.equal([]);
+  });
+
+  it('lets only its share of requests go at once; the next waits, in order, for one to end', async () => {
+    const shares = new SendShares(2);
+    const order: string[] = [];
+    expect(await shares.acquire('dst_a')).to.equal(false);
+    expect(await shares.acquire('dst_a')).to.equal(false);
+    expect(shares.sending('dst_a')).to.equal(2);
+    const third = shares.acquire('dst_a').then((waited) => order.push(waited ? 'third' : 'third at once'));
+    const fourth = shares.acquire('dst_a').then(() => order.push('fourth'));
+    await shares.acquire('dst_b'); // another destination is not held up
+    await new Promise((r) => setImmediate(r));
+    expect(order).to.deep.equal([]);
+    shares.releaseSend('dst_a');
+    await third;
+    expect(order).to.deep.equal(['third']);
+    expect(shares.sending('dst_a')).to.equal(2);
+    shares.releaseSend('dst_a');
+    await fourth;
+    expect(order).to.deep.equal(['third', 'fourth']);
+    for (let i = 0; i < 2; i++) shares.releaseSend('dst_a');
+    expect(shares.sending('dst_a')).to.equal(0);
+  });
+});
+
+describe('forwarding: which headers go on', () => {
+  const received: Array<[string, string]> = [
+    ['Host', 'switchyard.example'],
+    ['Content-Type', 'application/json'],
+    ['Content-Encoding', 'gzip'],
+    ['Content-Length', '42'],
+    ['Connection', 'keep-alive, X-Per-Hop'],
+    ['X-Per-Hop', 'only this connection'],
+    ['Transfer-Encoding', 'chunked'],
+    ['Cookie', 'session=1'],
+    ['Authorization', 'Bearer sender'],
+    ['x-sheets-key', 'sy_secret'],
+    ['X-GitHub-Event', 'push'],
+    ['X-Hub-Signature-256', 'sha256=abc'],
+    ['Webhook-Signature', 'v1,theirs'],
+    ['X-Tag', 'one'],
+    ['x-tag', 'two'],
+  ];
+
+  it('"all" keeps every header but hop-by-hop ones, Host, Content-Length and credentials; repeated ones in order', () => {
+    expect(forwardedHeaders(received, 'all', {})).to.deep.equal({
+      'X-GitHub-Event': 'push',
+      'X-Hub-Signature-256': 'sha256=abc',
+      'X-Tag': ['one', 'two'],
+      'content-type': 'application/json',
+      'content-encoding': 'gzip',
+    });
+  });
+
+  it('"none" sends only the body’s type and encoding; a list only the names it gives; configured headers replace received ones', () => {
+    expect(forwardedHeaders(received, 'none', {})).to.deep.equal({ 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    expect(forwardedHeaders(received, ['x-github-event'], { 'X-Tag': 'mine', authorization: 'Bearer dst' })).to.deep.equal({
+      'X-GitHub-Event': 'push',
+      'X-Tag': 'mine',
+      authorization: 'Bearer dst',
+      'content-type': 'application/json',
+      'content-encoding': 'gzip',
+    });
+    expect(forwardedHeaders([['X-A', '1']], 'all', {})).to.deep.equal({ 'X-A': '1', 'content-type': 'application/octet-stream' });
+  });
+
+  it('checks the setting: a list naming a hop-by-hop, framing, credential or signing header is refused naming it', () => {
+    expect(readForwardHeaders('all')).to.equal('all');
+    expect(readForwardHeaders(['X-GitHub-Event', 'x-github-event', 'Stripe-Signature'])).to.deep.equal(['x-github-event', 'stripe-signature']);
+    for (const name of ['Connection', 'transfer-encoding', 'Upgrade', 'TE', 'Host', 'Content-Length', 'Cookie', 'Authorization', 'X-Sheets-Key', 'webhook-signature']) {
+      expect(fieldOf(() => readForwardHeaders(['x-ok', name])), name).to.equal(`forward_headers.${name}`);
+    }
+    for (const bad of ['some', [], ['bad name'], [1], Array.from({ length: 51 }, (_, i) => `x-${i}`)]) {
+      expect(fieldOf(() => readForwardHeaders(bad)), JSON.stringify(bad)).to.equal('forward_headers');
+    }
+    expect(fieldOf(() => readDestinationSettings({ url: 'https://example.com', forward_headers: ['keep-alive'] }, null))).to.equal('forward_headers.keep-alive');
+    expect(readDestinationSettings({ url: 'https://example.com' }, null).forward_headers).to.equal('all');
   });
 });

@@ -15,17 +15,25 @@
 // - steady: BENCH_STEADY_RATE deliveries/s for BENCH_STEADY_SECONDS, and the lag at that rate.
 // Between phases the benchmark waits until the ledger has integrated everything (its backlog
 // metric is 0), so one phase's leftover work does not fall on the next.
+// Isolation (a second service process, forwarding settings at their defaults: 32 slots, 4 per
+// destination): a healthy destination's lag at BENCH_ISOLATION_RATE deliveries/s for
+// BENCH_ISOLATION_SECONDS alone, and beside another webhook whose two destinations are one that
+// never answers and one that answers after 10 s, sent BENCH_ISOLATION_TROUBLED_RATE deliveries/s; alone and beside alternate
+// for BENCH_ROUNDS rounds (ratio of the medians of p99). Between rounds the hanging and slow
+// receivers drop their connections and their destinations are deleted, so nothing of one round is
+// left in the next.
 // Last, what a large schedule costs ingestion: ingest into the webhook without destinations with
 // the schedule empty and with BENCH_PENDING retrying jobs in it (due in an hour, written straight
 // into the database), alternating for BENCH_ROUNDS rounds (ratio of the medians), after a warm-up
 // round; the database catches up on each change (checkpoint or vacuum) before the next measurement.
 // Env: BENCH_DELIVERIES per phase (5000), BENCH_CONCURRENCY (32), BENCH_STEADY_RATE (1000/s),
-// BENCH_STEADY_SECONDS (5), BENCH_ROUNDS (3), BENCH_PENDING (100000), BENCH_PHASES (all of
-// plain,burst,ingest,drain,steady,pending), DATABASE_URL (default: a temp SQLite file).
+// BENCH_STEADY_SECONDS (5), BENCH_ROUNDS (3), BENCH_PENDING (100000), BENCH_ISOLATION_RATE (100/s),
+// BENCH_ISOLATION_TROUBLED_RATE (10/s), BENCH_ISOLATION_SECONDS (12), BENCH_PHASES (all of plain,burst,ingest,drain,steady,isolation,pending),
+// DATABASE_URL (default: a temp SQLite file; the isolation phase's service has its own beside it).
 import knexFactory, { type Knex } from 'knex';
 import { Agent, createServer, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cpuMs, mainThreadCpuMs, threadCpuMs } from './support/cpu.js';
@@ -38,7 +46,10 @@ const STEADY_RATE = Number(process.env['BENCH_STEADY_RATE'] ?? 1000);
 const STEADY_SECONDS = Number(process.env['BENCH_STEADY_SECONDS'] ?? 5);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const PENDING = Number(process.env['BENCH_PENDING'] ?? 100_000);
-const PHASES = new Set((process.env['BENCH_PHASES'] ?? 'plain,burst,ingest,drain,steady,pending').split(','));
+const ISOLATION_RATE = Number(process.env['BENCH_ISOLATION_RATE'] ?? 100);
+const ISOLATION_SECONDS = Number(process.env['BENCH_ISOLATION_SECONDS'] ?? 12);
+const TROUBLED_RATE = Number(process.env['BENCH_ISOLATION_TROUBLED_RATE'] ?? 10);
+const PHASES = new Set((process.env['BENCH_PHASES'] ?? 'plain,burst,ingest,drain,steady,isolation,pending').split(','));
 const API_KEY = 'sy_bench_key_0123456789abcdefghijklmnopqrstuvwxyz';
 const dir = mkdtempSync(join(tmpdir(), 'switchyard-forward-'));
 const databaseUrl = process.env['DATABASE_URL'] ?? `sqlite:${join(dir, 'bench.db')}`;
@@ -173,35 +184,176 @@ async function drain(hookUrl: string, offset: number, backlogDrained: () => Prom
   });
 }
 
+/**
+ * Posts `rate` deliveries/s for `seconds` into `hookUrls[0]`, and every `every[i]`-th of them into
+ * `hookUrls[i]` too; answers when each was sent, by entry, per webhook.
+ */
+async function paced(hookUrls: string[], offset: number, rate: number, seconds: number, every: number[] = hookUrls.map(() => 1)): Promise<{ sentAt: Array<Map<string, number>>; started: number; sent: number }> {
+  const total = rate * seconds;
+  const sentAt = hookUrls.map(() => new Map<string, number>());
+  const started = performance.now();
+  const inFlight: Promise<void>[] = [];
+  for (let n = 0; n < total; n++) {
+    const due = started + (n * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await sleep(wait);
+    const at = performance.now();
+    hookUrls.forEach((url, i) => {
+      if (n % every[i]! === 0) inFlight.push(post(url, body(offset + n)).then((res) => void sentAt[i]!.set(entryOf(res), at)));
+    });
+  }
+  await Promise.all(inFlight);
+  return { sentAt, started, sent: performance.now() };
+}
+
+/** Lags from sending to arrival at the receiver of the deliveries sent at `sentAt`. */
+function lagsOf(sentAt: Map<string, number>): { lag_p50_ms: number; lag_p99_ms: number } {
+  const lags = [...sentAt].map(([entry, at]) => arrivals.get(entry)! - at).sort((a, b) => a - b);
+  return { lag_p50_ms: quantile(lags, 0.5), lag_p99_ms: quantile(lags, 0.99) };
+}
+
 /** A steady STEADY_RATE deliveries/s for STEADY_SECONDS: the lag at that rate. */
 async function steady(hookUrl: string, offset: number) {
   arrivalCount = 0;
   const total = STEADY_RATE * STEADY_SECONDS;
   return metered(total, async () => {
-    const sentAt = new Map<string, number>();
-    const started = performance.now();
-    const inFlight: Promise<void>[] = [];
-    for (let n = 0; n < total; n++) {
-      const due = started + (n * 1000) / STEADY_RATE;
-      const wait = due - performance.now();
-      if (wait > 1) await sleep(wait);
-      const at = performance.now();
-      inFlight.push(post(hookUrl, body(offset + n)).then((res) => void sentAt.set(entryOf(res), at)));
-    }
-    await Promise.all(inFlight);
-    const sent = performance.now();
+    const { sentAt, started, sent } = await paced([hookUrl], offset, STEADY_RATE, STEADY_SECONDS);
     await untilArrived(total);
-    const lags = [...sentAt].map(([entry, at]) => arrivals.get(entry)! - at).sort((a, b) => a - b);
-    return { offered_per_second: STEADY_RATE, achieved_per_second: Math.round(total / ((sent - started) / 1000)), lag_p50_ms: quantile(lags, 0.5), lag_p99_ms: quantile(lags, 0.99) };
+    return { offered_per_second: STEADY_RATE, achieved_per_second: Math.round(total / ((sent - started) / 1000)), ...lagsOf(sentAt[0]!) };
   });
 }
 
-function openDirect(): Knex {
-  return databaseUrl.startsWith('postgres')
-    ? knexFactory({ client: 'pg', connection: databaseUrl })
+// The isolation phase's bad destinations: one never answers, one answers after 10 s. Each keeps
+// its open connections, so a round can end them all.
+function badReceiver(answerAfterMs: number | null) {
+  const sockets = new Set<import('node:net').Socket>();
+  let received = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received++;
+      if (answerAfterMs !== null) setTimeout(() => res.writeHead(204).end(), answerAfterMs).unref();
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  return {
+    server,
+    received: () => received,
+    dropAll: () => {
+      for (const socket of sockets) socket.destroy();
+    },
+  };
+}
+
+/**
+ * The healthy destination's lag alone, and beside a hanging and a slow destination of another
+ * webhook, in a service with the default forwarding settings; alone and beside alternate.
+ */
+async function isolation(offsetOf: (n: number) => number) {
+  const hanging = badReceiver(null);
+  const slow = badReceiver(10_000);
+  await Promise.all([hanging, slow].map((r) => new Promise<void>((ok) => r.server.listen(0, '127.0.0.1', ok))));
+  const portOf = (s: import('node:http').Server) => (s.address() as AddressInfo).port;
+  const isolatedDir = mkdtempSync(join(tmpdir(), 'switchyard-isolation-'));
+  const configFile = join(isolatedDir, 'config.json');
+  writeFileSync(configFile, JSON.stringify({ webhooks: { forwarding: { allow: [`127.0.0.1:${receiverPort}`, `127.0.0.1:${portOf(hanging.server)}`, `127.0.0.1:${portOf(slow.server)}`] } } }));
+  // A database of its own (on PostgreSQL a schema), so the main service's forwarder does not work its schedule.
+  const schema = `bench_isolation_${process.pid}`;
+  let isolatedDb = `sqlite:${join(isolatedDir, 'isolation.db')}`;
+  if (databaseUrl.startsWith('postgres')) {
+    const admin = knexFactory({ client: 'pg', connection: databaseUrl });
+    await admin.raw(`CREATE SCHEMA "${schema}"`);
+    await admin.destroy();
+    const url = new URL(databaseUrl);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    isolatedDb = url.toString();
+  }
+  const svc = await startServiceProcess({ DATABASE_URL: isolatedDb, SWITCHYARD_API_KEY: API_KEY, SWITCHYARD_CONFIG: configFile });
+  const direct = openDirect(isolatedDb);
+  const owner = { 'content-type': 'application/json', 'x-sheets-key': API_KEY };
+  const api = async (method: string, path: string, payload?: unknown) => {
+    const res = await fetch(`${svc.url}${path}`, { method, headers: owner, ...(payload === undefined ? {} : { body: JSON.stringify(payload) }) });
+    const answer = (await res.json()) as { id: string };
+    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(answer)}`);
+    return answer;
+  };
+  try {
+    const healthy = await api('POST', '/api/objects/webhook', { name: 'healthy' });
+    await api('POST', `/api/objects/webhook/${healthy.id}/destinations`, { url: `http://127.0.0.1:${receiverPort}/healthy` });
+    const troubled = await api('POST', '/api/objects/webhook', { name: 'troubled' });
+    const healthyUrl = `${svc.url}/hook/${healthy.id}`;
+    const troubledUrl = `${svc.url}/hook/${troubled.id}`;
+    const alone: Array<ReturnType<typeof lagsOf>> = [];
+    const beside: Array<ReturnType<typeof lagsOf> & { hanging_received: number; slow_received: number }> = [];
+    const total = ISOLATION_RATE * ISOLATION_SECONDS;
+    // A warm-up, not counted; its deliveries all arrive before the first measurement.
+    arrivalCount = 0;
+    await paced([healthyUrl], offsetOf(total), ISOLATION_RATE, 2);
+    await untilArrived(ISOLATION_RATE * 2);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const withTrouble of round % 2 === 0 ? [false, true] : [true, false]) {
+        arrivalCount = 0;
+        if (!withTrouble) {
+          const { sentAt } = await paced([healthyUrl], offsetOf(total), ISOLATION_RATE, ISOLATION_SECONDS);
+          await untilArrived(total);
+          alone.push(lagsOf(sentAt[0]!));
+          continue;
+        }
+        // Fresh bad destinations each round, gone at its end with every connection they held.
+        const bad = [
+          await api('POST', `/api/objects/webhook/${troubled.id}/destinations`, { url: `http://127.0.0.1:${portOf(hanging.server)}/hang`, timeout_ms: 60_000, retry: { max_attempts: 50, initial_ms: 100, max_ms: 1000 } }),
+          await api('POST', `/api/objects/webhook/${troubled.id}/destinations`, { url: `http://127.0.0.1:${portOf(slow.server)}/slow`, timeout_ms: 60_000, retry: { max_attempts: 50, initial_ms: 100, max_ms: 1000 } }),
+        ];
+        const [hangingBefore, slowBefore] = [hanging.received(), slow.received()];
+        const { sentAt } = await paced([healthyUrl, troubledUrl], offsetOf(total), ISOLATION_RATE, ISOLATION_SECONDS, [1, Math.max(1, Math.round(ISOLATION_RATE / TROUBLED_RATE))]);
+        await untilArrived(total);
+        beside.push({ ...lagsOf(sentAt[0]!), hanging_received: hanging.received() - hangingBefore, slow_received: slow.received() - slowBefore });
+        for (const dst of bad) await api('DELETE', `/api/objects/webhook/${troubled.id}/destinations/${dst.id}`);
+        hanging.dropAll();
+        slow.dropAll();
+        // The deleted destinations' backlog ends as skipped when next claimed: wait for it, so it
+        // does not fall on the next measurement.
+        for (const end = Date.now() + 120_000; Date.now() < end; await sleep(100)) {
+          const [row] = await direct('forward_jobs').where({ hook_id: troubled.id }).whereIn('state', ['pending', 'retrying']).count({ n: '*' });
+          if (Number(row?.n ?? 0) === 0) break;
+        }
+      }
+    }
+    const p99 = (xs: Array<{ lag_p99_ms: number }>) => median(xs.map((x) => x.lag_p99_ms));
+    return {
+      rate_per_second: ISOLATION_RATE,
+      troubled_rate_per_second: TROUBLED_RATE,
+      seconds: ISOLATION_SECONDS,
+      rounds: { alone, beside },
+      alone: { lag_p50_ms: median(alone.map((x) => x.lag_p50_ms)), lag_p99_ms: p99(alone) },
+      beside: { lag_p50_ms: median(beside.map((x) => x.lag_p50_ms)), lag_p99_ms: p99(beside) },
+      p99_ratio: round3(p99(beside) / p99(alone)),
+    };
+  } finally {
+    hanging.dropAll();
+    slow.dropAll();
+    await svc.child.stop();
+    await direct.destroy();
+    hanging.server.close();
+    slow.server.close();
+    rmSync(isolatedDir, { recursive: true, force: true });
+    if (databaseUrl.startsWith('postgres')) {
+      const admin = knexFactory({ client: 'pg', connection: databaseUrl });
+      await admin.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await admin.destroy();
+    }
+  }
+}
+
+function openDirect(url = databaseUrl): Knex {
+  return url.startsWith('postgres')
+    ? knexFactory({ client: 'pg', connection: url })
     : knexFactory({
         client: 'sqlite3',
-        connection: { filename: databaseUrl.replace(/^sqlite:/, '') },
+        connection: { filename: url.replace(/^sqlite:/, '') },
         useNullAsDefault: true,
         pool: { min: 1, max: 1, afterCreate: (conn: { run(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) => conn.run('PRAGMA busy_timeout = 30000', (err) => done(err, conn)) },
       });
@@ -230,7 +382,11 @@ const settleDatabase = async (knex: Knex): Promise<void> => {
 
 const clearSchedule = (knex: Knex) => knex('forward_jobs').where('id', 'like', 'fwd_bench%').delete();
 
-const service = await startServiceProcess({ DATABASE_URL: databaseUrl, SWITCHYARD_API_KEY: API_KEY, SWITCHYARD_FORWARD_ALLOW: `127.0.0.1:${receiverPort}` });
+// The forwarder's requests in flight to the one destination match the plain client's, so the
+// comparison is like for like (by default one destination holds at most 4 of them).
+const mainConfig = join(dir, 'config.json');
+writeFileSync(mainConfig, JSON.stringify({ webhooks: { forwarding: { allow: [`127.0.0.1:${receiverPort}`], concurrency: CONCURRENCY, perDestinationConcurrency: CONCURRENCY } } }));
+const service = await startServiceProcess({ DATABASE_URL: databaseUrl, SWITCHYARD_API_KEY: API_KEY, SWITCHYARD_CONFIG: mainConfig });
 servicePid = service.child.process.pid!;
 try {
   const owner = { 'content-type': 'application/json', 'x-sheets-key': API_KEY };
@@ -272,6 +428,8 @@ try {
     ...Object.fromEntries(fields.map((f) => [f, med(phase, f)])),
     cpu_us_per_delivery: { service: medCpu(phase, 'service'), service_main: medCpu(phase, 'service_main'), bench: medCpu(phase, 'bench') },
   });
+
+  const isolationPhase = PHASES.has('isolation') ? await isolation(take) : null;
 
   // What a large schedule costs ingestion: empty and full alternate (E F, F E, E F, …).
   let pendingPhase: Record<string, unknown> | null = null;
@@ -322,8 +480,9 @@ try {
     ingest: summary('ingest', ['per_second']),
     drain: { ...summary('drain', ['per_second']), ratio_to_plain: round3(med('drain', 'per_second') / med('plain', 'per_second')) },
     steady: summary('steady', ['offered_per_second', 'achieved_per_second', 'lag_p50_ms', 'lag_p99_ms']),
+    isolation: isolationPhase,
     pending: pendingPhase,
-    targets: { 'burst.ratio_to_plain': '>= 0.5', 'steady.lag_p99_ms at 1000/s': '<= 1000', 'pending.ratio': '>= 0.9' },
+    targets: { 'burst.ratio_to_plain': '>= 0.5', 'steady.lag_p99_ms at 1000/s': '<= 1000', 'isolation.p99_ratio': '<= 1.5', 'pending.ratio': '>= 0.9' },
     load_average: loadavg().map((l) => Math.round(l * 10) / 10),
     cpus: availableParallelism(),
     node: process.version,

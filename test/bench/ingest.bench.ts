@@ -12,6 +12,9 @@
 // BENCH_BEFORE_REF=<git ref> measures that version of the service too, in the same rounds (its tree
 // from git, our packages from it, the rest shared: support/tree-at.ts), each with a database of its
 // own, and reports the ratio of this version to it: a change's cost on the hot path, measured.
+// BENCH_SPLIT_DATABASE_URL=<another PostgreSQL database> (with DATABASE_URL on PostgreSQL) measures
+// roles in the same rounds: one api process taking the deliveries while one worker process
+// integrates them (SWITCHYARD_ROLE), against the one `all` process doing both.
 // Env: BENCH_SECONDS per measurement (10), BENCH_ROUNDS (3), DATABASE_URL (default: a temp SQLite file),
 // BENCH_BEFORE_REF, BENCH_BEFORE_DATABASE_URL (default: another temp SQLite file; give a second
 // PostgreSQL database when DATABASE_URL is one).
@@ -21,7 +24,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withCpu } from './support/cpu.js';
 import { writeReport } from './support/report.js';
-import { spawnTs, startServiceProcess } from '../support/processes.js';
+import { spawnTs, startServiceProcess, startWorkerProcess } from '../support/processes.js';
 import { treeAt } from './support/tree-at.js';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
@@ -31,6 +34,8 @@ const dir = mkdtempSync(join(tmpdir(), 'switchyard-ingest-'));
 const databaseUrl = process.env['DATABASE_URL'] ?? `sqlite:${join(dir, 'bench.db')}`;
 const beforeRef = process.env['BENCH_BEFORE_REF'];
 const beforeDatabaseUrl = process.env['BENCH_BEFORE_DATABASE_URL'] ?? `sqlite:${join(dir, 'before.db')}`;
+const splitDatabaseUrl = process.env['BENCH_SPLIT_DATABASE_URL'];
+if (splitDatabaseUrl && !(databaseUrl.startsWith('postgres') && splitDatabaseUrl.startsWith('postgres'))) throw new Error('BENCH_SPLIT_DATABASE_URL needs PostgreSQL for both DATABASE_URL and itself (roles share a database)');
 if (beforeRef && databaseUrl.startsWith('postgres') && !process.env['BENCH_BEFORE_DATABASE_URL']) throw new Error('BENCH_BEFORE_REF on PostgreSQL needs BENCH_BEFORE_DATABASE_URL: a database of its own');
 
 /** A JSON delivery of about `bytes` bytes whose id autocannon replaces per request ([<id>]). */
@@ -107,6 +112,21 @@ const before = beforeRef
       throw e;
     })
   : null;
+const split = splitDatabaseUrl
+  ? await (async () => {
+      const api = await startServiceProcess({ DATABASE_URL: splitDatabaseUrl, SWITCHYARD_API_KEY: API_KEY, SWITCHYARD_ROLE: 'api' });
+      const worker = await startWorkerProcess({ DATABASE_URL: splitDatabaseUrl, SWITCHYARD_API_KEY: API_KEY }).catch(async (e) => {
+        await api.child.stop();
+        throw e;
+      });
+      return { api, worker };
+    })().catch(async (e) => {
+      await before?.child.stop();
+      await service.child.stop();
+      await noop.child.stop();
+      throw e;
+    })
+  : null;
 const ledgerless = databaseUrl.startsWith('sqlite:')
   ? await spawnTs('test/bench/support/ledgerless-main.ts', [`sqlite:${join(dir, 'ledgerless.db')}`], {}, urlLine).catch(async (e) => {
       await before?.child.stop();
@@ -123,9 +143,11 @@ try {
   };
   const hook = await createHook(service.url);
   const beforeHook = before ? await createHook(before.url) : null;
+  const splitHook = split ? await createHook(split.api.url) : null;
   const phases: Record<string, {
     baseline: Phase; switchyard: Phase; ratio: number;
-    rounds: Array<{ baseline: number; switchyard: number; ledgerless?: number; before?: number }>;
+    rounds: Array<{ baseline: number; switchyard: number; ledgerless?: number; before?: number; split?: number }>;
+    split?: Phase & { ratio: number; ratio_to_all: number };
     ledgerless?: Phase & { ratio: number };
     before?: Phase & { ratio: number; ratio_to_before: number; cpu_ms_per_request_to_before: number };
   }> = {};
@@ -134,10 +156,12 @@ try {
     const services: Phase[] = [];
     const storeOnly: Phase[] = [];
     const befores: Phase[] = [];
+    const splits: Phase[] = [];
     const withLedgerless = ledgerless !== null && name === '1KiB';
     for (let round = 0; round < ROUNDS; round++) {
       baselines.push(await load(`${noop.value}/hook/${hook.id}`, noop.child.process.pid, connections, bytes));
       services.push(await load(`${service.url}/hook/${hook.id}`, service.child.process.pid, connections, bytes));
+      if (split && splitHook) splits.push(await load(`${split.api.url}/hook/${splitHook.id}`, split.api.child.process.pid, connections, bytes));
       if (before && beforeHook) befores.push(await load(`${before.url}/hook/${beforeHook.id}`, before.child.process.pid, connections, bytes));
       if (withLedgerless) storeOnly.push(await load(`${ledgerless.value}/hook/${hook.id}`, ledgerless.child.process.pid, connections, bytes));
     }
@@ -152,10 +176,12 @@ try {
         baseline: b.per_second,
         switchyard: services[i]!.per_second,
         ...(befores.length ? { before: befores[i]!.per_second } : {}),
+        ...(splits.length ? { split: splits[i]!.per_second } : {}),
         ...(withLedgerless ? { ledgerless: storeOnly[i]!.per_second } : {}),
       })),
       ...(withLedgerless ? { ledgerless: { ...median(storeOnly), ratio: ratio(median(storeOnly)) } } : {}),
       ...(befores.length ? { before: beforePhase(median(befores), switchyard, ratio) } : {}),
+      ...(splits.length ? { split: { ...median(splits), ratio: ratio(median(splits)), ratio_to_all: Math.round((median(splits).per_second / switchyard.per_second) * 1000) / 1000 } } : {}),
     };
   }
   const report = {
@@ -168,6 +194,7 @@ try {
     ...(beforeRef ? { before_ref: beforeRef } : {}),
     notes: {
       ledgerless: 'SQLite only: the no-op app storing each delivery as the service does, without the ledger (support/ledgerless-main.ts)',
+      split: 'with BENCH_SPLIT_DATABASE_URL: an api process (its CPU is the server CPU) plus a worker on that database; ratio_to_all is its deliveries/s over the one all process\'s',
       before: 'with BENCH_BEFORE_REF: that version in the same rounds; ratio_to_before is this version\'s deliveries/s over its, cpu_ms_per_request_to_before the server CPU per request over its',
     },
     cpus: availableParallelism(),
@@ -177,6 +204,8 @@ try {
   writeReport('ingest', report);
 } finally {
   await ledgerless?.child.stop();
+  await split?.worker.stop();
+  await split?.api.child.stop();
   await before?.child.stop();
   await service.child.stop();
   await noop.child.stop();

@@ -108,6 +108,17 @@ for (const engine of engines()) {
         expect(await page.textContent('#client-name')).to.equal('Chromium test assistant');
         expect(await page.textContent('#redirect-uri')).to.equal(callbackUrl);
         expect(await page.locator('#consent-keys input[type=checkbox]').count()).to.be.greaterThan(1);
+        // Consent asks for the minimum: a destructive, high-risk or approval-gated tool starts unticked and says why.
+        const box = (key: string) => page.locator(`#consent-keys input[value="${key}"]`);
+        expect(await box(EDGE).isChecked()).to.equal(true);
+        expect(await box('WEB_FETCH').isChecked()).to.equal(false);
+        expect(await box('PAYMENTS_PROCESSOR_API_SEARCH').isChecked()).to.equal(false);
+        expect(await page.locator('[data-key="WEB_FETCH"] .consent-cautions').getAttribute('data-cautions')).to.equal('destructive');
+        expect(await page.locator('[data-key="PAYMENTS_PROCESSOR_API_SEARCH"] .consent-cautions').textContent()).to.contain('high risk').and.contain('approval');
+        expect(await page.locator(`[data-key="${EDGE}"] .consent-cautions`).count()).to.equal(0);
+        // Readable names, never tree paths.
+        expect(await page.locator(`[data-key="${EDGE}"] .consent-title`).textContent()).to.equal('Builds workers builds set active worker (Edge)');
+        expect(await page.locator('#consent-keys').textContent()).to.not.contain(' > ');
         await page.screenshot({ path: join(SHOTS, `oauth-consent-${engine}.png`), fullPage: true });
         // Narrow to the one tool, then allow.
         for (const box of await page.locator('#consent-keys input[type=checkbox]').all()) if ((await box.getAttribute('value')) !== EDGE) await box.uncheck();
@@ -134,6 +145,28 @@ for (const engine of engines()) {
         expect(record).to.include({ actor: provider.info!.client_id, fingerprint: fingerprintOf(provider.saved!.access_token), key: EDGE });
       } finally {
         await client.close();
+      }
+    });
+
+    it('lists only the tools a client asked for in its scope, and ticks none that carries a caution', async () => {
+      const provider = new BrowserHandedProvider(callbackUrl);
+      const first = new Client({ name: 'oauth-scope', version: '0.0.0' });
+      const transport = new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), { authProvider: provider });
+      await first.connect(transport).catch(() => {});
+      const url = new URL(provider.authorizationUrl!.href);
+      url.searchParams.set('scope', `invoke:${EDGE} invoke:WEB_FETCH`);
+      const page = await browser.newPage();
+      try {
+        await page.goto(url.href);
+        await page.fill('#api_key', TEST_API_KEY);
+        await Promise.all([page.waitForURL((u) => u.pathname === '/dashboard/oauth/authorize'), page.click('button[type=submit]:has-text("Sign in")')]);
+        const boxes = await page.locator('#consent-keys input[type=checkbox]').all();
+        const state = await Promise.all(boxes.map(async (b) => [await b.getAttribute('value'), await b.isChecked()]));
+        expect(state).to.deep.equal([[EDGE, true], ['WEB_FETCH', false]]);
+        expect(await page.textContent('#consent-keys legend')).to.equal('Tools (2)');
+      } finally {
+        await page.close();
+        await first.close();
       }
     });
   });

@@ -252,6 +252,72 @@ for (const engine of engines()) {
         expect((await owner(http.get(`/api/objects/webhook/${hook}/destinations/${dst.id}/dead`)).expect(200)).body.items).to.deep.equal([]);
       });
 
+      it('sends named delivered entries again: a new series whose attempt replays the one that delivered it', async () => {
+        const hook = await newHook();
+        const dst = await addDestination(hook, { url: rx.url('/again'), retry: { max_attempts: 2, initial_ms: 100, max_ms: 100 } });
+        const sent = await deliver(server, hook, '{"n":"again"}');
+        const first = await forwardedTo(sent.body.entry, dst.id, 'delivered');
+        const retryPath = `/api/objects/webhook/${hook}/destinations/${dst.id}/retry`;
+        // Dead letters only: {state: "dead"} and a time range leave a delivered message alone.
+        expect((await owner(http.post(retryPath)).send({ state: 'dead' }).expect(200)).body.requeued).to.equal(0);
+        expect((await owner(http.post(retryPath)).send({ from: new Date(Date.now() - 3_600_000).toISOString(), to: new Date(Date.now() + 3_600_000).toISOString() }).expect(200)).body.requeued).to.equal(0);
+        // Named, it goes again; the first attempt of the new series fails and is repaired by the next.
+        let answers = 0;
+        rx.answer = () => (answers++ === 0 ? { status: 502 } : { status: 200, body: 'ok' });
+        expect((await owner(http.post(retryPath)).send({ entries: [sent.body.entry] }).expect(200)).body.requeued).to.equal(1);
+        const again = await eventually(async () => {
+          const f = (await entry(sent.body.entry)).forwarding[0];
+          return f.state === 'delivered' && f.invocations.length === 3 ? f : undefined;
+        }, 'delivered again');
+        expect(again).to.include({ attempts: 2, last_status: 200 });
+        expect(again.invocations[0]).to.equal(first.invocations[0]);
+        const [replay, repair] = [await invocation(again.invocations[1]), await invocation(again.invocations[2])];
+        expect(replay).to.include({ ok: false, replays: first.invocations[0], repairs: null });
+        expect(repair).to.include({ ok: true, repairs: again.invocations[1], replays: null });
+        const copies = rx.received.filter((r) => r.headers['webhook-id'] === sent.body.entry);
+        expect(copies).to.have.length(3);
+        expect(copies.every((c) => c.body.toString() === '{"n":"again"}')).to.equal(true);
+      });
+
+      it('rotates a secret: during the grace every attempt carries both signatures, after it only the new one', async () => {
+        const hook = await newHook();
+        const dst = await addDestination(hook, { url: rx.url('/rotating') });
+        const path = `/api/objects/webhook/${hook}/destinations/${dst.id}`;
+        const signedWith = async (n: number) => {
+          const sent = await deliver(server, hook, JSON.stringify({ n }));
+          await forwardedTo(sent.body.entry, dst.id, 'delivered');
+          const got = rx.received.find((r) => r.headers['webhook-id'] === sent.body.entry)!;
+          return { got, verifies: (secret: string) => { try { new Webhook(secret).verify(got.body.toString('utf8'), got.headers as Record<string, string>); return true; } catch { return false; } } };
+        };
+        const before = await signedWith(1);
+        expect(before.verifies(dst.secret)).to.equal(true);
+        expect(String(before.got.headers['webhook-signature']).split(' ')).to.have.length(1);
+
+        const rotated = (await owner(http.post(`${path}/rotate-secret`)).send({ grace_s: 3600 }).expect(200)).body;
+        expect(rotated.secret).to.match(/^whsec_/).and.not.equal(dst.secret);
+        expect(Date.parse(rotated.previous_secret_until) - Date.now()).to.be.within(3_500_000, 3_600_000);
+        const read = (await owner(http.get(path)).expect(200)).body;
+        expect(read).not.to.have.property('secret');
+        expect(read.previous_secret_until).to.equal(rotated.previous_secret_until);
+        const during = await signedWith(2);
+        expect(String(during.got.headers['webhook-signature']).split(' ')).to.have.length(2);
+        expect([during.verifies(rotated.secret), during.verifies(dst.secret)]).to.deep.equal([true, true]);
+
+        // Bad requests change nothing: the secret stays the rotated one.
+        for (const [payload, field] of [[{ grace_s: -1 }, 'grace_s'], [{ grace_s: 604801 }, 'grace_s'], [{ grace_s: '60' }, 'grace_s'], [{ grace_s: 1.5 }, 'grace_s'], [{ grace: 60 }, 'grace']] as const) {
+          const res = await owner(http.post(`${path}/rotate-secret`)).send(payload).expect(400);
+          expect(res.body.error, JSON.stringify(payload)).to.include({ code: 'invalid_request', field });
+        }
+        expect((await owner(http.post(`/api/objects/webhook/${hook}/destinations/dst_0000000000000000/rotate-secret`)).send({}).expect(404)).body.error.code).to.equal('not_found');
+
+        // No grace: only the newest secret signs from now on.
+        const last = (await owner(http.post(`${path}/rotate-secret`)).send({ grace_s: 0 }).expect(200)).body;
+        expect(last.previous_secret_until).to.equal(null);
+        const after = await signedWith(3);
+        expect(String(after.got.headers['webhook-signature']).split(' ')).to.have.length(1);
+        expect([after.verifies(last.secret), after.verifies(rotated.secret), after.verifies(dst.secret)]).to.deep.equal([true, false, false]);
+      });
+
       it('records a filtered-out delivery as skipped and forwards the ones that pass', async () => {
         const hook = await newHook();
         const dst = await addDestination(hook, { url: rx.url(), filter: 'body.type == "invoice.paid" and body.amount > 10' });
@@ -365,6 +431,8 @@ for (const engine of engines()) {
       const hook = (await owner(http.post('/api/objects/webhook')).send({ name: 'flaky' }).expect(201)).body.id;
       const dst = (await owner(http.post(`/api/objects/webhook/${hook}/destinations`)).send({ url: rx.url(), retry: { max_attempts: 1 } }).expect(201)).body;
       const state = async (entry: string) => (await owner(http.get(`/api/ledger/${entry}`)).expect(200)).body.entry.forwarding[0];
+      const circuit = async () => (await owner(http.get(`/api/objects/webhook/${hook}/destinations/${dst.id}`)).expect(200)).body.circuit;
+      expect(await circuit()).to.deep.equal({ state: 'closed', until: null, failures: 0 });
       rx.answer = () => ({ status: 500 });
       for (let n = 0; n < 2; n++) {
         const sent = await deliver(server, hook, JSON.stringify({ n }));
@@ -380,9 +448,19 @@ for (const engine of engines()) {
       }, 'postponed by the open circuit');
       expect(postponed.state).to.equal('pending');
       expect(rx.received).to.have.length(2);
+      // The destination's answer, its listing and the dashboard say the circuit is open, and until when.
+      const open = await circuit();
+      expect(open).to.include({ state: 'open', failures: 2 });
+      expect(Date.parse(open.until)).to.equal(Date.parse(postponed.next_attempt_at));
+      const listed = (await owner(http.get(`/api/objects/webhook/${hook}/destinations`)).expect(200)).body.items[0];
+      expect(listed.circuit).to.deep.equal(open);
+      const signedIn = await http.post('/dashboard/login').type('form').send({ api_key: TEST_API_KEY }).expect(303);
+      const page = await http.get(`/dashboard/webhooks/${hook}`).set('cookie', signedIn.headers['set-cookie']![0]!.split(';')[0]!).expect(200);
+      expect(page.text).to.contain(`open until ${open.until}`);
       rx.answer = () => ({ status: 200 });
       const done = await eventually(async () => ((await state(held.body.entry)).state === 'delivered' ? state(held.body.entry) : undefined), 'delivered by the probe');
       expect(done).to.include({ destination: dst.id, attempts: 1 });
+      expect(await circuit()).to.deep.equal({ state: 'closed', until: null, failures: 0 });
     });
   });
 }

@@ -3,6 +3,7 @@
 // and an SDK client at /mcp unchanged: every content type, structured content, tool metadata,
 // progress, log messages, cancellation, elicitation and sampling. Large images are stored once.
 import { expect } from 'chai';
+import { toolDefinitionHash, type McpToolDescription } from '@switchyard/core';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -172,7 +173,10 @@ for (const engine of engines()) {
           expect(through.title, tool.name).to.equal(tool.title);
           expect(through.annotations, tool.name).to.deep.equal(tool.annotations);
           expect(through.outputSchema, tool.name).to.deep.equal(tool.outputSchema);
-          expect(through._meta, tool.name).to.deep.equal(tool._meta);
+          // The upstream's _meta whole, plus the hash of the pinned definition (tool governance, issue 30).
+          const { 'switchyard/definition_hash': pinned, ...upstreamMeta } = (through._meta ?? {}) as Record<string, unknown>;
+          expect(upstreamMeta, tool.name).to.deep.equal(tool._meta ?? {});
+          expect(pinned, tool.name).to.equal(toolDefinitionHash(tool as McpToolDescription));
         }
         const say = listed.find((t) => t.name === 'FAITHFUL_SAY')!;
         expect(say).to.not.have.property('annotations');

@@ -47,7 +47,9 @@ for (const engine of engines()) {
             },
             'everything-http': { system: 'EVERYTHING_HTTP', transport: 'streamable-http', url: everythingHttp.url, tools: { echo: OPEN } },
             'everything-sse': { system: 'EVERYTHING_SSE', transport: 'sse', url: everythingSse.url, tools: { echo: OPEN } },
-            listing: { system: 'LISTING', transport: 'stdio', command: process.execPath, args: [LISTING_FIXTURE], env: { TOOLS_FILE: toolsFile }, defaults: OPEN },
+            // Its tests follow a changing list, so it accepts changes (pinned, not held); holding them
+            // for the owner, the default, is tested in tool-governance.http.test.ts.
+            listing: { system: 'LISTING', transport: 'stdio', command: process.execPath, args: [LISTING_FIXTURE], env: { TOOLS_FILE: toolsFile }, defaults: OPEN, onChange: 'accept' },
             down: { system: 'DOWN', transport: 'streamable-http', url: `http://127.0.0.1:${await freePort()}/mcp` },
           },
         },

@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { PROJECT_ROOT } from '@switchyard/app';
+import { toolDefinitionHash, type McpToolDescription } from '@switchyard/core';
 import { TEST_API_KEY, engines, startListeningService, type ListeningService } from '../support/app.js';
 import { startConformanceUpstream, type ConformanceUpstream } from '../support/conformance-upstream.js';
 
@@ -44,6 +45,9 @@ const FAITHFUL = join(PROJECT_ROOT, 'test', 'support', 'faithful-mcp-server.mjs'
 /** What the gateway keeps of a tool as its upstream listed it; the description gains the auth · risk line. */
 const METADATA = ['title', 'annotations', 'outputSchema', '_meta', 'inputSchema'] as const;
 type ListedTool = { name: string; description?: string } & Partial<Record<(typeof METADATA)[number], unknown>>;
+/** What the gateway shows of a field: as the upstream gave it, and in _meta also the hash of the pinned definition (issue 30). */
+const shownAs = (original: ListedTool, field: (typeof METADATA)[number]): unknown =>
+  field === '_meta' ? { ...(original._meta as Record<string, unknown> | undefined), 'switchyard/definition_hash': toolDefinitionHash(original as McpToolDescription) } : original[field];
 
 for (const engine of engines()) {
   describe(`MCP Inspector CLI against /mcp (${engine})`, function () {
@@ -135,7 +139,7 @@ for (const engine of engines()) {
       for (const tool of page.tools) {
         const original = upstreamTools.find((t) => t.name === tool.name);
         expect(original, tool.name).to.not.equal(undefined);
-        for (const field of METADATA) expect(tool[field], `${tool.name}.${field}`).to.deep.equal(original![field]);
+        for (const field of METADATA) expect(tool[field], `${tool.name}.${field}`).to.deep.equal(shownAs(original!, field));
         expect(tool.description).to.match(/ \[.+ · .+\]$/).and.satisfy((d: string) => d.startsWith(original!.description!));
       }
     });
@@ -146,12 +150,13 @@ for (const engine of engines()) {
       expect(tools.map((t) => t.name).sort()).to.deep.equal(['FAITHFUL_ALL_CONTENT', 'FAITHFUL_BIG_IMAGE', 'FAITHFUL_SAY']);
       for (const tool of tools) {
         const original = upstreamTools.find((t) => `FAITHFUL_${t.name.replace(/-/g, '_').toUpperCase()}` === tool.name)!;
-        for (const field of METADATA) expect(tool[field], `${tool.name}.${field}`).to.deep.equal(original[field]);
+        for (const field of METADATA) expect(tool[field], `${tool.name}.${field}`).to.deep.equal(shownAs(original, field));
       }
       const say = tools.find((t) => t.name === 'FAITHFUL_SAY')!;
       expect(say).to.not.have.property('annotations');
       expect(say).to.not.have.property('title');
-      expect(tools.find((t) => t.name === 'FAITHFUL_ALL_CONTENT')).to.deep.include({ title: 'Every content type', annotations: { readOnlyHint: true, idempotentHint: true }, _meta: { 'example.com/owner': 'gateway tests' } });
+      expect(tools.find((t) => t.name === 'FAITHFUL_ALL_CONTENT')).to.deep.include({ title: 'Every content type', annotations: { readOnlyHint: true, idempotentHint: true } });
+      expect(tools.find((t) => t.name === 'FAITHFUL_ALL_CONTENT')!._meta).to.deep.include({ 'example.com/owner': 'gateway tests' });
       // (The inspector parses a --tool-arg that looks like JSON, so only plain text can be sent as text.)
       const said = answer<{ content: unknown[] }>(await through('/mcp/v/media', ['--method', 'tools/call', '--tool-name', 'FAITHFUL_SAY', '--tool-arg', 'text=  said as given\n']));
       expect(said.content).to.deep.equal([{ type: 'text', text: '  said as given\n' }]);

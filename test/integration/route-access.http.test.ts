@@ -43,6 +43,7 @@ for (const engine of engines()) {
       expect(of('POST /mcp')).to.deep.equal(['run (the MCP server)']);
       expect(of('POST /hook/{id}')![0]).to.match(/^public: the address is the secret/);
       expect(of('GET /api/dispatch')![0]).to.match(/^per verb: invoke judged by its handler, key contract:read/);
+      expect(of('GET /api/dispatch')![0]).to.include(`receipt receipt:read (a delivery's receipt (dlv_…) opens a webhook's traffic: ${OWNER_MOVES.readDeliveries})`);
       expect(of('GET /api/workspace/{slug}/enter')).to.deep.equal([`move ${OWNER_MOVES.mintTokens} (when a role other than observer)`]);
     });
 

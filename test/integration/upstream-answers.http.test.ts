@@ -1,6 +1,6 @@
 // Upstream answers that would cost the service too much, through the whole service against real
 // MCP servers in their own processes (test/support/answer-mcp-server.mjs), over both answer forms
-// of streamable HTTP (one JSON body, an event stream): an answer past dispatch.maxResultBytes is
+// of streamable HTTP (one JSON body, an event stream) and the legacy SSE transport: an answer past dispatch.maxResultBytes is
 // read no further and fails its run upstream_answer_too_large, ledgered with a small record; an
 // upstream killed mid-call fails the run at once (502), not at the timeout. On each engine; and a
 // 30 MB answer to a service process, whose peak resident memory is read from /proc.
@@ -17,7 +17,9 @@ import { startServiceProcess, type Child } from '../support/processes.js';
 
 const FIXTURE = join(PROJECT_ROOT, 'test', 'support', 'answer-mcp-server.mjs');
 const OPEN = { auth: 'none', risk: 'low', approval: false };
-type Mode = 'json' | 'sse';
+/** The answer forms: streamable HTTP's JSON body and event stream, and the legacy SSE transport. */
+const MODES = ['json', 'sse', 'legacy-sse'] as const;
+type Mode = 'json' | 'sse' | 'legacy-sse';
 
 interface AnswerServer {
   url: string;
@@ -36,7 +38,7 @@ async function startAnswerServer(mode: Mode): Promise<AnswerServer> {
     });
   });
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `http://127.0.0.1:${port}/${mode === 'legacy-sse' ? 'sse' : 'mcp'}`,
     child,
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
@@ -48,7 +50,7 @@ async function startAnswerServer(mode: Mode): Promise<AnswerServer> {
 }
 
 const servers = (entries: Record<string, { mode: Mode; url: string }>) =>
-  Object.fromEntries(Object.entries(entries).map(([name, { url }]) => [name, { system: name.toUpperCase().replace(/-/g, '_'), transport: 'streamable-http', url, defaults: OPEN }]));
+  Object.fromEntries(Object.entries(entries).map(([name, { mode, url }]) => [name, { system: name.toUpperCase().replace(/-/g, '_'), transport: mode === 'legacy-sse' ? 'sse' : 'streamable-http', url, defaults: OPEN }]));
 
 for (const engine of engines()) {
   describe(`upstream answers: too large, cut off (${engine})`, function () {
@@ -59,14 +61,17 @@ for (const engine of engines()) {
     const run = (key: string, body: unknown) => http.post('/api/dispatch').set('x-sheets-key', TEST_API_KEY).send({ key, body });
 
     before(async () => {
-      for (const mode of ['json', 'sse'] as const) {
-        fixtures[`answers-${mode}`] = await startAnswerServer(mode);
-        fixtures[`dies-${mode}`] = await startAnswerServer(mode);
+      const modes: Record<string, Mode> = {};
+      for (const mode of MODES) {
+        for (const role of ['answers', 'dies']) {
+          fixtures[`${role}-${mode}`] = await startAnswerServer(mode);
+          modes[`${role}-${mode}`] = mode;
+        }
       }
       svc = await startTestService(engine, {
         // A long timeout: a run that waited for it would fail the test by mocha's, long before.
         dispatch: { timeoutMs: 120_000, maxResultBytes: 1_000_000 },
-        upstreams: { servers: servers(Object.fromEntries(Object.entries(fixtures).map(([name, f]) => [name, { mode: 'json', url: f.url }]))) },
+        upstreams: { servers: servers(Object.fromEntries(Object.entries(fixtures).map(([name, f]) => [name, { mode: modes[name]!, url: f.url }]))) },
       });
       http = request(svc.switchyard.app);
     });
@@ -75,8 +80,9 @@ for (const engine of engines()) {
       await Promise.all(Object.values(fixtures).map((f) => f.stop()));
     });
 
-    for (const mode of ['json', 'sse'] as const) {
-      const KEY = `ANSWERS_${mode.toUpperCase()}_BIG`;
+    for (const mode of MODES) {
+      const SYSTEM = mode.toUpperCase().replace(/-/g, '_');
+      const KEY = `ANSWERS_${SYSTEM}_BIG`;
 
       it(`runs an answer under dispatch.maxResultBytes whole (${mode})`, async () => {
         const res = await run(KEY, { bytes: 900_000 }).expect(200);
@@ -94,7 +100,7 @@ for (const engine of engines()) {
       });
 
       it(`fails a run at once as 502 upstream_unavailable when the upstream dies mid-call, not at the timeout (${mode})`, async () => {
-        const res = await run(`DIES_${mode.toUpperCase()}_CRASH`, {}).expect(502);
+        const res = await run(`DIES_${SYSTEM}_CRASH`, {}).expect(502);
         expect(res.body.error.code).to.equal('upstream_unavailable');
         expect(res.body.invocation).to.include({ ok: false, ran: true, status: 'failed' });
         const stored = await http.get(`/api/invocations/${res.body.invocation.id}`).set('x-sheets-key', TEST_API_KEY).expect(200);

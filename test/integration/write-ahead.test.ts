@@ -146,18 +146,23 @@ for (const engine of engines()) {
         requestId: 'req-1',
       });
 
+    // Leases are read against a clock the test moves, so a slow machine cannot lapse one early.
+    let now = Date.now();
+    const clock = () => now;
+    const pass = (ms: number) => void (now += ms);
+
     it('another process ends a run whose holder stopped renewing, once; a renewed one it leaves alone', async () => {
-      const holder = new KnexRunReservations(one.knex, { leaseMs: 300 });
-      const sweeper = new InterruptedRuns(new KnexRunReservations(other.knex, { leaseMs: 300 }), new KnexInvocationStore(other.knex), systemClock);
+      const holder = new KnexRunReservations(one.knex, { leaseMs: 300 }, clock);
+      const sweeper = new InterruptedRuns(new KnexRunReservations(other.knex, { leaseMs: 300 }, clock), new KnexInvocationStore(other.knex), systemClock);
       const renewed = begun();
       const dead = begun();
       await holder.begin(renewed);
       await holder.begin(dead);
       holder.abandon(dead.id); // as a process that died would: no renewal
       expect(await sweeper.sweep()).to.deep.equal([]);
-      await new Promise((r) => setTimeout(r, 200));
+      pass(200);
       await holder.renew();
-      await new Promise((r) => setTimeout(r, 200));
+      pass(200);
       expect(await sweeper.sweep()).to.deep.equal([dead.id]);
       expect(await sweeper.sweep()).to.deep.equal([]);
       const store = new KnexInvocationStore(one.knex);
@@ -167,19 +172,19 @@ for (const engine of engines()) {
       await store.append({ ...renewed, status: 'ok', ok: true, error: null, result: { done: true } });
       holder.end(renewed.id);
       await until('the ended reservation to go', async () => Number((await one.knex('run_reservations').count({ n: '*' }))[0]!['n']) === 0);
-      await new Promise((r) => setTimeout(r, 350));
+      pass(1000);
       expect(await sweeper.sweep()).to.deep.equal([]);
       expect(await store.get(renewed.id)).to.deep.include({ status: 'ok' });
     });
 
     it('a reservation whose outcome is in the ledger is dropped, not recorded twice', async () => {
-      const holder = new KnexRunReservations(one.knex, { leaseMs: 100 });
+      const holder = new KnexRunReservations(one.knex, { leaseMs: 100 }, clock);
       const store = new KnexInvocationStore(one.knex);
       const run = begun();
       await holder.begin(run);
       await store.append({ ...run, status: 'ok', ok: true, error: null, result: 1 });
       holder.abandon(run.id); // the outcome went in, the delete did not
-      await new Promise((r) => setTimeout(r, 150));
+      pass(150);
       expect(await new InterruptedRuns(holder, store, systemClock).sweep()).to.deep.equal([]);
       expect(await store.get(run.id)).to.deep.include({ status: 'ok' });
       expect(Number((await one.knex('run_reservations').count({ n: '*' }))[0]!['n'])).to.equal(0);

@@ -7,15 +7,16 @@
 // and a webhook delivery forwarded to a receiver; with real upstream URLs configured it must start
 // with the simulators' compiled code deleted.
 import { expect } from 'chai';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { startEdgeSimulator } from '@switchyard/plugin-edge/simulator';
 import { startMessagingSimulator } from '@switchyard/plugin-messaging/simulator';
 import { startPaymentsSimulator } from '@switchyard/plugin-payments/simulator';
 import { PROJECT_ROOT } from '@switchyard/app';
-import { npmStart, npmStartArgs, type StartedService } from '../support/npm-start.js';
+import { cleanEnv, npmStart, npmStartArgs, type StartedService } from '../support/npm-start.js';
 import { eventually, startReceiver, type Receiver } from '../support/receiver.js';
 
 const EDGE = 'EDGE_BUILDS_WORKERS_BUILDS_SET_ACTIVE_WORKER';
@@ -120,6 +121,44 @@ describe('repository: a fresh clone builds on install and npm start runs the com
     expect(warnings, svc.stderr()).to.have.length(1);
     expect(JSON.parse(warnings[0]!)).to.deep.include({ level: 'warn', plugins: ['edge', 'messaging', 'payments'] });
     expect(await svc.stop(), svc.stderr()).to.equal(0);
+  });
+
+  it('runs as the Dockerfile says: its build steps are these, its CMD starts the service, its HEALTHCHECK passes, SIGTERM exits 0', async () => {
+    const dockerfile = readFileSync(join(clone, 'Dockerfile'), 'utf8').replace(/\\\n\s*/g, ' ');
+    const stages = dockerfile.split(/^FROM /m).slice(1);
+    expect(stages, 'a build stage and a runtime stage').to.have.length(2);
+    // The build stage runs what this suite did: install with dev dependencies (npm ci, whose prepare
+    // builds), the build, then the production layout (prune the dev dependencies).
+    const build = stages[0]!.match(/^RUN (.+)$/gm)!.join(' ');
+    for (const step of ['npm ci', 'npm run build', 'npm prune --omit=dev']) expect(build, step).to.contain(step);
+    const runtime = stages[1]!;
+    expect(runtime).to.match(/^USER node$/m);
+    const env = Object.fromEntries([...runtime.matchAll(/^ENV (.+)$/gm)].flatMap((m) => [...m[1]!.matchAll(/(\w+)=(\S+)/g)].map((kv) => [kv[1]!, kv[2]!])));
+    expect(env).to.include({ NODE_ENV: 'production', HOST: '0.0.0.0', PORT: '8080' });
+    const cmd = JSON.parse(/^CMD (\[.+\])$/m.exec(runtime)![1]!) as string[];
+    const health = JSON.parse(/^HEALTHCHECK .*?CMD (\[.+\])$/m.exec(runtime)![1]!) as string[];
+    expect(cmd[0], 'node itself is PID 1').to.equal('node');
+    expect(health[0]).to.equal('node');
+    const healthy = (port: string) => spawnSync(process.execPath, health.slice(1), { cwd: clone, env: { ...process.env, PORT: port }, timeout: 10_000 }).status;
+
+    // The image's command and environment (on loopback and a free port here: tests listen nowhere else).
+    const child = spawn(process.execPath, cmd.slice(1), { cwd: clone, env: cleanEnv({ ...env, HOST: '127.0.0.1', PORT: '0', DATABASE_URL: `sqlite:${join(home, 'image.db')}` }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.once('exit', (code) => reject(new Error(`the image's command exited with ${code}`)));
+        createInterface({ input: child.stdout! }).on('line', (line) => {
+          if (line.includes('"switchyard listening"')) resolve((JSON.parse(line) as { url: string }).url);
+        });
+      });
+      const port = new URL(url).port;
+      expect(healthy(port), 'the health check passes while the service runs').to.equal(0);
+      child.kill('SIGTERM');
+      expect(await exited, 'SIGTERM ends it cleanly').to.equal(0);
+      expect(healthy(port), 'and fails once it is gone').to.equal(1);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
   });
 
   it('starts on real upstream URLs with no simulator code present, and says nothing of simulators', async () => {

@@ -1,5 +1,6 @@
 // A user's clone has nothing beside it: no shared folder, no file of the machine that wrote it.
-// This suite clones the repository into an empty temporary folder and runs the core suite there,
+// This suite clones the repository into an empty temporary folder and runs the core and verifier
+// suites there (the verifier's reads the vectors),
 // and checks that no tracked file names a path outside the repository.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
@@ -22,7 +23,8 @@ describe('repository: a fresh clone stands on its own', function () {
     git(['clone', '--quiet', '--no-hardlinks', ROOT, clone], home);
     // Installed packages are not part of a clone; the user's `npm install` makes them. Linking this
     // checkout's keeps the test on loopback; workspace links inside it resolve into this checkout,
-    // which the core suite does not use (it imports its sources by relative path).
+    // which the suites use only for @switchyard/verifier (core's one package of ours), whose own
+    // suite runs here from the clone's sources and vectors.
     symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir');
   });
   after(() => rmSync(home, { recursive: true, force: true }));
@@ -32,10 +34,10 @@ describe('repository: a fresh clone stands on its own', function () {
     expect(existsSync(join(clone, 'test', 'vectors', 'NOTICE'))).to.equal(true);
   });
 
-  it('passes the core suite, vectors included, with no environment pointing outside', () => {
+  it('passes the core and verifier suites, vectors included, with no environment pointing outside', () => {
     const env = { ...process.env };
     for (const name of Object.keys(env)) if (name.startsWith('SWITCHYARD_')) delete env[name];
-    const run = spawnSync(join(clone, 'node_modules', '.bin', 'mocha'), ['--reporter', 'dot', 'core/test/**/*.test.ts'], { cwd: clone, env, encoding: 'utf8' });
+    const run = spawnSync(join(clone, 'node_modules', '.bin', 'mocha'), ['--reporter', 'dot', 'core/test/**/*.test.ts', 'adapters/verifier/test/**/*.test.ts'], { cwd: clone, env, encoding: 'utf8' });
     const out = `${run.stdout}\n${run.stderr}`;
     expect(run.status, out).to.equal(0);
     const passing = /(\d+) passing/.exec(out);

@@ -8,6 +8,7 @@ import { PROJECT_ROOT } from '@switchyard/app';
 
 export const EVERYTHING_BIN = join(PROJECT_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 export const LISTING_FIXTURE = join(PROJECT_ROOT, 'test', 'support', 'listing-mcp-server.mjs');
+export const CHANGING_FIXTURE = join(PROJECT_ROOT, 'test', 'support', 'changing-mcp-server.mjs');
 
 /** A port nobody listens on right now: bind one, then release it. */
 export async function freePort(): Promise<number> {

@@ -14,7 +14,7 @@ export function mountedRoutes(app: Express): string[] {
       if (layer.route) {
         for (const path of Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path]) {
           for (const [method, on] of Object.entries(layer.route.methods)) {
-            if (on && method !== '_all') out.add(`${method.toUpperCase()} ${path.replace(/:(\w+)/g, '{$1}')}`);
+            if (on && method !== '_all') out.add(`${method.toUpperCase()} ${path.replace(/[:*](\w+)/g, '{$1}')}`);
           }
         }
       } else if (layer.handle?.stack) {

@@ -69,3 +69,19 @@ export async function startServiceProcess(env: NodeJS.ProcessEnv, nodeArgs: stri
   const { child, value } = await spawnTs('adapters/app/src/main.ts', [], { PORT: '0', LOG_LEVEL: 'info', ...env }, listeningUrl, 30_000, nodeArgs, root);
   return { child, url: value };
 }
+
+/** A worker's "switchyard working" log line (it serves no HTTP, so it has no URL). */
+export const workingLine = (line: string): true | undefined => {
+  try {
+    const entry = JSON.parse(line) as { message?: string };
+    return entry.message === 'switchyard working' ? true : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** Starts a worker process (SWITCHYARD_ROLE=worker) and resolves once its background work runs. */
+export async function startWorkerProcess(env: NodeJS.ProcessEnv, root = PROJECT_ROOT): Promise<Child> {
+  const { child } = await spawnTs('adapters/app/src/main.ts', [], { LOG_LEVEL: 'info', ...env, SWITCHYARD_ROLE: 'worker' }, workingLine, 30_000, [], root);
+  return child;
+}

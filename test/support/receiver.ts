@@ -18,6 +18,11 @@ export interface Receiver {
   received: Received[];
   /** Decides each answer; by default 200. */
   answer: (req: Received, index: number) => Answer;
+  /** Requests left hanging now, and the most there were at once. */
+  hanging(): number;
+  peakHanging: number;
+  /** Answers every hanging request with this status. */
+  release(status?: number): void;
   close(): Promise<void>;
 }
 
@@ -28,6 +33,12 @@ export async function startReceiver(): Promise<Receiver> {
     url: (path = '/in') => `http://127.0.0.1:${receiver.port}${path}`,
     received: [],
     answer: () => ({ status: 200, body: 'ok' }),
+    hanging: () => hanging.size,
+    peakHanging: 0,
+    release: (status = 200) => {
+      for (const res of hanging) res.writeHead(status, { 'content-type': 'text/plain' }).end('released');
+      hanging.clear();
+    },
     close: async () => {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();
@@ -43,6 +54,8 @@ export async function startReceiver(): Promise<Receiver> {
       const answer = receiver.answer(got, index);
       if (answer === 'hang') {
         hanging.add(res);
+        receiver.peakHanging = Math.max(receiver.peakHanging, hanging.size);
+        res.on('close', () => hanging.delete(res));
         return;
       }
       res.writeHead(answer.status, { 'content-type': 'text/plain' });

@@ -27,11 +27,11 @@ export function mountedRouteAccess(app: Express): RouteAccessRow[] {
     for (const layer of stack) {
       if (layer.route) {
         for (const path of Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path]) {
-          const sample = path.replace(/:(\w+)/g, SAMPLE);
+          const sample = path.replace(/[:*](\w+)/g, SAMPLE);
           const atMounts = mounts.filter((m) => m.layer.match(sample)).map((m) => m.access);
           const own = layer.route.stack.flatMap((l) => accessOf(l.handle) ?? []);
           for (const [method, on] of Object.entries(layer.route.methods)) {
-            if (on && method !== '_all') rows.push({ route: `${method.toUpperCase()} ${path.replace(/:(\w+)/g, '{$1}')}`, method: method.toUpperCase(), sample, access: [...atMounts, ...own] });
+            if (on && method !== '_all') rows.push({ route: `${method.toUpperCase()} ${path.replace(/[:*](\w+)/g, '{$1}')}`, method: method.toUpperCase(), sample, access: [...atMounts, ...own] });
           }
         }
       } else if (layer.handle?.stack) {
@@ -59,6 +59,6 @@ export const describeAccess = (a: DeclaredAccess): string => {
     case 'run':
       return `run (${a.what})`;
     case 'verbs':
-      return `per verb: ${Object.entries(a.moves).map(([v, m]) => `${v} ${m ?? 'judged by its handler'}`).join(', ')}`;
+      return `per verb: ${Object.entries(a.moves).map(([v, m]) => `${v} ${m ?? 'judged by its handler'}${a.narrower?.[v] ? ` (${a.narrower[v]})` : ''}`).join(', ')}`;
   }
 };

@@ -41,7 +41,17 @@ function cyclesIn(src: string): string[] {
 }
 
 describe('architecture: the dependency rule', () => {
-  const FORBIDDEN_IN_CORE = /^(express|knex|pg|sqlite3|inversify|supertest|node:http|node:https|http|https|node:net|@modelcontextprotocol\/sdk.*|@switchyard\/(?!core$).*)$/;
+  // The verifier is the one package of ours core builds on: it has no dependency at all (below).
+  const FORBIDDEN_IN_CORE = /^(express|knex|pg|sqlite3|inversify|supertest|node:http|node:https|http|https|node:net|@modelcontextprotocol\/sdk.*|@switchyard\/(?!core$|verifier$).*)$/;
+
+  it('the verifier imports nothing but Node built-ins and its own files, and declares no dependency', () => {
+    // Module specifiers of import/export statements and import() (importsOf also reads Buffer.from('…')).
+    const specifiers = (f: string) => [...readFileSync(f, 'utf8').matchAll(/^(?:import|export)\s[^;'"`]*?\bfrom\s*['"]([^'"]+)['"]|^import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]/gm)].map((m) => m[1] ?? m[2] ?? m[3]!);
+    const offenders = sourceFiles(join(root, 'adapters', 'verifier', 'src')).flatMap((f) => specifiers(f).filter((i) => !i.startsWith('node:') && !i.startsWith('./')).map((i) => `${f}: ${i}`));
+    expect(offenders).to.deep.equal([]);
+    const pkg = JSON.parse(readFileSync(join(root, 'adapters', 'verifier', 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(pkg['dependencies'] ?? {}).to.deep.equal({});
+  });
 
   it('core/src imports no adapter library and no other package of ours', () => {
     const offenders = sourceFiles(join(root, 'core', 'src')).flatMap((f) => importsOf(f).filter((i) => FORBIDDEN_IN_CORE.test(i)).map((i) => `${f}: ${i}`));

@@ -1,9 +1,11 @@
 // Configuration: config/default.json, merged with SWITCHYARD_CONFIG's file, then env overrides,
 // validated against config/schema.json at boot. A bad value stops the start and names its key.
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { Ajv } from 'ajv';
 import type { UpstreamOAuthConfig } from '@switchyard/mcp';
+import { dialectOfUrl } from '@switchyard/storage-knex';
 import { CONFIG_DIR } from './paths.js';
 
 export interface PluginConfig {
@@ -13,10 +15,16 @@ export interface PluginConfig {
   [option: string]: unknown;
 }
 
+/** What a process runs: HTTP and background work (all), HTTP only (api), background work only (worker). */
+export type Role = 'all' | 'api' | 'worker';
+
 export interface Config {
+  role: Role;
   server: {
     host: string;
     port: number;
+    /** Proxies whose X-Forwarded-For names the client: addresses, CIDR ranges, or loopback/linklocal/uniquelocal. */
+    trustedProxies: string[];
     publicBaseUrl: string | null;
     bodyLimitBytes: number;
     bodyBudgetBytes: number;
@@ -32,13 +40,13 @@ export interface Config {
   webhooks: {
     bodyLimitBytes: number;
     refusedBodyBytes: number;
-    forwarding?: { allow?: string[]; pollMs?: number; leaseMs?: number; concurrency?: number; circuitFailures?: number; circuitCooldownMs?: number };
+    forwarding?: { allow?: string[]; pollMs?: number; leaseMs?: number; concurrency?: number; perDestinationConcurrency?: number; circuitFailures?: number; circuitCooldownMs?: number };
   };
   approvals: { ttlSeconds: number };
   /** OAuth 2.1 for the MCP faces (all optional; defaults in core's DEFAULT_OAUTH_OPTIONS). */
   oauth?: { accessTokenTtlSeconds?: number; refreshTokenTtlSeconds?: number; codeTtlSeconds?: number; maxUnconsentedClients?: number; clientMetadata?: { enabled?: boolean; allow?: string[]; allowHttp?: boolean } };
   tokens: { rootKeys: Array<{ kid: string; secret: string }>; mintPerMinute: number; workspaces: string[] };
-  ledger: { origin: string; signingKey?: string | null; commitmentKey?: string | null; integrateIntervalMs: number; leafWorker: boolean; inlineBodyBytes: number; pageBytes: number };
+  ledger: { origin: string; signingKey?: string | null; commitmentKey?: string | null; integrateIntervalMs: number; leafWorker: boolean; inlineBodyBytes: number; pageBytes: number; witnesses?: Array<{ name: string; vkey: string; url: string }>; witnessTimeoutMs?: number };
   upstreams: { connectTimeoutMs?: number; listTimeoutMs?: number; servers?: Record<string, UpstreamServerConfig>; oauthKeys?: Array<{ kid: string; secret: string }> };
   /** The MCP faces: accepted Host and Origin values, tools/list page size, named virtual servers. */
   mcp: { allowedHosts: string[]; allowedOrigins: string[]; pageSize: number; virtualServers: Record<string, { description?: string; tools: string[] }>; sessions: { maxSessions: number; maxSubscriptions: number; idleMs: number } };
@@ -54,6 +62,13 @@ export interface ImportedToolPolicyConfig {
   auth?: 'none' | 'required';
   risk?: 'low' | 'high';
   approval?: boolean;
+  /** Overrides of what callers are shown and what runs (core/src/tool-override.ts); upstreams.servers.<name>.tools.<tool> only. */
+  name?: string;
+  title?: string;
+  description?: string;
+  hidden?: boolean;
+  fixed?: Record<string, unknown>;
+  default_arguments?: Record<string, unknown>;
 }
 
 /** upstreams.servers.<name>: an MCP server whose tools are imported as capabilities of `system`. */
@@ -70,6 +85,8 @@ export interface UpstreamServerConfig {
   oauth?: UpstreamOAuthConfig;
   tools?: Record<string, ImportedToolPolicyConfig>;
   defaults?: ImportedToolPolicyConfig;
+  /** A changed, new or removed tool: held for the owner's approval (the default), or pinned and served at once. */
+  onChange?: 'hold' | 'accept';
 }
 
 export class ConfigError extends Error {
@@ -120,7 +137,9 @@ function envOverrides(env: NodeJS.ProcessEnv): Json {
   if (port !== undefined) server['port'] = port;
   if (env['HOST']) server['host'] = env['HOST'];
   if (env['PUBLIC_BASE_URL']) server['publicBaseUrl'] = env['PUBLIC_BASE_URL'];
+  if (env['SWITCHYARD_TRUSTED_PROXIES'] !== undefined) server['trustedProxies'] = env['SWITCHYARD_TRUSTED_PROXIES'].split(',').map((p) => p.trim()).filter(Boolean);
   if (Object.keys(server).length) o['server'] = server;
+  if (env['SWITCHYARD_ROLE']) o['role'] = env['SWITCHYARD_ROLE'];
   if (env['DATABASE_URL']) o['database'] = { url: env['DATABASE_URL'] };
   if (env['SWITCHYARD_CONTENT_FOLDER']) o['content'] = { folder: env['SWITCHYARD_CONTENT_FOLDER'] };
   if (env['LOG_LEVEL']) o['log'] = { level: env['LOG_LEVEL'] };
@@ -147,11 +166,32 @@ function envOverrides(env: NodeJS.ProcessEnv): Json {
   return o;
 }
 
+/** An entry of server.trustedProxies as Express's "trust proxy" reads it: an address, address/prefix, or a named range. */
+function isProxyEntry(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address, prefix, extra] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
 const schema = JSON.parse(readFileSync(resolve(CONFIG_DIR, 'schema.json'), 'utf8')) as Json;
 const validate = new Ajv({ allErrors: true, strict: true, strictTypes: false }).compile(schema);
 
 export function validateConfig(candidate: unknown): Config {
-  if (validate(candidate)) return candidate as unknown as Config;
+  if (validate(candidate)) {
+    const config = candidate as unknown as Config;
+    for (const proxy of config.server.trustedProxies) {
+      if (!isProxyEntry(proxy)) throw new ConfigError('server.trustedProxies', `${JSON.stringify(proxy)} is not an IP address, a CIDR range (10.0.0.0/8, fd00::/8) or loopback, linklocal, uniquelocal`);
+    }
+    // SQLite is one process's database: an api process there would leave its forwarding and its
+    // ledger entries to a worker that cannot share the file safely.
+    if (config.role !== 'all' && !dialectOfUrl(config.database.url)?.sharedByProcesses) {
+      throw new ConfigError('role', `${config.role} needs a PostgreSQL database (database.url postgres://…); with SQLite run one process with role all`);
+    }
+    return config;
+  }
   const first = validate.errors![0]!;
   const extra = first.keyword === 'additionalProperties' ? `.${String(first.params['additionalProperty'])}` : '';
   const key = (first.instancePath.replace(/^\//, '').replace(/\//g, '.') + extra).replace(/^\./, '') || '(root)';

@@ -5,31 +5,42 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { ANSWER_EXCERPT_BYTES, type OutboundSender, type SendOutcome } from '@switchyard/core';
+import { ANSWER_EXCERPT_BYTES, parseAllowEntry, type OutboundSender, type SendOutcome } from '@switchyard/core';
 import { refusedRange } from '@switchyard/network-policy';
 
 const MAX_REDIRECTS = 3;
 
 /**
- * Allowlist entries: "host" (a name or an address) admits that host on ports 80 and 443 only;
- * "host:port" (or "[v6]:port") admits it on that port. Everything else must resolve to a public address.
+ * Allowlist entries (core's allow-entry.ts): "host" (a name or an address) admits that host on
+ * ports 80 and 443 only; "host:port" (or "[v6]:port") admits it on that port. The configuration's
+ * entries are fixed; the run-time ones (the owner's, from the database) are replaced as a whole
+ * when read again. Everything else must resolve to a public address.
  */
 export class DestinationAddressPolicy {
   private readonly entries = new Set<string>();
+  private runtime = new Set<string>();
 
   constructor(allow: string[]) {
     for (const raw of allow) {
-      const entry = raw.trim().toLowerCase();
-      const m = /^(\[[^\]]+\]|[^:]+)(?::(\d{1,5}))?$/.exec(entry);
-      if (!m) throw new Error(`webhooks.forwarding.allow: ${raw} is not host or host:port`);
-      const host = m[1]!.replace(/^\[|\]$/g, '');
-      if (m[2]) this.entries.add(`${host}|${Number(m[2])}`);
-      else for (const port of [80, 443]) this.entries.add(`${host}|${port}`);
+      const parsed = parseAllowEntry(raw);
+      if (!parsed) throw new Error(`webhooks.forwarding.allow: ${raw} is not host or host:port`);
+      for (const port of parsed.ports) this.entries.add(`${parsed.host}|${port}`);
     }
   }
 
+  /** The run-time entries now (an entry that does not parse is passed over). */
+  admitAlso(entries: string[]): void {
+    const next = new Set<string>();
+    for (const raw of entries) {
+      const parsed = parseAllowEntry(raw);
+      if (parsed) for (const port of parsed.ports) next.add(`${parsed.host}|${port}`);
+    }
+    this.runtime = next;
+  }
+
   private allowed(hostOrAddress: string, port: number): boolean {
-    return this.entries.has(`${hostOrAddress.toLowerCase()}|${port}`);
+    const key = `${hostOrAddress.toLowerCase()}|${port}`;
+    return this.entries.has(key) || this.runtime.has(key);
   }
 
   /** Null when the host (resolved to address) on port may be sent to, else why not. */
@@ -69,6 +80,10 @@ export class HttpOutboundSender implements OutboundSender {
     return addresses[0]!;
   }
 
+  admitAlso(entries: string[]): void {
+    this.policy.admitAlso(entries);
+  }
+
   async refusal(url: string): Promise<string | null> {
     const parsed = new URL(url);
     const host = parsed.hostname.replace(/^\[|\]$/g, '');
@@ -78,7 +93,7 @@ export class HttpOutboundSender implements OutboundSender {
     return null;
   }
 
-  async post(url: string, headers: Record<string, string>, body: Uint8Array, timeoutMs: number): Promise<SendOutcome> {
+  async post(url: string, headers: Record<string, string | string[]>, body: Uint8Array, timeoutMs: number): Promise<SendOutcome> {
     const started = Date.now();
     const elapsed = () => Date.now() - started;
     const signal = AbortSignal.timeout(timeoutMs);
@@ -102,7 +117,7 @@ export class HttpOutboundSender implements OutboundSender {
     }
   }
 
-  private exchange(url: URL, pinned: { address: string; family: number }, headers: Record<string, string>, body: Uint8Array, signal: AbortSignal): Promise<{ status: number; excerpt: string; location: string | undefined }> {
+  private exchange(url: URL, pinned: { address: string; family: number }, headers: Record<string, string | string[]>, body: Uint8Array, signal: AbortSignal): Promise<{ status: number; excerpt: string; location: string | undefined }> {
     const lookup = ((_name: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
       if (options?.all) callback(null, [pinned]);
       else callback(null, pinned.address, pinned.family);

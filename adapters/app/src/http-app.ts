@@ -2,13 +2,18 @@
 // then every face's router in the order the composition root lists their packages, and one error
 // middleware at the end. The faces come from their packages' wiring; this file names none of them.
 import express, { type Express } from 'express';
-import { SESSION_COOKIE, SESSION_COOKIE_PATH, accessLog, errorMiddleware, notFoundHandler, requestGate, requestObserver, type HttpFace, type HttpLogger, type HttpOptions, type StorageFailures } from '@switchyard/http-kit';
+import { SESSION_COOKIE, SESSION_COOKIE_PATH, accessLog, requestTrace, errorMiddleware, notFoundHandler, requestGate, requestObserver, type HttpFace, type HttpLogger, type HttpOptions, type StorageFailures } from '@switchyard/http-kit';
 import type { ServiceMetrics } from '@switchyard/telemetry';
 
 export function createHttpApp({ faces, options, metrics, logger, failures }: { faces: HttpFace[]; options: HttpOptions; metrics: ServiceMetrics; logger: HttpLogger; failures?: StorageFailures }): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
+  // Behind the configured proxies only, req.ip is the client their X-Forwarded-For names (rate limits
+  // count it); from any other peer the header is ignored and req.ip is the socket's address.
+  if (options.trustedProxies.length) app.set('trust proxy', options.trustedProxies);
+  // With traces on, each request's span comes first, so everything after runs inside it.
+  if (options.tracing) app.use(requestTrace());
   // Before everything else, in one layer: every request gets its id, its timing and its body bytes
   // counted, and malformed percent-encoding is refused before any route decodes a path, a query
   // or a cookie (the owner session's, and those the faces name).

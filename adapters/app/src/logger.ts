@@ -1,8 +1,10 @@
 // The service's logger: pino, one JSON object per line ({level, time, message, ...fields}), the level
 // from config, warn and error on stderr and the rest on stdout. A line written while a request is
-// handled names its request id (request_id), as the ledger records of that request do.
+// handled names its request id (request_id), as the ledger records of that request do, and with
+// traces on its trace_id and span_id.
 import { pino, type DestinationStream } from 'pino';
 import { currentRequestId, type HttpLogger } from '@switchyard/http-kit';
+import { activeTraceIds } from '@switchyard/telemetry';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
@@ -34,6 +36,9 @@ export function createLogger(level: LogLevel, options: LoggerOptions = {}): Logg
       formatters: { level: (label) => ({ level: label }) },
       mixin: () => {
         const id = currentRequestId();
+        // With traces on, a line written inside a span names its trace (and span) too.
+        const ids = activeTraceIds();
+        if (ids) return id === null ? ids : { request_id: id, ...ids };
         return id === null ? {} : { request_id: id };
       },
     },

@@ -1,18 +1,27 @@
-// `npm start`: load config, build the service, listen, and shut down cleanly on SIGINT/SIGTERM.
+// `npm start`: load config, build the service, listen (unless the role is worker), and shut down
+// cleanly on SIGINT/SIGTERM.
 import { DatabaseUnavailableError } from '@switchyard/storage-knex';
 import { ConfigError, loadConfig } from './config.js';
+import { roleRuns } from './background-work.js';
 import { createSwitchyard } from './switchyard.js';
+import { startTracing } from '@switchyard/telemetry';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const switchyard = await createSwitchyard(config);
-  const { url } = await switchyard.listen();
+  // Traces first (OTEL_* set), so every span the service makes has a provider to go to.
+  const tracing = await startTracing();
+  const switchyard = await createSwitchyard(config, { tracing: tracing !== null });
+  const serving = roleRuns(config.role).http;
+  const url = serving ? (await switchyard.listen()).url : null;
   if (switchyard.generatedApiKey) {
     process.stdout.write(
       `\n  First start: generated the owner's API key. It is shown once; only its hash is stored.\n\n    SWITCHYARD_API_KEY=${switchyard.generatedApiKey}\n\n  Send it as the x-sheets-key header.\n\n`,
     );
   }
-  switchyard.logger.info('switchyard listening', { url, database: config.database.url.replace(/\/\/[^@/]*@/, '//***@'), capabilities: switchyard.registry.size });
+  const database = config.database.url.replace(/\/\/[^@/]*@/, '//***@');
+  const fields = { role: config.role, database, capabilities: switchyard.registry.size, background: switchyard.background.names };
+  if (url) switchyard.logger.info('switchyard listening', { url, ...fields });
+  else switchyard.logger.info('switchyard working', fields);
   // A plugin whose upstream.url is "simulator" (the default) answers from a bundled simulator, not
   // the vendor: fine for a trial, wrong in production, so the start says it once.
   const simulated = switchyard.plugins.filter((p) => p.simulator).map((p) => p.plugin.name);
@@ -24,7 +33,10 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     switchyard.logger.info('shutting down', { signal });
-    switchyard.close().then(
+    switchyard
+      .close()
+      .then(() => tracing?.shutdown())
+      .then(
       () => process.exit(0),
       (err: Error) => {
         switchyard.logger.error('shutdown failed', { error: err.message });

@@ -12,7 +12,9 @@ import {
   DEFAULT_OAUTH_OPTIONS,
   DispatchService,
   ForwardingService,
+  IdempotentRuns,
   InterruptedRuns,
+  MemoryRateWindows,
   OAuthAuthorizationServer,
   RunnerDirectory,
   TokenIssuer,
@@ -23,8 +25,8 @@ import {
   type StoredDelivery,
   type StoredInvocation,
 } from '@switchyard/core';
-import { KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardJobStore, KnexInvocationStore, KnexLedger, KnexRunReservations, KnexSettings, KnexTokenUseStore, KnexUpstreamCredentialStore, KnexWebhookStore, StorageHealth, openDatabase, readLedgerBacklog, storageFailureKind } from '@switchyard/storage-knex';
-import { DEFAULT_MAX_RESULT_BYTES, McpUpstreamClient, MeteredUpstreamClient } from '@switchyard/mcp';
+import { KnexClientRateWindows, KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardAllowStore, KnexForwardJobStore, KnexIdempotencyKeyStore, KnexInvocationStore, KnexLedger, KnexRunReservations, KnexSettings, KnexTokenUseStore, KnexToolPinStore, KnexUpstreamCredentialStore, KnexWebhookStore, StorageHealth, openDatabase, readLedgerBacklog, storageFailureKind } from '@switchyard/storage-knex';
+import { DEFAULT_MAX_RESULT_BYTES, McpUpstreamClient, MeteredUpstreamClient, TracedUpstreamClient } from '@switchyard/mcp';
 import { httpRequestScope, httpServices, statusFor } from '@switchyard/http-kit';
 import { telemetryServices } from '@switchyard/telemetry';
 import { constantService, createServiceFactory, definePackage } from '@switchyard/wiring';
@@ -38,16 +40,24 @@ import { appServices, type LoadedPlugin } from './tokens.js';
 import { ConfiguredUpstreamImports } from './upstream-imports.js';
 import { upstreamOAuthClients } from './upstream-oauth.js';
 import { createHttpApp } from './http-app.js';
+import { traceForwarding, traceIntake, traceLedgerAppends } from './traced-services.js';
 
 /** Config, the logger, the clock and the request scope; and the HTTP settings the faces read, from config. */
-export const configWiring = (config: Config, logger: Logger) =>
+export const configWiring = (config: Config, logger: Logger, tracing = false) =>
   definePackage('app/config', [
     constantService(appServices.config, config),
     constantService(appServices.logger, logger),
+    constantService(appServices.tracing, tracing),
     constantService(coreServices.clock, systemClock),
     constantService(coreServices.requestScope, httpRequestScope),
-    constantService(httpServices.options, {
+    createServiceFactory({
+      service: httpServices.options,
+      deps: { rateWindows: coreServices.rateWindows },
+      factory: ({ rateWindows }) => ({
       publicBaseUrl: config.server.publicBaseUrl,
+      trustedProxies: config.server.trustedProxies,
+      tracing,
+      rateWindows,
       bodyLimitBytes: config.server.bodyLimitBytes,
       mintPerMinute: config.tokens.mintPerMinute,
       workspaces: config.tokens.workspaces,
@@ -57,6 +67,7 @@ export const configWiring = (config: Config, logger: Logger) =>
       limits: { budget: new ByteBudget(config.server.bodyBudgetBytes), bodyTimeoutMs: config.server.bodyTimeoutMs, maxHeaders: config.server.maxHeaders, retryAfterSeconds: config.server.retryAfterSeconds },
       inlineBodyBytes: config.ledger.inlineBodyBytes,
       pageBytes: config.ledger.pageBytes,
+      }),
     }),
   ]);
 
@@ -66,11 +77,15 @@ export const storageWiring = definePackage('storage-knex', [
   createServiceFactory({ service: appServices.database, deps: { config: appServices.config }, factory: ({ config }) => openDatabase(config.database.url, { leafWorker: config.ledger.leafWorker }) }),
   createServiceFactory({
     service: coreServices.invocations,
-    deps: { ...db, metrics: telemetryServices.metrics },
-    factory: ({ db, metrics }) => new KnexInvocationStore(db.knex, { observer: { ...metrics.groupCommit('invocations'), appended: (inv: StoredInvocation) => metrics.runRecorded(inv) } }),
+    deps: { ...db, metrics: telemetryServices.metrics, tracing: appServices.tracing },
+    factory: ({ db, metrics, tracing }) => {
+      const store = new KnexInvocationStore(db.knex, { observer: { ...metrics.groupCommit('invocations'), appended: (inv: StoredInvocation) => metrics.runRecorded(inv) } });
+      return tracing ? traceLedgerAppends(store) : store;
+    },
   }),
   // Write-ahead reservations of runs in flight (runs renew them; switchyard.ts starts the renewal and the sweep).
   createServiceFactory({ service: coreServices.reservations, deps: { config: appServices.config, ...db }, factory: ({ config, db }) => new KnexRunReservations(db.knex, { leaseMs: config.dispatch.runLeaseMs ?? 15_000 }) }),
+  createServiceFactory({ service: coreServices.idempotencyKeys, deps: db, factory: ({ db }) => new KnexIdempotencyKeyStore(db.knex) }),
   createServiceFactory({ service: coreServices.blobs, deps: db, factory: ({ db }) => new KnexBlobStore(db.knex) }),
   createServiceFactory({ service: coreServices.apiKeys, deps: db, factory: ({ db }) => new KnexApiKeyStore(db.knex) }),
   createServiceFactory({ service: coreServices.webhooks, deps: db, factory: ({ db }) => new KnexWebhookStore(db.knex) }),
@@ -79,8 +94,12 @@ export const storageWiring = definePackage('storage-knex', [
     deps: { ...db, metrics: telemetryServices.metrics },
     factory: ({ db, metrics }) => new KnexDeliveryStore(db.knex, { observer: { ...metrics.groupCommit('deliveries'), appended: (d: StoredDelivery) => metrics.deliveryRecorded(d) } }),
   }),
+  // Client rate limits: one process on SQLite counts in memory; processes sharing PostgreSQL count in
+  // one table, so N processes allow the budget once.
+  createServiceFactory({ service: coreServices.rateWindows, deps: db, factory: ({ db }) => (db.dialect.sharedByProcesses ? new KnexClientRateWindows(db.knex) : new MemoryRateWindows()) }),
   createServiceFactory({ service: coreServices.settings, deps: db, factory: ({ db }) => new KnexSettings(db.knex) }),
   createServiceFactory({ service: coreServices.approvalStore, deps: db, factory: ({ db }) => new KnexApprovalStore(db.knex) }),
+  createServiceFactory({ service: coreServices.toolPins, deps: db, factory: ({ db }) => new KnexToolPinStore(db.knex) }),
   createServiceFactory({ service: coreServices.tokenUses, deps: db, factory: ({ db }) => new KnexTokenUseStore(db.knex) }),
   createServiceFactory({ service: coreServices.oauthClients, deps: db, factory: ({ db }) => new KnexOAuthClientStore(db.knex) }),
   createServiceFactory({ service: coreServices.oauthGrants, deps: db, factory: ({ db }) => new KnexOAuthGrantStore(db.knex, db.readKnex) }),
@@ -119,8 +138,11 @@ export const mcpWiring = definePackage('mcp', [
   createServiceFactory({ service: appServices.upstreamOAuth, deps: { config: appServices.config, ...db }, factory: ({ config, db }) => upstreamOAuthClients(config, new KnexUpstreamCredentialStore(db.knex)) }),
   createServiceFactory({
     service: coreServices.upstreamTools,
-    deps: { config: appServices.config, metrics: telemetryServices.metrics, oauth: appServices.upstreamOAuth },
-    factory: ({ config, metrics, oauth }) => new MeteredUpstreamClient(new McpUpstreamClient({ connectTimeoutMs: config.upstreams.connectTimeoutMs ?? 5000, oauth, maxResultBytes: config.dispatch.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES }), metrics),
+    deps: { config: appServices.config, metrics: telemetryServices.metrics, oauth: appServices.upstreamOAuth, tracing: appServices.tracing },
+    factory: ({ config, metrics, oauth, tracing }) => {
+      const client = new MeteredUpstreamClient(new McpUpstreamClient({ connectTimeoutMs: config.upstreams.connectTimeoutMs ?? 5000, oauth, maxResultBytes: config.dispatch.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES }), metrics);
+      return tracing ? new TracedUpstreamClient(client) : client;
+    },
   }),
 ]);
 
@@ -159,9 +181,9 @@ export const coreWiring = definePackage('core', [
   // Imported MCP servers register after the plugins, so a server cannot take a plugin's system.
   createServiceFactory({
     service: appServices.upstreamImports,
-    deps: { config: appServices.config, registry: coreServices.registry, runners: coreServices.runners, tools: coreServices.upstreamTools, logger: appServices.logger },
-    factory: async ({ config, registry, runners, tools, logger }) => {
-      const imports = new ConfiguredUpstreamImports(config.upstreams.servers ?? {}, registry, runners, tools, logger, config.upstreams.listTimeoutMs ?? 10_000);
+    deps: { config: appServices.config, registry: coreServices.registry, runners: coreServices.runners, tools: coreServices.upstreamTools, logger: appServices.logger, pins: coreServices.toolPins, clock: coreServices.clock },
+    factory: async ({ config, registry, runners, tools, logger, pins, clock }) => {
+      const imports = new ConfiguredUpstreamImports(config.upstreams.servers ?? {}, registry, runners, tools, logger, config.upstreams.listTimeoutMs ?? 10_000, { pins, clock });
       await imports.start();
       return imports;
     },
@@ -205,6 +227,11 @@ export const coreWiring = definePackage('core', [
       ),
   }),
   createServiceFactory({
+    service: coreServices.idempotentRuns,
+    deps: { keys: coreServices.idempotencyKeys, invocations: coreServices.invocations, reservations: coreServices.reservations, clock: coreServices.clock },
+    factory: ({ keys, invocations, reservations, clock }) => new IdempotentRuns(keys, invocations, reservations, clock),
+  }),
+  createServiceFactory({
     service: coreServices.interruptedRuns,
     deps: { reservations: coreServices.reservations, invocations: coreServices.invocations, clock: coreServices.clock },
     factory: ({ reservations, invocations, clock }) => new InterruptedRuns(reservations, invocations, clock),
@@ -214,23 +241,30 @@ export const coreWiring = definePackage('core', [
     deps: { invocations: coreServices.invocations, approvals: coreServices.approvalStore, dispatch: coreServices.dispatch, clock: coreServices.clock },
     factory: ({ invocations, approvals, dispatch, clock }) => new ApprovalService(invocations, approvals, dispatch, clock),
   }),
-  createServiceFactory({ service: appServices.outboundSender, deps: { config: appServices.config }, factory: ({ config }) => new HttpOutboundSender(new DestinationAddressPolicy(config.webhooks.forwarding?.allow ?? [])) }),
-  // The forwarding service of this process; its workers start with the service (switchyard.ts).
+  createServiceFactory({
+    service: appServices.outboundSender,
+    deps: { config: appServices.config, tracing: appServices.tracing },
+    factory: ({ config, tracing }) => {
+      const sender = new HttpOutboundSender(new DestinationAddressPolicy(config.webhooks.forwarding?.allow ?? []));
+      return tracing ? traceForwarding(sender) : sender;
+    },
+  }),
+  // The forwarding service of this process; a worker or an `all` process starts it (background-work.ts).
   createServiceFactory({
     service: coreServices.forwarding,
     deps: { config: appServices.config, ...db, webhooks: coreServices.webhooks, deliveries: coreServices.deliveries, invocations: coreServices.invocations, sender: appServices.outboundSender, clock: coreServices.clock, logger: appServices.logger, reservations: coreServices.reservations },
     factory: ({ config, db, webhooks, deliveries, invocations, sender, clock, logger, reservations }) => {
-      const { allow: _allow, ...tuning } = config.webhooks.forwarding ?? {};
-      return new ForwardingService(webhooks, new KnexDestinationStore(db.knex), new KnexForwardJobStore(db.knex), deliveries, invocations, sender, clock, { ...DEFAULT_FORWARDING_OPTIONS, ...tuning }, logger, reservations);
+      const { allow = [], pollMs: _pollMs, ...tuning } = config.webhooks.forwarding ?? {};
+      return new ForwardingService(webhooks, new KnexDestinationStore(db.knex), new KnexForwardJobStore(db.knex), deliveries, invocations, sender, clock, { ...DEFAULT_FORWARDING_OPTIONS, ...tuning }, logger, reservations, new KnexForwardAllowStore(db.knex), allow);
     },
   }),
   // The rules of a delivery to /hook. Forwarding is its step after acceptance, so refusals and
   // duplicates are never forwarded.
   createServiceFactory({
     service: coreServices.intake,
-    deps: { config: appServices.config, webhooks: coreServices.webhooks, deliveries: coreServices.deliveries, registry: coreServices.registry, dispatch: coreServices.dispatch, clock: coreServices.clock, scope: coreServices.requestScope, forwarding: coreServices.forwarding },
-    factory: ({ config, webhooks, deliveries, registry, dispatch, clock, scope, forwarding }) =>
-      new WebhookIntake(
+    deps: { config: appServices.config, webhooks: coreServices.webhooks, deliveries: coreServices.deliveries, registry: coreServices.registry, dispatch: coreServices.dispatch, clock: coreServices.clock, scope: coreServices.requestScope, forwarding: coreServices.forwarding, tracing: appServices.tracing },
+    factory: ({ config, webhooks, deliveries, registry, dispatch, clock, scope, forwarding, tracing }) => {
+      const intake = new WebhookIntake(
         webhooks,
         deliveries,
         registry,
@@ -239,7 +273,9 @@ export const coreWiring = definePackage('core', [
         { bodyLimitBytes: config.webhooks.bodyLimitBytes, refusedBodyBytes: config.webhooks.refusedBodyBytes, answerStatus: (code) => (code === null ? 200 : statusFor(code)) },
         scope,
         [{ afterAccepted: (delivery) => forwarding.accepted(delivery) }],
-      ),
+      );
+      return tracing ? traceIntake(intake) : intake;
+    },
   }),
 ]);
 

@@ -4,8 +4,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { Container } from 'inversify';
-import { coreServices, randomId, type ApiKeyStore, type CapabilityRegistry } from '@switchyard/core';
-import { KnexRunReservations, startIntegrator } from '@switchyard/storage-knex';
+import { WitnessService, coreServices, randomId, type ApiKeyStore, type CapabilityRegistry } from '@switchyard/core';
+import { KnexRunReservations } from '@switchyard/storage-knex';
 import { createHttpServer } from '@switchyard/http-kit';
 import { httpKitWiring } from '@switchyard/http-kit';
 import { httpApiWiring } from '@switchyard/http-api';
@@ -15,13 +15,14 @@ import { webDashboardWiring } from '@switchyard/web-dashboard';
 import { webContentWiring } from '@switchyard/web-content';
 import { telemetryServices, telemetryWiring } from '@switchyard/telemetry';
 import { wire } from '@switchyard/wiring';
+import { BackgroundWork, forwarderTask, integratorTask, roleRuns, witnessTask, type BackgroundTask } from './background-work.js';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { configWiring, coreWiring, httpAppWiring, mcpWiring, pluginEnvironmentWiring, storageWiring } from './modules.js';
 import { loadPlugins } from './plugin-loader.js';
 import { appServices, type LoadedPlugin } from './tokens.js';
 import type { ConfiguredUpstreamImports } from './upstream-imports.js';
-import type { ForwardingService } from '@switchyard/core';
+import { fetchWitnessTransport } from './witness-transport.js';
 
 export interface Switchyard {
   config: Config;
@@ -32,6 +33,8 @@ export interface Switchyard {
   upstreams: ConfiguredUpstreamImports;
   plugins: LoadedPlugin[];
   logger: Logger;
+  /** The background work this process runs (for role api the run sweeper only), started with the service. */
+  background: BackgroundWork;
   /** Set when this start generated the first API key (it is shown once, then only its hash is kept). */
   generatedApiKey: string | null;
   /** A new HTTP server around the app with the configured header limits (not listening yet). */
@@ -40,13 +43,16 @@ export interface Switchyard {
   close(): Promise<void>;
 }
 
-export async function createSwitchyard(config: Config, options: { logger?: Logger } = {}): Promise<Switchyard> {
+/** How often a forwarder looks for due attempts unless webhooks.forwarding.pollMs says otherwise. */
+const DEFAULT_FORWARD_POLL_MS = 250;
+
+export async function createSwitchyard(config: Config, options: { logger?: Logger; tracing?: boolean } = {}): Promise<Switchyard> {
   const logger = options.logger ?? createLogger(config.log.level);
   const container = new Container();
   const choices = await loadPlugins(config);
   // The packages, each with its own wiring; the HTTP faces are mounted in the order listed here.
   const packages = [
-    configWiring(config, logger),
+    configWiring(config, logger, options.tracing ?? false),
     telemetryWiring,
     storageWiring,
     mcpWiring,
@@ -65,19 +71,16 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
 
   const plugins: LoadedPlugin[] = [];
   let server: Server | undefined;
-  let integrator: { stop(): Promise<void> } | undefined;
+  let background: BackgroundWork | undefined;
   let upstreams: ConfiguredUpstreamImports | undefined;
-  let forwarding: ForwardingService | undefined;
-  let sweeper: { stop(): Promise<void> } | undefined;
   const close = async (): Promise<void> => {
     if (server) {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server!.close(() => resolve()));
     }
-    await forwarding?.stop();
-    await sweeper?.stop();
-    if (container.isBound(appServices.outboundSender.token) && forwarding) container.get<typeof appServices.outboundSender.T>(appServices.outboundSender.token).close();
-    await integrator?.stop();
+    // Background work stops in reverse order of start: the forwarder's attempts in flight end first.
+    await background?.stop();
+    if (container.isBound(appServices.outboundSender.token) && background) container.get<typeof appServices.outboundSender.T>(appServices.outboundSender.token).close();
     upstreams?.stop();
     await container.get<typeof coreServices.upstreamTools.T>(coreServices.upstreamTools.token).close();
     await Promise.all(plugins.map((p) => p.simulator?.close()));
@@ -89,16 +92,23 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
     plugins.push(...(await container.getAllAsync<LoadedPlugin>(appServices.loadedPlugins.token)));
     const registry = await container.getAsync<CapabilityRegistry>(coreServices.registry.token);
     upstreams = await container.getAsync<ConfiguredUpstreamImports>(appServices.upstreamImports.token);
-    // Queued ledger entries join the Merkle tree on a timer; every batch signs a checkpoint.
+    // The one lifecycle of background work: every process sweeps its runs; a worker or an `all`
+    // process also integrates the ledger and forwards, while an api process only writes what they
+    // work (queued entries, forwarding jobs).
     const ledger = await container.getAsync<typeof coreServices.ledger.T>(coreServices.ledger.token);
-    integrator = startIntegrator(ledger, config.ledger.integrateIntervalMs, (e) => logger.error('ledger integration failed; retrying', { error: (e as Error).message }));
-    // Write-ahead: this process renews the reservations of its runs in flight, and ends any run
+    const forwarding = await container.getAsync<typeof coreServices.forwarding.T>(coreServices.forwarding.token);
+    // Witnesses configured (a malformed key stops the start here, before any work begins).
+    const witnesses = new WitnessService(ledger, config.ledger.witnesses ?? [], fetchWitnessTransport, config.ledger.witnessTimeoutMs ?? 5000);
+    // Write-ahead: every process renews the reservations of its runs in flight, and ends any run
     // whose reservation lapsed (its process died, or could not write the outcome) as interrupted:
     // now, and every half lease, whichever process on the database gets there first.
-    sweeper = await startRunSweeper(container, config.dispatch.runLeaseMs ?? 15_000, logger);
-    // Due forwarding attempts (the schedule is in the database) are worked from now on.
-    forwarding = await container.getAsync<ForwardingService>(coreServices.forwarding.token);
-    forwarding.start();
+    const sweeper = runSweeperTask(container, config.dispatch.runLeaseMs ?? 15_000, logger);
+    background = new BackgroundWork(
+      roleRuns(config.role).background
+        ? [sweeper, integratorTask(ledger, config.ledger.integrateIntervalMs, logger), ...(witnesses.configured > 0 ? [witnessTask(witnesses, config.ledger.integrateIntervalMs, logger)] : []), forwarderTask(forwarding, config.webhooks.forwarding?.pollMs ?? DEFAULT_FORWARD_POLL_MS)] : [sweeper],
+      logger,
+    );
+    await background.start();
     const metrics = container.get<typeof telemetryServices.metrics.T>(telemetryServices.metrics.token);
     const createServer = (): Server => createHttpServer(app, { maxHeaderBytes: config.server.maxHeaderBytes, refused: (code) => metrics.requestRefused(code) });
     const generatedApiKey = await bootstrapApiKey(await container.getAsync<ApiKeyStore>(coreServices.apiKeys.token), config.auth.apiKey ?? null);
@@ -110,6 +120,7 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
       upstreams,
       plugins,
       logger,
+      background,
       generatedApiKey,
       createServer,
       async listen() {
@@ -143,6 +154,21 @@ async function bootstrapApiKey(apiKeys: ApiKeyStore, configured: string | null):
 }
 
 /** Starts the renewal of this process's reservations and the sweep of lapsed ones (first sweep before the service answers). */
+/** The run sweeper as a task of the lifecycle (every role runs it: each process renews its own runs). */
+function runSweeperTask(container: Container, leaseMs: number, logger: Logger): BackgroundTask {
+  let running: { stop(): Promise<void> } | undefined;
+  return {
+    name: 'run-sweeper',
+    start: async () => {
+      running = await startRunSweeper(container, leaseMs, logger);
+    },
+    stop: async () => {
+      await running?.stop();
+      running = undefined;
+    },
+  };
+}
+
 async function startRunSweeper(container: Container, leaseMs: number, logger: Logger): Promise<{ stop(): Promise<void> }> {
   const reservations = await container.getAsync<typeof coreServices.reservations.T>(coreServices.reservations.token);
   const interrupted = await container.getAsync<typeof coreServices.interruptedRuns.T>(coreServices.interruptedRuns.token);

@@ -13,6 +13,8 @@ import type { ConfiguredUpstreamImports } from './upstream-imports.js';
 export const appServices = {
   config: createServiceRef<Config>({ id: 'Config' }),
   logger: createServiceRef<Logger>({ id: 'Logger' }),
+  /** Whether traces are on (main.ts started the OpenTelemetry SDK): the traced services are wrapped. */
+  tracing: createServiceRef<boolean>({ id: 'Tracing' }),
   database: createServiceRef<Database>({ id: 'Database' }),
   /** Whether the database takes writes (/healthz), and the storage failures requests met. */
   storageHealth: createServiceRef<StorageHealth>({ id: 'StorageHealth' }),

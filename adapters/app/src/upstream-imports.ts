@@ -1,9 +1,26 @@
 // Imported MCP servers: at start and on refresh, a configured server's tools/list becomes the
-// capabilities of its system, each run by a ToolRunner through the shared MCP client.
+// capabilities of its system, each run by a ToolRunner through the shared MCP client. Each listed
+// definition is reviewed against its pin (core/src/tool-review.ts): served, pinned, or held.
 import {
   SwitchyardError,
   ToolRunner,
+  applyOverride,
+  canonicalToolDefinition,
+  overrideOf,
+  overrideProblems,
+  definitionDiff,
   importTools,
+  isFlapping,
+  newToolPinId,
+  reviewListing,
+  systemClock,
+  type Clock,
+  type HeldTool,
+  type HeldToolChanges,
+  type McpToolDescription,
+  type ToolPin,
+  type ToolPinStore,
+  type CapabilityDefinition,
   type CapabilityRegistry,
   type RunnerDirectory,
   type UpstreamAddress,
@@ -26,6 +43,17 @@ interface ServerState {
   lastError: { code: string; message: string } | null;
   /** Refreshes of one server run one at a time, so two never interleave their registry swaps. */
   queue: Promise<unknown>;
+  /** What the last successful refresh listed (an approval serves from it without listing again). */
+  lastListing: McpToolDescription[] | null;
+  /** Tools held for the owner's review, and how many the bound left out. */
+  held: HeldTool[];
+  omitted: number;
+}
+
+/** Where pins are kept: without it (unit tests of the import alone), nothing is pinned or held. */
+export interface ToolGovernance {
+  pins: ToolPinStore;
+  clock?: Clock;
 }
 
 /**
@@ -57,6 +85,7 @@ export class ConfiguredUpstreamImports implements UpstreamImports {
     private readonly tools: UpstreamToolClient,
     private readonly logger: Logger,
     private readonly listTimeoutMs: number,
+    private readonly governance?: ToolGovernance,
   ) {
     // A server's system is its own: replacing it must never sweep away a plugin's capabilities.
     const pluginSystems = new Set(registry.list().map((c) => c.system));
@@ -66,7 +95,7 @@ export class ConfiguredUpstreamImports implements UpstreamImports {
       if (owners.has(config.system)) throw new ConfigError(`upstreams.servers.${name}.system`, `${config.system} is already the system of upstream ${owners.get(config.system)}`);
       owners.set(config.system, name);
       const address = upstreamAddress(name, config);
-      this.servers.set(name, { name, config, address, runner: new ToolRunner(tools, address), keys: [], status: 'pending', lastRefresh: null, lastError: null, queue: Promise.resolve() });
+      this.servers.set(name, { name, config, address, runner: new ToolRunner(tools, address), keys: [], status: 'pending', lastRefresh: null, lastError: null, queue: Promise.resolve(), lastListing: null, held: [], omitted: 0 });
     }
   }
 
@@ -83,14 +112,21 @@ export class ConfiguredUpstreamImports implements UpstreamImports {
         () => {},
       );
     });
+    const refused: ConfigError[] = [];
     await Promise.all(
-      [...this.servers.keys()].map((name) =>
-        this.refresh(name).then(
-          (change) => this.logger.info('upstream imported', { server: name, system: change.system, count: change.count, simplified: change.simplified }),
-          (err: Error) => this.logger.warn('upstream not imported at start; refresh to retry', { server: name, error: err.message }),
+      [...this.servers.values()].map((state) =>
+        this.queued(state, () => this.refreshNow(state, { atStart: true })).then(
+          (change) => this.logger.info('upstream imported', { server: state.name, system: change.system, count: change.count, simplified: change.simplified }),
+          (err: Error) => {
+            // An override the server's tools contradict is the owner's mistake: the start is refused, naming the config key.
+            const key = SwitchyardError.is(err) ? (err as SwitchyardError).details['config_key'] : undefined;
+            if (typeof key === 'string') refused.push(new ConfigError(key, String((err as SwitchyardError).details['problem'])));
+            else this.logger.warn('upstream not imported at start; refresh to retry', { server: state.name, error: err.message });
+          },
         ),
       ),
     );
+    if (refused.length > 0) throw refused[0];
   }
 
   stop(): void {
@@ -141,28 +177,64 @@ export class ConfiguredUpstreamImports implements UpstreamImports {
     if (!state) {
       return Promise.reject(new SwitchyardError('upstream_not_found', `no upstream server named ${JSON.stringify(name)} in config upstreams.servers`, { name, upstreams: [...this.servers.keys()].sort() }));
     }
-    const next = state.queue.then(() => this.refreshNow(state));
+    return this.queued(state, () => this.refreshNow(state));
+  }
+
+  held(): { tools: HeldTool[]; omitted: number } {
+    const states = [...this.servers.values()];
+    return { tools: states.flatMap((s) => s.held).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)), omitted: states.reduce((n, s) => n + s.omitted, 0) };
+  }
+
+  changes(key: string): HeldToolChanges {
+    const { hold } = this.holdOf(key);
+    const before = hold.pinned ? (JSON.parse(hold.pinned.definition) as unknown) : null;
+    const after = hold.listed ? (JSON.parse(hold.listed.definition) as unknown) : null;
+    return { ...hold, before, after, diff: definitionDiff(before ?? {}, after ?? {}), flapping: isFlapping(hold) };
+  }
+
+  approve(key: string, hash: string, actor: string): Promise<ToolPin> {
+    const { state } = this.holdOf(key);
+    return this.queued(state, async () => {
+      // Looked up again inside the queue: a refresh that ran first may have changed the hold.
+      const { hold } = this.holdOf(key);
+      if (!hold.listed) throw new SwitchyardError('invalid_request', `${hold.key} is no longer listed by server ${hold.server}: there is no definition to approve; it stays held until the server lists it again`, { key: hold.key, reason: hold.reason });
+      if (hash !== hold.listed.definition_hash) {
+        throw new SwitchyardError('tool_hash_stale', `${hold.key}: ${hash} is not the definition held for review (the server changed it again); review ${hold.listed.definition_hash}`, { key: hold.key, hash, held_hash: hold.listed.definition_hash, review: `/api/tools/${hold.key}/changes` });
+      }
+      if (isFlapping(hold)) {
+        throw new SwitchyardError('tool_flapping', `${hold.key}: its definition changed on each of the last ${hold.changes_in_a_row} refreshes; approve it once it holds still`, { key: hold.key, changes_in_a_row: hold.changes_in_a_row });
+      }
+      const pin: ToolPin = { id: newToolPinId(), key: hold.key, server: hold.server, tool: hold.tool, definition_hash: hash, definition: hold.listed.definition, override_hash: hold.listed.override_hash, reason: 'approved', pinned_by: actor, pinned_at: this.now() };
+      await this.governance!.pins.pin([pin]);
+      await this.apply(state, state.lastListing ?? []);
+      return pin;
+    });
+  }
+
+  private holdOf(key: string): { state: ServerState; hold: HeldTool } {
+    const wanted = key.toUpperCase();
+    for (const state of this.servers.values()) {
+      const hold = state.held.find((h) => h.key === wanted);
+      if (hold) return { state, hold };
+    }
+    throw new SwitchyardError('not_found', `no tool ${JSON.stringify(key)} is held for review`, { key, held: `/api/tools/held` });
+  }
+
+  private queued<T>(state: ServerState, work: () => Promise<T>): Promise<T> {
+    const next = state.queue.then(work);
     state.queue = next.catch(() => {});
     return next;
   }
 
+  private now(): string {
+    return (this.governance?.clock ?? systemClock).now().toISOString();
+  }
+
   /** Lists again and swaps the system as a whole; on failure the set registered before stays. */
-  private async refreshNow(state: ServerState): Promise<UpstreamRefresh> {
-    const { config } = state;
+  private async refreshNow(state: ServerState, options: { atStart?: boolean } = {}): Promise<UpstreamRefresh> {
     try {
       const listed = await this.tools.listTools(state.address, { timeoutMs: this.listTimeoutMs });
-      const { definitions, simplified } = importTools({ name: state.name, system: config.system, ...(config.tools ? { tools: config.tools } : {}), ...(config.defaults ? { defaults: config.defaults } : {}) }, listed);
-      const unlisted = Object.keys(config.tools ?? {}).filter((tool) => !listed.some((t) => t.name === tool));
-      // Most likely a typo in config: the tool it meant would silently get the strict defaults.
-      if (unlisted.length) this.logger.warn('upstream config names tools the server does not list', { server: state.name, tools: unlisted });
-      const { added, removed } = this.registry.replaceSystem(config.system, definitions, state.address.url);
-      for (const key of removed) this.runners.release(key);
-      for (const key of added) this.runners.assign(key, state.runner);
-      state.keys = definitions.map((d) => d.key);
-      state.status = 'ok';
-      state.lastError = null;
-      state.lastRefresh = new Date().toISOString();
-      return { ok: true, server: state.name, system: config.system, added, removed, count: definitions.length, simplified };
+      return await this.apply(state, listed, options);
     } catch (err) {
       const coded = SwitchyardError.is(err) ? err : new SwitchyardError('upstream_unavailable', (err as Error).message);
       state.status = 'error';
@@ -171,4 +243,74 @@ export class ConfiguredUpstreamImports implements UpstreamImports {
       throw coded;
     }
   }
+
+  /** Imports a listing: each definition reviewed against its pin, the served ones registered, the rest held. */
+  private async apply(state: ServerState, listed: McpToolDescription[], options: { atStart?: boolean } = {}): Promise<UpstreamRefresh> {
+    const { config } = state;
+    const { definitions: imported, simplified, refused } = importTools({ name: state.name, system: config.system, ...(config.tools ? { tools: config.tools } : {}), ...(config.defaults ? { defaults: config.defaults } : {}) }, listed);
+    const unlisted = Object.keys(config.tools ?? {}).filter((tool) => !listed.some((t) => t.name === tool));
+    // Most likely a typo in config: the tool it meant would silently get the strict defaults. An
+    // override of a tool the server does not list refuses the start (later, the tool may just be gone).
+    const overriddenUnlisted = unlisted.find((tool) => overrideOf(config.tools![tool] as Record<string, unknown>) !== undefined);
+    if (options.atStart && overriddenUnlisted !== undefined) throw overrideError(`upstreams.servers.${state.name}.tools.${overriddenUnlisted}`, `server ${state.name} lists no tool ${overriddenUnlisted}`);
+    if (unlisted.length) this.logger.warn('upstream config names tools the server does not list', { server: state.name, tools: unlisted });
+    if (refused.length) this.logger.warn('upstream tools not imported', { server: state.name, refused });
+    const definitions = this.overridden(state, listed, imported);
+    const served = this.governance ? await this.review(state, listed, definitions) : definitions;
+    const { added, removed } = this.registry.replaceSystem(config.system, served, state.address.url);
+    this.registry.holdKeys(config.system, state.held.map((h) => ({ key: h.key, reason: h.reason, pinned_hash: h.pinned?.definition_hash ?? null, listed_hash: h.listed?.definition_hash ?? null })));
+    for (const key of removed) this.runners.release(key);
+    for (const key of added) this.runners.assign(key, state.runner);
+    state.keys = served.map((d) => d.key);
+    state.lastListing = listed;
+    state.status = 'ok';
+    state.lastError = null;
+    state.lastRefresh = new Date().toISOString();
+    const held = state.held.map((h) => h.key);
+    return { ok: true, server: state.name, system: config.system, added, removed, count: served.length, simplified, ...(held.length ? { held } : {}), ...(refused.length ? { refused } : {}) };
+  }
+
+  /** Each definition with the owner's override applied (hidden ones left out); a contradicted override is a coded error naming its config key. */
+  private overridden(state: ServerState, listed: McpToolDescription[], definitions: CapabilityDefinition[]): CapabilityDefinition[] {
+    const byName = new Map(listed.map((t) => [t.name, t]));
+    const out: CapabilityDefinition[] = [];
+    for (const def of definitions) {
+      const override = overrideOf(state.config.tools?.[def.tool!] as Record<string, unknown> | undefined);
+      if (!override) {
+        out.push(def);
+        continue;
+      }
+      const [problem] = overrideProblems(byName.get(def.tool!)!, override, `upstreams.servers.${state.name}.tools.${def.tool}`, state.config.system);
+      if (problem) throw overrideError(problem.key, problem.message);
+      const shown = applyOverride(def, override);
+      if (shown) out.push(shown);
+    }
+    return out;
+  }
+
+  /** Pins what the review says to pin (ledger entries) and keeps its holds; returns the definitions to serve. */
+  private async review(state: ServerState, listed: McpToolDescription[], definitions: ReturnType<typeof importTools>['definitions']) {
+    const { pins } = this.governance!;
+    const byName = new Map(listed.map((t) => [t.name, t]));
+    const now = this.now();
+    const review = reviewListing({
+      server: state.name,
+      onChange: state.config.onChange ?? 'hold',
+      listed: definitions.map((d) => ({ key: d.key, tool: d.tool!, definition_hash: d.definition_hash!, definition: canonicalToolDefinition(byName.get(d.tool!)!), override_hash: d.override_hash ?? null })),
+      // A hidden tool is out of the review: neither served nor held as removed.
+      pins: (await pins.current(state.name)).filter((p) => !state.config.tools?.[p.tool]?.hidden),
+      previous: state.held,
+      now,
+    });
+    await pins.pin(review.pins.map((p) => ({ ...p, id: newToolPinId(), pinned_by: p.reason === 'first_use' ? 'first_use' : 'onChange:accept', pinned_at: now })));
+    if (review.held.length > 0) this.logger.warn('upstream tools held for review', { server: state.name, held: review.held.map((h) => `${h.key} (${h.reason})`), omitted: review.omitted });
+    state.held = review.held;
+    state.omitted = review.omitted;
+    const served = new Set(review.served);
+    return definitions.filter((d) => served.has(d.key));
+  }
 }
+
+/** An override the server's tools contradict: invalid_request naming the config key (a refused start, or a refresh that keeps the earlier set). */
+const overrideError = (configKey: string, problem: string): SwitchyardError =>
+  new SwitchyardError('invalid_request', `config ${configKey}: ${problem}`, { config_key: configKey, problem });

@@ -53,6 +53,25 @@ describe('adapter app: config', () => {
     failsWith(() => loadConfig({ env: {}, overrides: { metrics: { path: '/m' } } }), 'metrics.path');
   });
 
+  it('runs every role in one process unless SWITCHYARD_ROLE says api or worker, which need PostgreSQL', () => {
+    expect(loadConfig({ env: {} }).role).to.equal('all');
+    const pg = 'postgres://u@h:5432/d';
+    expect(loadConfig({ env: { SWITCHYARD_ROLE: 'api', DATABASE_URL: pg } }).role).to.equal('api');
+    expect(loadConfig({ env: { SWITCHYARD_ROLE: 'worker', DATABASE_URL: 'postgresql://u@h/d' } }).role).to.equal('worker');
+    expect(loadConfig({ env: { SWITCHYARD_ROLE: 'all' } }).role).to.equal('all');
+    failsWith(() => loadConfig({ env: { SWITCHYARD_ROLE: 'web', DATABASE_URL: pg } }), 'role');
+    failsWith(() => loadConfig({ env: { SWITCHYARD_ROLE: 'api' } }), 'role');
+    failsWith(() => loadConfig({ env: { DATABASE_URL: 'sqlite:./x.db' }, overrides: { role: 'worker' } }), 'role');
+  });
+
+  it('reads trusted proxies from server.trustedProxies or SWITCHYARD_TRUSTED_PROXIES and refuses what is not an address or range', () => {
+    expect(loadConfig({ env: {} }).server.trustedProxies).to.deep.equal([]);
+    expect(loadConfig({ env: { SWITCHYARD_TRUSTED_PROXIES: '10.0.0.0/8, fd00::/8,loopback,192.0.2.7' } }).server.trustedProxies).to.deep.equal(['10.0.0.0/8', 'fd00::/8', 'loopback', '192.0.2.7']);
+    expect(loadConfig({ env: {}, overrides: { server: { trustedProxies: ['::1', '172.16.0.0/12'] } } }).server.trustedProxies).to.deep.equal(['::1', '172.16.0.0/12']);
+    for (const bad of ['nginx', '10.0.0.0/33', '10.0.0.1/8/8', 'fd00::/129', '10.0.0.0/x', '*']) failsWith(() => loadConfig({ env: {}, overrides: { server: { trustedProxies: [bad] } } }), 'server.trustedProxies');
+    failsWith(() => loadConfig({ env: {}, overrides: { server: { trustedProxies: '10.0.0.1' } } }), 'server.trustedProxies');
+  });
+
   it('merges the SWITCHYARD_CONFIG file over the defaults, key by key', () => {
     const file = tmpFile(JSON.stringify({ dispatch: { timeoutMs: 1234 }, plugins: { messaging: { simulator: { plan: 'free' } } } }));
     const c = loadConfig({ env: { SWITCHYARD_CONFIG: file } });

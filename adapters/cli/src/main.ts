@@ -3,10 +3,11 @@
 import { parseArgs } from 'node:util';
 import { CliError, SwitchyardClient } from './client.js';
 import { hookCommand } from './commands/hook.js';
-import { deadCommand, destinationsCommand, retryCommand, type DestinationOptions } from './commands/destinations.js';
+import { allowCommand, deadCommand, destinationsCommand, retryCommand, type DestinationOptions } from './commands/destinations.js';
 import { verifyCommand } from './commands/verify.js';
 import { tokenCommand } from './commands/token.js';
 import { upstreamCommand } from './commands/upstream.js';
+import { toolCommand } from './commands/tool.js';
 import { pluginCommand } from './commands/plugin.js';
 
 const USAGE = `usage: switchyard [--url URL] [--key KEY] [--json] <command>
@@ -24,15 +25,24 @@ commands:
   hook destinations <hook> add <url> [--name N] [--filter EXPR] [--ordered] [--max-attempts N] [--initial-ms MS]
                                          forward to a URL (prints the signing secret once)
   hook destinations <hook> on|off|delete <dst>
+  hook destinations <hook> rotate-secret <dst> [--grace-s S]   a new signing secret; the old one signs too for S seconds (86400)
   hook dead <hook> <dst> [--limit N]     a destination's dead letters
   hook retry <hook> <dst> (--dead | --from TIME --to TIME | --entries dlv_a,dlv_b)
+  hook allow [<host>|<host:port>]        list, or admit a destination host on an internal address (kept in the database)
+  hook disallow <host>|<host:port>       take a run-time entry away
                                          re-forward dead letters
-  verify <receipt.json | proof | inv_id> check a receipt, confirmation or .tlog-proof offline
+  verify <receipt.json | proof | id>     check a receipt, confirmation or .tlog-proof offline (id: inv_, dlv_ or tdp_)
                                          against the pinned verifier key (an id: its public
                                          confirmation is fetched first)
   verify --consistency OLDER NEWER       two saved signed checkpoints: the log only grew
+  verify … --witness VKEY [--witness VKEY …] [--witnesses-needed K]
+                                         also require K of these witnesses' cosignatures on the
+                                         checkpoint (default: all of them)
   upstream list                          imported MCP servers: status, tool count, last refresh
-  upstream refresh <name>                import a server's tools again (added and removed keys)
+  upstream refresh <name>                import a server's tools again (added, removed and held keys)
+  tool held                              imported tools held for review (changed, new or removed)
+  tool changes <KEY>                     what changed: pinned and listed hash, a diff by JSON Pointer
+  tool approve <KEY> <sha256:…>          pin the listed definition (a ledger entry) and serve it
   token narrow <TOKEN> [--keys A,B] [--moves m1,m2] [--expires-in S] [--uses N] [--actor T] [--purpose T]
                                          add caveats to a share token offline (it can only do less)
   plugin new <dir> --system <SYSTEM> [--name NAME] [--package NAME] [--kit SPEC] [--no-simulator]
@@ -59,6 +69,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
         interval: { type: 'string' },
         'verifier-key': { type: 'string' },
         consistency: { type: 'boolean', default: false },
+        witness: { type: 'string', multiple: true },
+        'witnesses-needed': { type: 'string' },
         keys: { type: 'string' },
         moves: { type: 'string' },
         'expires-in': { type: 'string' },
@@ -74,6 +86,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
         ordered: { type: 'boolean', default: false },
         'max-attempts': { type: 'string' },
         'initial-ms': { type: 'string' },
+        'grace-s': { type: 'string' },
         dead: { type: 'boolean', default: false },
         from: { type: 'string' },
         to: { type: 'string' },
@@ -98,15 +111,25 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
       return 0;
     }
     if (group === 'verify') {
-      await verifyCommand(client, rest, { verifierKey: values['verifier-key'] ?? env['SWITCHYARD_VERIFIER_KEY'], json: values.json, consistency: values.consistency }, io);
+      await verifyCommand(client, rest, { verifierKey: values['verifier-key'] ?? env['SWITCHYARD_VERIFIER_KEY'], json: values.json, consistency: values.consistency, ...(values.witness ? { witnesses: values.witness } : {}), ...(values['witnesses-needed'] !== undefined ? { witnessesNeeded: values['witnesses-needed'] } : {}) }, io);
       return 0;
     }
     if (group === 'upstream') {
       await upstreamCommand(client, rest, { json: values.json }, io);
       return 0;
     }
+    if (group === 'tool') {
+      await toolCommand(client, rest, { json: values.json }, io);
+      return 0;
+    }
     if (group !== 'hook') throw new CliError('invalid_request', `unknown command ${group}\n\n${USAGE}`, 2);
-    const forwarding = { destinations: destinationsCommand, dead: deadCommand, retry: retryCommand }[rest[0] as string];
+    const forwarding = {
+      destinations: destinationsCommand,
+      dead: deadCommand,
+      retry: retryCommand,
+      allow: (c: SwitchyardClient, a: string[], o: DestinationOptions, i: typeof io) => allowCommand(c, a, o, i, 'allow'),
+      disallow: (c: SwitchyardClient, a: string[], o: DestinationOptions, i: typeof io) => allowCommand(c, a, o, i, 'disallow'),
+    }[rest[0] as string];
     if (forwarding) {
       const int = (v: string | undefined, flag: string) => {
         if (v === undefined) return undefined;
@@ -121,6 +144,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
         ...(values.filter ? { filter: values.filter } : {}),
         ...(values['max-attempts'] !== undefined ? { maxAttempts: int(values['max-attempts'], '--max-attempts')! } : {}),
         ...(values['initial-ms'] !== undefined ? { initialMs: int(values['initial-ms'], '--initial-ms')! } : {}),
+        ...(values['grace-s'] !== undefined ? { graceS: int(values['grace-s'], '--grace-s')! } : {}),
         ...(values.from ? { from: values.from } : {}),
         ...(values.to ? { to: values.to } : {}),
         ...(values.entries ? { entries: values.entries } : {}),

@@ -27,8 +27,13 @@ describe('adapter cli: switchyard hook destinations, dead, retry', function () {
     expect(added.stdout).to.match(/^created dst_\w{16} → /).and.match(/secret: whsec_/);
     const dst = /created (dst_\w{16})/.exec(added.stdout)![1]!;
     const listed = await cli(['hook', 'destinations', hook]);
-    expect(listed.stdout.split('\n')[0]).to.match(/^ID\s+NAME\s+ON\s+URL/);
-    expect(listed.stdout).to.contain(dst).and.contain('orders');
+    expect(listed.stdout.split('\n')[0]).to.match(/^ID\s+NAME\s+ON\s+URL\s+CIRCUIT/);
+    expect(listed.stdout).to.contain(dst).and.contain('orders').and.contain('closed');
+
+    const rotated = await cli(['hook', 'destinations', hook, 'rotate-secret', dst, '--grace-s', '60']);
+    expect(rotated.code, rotated.stderr).to.equal(0);
+    expect(rotated.stdout).to.match(new RegExp(`^${dst} has a new secret: whsec_\\S+ \\(shown once\\)\nattempts are signed with the old secret too until \\d{4}-`));
+    expect((await cli(['hook', 'destinations', hook, 'rotate-secret', dst, '--grace-s', 'soon'])).code).to.equal(2);
 
     rx.answer = () => ({ status: 500 });
     const res = await fetch(`${svc.url}/hook/${hook}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' });
@@ -46,6 +51,21 @@ describe('adapter cli: switchyard hook destinations, dead, retry', function () {
 
     expect((await cli(['hook', 'destinations', hook, 'off', dst])).stdout).to.contain('is Off');
     expect((await cli(['hook', 'destinations', hook, 'delete', dst])).stdout).to.contain('deleted');
+  });
+
+  it('lists, admits and takes away run-time allowlist entries', async () => {
+    const added = await cli(['hook', 'allow', '10.0.0.5:8080']);
+    expect(added.code, added.stderr).to.equal(0);
+    expect(added.stdout).to.contain('10.0.0.5:8080 admitted');
+    const listed = await cli(['hook', 'allow']);
+    expect(listed.stdout.split('\n')[0]).to.match(/^HOST\s+FROM\s+ADDED/);
+    expect(listed.stdout).to.contain(`127.0.0.1:${rx.port}`).and.contain('configuration').and.contain('10.0.0.5:8080').and.contain('run time');
+    expect((await cli(['hook', 'disallow', '10.0.0.5:8080'])).stdout).to.contain('10.0.0.5:8080 taken off the allowlist');
+    expect((await cli(['hook', 'allow', '--json'])).stdout).not.to.contain('10.0.0.5');
+    const bad = await cli(['hook', 'allow', 'not a host']);
+    expect(bad.code).to.equal(1);
+    expect(bad.stderr).to.match(/^switchyard: invalid_request: host: /);
+    expect((await cli(['hook', 'disallow'])).code).to.equal(2);
   });
 
   it('answers usage errors with exit 2 and server refusals with exit 1', async () => {

@@ -22,7 +22,8 @@ describe('adapter cli: switchyard upstream …', function () {
     toolsFile = join(dir, 'tools.json');
     writeFileSync(toolsFile, JSON.stringify(['alpha', 'beta']));
     svc = await startListeningService('sqlite', {
-      upstreams: { servers: { listing: { system: 'LISTING', transport: 'stdio', command: process.execPath, args: [LISTING_FIXTURE], env: { TOOLS_FILE: toolsFile } } } },
+      // Accepts changes (pinned, not held): these tests follow a changing list; holds are tool.test.ts's.
+      upstreams: { servers: { listing: { system: 'LISTING', transport: 'stdio', command: process.execPath, args: [LISTING_FIXTURE], env: { TOOLS_FILE: toolsFile }, onChange: 'accept' } } },
     });
   });
   after(async () => {

@@ -9,6 +9,7 @@ export { invocationRoutes } from './routes/invocations.js';
 export { ledgerRoutes } from './routes/ledger.js';
 export { metricsRoutes } from './routes/metrics.js';
 export { provenWorkRoutes } from './routes/proven-work.js';
+export { logTileRoutes, LOG_PREFIX } from './routes/log-tiles.js';
 export { routerRoutes } from './routes/router.js';
 export { tokenRoutes } from './routes/tokens.js';
 export { upstreamRoutes } from './routes/upstreams.js';

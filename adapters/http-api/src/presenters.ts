@@ -39,6 +39,10 @@ export const unknownKeyLinks = (key: string, suggestions: string[], baseUrl: str
 
 /** Unknown keys become 404s whose did_you_mean entries are links, never a guess; other errors pass. */
 export function withKeyLinks(err: unknown, baseUrl: string): unknown {
+  // A held tool's answer links its review where the owner reads it.
+  if (SwitchyardError.is(err, 'tool_changed') && typeof err.details['review'] === 'string' && err.details['review'].startsWith('/')) {
+    return new SwitchyardError('tool_changed', err.message, { ...err.details, review: `${baseUrl}${err.details['review']}` });
+  }
   if (!SwitchyardError.is(err, 'unknown_capability')) return err;
   const key = String(err.details['key'] ?? '');
   const keys = (err.details['did_you_mean'] as string[] | undefined) ?? [];
@@ -46,8 +50,12 @@ export function withKeyLinks(err: unknown, baseUrl: string): unknown {
 }
 
 /** run_now links carry the token the request presented, so a reader can follow them as they are. */
-/** What an MCP tool says of itself beyond its inputs (an imported tool's exactly as its upstream listed it); only what is declared. */
+/**
+ * What an MCP tool says of itself beyond its inputs (an imported tool's exactly as its upstream
+ * listed it); only what is declared. An imported tool adds the hash of that definition, pinned in the ledger.
+ */
 export const toolMetadata = (c: Capability) => ({
+  ...(c.definition_hash !== undefined ? { definition_hash: c.definition_hash } : {}),
   ...(c.title !== undefined ? { title: c.title } : {}),
   ...(c.annotations !== undefined ? { annotations: c.annotations } : {}),
   ...(c.outputSchema !== undefined ? { output_schema: c.outputSchema } : {}),

@@ -1,7 +1,7 @@
 // What confirm, receipt and proven-work answer: a ledger entry's public leaf, its inclusion proof in
 // the latest signed checkpoint, and the same as one c2sp.org/tlog-proof@v1 text anyone can verify
 // offline with the published verifier key. Never args or results: those are only in receipts.
-import { SwitchyardError, formatTlogProof, leafParts, type LedgerEntryKind, type StoredDelivery, type StoredInvocation } from '@switchyard/core';
+import { SwitchyardError, TOOL_PIN_ID_PATTERN, formatTlogProof, leafParts, type LedgerEntryKind, type StoredDelivery, type StoredInvocation } from '@switchyard/core';
 import type { Needs } from '@switchyard/http-kit';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
@@ -9,18 +9,20 @@ type Ctx = Needs<'deliveries' | 'invocations' | 'ledger'>;
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
 
-/** The ledger entry an id names, by its prefix: inv_ (invocation) or dlv_ (delivery). */
+/** The ledger entry an id names, by its prefix: inv_ (invocation), dlv_ (delivery) or tdp_ (a pinned tool definition). */
 export function entryKindOf(id: string): LedgerEntryKind {
   if (/^inv_[A-Za-z0-9]{8,40}$/.test(id)) return 'invocation';
   if (/^dlv_[A-Za-z0-9]{8,40}$/.test(id)) return 'delivery';
-  throw new SwitchyardError('not_found', `no ledger entry ${id}: ids look like inv_… or dlv_…`);
+  if (TOOL_PIN_ID_PATTERN.test(id)) return 'tool_definition';
+  throw new SwitchyardError('not_found', `no ledger entry ${id}: ids look like inv_…, dlv_… or tdp_…`);
 }
 
 export async function confirmation(ctx: Ctx, id: string, baseUrl: string): Promise<Record<string, unknown>> {
   const kind = entryKindOf(id);
   const leaf = await ctx.ledger.leafFor(kind, id);
   if (!leaf) {
-    const exists = kind === 'invocation' ? (await ctx.invocations.get(id)) !== undefined : (await ctx.deliveries.get(id)) !== undefined;
+    // A pin is queued for the log in the transaction that stores it: not in the tree and not queued is no pin.
+    const exists = kind === 'invocation' ? (await ctx.invocations.get(id)) !== undefined : kind === 'delivery' ? (await ctx.deliveries.get(id)) !== undefined : false;
     if (!exists && !(await ctx.ledger.isPending(kind, id))) throw new SwitchyardError('not_found', `no ledger entry ${id}`);
     return { ok: true, id, kind, status: 'pending', message: 'recorded, not yet in the Merkle tree; ask again shortly', confirm: `${baseUrl}/api/dispatch?confirm=${id}` };
   }

@@ -6,15 +6,18 @@ import { telemetryServices } from '@switchyard/telemetry';
 import { createServiceFactory, definePackage } from '@switchyard/wiring';
 import { approvalRoutes } from './routes/approvals.js';
 import { destinationRoutes } from './routes/destinations.js';
+import { forwardingAllowRoutes } from './routes/forwarding-allow.js';
 import { dispatchRoutes } from './routes/dispatch.js';
 import { healthRoutes } from './routes/health.js';
 import { hookRoutes } from './routes/hooks.js';
 import { invocationRoutes } from './routes/invocations.js';
 import { ledgerRoutes } from './routes/ledger.js';
+import { logTileRoutes } from './routes/log-tiles.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { provenWorkRoutes } from './routes/proven-work.js';
 import { routerRoutes } from './routes/router.js';
 import { tokenRoutes } from './routes/tokens.js';
+import { toolRoutes } from './routes/tools.js';
 import { upstreamRoutes } from './routes/upstreams.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { workspaceRoutes } from './routes/workspace.js';
@@ -28,6 +31,7 @@ export const httpApiWiring = definePackage('http-api', [
       metrics: telemetryServices.metrics,
       registry: coreServices.registry,
       dispatch: coreServices.dispatch,
+      idempotentRuns: coreServices.idempotentRuns,
       intake: coreServices.intake,
       approvals: coreServices.approvals,
       forwarding: coreServices.forwarding,
@@ -52,11 +56,14 @@ export const httpApiWiring = definePackage('http-api', [
           invocationRoutes(ctx),
           webhookRoutes(ctx),
           destinationRoutes(ctx),
+          forwardingAllowRoutes(ctx),
           ledgerRoutes(ctx),
           provenWorkRoutes(ctx),
+          logTileRoutes(ctx),
           tokenRoutes(ctx),
           approvalRoutes(ctx),
           upstreamRoutes(ctx),
+          toolRoutes(ctx),
           routerRoutes(ctx),
           workspaceRoutes(ctx),
         ),

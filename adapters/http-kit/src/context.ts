@@ -1,6 +1,6 @@
 // What the HTTP adapter needs from the composition root; resolved once at startup, never per request.
 import type { ServiceMetrics } from '@switchyard/telemetry';
-import type { OAuthAuthorizationServer, WebhookIntake, ApiKeyStore, ApprovalService, BlobStore, ForwardingService, ArticleStore, CapabilityRegistry, Clock, DeliveryStore, DispatchService, InvocationStore, TokenIssuer, TokenUseStore, UpstreamImports, UpstreamOAuth, VerifiableLedger, WebhookStore } from '@switchyard/core';
+import type { OAuthAuthorizationServer, WebhookIntake, ApiKeyStore, ApprovalService, BlobStore, ForwardingService, ArticleStore, CapabilityRegistry, ClientRateWindows, Clock, DeliveryStore, DispatchService, IdempotentRuns, InvocationStore, TokenIssuer, TokenUseStore, UpstreamImports, UpstreamOAuth, VerifiableLedger, WebhookStore } from '@switchyard/core';
 import type { RequestLimits } from './request-gate.js';
 import type { RouteAccess } from './route-access.js';
 import type { StorageFailures } from './storage-failures.js';
@@ -32,6 +32,8 @@ export interface McpFacesConfig {
 export interface HttpContext {
   registry: CapabilityRegistry;
   dispatch: DispatchService;
+  /** Idempotency-Key on POST /api/dispatch. */
+  idempotentRuns: IdempotentRuns;
   invocations: InvocationStore;
   /** Large binary content of runs, stored once and referenced from their records. */
   blobs: BlobStore;
@@ -56,6 +58,8 @@ export interface HttpContext {
   clock: Clock;
   /** Keyless tokens per client address per minute. */
   mintPerMinute: number;
+  /** Where client rate limits are counted (memory, or the shared database). */
+  rateWindows: ClientRateWindows;
   /** Workspaces that observers may enter, by slug. */
   workspaces: string[];
   logger: HttpLogger;

@@ -3,7 +3,7 @@ export { accessLog } from './access-log.js';
 export { API_KEY_HEADER, checkApiKey } from './api-key.js';
 export { baseUrlOf } from './base-url.js';
 export type { DatabaseHealthReading, HttpContext, HttpLogger, McpFacesConfig, Needs } from './context.js';
-export { OWNER_MOVES, authorize, callerOf, credentialOf, linkToken, presentedTo, requireUnspent } from './credentials.js';
+export { OWNER_MOVES, callerOf, credentialOf, linkToken, presentedTo, requireUnspent } from './credentials.js';
 export type { Credential } from './credentials.js';
 export { securityHeaders } from './dashboard-headers.js';
 export { page } from './dashboard-page.js';
@@ -16,7 +16,8 @@ export { STORAGE_RETRY_AFTER_SECONDS, storageFailure, type StorageFailures } fro
 export { Html, escapeHtml, html, htmlDocument } from './html.js';
 export { AS_METADATA_PATH, MCP_PATH, PRM_PATH, keysOfPath, metadataUrlOf, requestResource, resourceAt } from './protected-resources.js';
 export type { ResourceCtx } from './protected-resources.js';
-export { mintLimiter, perClientLimit, signInLimiter } from './rate-limit.js';
+export { requestTrace } from './request-trace.js';
+export { clientAddress, mintLimiter, perClientLimit, signInLimiter, type RateLimitContext } from './rate-limit.js';
 export { readBody, readFirstBytes, releaseBody } from './raw-body.js';
 export { closeAfterAnswer, declaredLength, holdBody, refuseAndClose, requestGate } from './request-gate.js';
 export type { RequestGate, RequestLimits } from './request-gate.js';

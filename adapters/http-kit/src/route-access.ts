@@ -18,7 +18,7 @@ export type DeclaredAccess =
   /** Runs capabilities: a good credential, then each run's invoke:<KEY> judged once (admitRun), where its key is known. */
   | { kind: 'run'; what: string }
   /** One path, a move per query verb (GET /api/dispatch); null where the verb's handler judges a run or mints. */
-  | { kind: 'verbs'; moves: Record<string, string | null> };
+  | { kind: 'verbs'; moves: Record<string, string | null>; narrower?: Record<string, string> };
 
 const ACCESS = Symbol.for('switchyard.declaredAccess');
 
@@ -68,11 +68,19 @@ export class RouteAccess {
   /**
    * One path, one move per query verb: `verbOf` names the request's verb (refusing none or several),
    * `objectOf` the invocation it reads. A verb without a move passes (its handler judges a run or mints).
+   * `narrowerFor` names, for the values that need it, a move other than the verb's own (a receipt
+   * of a delivery needs deliveries:read, not receipt:read): still declared here, still the policy's.
    */
-  requireVerb<V extends string>(moves: Record<V, string | null>, verbOf: (req: Request) => V, objectOf: (req: Request, verb: V, value: string) => Promise<InvocationObject | undefined>): AccessGuard {
-    return declareAccess({ kind: 'verbs', moves }, async (req, res, next) => {
+  requireVerb<V extends string>(
+    moves: Record<V, string | null>,
+    verbOf: (req: Request) => V,
+    objectOf: (req: Request, verb: V, value: string) => Promise<InvocationObject | undefined>,
+    narrowerFor: Partial<Record<V, { why: string; moveOf: (value: string) => string | undefined }>> = {},
+  ): AccessGuard {
+    const narrower = Object.fromEntries(Object.entries(narrowerFor).map(([verb, rule]) => [verb, (rule as { why: string }).why]));
+    return declareAccess({ kind: 'verbs', moves, ...(Object.keys(narrower).length ? { narrower } : {}) }, async (req, res, next) => {
       const verb = verbOf(req);
-      const move = moves[verb];
+      const move = narrowerFor[verb]?.moveOf(String(req.query[verb])) ?? moves[verb];
       if (move !== null) {
         const object = await objectOf(req, verb, String(req.query[verb]));
         res.locals['credential'] = await authorize(req, this.stores, move, object);

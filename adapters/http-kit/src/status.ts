@@ -11,6 +11,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   invalid_arguments: 422,
   invalid_repair: 422,
   lineage_closed: 409,
+  rotation_conflict: 409,
   invocation_not_found: 404,
   credential_required: 401,
   approval_required: 403,
@@ -50,10 +51,21 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   request_timeout: 408,
   headers_too_large: 431,
   database_unavailable: 503,
+  // An upstream listed a tool definition past the size that is pinned: the upstream's fault.
+  tool_definition_too_large: 502,
+  // The tool's definition changed upstream (or it is new, or gone) and the owner has not approved it.
+  tool_changed: 409,
+  // An approval named a hash that is not the one held for review (the upstream changed again).
+  tool_hash_stale: 409,
+  // The held definition changed on each of the last refreshes: an approval waits until it holds still.
+  tool_flapping: 409,
   // A write the request needs did not go in (unreachable, read-only or full): retry after a while.
   storage_unavailable: 503,
   // A run whose outcome never reached the ledger (only ever a stored record's error, never an answer's).
   interrupted: 503,
+  // The same Idempotency-Key with another request; the first run under the key has not ended.
+  idempotency_key_reused: 422,
+  idempotency_key_in_progress: 409,
   internal_error: 500,
 };
 

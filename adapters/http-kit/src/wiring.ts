@@ -2,7 +2,7 @@
 // themselves) and the one RouteAccess of the service, with its one owner-session service.
 import { randomBytes } from 'node:crypto';
 import type { Router, Express } from 'express';
-import { coreServices, createServiceRef } from '@switchyard/core';
+import { coreServices, createServiceRef, type ClientRateWindows } from '@switchyard/core';
 import { createServiceFactory, definePackage } from '@switchyard/wiring';
 import type { DatabaseHealthReading, HttpLogger, McpFacesConfig } from './context.js';
 import type { StorageFailures } from './storage-failures.js';
@@ -17,6 +17,12 @@ export interface HttpOptions {
   bodyLimitBytes: number;
   /** Keyless tokens per client address per minute. */
   mintPerMinute: number;
+  /** Where client rate limits are counted: this process's memory, or the database every process shares. */
+  rateWindows: ClientRateWindows;
+  /** Whether traces are on (OTEL_* configured): each request gets its span. */
+  tracing: boolean;
+  /** Proxies whose X-Forwarded-For names the client (server.trustedProxies: addresses, CIDR ranges, or loopback/linklocal/uniquelocal). */
+  trustedProxies: string[];
   /** Workspaces that observers may enter, by slug. */
   workspaces: string[];
   /** Whether /metrics answers without the owner's API key. */

@@ -4,15 +4,15 @@
 import { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { capabilitiesOf, holderOf, isInitialize, sessionIdFor, type CallerExchange, type CallerSessions, type CallerTools, type SwitchyardMcpServerOptions } from '@switchyard/mcp';
-import { SwitchyardError, mayInvoke } from '@switchyard/core';
-import { credentialOf, declareAccess, presentedTo, type Credential } from '@switchyard/http-kit';
+import { SwitchyardError, checkIdempotencyKey, mayInvoke } from '@switchyard/core';
+import { credentialOf, declareAccess, presentedTo, storageFailure, type Credential } from '@switchyard/http-kit';
 import { metadataUrlOf, requestResource } from '@switchyard/http-kit';
 import { baseUrlOf } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
 import { serveMcp } from './mcp-transport.js';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-export type McpCtx = Needs<'access' | 'apiKeys' | 'blobs' | 'bodyLimitBytes' | 'dispatch' | 'logger' | 'mcp' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens' | 'upstreams'>;
+export type McpCtx = Needs<'access' | 'apiKeys' | 'blobs' | 'bodyLimitBytes' | 'dispatch' | 'idempotentRuns' | 'logger' | 'mcp' | 'publicBaseUrl' | 'registry' | 'storageFailures' | 'tokenUses' | 'tokens' | 'upstreams'>;
 type Ctx = McpCtx;
 
 export const MCP_VERSION = '0.1.0';
@@ -28,14 +28,21 @@ export function callerTools(req: Request, ctx: Ctx, cred: Exclude<Credential, { 
       // Keyless tokens would only ever be refused an auth-required run: not offered as tools.
       return ctx.registry.list().filter((c) => mayInvoke(cred, c));
     },
-    async call(key, args, live) {
+    async call(key, args, live, idempotencyKey) {
       try {
         // registry.require throws unknown_capability with did_you_mean before any token use.
         // A tool name matches its key in any letter case; the move and the record use the registered key.
         const { capability } = ctx.registry.require(key);
         const { caller } = await ctx.access.admitRun(req, cred, SERVING, capability);
-        return await ctx.dispatch.dispatch({ key: capability.key, body: args, source: 'mcp', ...live }, caller);
+        const request = { key: capability.key, body: args, source: 'mcp', ...live };
+        if (idempotencyKey === undefined) return await ctx.dispatch.dispatch(request, caller);
+        // The same rules as POST /api/dispatch's Idempotency-Key (core/src/idempotency.ts), bound to the key and arguments.
+        const answer = await ctx.idempotentRuns.run(caller, checkIdempotencyKey(idempotencyKey), { key: capability.key, body: args }, (id) => ctx.dispatch.dispatch({ ...request, id }, caller));
+        return answer.ran ?? { capability, invocation: answer.replayed };
       } catch (err) {
+        // A database that did not serve the call: storage_unavailable, as on every face, never an internal error.
+        const storage = storageFailure(err, ctx.storageFailures);
+        if (storage) throw storage;
         // The client only sees "internal error" for these; the log keeps the cause, as the error middleware does.
         if (!SwitchyardError.is(err)) ctx.logger.error('unhandled error', { path: req.path, tool: key, error: (err as Error)?.stack ?? String(err) });
         throw err;

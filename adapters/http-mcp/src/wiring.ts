@@ -11,6 +11,7 @@ export const httpMcpWiring = definePackage('http-mcp', [
       ...faceDeps,
       registry: coreServices.registry,
       dispatch: coreServices.dispatch,
+      idempotentRuns: coreServices.idempotentRuns,
       blobs: coreServices.blobs,
       upstreams: coreServices.upstreams,
     },

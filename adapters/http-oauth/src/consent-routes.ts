@@ -5,7 +5,7 @@
 // redirect: there is no open redirect. The POST checks the whole request again (nothing is kept
 // between the two, so any process answers either).
 import { Router, urlencoded, type ErrorRequestHandler, type Request, type Response } from 'express';
-import { SwitchyardError, type AuthorizationRequest, type RefusedAuthorization } from '@switchyard/core';
+import { SwitchyardError, consentChoices, type AuthorizationRequest, type RefusedAuthorization } from '@switchyard/core';
 import { baseUrlOf } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
 import { page, type Html } from '@switchyard/http-kit';
@@ -61,7 +61,8 @@ export function consentRoutes(ctx: Ctx): Router {
     const checked = await check(req, params);
     if (isRefused(checked)) return refuse(req, res, checked);
     allowFormTo(res, checked.redirect_uri);
-    send(req, res, `Allow ${checked.client.name}?`, consentBody(checked, params as Record<string, string>, sessions.csrfToken(session)));
+    const choices = consentChoices(checked.keys, (key) => ctx.registry.get(key)?.capability);
+    send(req, res, `Allow ${checked.client.name}?`, consentBody(checked, choices, params as Record<string, string>, sessions.csrfToken(session)));
   });
 
   // Without the session and its CSRF token, nothing is decided and nobody is redirected anywhere.

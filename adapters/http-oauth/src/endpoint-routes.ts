@@ -9,7 +9,7 @@ import { perClientLimit, publicRoute } from '@switchyard/http-kit';
 import { oauthErrors, openCors, sendOAuth } from './oauth-answers.js';
 import { AS_METADATA_PATH, MCP_PATH, PRM_PATH, keysOfPath, type ResourceCtx } from '@switchyard/http-kit';
 
-type Ctx = ResourceCtx & Needs<'logger' | 'mintPerMinute' | 'oauth' | 'storageFailures'>;
+type Ctx = ResourceCtx & Needs<'logger' | 'mintPerMinute' | 'rateWindows' | 'oauth' | 'storageFailures'>;
 
 export const AUTHORIZE_PATH = '/dashboard/oauth/authorize';
 export const TOKEN_PATH = '/oauth/token';
@@ -42,10 +42,10 @@ const field = (body: Record<string, unknown>, name: string): string | null => {
 
 export function oauthEndpointRoutes(ctx: Ctx): Router {
   const router = Router();
-  const registrations = perClientLimit(ctx.mintPerMinute, 'client registrations');
+  const registrations = perClientLimit(ctx.rateWindows, ctx.mintPerMinute, 'oauth-register', 'client registrations');
   // Every token answer stores a refresh token (kept until it expires, for reuse detection): a
   // client refreshing in a loop would grow the database as fast as it can ask.
-  const tokenRequests = perClientLimit(ctx.mintPerMinute, 'token requests');
+  const tokenRequests = perClientLimit(ctx.rateWindows, ctx.mintPerMinute, 'oauth-token', 'token requests');
 
   // Public at the mount: a client authenticates in the request itself (RFC 6749 §2.3, RFC 7591), or needs nothing (metadata).
   router.use(['/.well-known', '/oauth'], publicRoute('OAuth metadata, registration and token endpoints: clients authenticate in the request itself'), openCors);

@@ -1,7 +1,7 @@
 // The OAuth pages of the dashboard: the consent page an MCP client sends the owner to (who is
 // asking, where the answer goes, which tools, with a box per tool to narrow), and the list of
 // clients and their grants with a Revoke button each.
-import type { AuthorizationRequest, ClientWithGrants, OAuthGrant } from '@switchyard/core';
+import type { AuthorizationRequest, ClientWithGrants, ConsentCaution, ConsentChoice, OAuthGrant } from '@switchyard/core';
 import { html, type Html } from '@switchyard/http-kit';
 
 /** The authorization request's own parameters, carried through the form so the POST checks them again. */
@@ -18,7 +18,19 @@ function localRedirect(uri: string): string | null {
   return url.protocol === 'http:' ? url.host : url.protocol;
 }
 
-export function consentBody(request: AuthorizationRequest, params: Record<string, string>, csrf: string): Html {
+const CAUTION_WORDS: Record<ConsentCaution, string> = {
+  destructive: 'may change or delete things',
+  high_risk: 'high risk',
+  approval: 'each run waits for your approval',
+};
+
+/** One tool's box: its readable title, its key and description, and its cautions, ticked only when it has none. */
+const choiceBox = (c: ConsentChoice) =>
+  html`<label class="consent-key${c.cautions.length ? ' caution' : ''}" data-key="${c.key}"><input type="checkbox" name="key" value="${c.key}"${c.ticked ? html` checked` : ''}> <span class="consent-title">${c.title}</span> <code>${c.key}</code>${
+    c.cautions.length ? html` <span class="consent-cautions off" data-cautions="${c.cautions.join(' ')}">${c.cautions.map((k) => CAUTION_WORDS[k]).join(' · ')}</span>` : ''
+  }<span class="muted consent-description">${c.description}</span></label>`;
+
+export function consentBody(request: AuthorizationRequest, choices: ConsentChoice[], params: Record<string, string>, csrf: string): Html {
   const c = request.client;
   return html`<h1>Allow ${c.name} to use Switchyard?</h1>
 <dl class="contract" id="consent-client">
@@ -28,12 +40,12 @@ export function consentBody(request: AuthorizationRequest, params: Record<string
   <dt>For the MCP server</dt><dd id="resource"><code>${request.resource}</code></dd>
 </dl>
 ${localRedirect(request.redirect_uri) ? html`<p class="message" id="local-redirect-warning">The answer goes to a program on this computer (<code>${localRedirect(request.redirect_uri)!}</code>), not to a web site: any program here could have started this request under the name ${c.name}. Allow only if you have just started it from that application.</p>` : ''}
-<p class="muted">It will run the tools you tick below, as itself (its client id is the actor of every run in the ledger), until you revoke this grant on the OAuth page. Untick the tools it should not have.</p>
+<p class="muted">It will run the tools you tick below, as itself (its client id is the actor of every run in the ledger), until you revoke this grant on the OAuth page. Only tools it asked for are listed; those that may change or delete things, are high risk or need your approval per run start unticked: tick them only if it needs them.</p>
 <form method="post" action="/dashboard/oauth/authorize" id="consent-form">
   <input type="hidden" name="csrf" value="${csrf}">
   ${CARRIED_PARAMS.filter((p) => params[p] !== undefined).map((p) => html`<input type="hidden" name="${p}" value="${params[p]!}">`)}
-  <fieldset id="consent-keys"><legend>Tools (${request.keys.length})</legend>
-  ${request.keys.map((k) => html`<label class="consent-key"><input type="checkbox" name="key" value="${k}" checked> <code>${k}</code></label>`)}
+  <fieldset id="consent-keys"><legend>Tools (${choices.length})</legend>
+  ${choices.map(choiceBox)}
   </fieldset>
   <p><button type="submit" name="decision" value="allow" class="approve">Allow</button> <button type="submit" name="decision" value="deny" class="deny">Deny</button></p>
 </form>`;

@@ -1,7 +1,7 @@
 // MCP adapter: the client every tool plugin uses to reach its upstream, and the server host.
 export { DEFAULT_MAX_RESULT_BYTES, McpUpstreamClient, type McpUpstreamClientOptions } from './upstream-client.js';
 export { hostMcpServer, type HostedMcpServer, type HostOptions } from './server-host.js';
-export { createSwitchyardMcpServer, toolOf, toolResultOf, rpcErrorOf, type CallerTools, type SwitchyardMcpServerOptions } from './switchyard-mcp-server.js';
+export { IDEMPOTENCY_META_KEY, createSwitchyardMcpServer, toolOf, toolResultOf, rpcErrorOf, type CallerTools, type SwitchyardMcpServerOptions } from './switchyard-mcp-server.js';
 export { createVirtualMcpServer, type ServerPassThrough, type VirtualMcpServerOptions } from './virtual-mcp-server.js';
 export { pageOfTools, DEFAULT_PAGE_SIZE } from './tool-pages.js';
 export { isStaleSession } from './upstream-client.js';
@@ -11,3 +11,4 @@ export { UpstreamOAuthClients, type OAuthUpstream, type UpstreamOAuthConfig, typ
 export { CredentialSealer, type SealingKey } from './upstream-auth-sealer.js';
 export { OneRequestTransport } from './one-request-transport.js';
 export { MeteredUpstreamClient } from './metered-upstream-client.js';
+export { TracedUpstreamClient } from './traced-upstream-client.js';

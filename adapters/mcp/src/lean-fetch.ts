@@ -2,6 +2,7 @@
 // send every JSON-RPC message as its own POST; the platform fetch spends most of a proxied call's
 // CPU on its spec machinery (profiled: ~29% of the service's busy time at load). This one does the
 // same exchange over plain node:http; requests it does not handle go to the platform fetch.
+import { traceHeaders } from '@switchyard/telemetry';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { setMaxListeners } from 'node:events';
@@ -20,6 +21,8 @@ function headerObject(headers: RequestInit['headers'], body: string | null | und
   new Headers(headers).forEach((value, name) => {
     out[name] = value;
   });
+  // With traces on, the request carries the active span's traceparent (the tool call's, when it is one).
+  Object.assign(out, traceHeaders());
   if (typeof body === 'string' && out['content-length'] === undefined && out['transfer-encoding'] === undefined) out['content-length'] = String(Buffer.byteLength(body));
   return out;
 }

@@ -18,8 +18,11 @@ export interface CallerTools {
    * error when no run happens at all (unknown key, scope denied); a run that failed or was refused
    * is an outcome, since it is an invocation in the ledger.
    */
-  call(key: string, args: Record<string, unknown>, live?: LiveCall): Promise<DispatchOutcome>;
+  call(key: string, args: Record<string, unknown>, live?: LiveCall, idempotencyKey?: unknown): Promise<DispatchOutcome>;
 }
+
+/** Where an MCP caller puts its idempotency key: tools/call's `params._meta` (the HTTP face's Idempotency-Key). */
+export const IDEMPOTENCY_META_KEY = 'io.switchyard/idempotency-key';
 
 export interface SwitchyardMcpServerOptions {
   tools: CallerTools;
@@ -51,11 +54,18 @@ const RPC_CODE: Partial<Record<SwitchyardErrorCode, number>> = {
   invalid_request: ErrorCode.InvalidParams,
   invocation_not_found: ErrorCode.InvalidParams,
   invalid_repair: ErrorCode.InvalidParams,
+  // A held tool is not offered (not in tools/list): as for an unknown tool, the params are wrong.
+  tool_changed: ErrorCode.InvalidParams,
   // Server-defined range (-32000..-32099): the caller may not make this move.
   scope_denied: -32003,
   credential_required: -32001,
   // Server-defined: the session holds as much as config allows.
   session_limit: -32000,
+  // An idempotency key sent with other arguments; one whose first call has not ended; a database
+  // that did not take the run (nothing ran; retry later).
+  idempotency_key_reused: ErrorCode.InvalidParams,
+  idempotency_key_in_progress: -32000,
+  storage_unavailable: -32000,
 };
 
 /** A coded error that prevented any run, as a JSON-RPC error whose data is our error body. */
@@ -77,8 +87,12 @@ export const toolOf = (c: Capability): Tool => ({
   // As declared (an imported tool's exactly as its upstream listed them); none declared, none sent.
   ...(c.outputSchema ? { outputSchema: c.outputSchema as Tool['outputSchema'] } : {}),
   ...(c.annotations ? { annotations: c.annotations } : {}),
-  ...(c.meta ? { _meta: c.meta } : {}),
+  ...toolMeta(c),
 });
+
+/** The upstream's _meta as given, plus the hash of the pinned definition the tool is served under. */
+const toolMeta = (c: Capability): { _meta?: Record<string, unknown> } =>
+  c.definition_hash !== undefined ? { _meta: { ...c.meta, 'switchyard/definition_hash': c.definition_hash } } : c.meta ? { _meta: c.meta } : {};
 
 /**
  * The tool result of a run. Failed and refused runs are `isError` results (the model should read
@@ -156,7 +170,7 @@ export function createSwitchyardMcpServer(options: SwitchyardMcpServerOptions): 
     try {
       const sent: Promise<unknown>[] = [];
       const channel = channelOf(server, options, request.params._meta?.progressToken, extra.requestId, controller.signal, sent);
-      const outcome = await options.tools.call(name, args ?? {}, { signal: controller.signal, channel });
+      const outcome = await options.tools.call(name, args ?? {}, { signal: controller.signal, channel }, request.params._meta?.[IDEMPOTENCY_META_KEY]);
       // Progress goes out before the answer, which closes the caller's stream.
       await Promise.allSettled(sent);
       return await toolResultOf(outcome, options.baseUrl, options.blobs);

@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, LoggingMessageNotificationSchema, McpError, ResourceUpdatedNotificationSchema, ResultSchema, ToolListChangedNotificationSchema, type Request as McpRequest } from '@modelcontextprotocol/sdk/types.js';
 import { SwitchyardError, textOf, type CallerChannel, type ContentBlock, type McpToolDescription, type ToolCallOptions, type ToolCallResult, type UpstreamAddress, type UpstreamLogEntry, type UpstreamToolClient } from '@switchyard/core';
+import { traceHeaders } from '@switchyard/telemetry';
 import { AnswerCutOffError, AnswerTooLargeError, createLeanFetch } from './lean-fetch.js';
 import type { UpstreamOAuthClients } from './upstream-auth.js';
 
@@ -49,6 +50,13 @@ const NO_SDK_TIMEOUT = 2_147_483_647;
  */
 const currentCall = new AsyncLocalStorage<InFlightCall>();
 
+/**
+ * The legacy SSE transport answers every call on its connection's one event stream, opened while
+ * connecting: when that stream breaks off (too large, or the upstream went away), every call in
+ * flight on the connection has lost its answer and fails at once.
+ */
+const currentStream = new AsyncLocalStorage<{ failAll(err: Error): void }>();
+
 export interface McpUpstreamClientOptions {
   /** How long opening a connection may take before the upstream counts as unavailable. */
   connectTimeoutMs?: number;
@@ -56,6 +64,12 @@ export interface McpUpstreamClientOptions {
   oauth?: UpstreamOAuthClients;
   /** The largest answer read from an upstream (a JSON-RPC message); a larger one fails its run upstream_answer_too_large. */
   maxResultBytes?: number;
+}
+
+/** With traces on, the call's W3C trace context in the request's _meta (traceparent, tracestate), as MCP servers read it. */
+function traceMeta(): { _meta?: Record<string, string> } {
+  const headers = traceHeaders();
+  return headers['traceparent'] ? { _meta: headers } : {};
 }
 
 /** dispatch.maxResultBytes's default: 8 MiB. */
@@ -79,7 +93,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
     this.oauth = options.oauth;
     this.maxResultBytes = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
     // A request goes out in its call's async context: its answer breaking off fails that call at once.
-    this.http = createLeanFetch({ maxMessageBytes: this.maxResultBytes, brokenAnswerReporter: () => currentCall.getStore()?.fail });
+    this.http = createLeanFetch({ maxMessageBytes: this.maxResultBytes, brokenAnswerReporter: () => currentCall.getStore()?.fail ?? currentStream.getStore()?.failAll });
   }
 
   onToolListChanged(listener: (upstream: UpstreamAddress) => void): () => void {
@@ -159,7 +173,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
       const progress = options.channel?.progress;
       const send = (c: Client) =>
         currentCall.run(call, () =>
-          c.callTool({ name: tool, arguments: (args ?? {}) as Record<string, unknown> }, undefined, {
+          c.callTool({ name: tool, arguments: (args ?? {}) as Record<string, unknown>, ...traceMeta() }, undefined, {
             timeout: NO_SDK_TIMEOUT,
             // Aborting sends notifications/cancelled to the upstream (the SDK does it).
             signal: stop.signal,
@@ -183,7 +197,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
       if (call.unanswered) throw call.unanswered;
       if (call.broken) throw call.broken;
       const answer = result as { isError?: boolean; content?: unknown; structuredContent?: unknown };
-      // Over stdio and the legacy SSE transport the answer arrives whole: at least it is not kept.
+      // Over stdio the answer arrives whole before it can be weighed: at least it is not kept.
       if (answerBytes(answer) > this.maxResultBytes) throw new AnswerTooLargeError(this.maxResultBytes);
       return toToolCallResult(answer);
     } catch (err) {
@@ -191,6 +205,8 @@ export class McpUpstreamClient implements UpstreamToolClient {
       if (call.unanswered) throw call.unanswered;
       const broken = call.broken ?? (err instanceof AnswerTooLargeError || err instanceof AnswerCutOffError ? err : null);
       if (broken instanceof AnswerTooLargeError) {
+        // Over the legacy SSE transport the cut stream was the connection's only one: open a new one next time.
+        if (upstream.transport === 'sse') this.drop(connectionKey, client);
         throw new SwitchyardError('upstream_answer_too_large', `${upstream.url} answered ${tool} with more than ${broken.limit} bytes (dispatch.maxResultBytes); the answer was not read further`, { upstream: upstream.url, tool, max_bytes: broken.limit });
       }
       if (broken) {
@@ -398,7 +414,11 @@ export class McpUpstreamClient implements UpstreamToolClient {
       timer = setTimeout(() => reject(new McpError(ErrorCode.RequestTimeout, `no handshake within ${this.connectTimeoutMs} ms`)), this.connectTimeoutMs);
     });
     try {
-      await Promise.race([client.connect(transport, { timeout: this.connectTimeoutMs }), deadline]);
+      const connecting = () => client.connect(transport, { timeout: this.connectTimeoutMs });
+      const failAll = (err: Error) => {
+        for (const call of this.inFlight.get(client) ?? []) call.fail(err);
+      };
+      await Promise.race([upstream.transport === 'sse' ? currentStream.run({ failAll }, connecting) : connecting(), deadline]);
       return client;
     } catch (err) {
       await client.close().catch(() => {});

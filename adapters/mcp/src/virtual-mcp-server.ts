@@ -47,13 +47,13 @@ export interface VirtualMcpServerOptions extends Omit<SwitchyardMcpServerOptions
 function namedTools(tools: CallerTools, nameOf: (c: Capability) => string, server: string): CallerTools {
   return {
     list: () => tools.list(),
-    call(name, args, live) {
+    call(name, args, live, idempotencyKey) {
       const offered = tools.list();
       const capability = offered.find((c) => nameOf(c) === name);
       if (!capability) {
         throw new SwitchyardError('unknown_capability', `unknown tool ${JSON.stringify(name)} on ${server}`, { tools: offered.map(nameOf).sort() });
       }
-      return tools.call(capability.key, args, live);
+      return tools.call(capability.key, args, live, idempotencyKey);
     },
   };
 }

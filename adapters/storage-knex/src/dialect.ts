@@ -35,6 +35,12 @@ export interface Dialect {
   fileOf(connection: string): string | null;
   /** Write transactions in flight at once: SQLite has one writer; PostgreSQL overlaps a few from its pool. */
   writersInFlight: number;
+  /**
+   * Whether several service processes may share the database (PostgreSQL), so that state they must
+   * agree on (client rate limits) lives in it and the roles api and worker may split the work; a
+   * SQLite file is one process's.
+   */
+  sharedByProcesses: boolean;
   /** The runner of hand-written SQL for one database (on SQLite it keeps statements prepared). */
   statements(knex: Knex): Statements;
   /** Inserts any number of rows in as few statements as the engine allows. */
@@ -138,6 +144,7 @@ async function rebuildWithColumnsBeforeLast(knex: Knex, table: string, columns: 
 
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
+  sharedByProcesses: false,
   connectionOf: (url, cwd = process.cwd()) => {
     const file = /^sqlite:(?:\/\/)?(.+)$/.exec(url)![1]!;
     return file === ':memory:' ? file : resolve(cwd, file);
@@ -222,6 +229,7 @@ const quietConnectErrors = {
 
 export const postgresDialect: Dialect = {
   name: 'postgresql',
+  sharedByProcesses: true,
   connectionOf: (url) => url,
   knexConfig: (connection) => ({ client: PG, connection, pool: { min: 0, max: 10 }, log: quietConnectErrors }),
   readerConfig: (connection) => ({ client: PG, connection, pool: { min: 0, max: 2 } }),

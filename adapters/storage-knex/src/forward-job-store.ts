@@ -1,7 +1,7 @@
 // The forwarding schedule on knex: one row per delivery and destination, claimed with leases so
 // that every process may work it and each attempt is made once.
 import type { Knex } from 'knex';
-import type { ForwardJob, ForwardJobStore, NewForwardJob, Page, RetrySelector } from '@switchyard/core';
+import type { ClaimShare, ForwardJob, ForwardJobStore, NewForwardJob, Page, RetrySelector } from '@switchyard/core';
 import { dialectFor, type Statements } from './dialect.js';
 import { GroupCommit } from './group-commit.js';
 import { ROWS_PER_STATEMENT, chunks } from './sql-batches.js';
@@ -72,9 +72,14 @@ const settleSql = (rows: number): string => {
   return sql;
 };
 
+/** Due jobs a claim looks at per slot it fills. */
+const CANDIDATES_PER_SLOT = 4;
+
 export class KnexForwardJobStore implements ForwardJobStore {
   private readonly statements: Statements;
-  private readonly claimSql: string;
+  /** The claim, by how many destinations it passes over (each count its own prepared statement). */
+  private readonly claimSqlByExcluded = new Map<number, string>();
+  private readonly skipLockedRows: string;
   /** New jobs and settled attempts that arrive together share one transaction (see group-commit.ts). */
   private readonly adds: GroupCommit<NewForwardJob[], void>;
   private readonly settles: GroupCommit<{ job: ForwardJob; owner: string }, boolean>;
@@ -107,25 +112,46 @@ export class KnexForwardJobStore implements ForwardJobStore {
       async ({ job, owner }) => (await this.statements.all<{ id: string }>(settleSql(1), [job.id, job.state, job.attempts, job.last_status, job.due_at, JSON.stringify(job.invocations), owner])).length > 0,
       dialect.writersInFlight,
     );
-    // Due, unleased (or the lease ran out), and for an ordered destination first in line. The
-    // inner SELECT locks what it picks and passes over rows another claimer holds.
-    this.claimSql = `UPDATE forward_jobs SET lease_owner = ?, lease_until = ?
+    this.skipLockedRows = dialect.skipLockedRows;
+  }
+
+  /**
+   * Due, unleased (or the lease ran out), for an ordered destination first in line, and not of a
+   * destination at its share. The innermost SELECT locks what it picks (a few times the limit) and
+   * passes over rows another claimer holds; of those, each destination's first few are taken, so a
+   * destination with a backlog cannot fill the claim.
+   */
+  private claimSql(excluded: number): string {
+    let sql = this.claimSqlByExcluded.get(excluded);
+    if (sql === undefined) {
+      const notFull = excluded > 0 ? `AND j.destination NOT IN (${Array.from({ length: excluded }, () => '?').join(', ')})` : '';
+      sql = `UPDATE forward_jobs SET lease_owner = ?, lease_until = ?
       WHERE id IN (
-        SELECT j.id FROM forward_jobs j
-        WHERE j.state IN ('pending', 'retrying') AND j.due_at <= ? AND (j.lease_until IS NULL OR j.lease_until < ?)
-          AND (j.ordered = 0 OR NOT EXISTS (
-            SELECT 1 FROM forward_jobs e WHERE e.destination = j.destination AND e.seq < j.seq AND e.state IN ('pending', 'retrying')))
-        ORDER BY j.due_at, j.seq
-        LIMIT ?${dialect.skipLockedRows})
+        SELECT w.id FROM (
+          SELECT c.id, c.due_at, c.seq, ROW_NUMBER() OVER (PARTITION BY c.destination ORDER BY c.due_at, c.seq) AS nth FROM (
+            SELECT j.id, j.destination, j.due_at, j.seq FROM forward_jobs j
+            WHERE j.state IN ('pending', 'retrying') AND j.due_at <= ? AND (j.lease_until IS NULL OR j.lease_until < ?) ${notFull}
+              AND (j.ordered = 0 OR NOT EXISTS (
+                SELECT 1 FROM forward_jobs e WHERE e.destination = j.destination AND e.seq < j.seq AND e.state IN ('pending', 'retrying')))
+            ORDER BY j.due_at, j.seq
+            LIMIT ?${this.skipLockedRows}) c) w
+        WHERE w.nth <= ?
+        ORDER BY w.due_at, w.seq
+        LIMIT ?)
       RETURNING *`;
+      if (this.claimSqlByExcluded.size < 256) this.claimSqlByExcluded.set(excluded, sql);
+    }
+    return sql;
   }
 
   async add(jobs: NewForwardJob[]): Promise<void> {
     if (jobs.length > 0) await this.adds.submit(jobs);
   }
 
-  async claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<ForwardJob[]> {
-    const rows = await this.statements.all<JobRow>(this.claimSql, [owner, leaseUntil, now, now, limit]);
+  async claimDue(owner: string, now: number, leaseUntil: number, limit: number, share: ClaimShare): Promise<ForwardJob[]> {
+    // Candidates: a few times the limit, so that a backlog of one destination leaves room for others'.
+    const candidates = limit * CANDIDATES_PER_SLOT;
+    const rows = await this.statements.all<JobRow>(this.claimSql(share.exclude.length), [owner, leaseUntil, now, now, ...share.exclude, candidates, share.perDestination, limit]);
     return rows.map(toJob).sort((a, b) => (a.due_at ?? 0) - (b.due_at ?? 0));
   }
 
@@ -148,10 +174,15 @@ export class KnexForwardJobStore implements ForwardJobStore {
   }
 
   async requeue(destination: string, selector: RetrySelector, now: number): Promise<number> {
-    const q = this.knex('forward_jobs').where({ destination, state: 'dead' });
-    if ('entries' in selector) q.whereIn('delivery', selector.entries);
-    else if ('from' in selector) q.andWhere('created_at', '>=', selector.from).andWhere('created_at', '<=', selector.to);
-    // A fresh series of attempts; the invocations stay, so the next attempt repairs the last one.
+    const q = this.knex('forward_jobs').where({ destination });
+    // Named entries are sent again even when delivered; the other selectors take dead letters.
+    if ('entries' in selector) q.whereIn('state', ['dead', 'delivered']).whereIn('delivery', selector.entries);
+    else {
+      q.andWhere({ state: 'dead' });
+      if ('from' in selector) q.andWhere('created_at', '>=', selector.from).andWhere('created_at', '<=', selector.to);
+    }
+    // A fresh series of attempts; the invocations stay, so the next attempt repairs the last one
+    // (or, after a delivered one, replays it).
     return q.update({ state: 'retrying', attempts: 0, due_at: now, lease_owner: null, lease_until: null });
   }
 }

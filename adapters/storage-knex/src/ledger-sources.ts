@@ -17,4 +17,5 @@ export const LEDGER_SOURCES: Readonly<Record<LedgerEntryKind, LedgerSource>> = {
   action: { table: 'webhook_actions', idColumn: 'delivery', timeColumn: 'created_at' },
   token_use: { table: 'token_uses', idColumn: 'id', timeColumn: 'at' },
   approval: { table: 'approvals', idColumn: 'id', timeColumn: 'decided_at' },
+  tool_definition: { table: 'tool_pins', idColumn: 'id', timeColumn: 'pinned_at' },
 };

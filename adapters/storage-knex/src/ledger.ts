@@ -20,6 +20,7 @@ import {
   rootHash,
   signNote,
   type LedgerCheckpoint,
+  type LedgerCosignature,
   type LedgerEntryKind,
   type LedgerLeafRecord,
   type NodeLookup,
@@ -278,12 +279,39 @@ export class KnexLedger implements VerifiableLedger {
 
   async latestCheckpoint(): Promise<LedgerCheckpoint | undefined> {
     const row = (await this.knex('ledger_checkpoints').orderBy('size', 'desc').first()) as (LedgerCheckpoint & { size: number | string }) | undefined;
-    return row ? { ...row, size: Number(row.size) } : undefined;
+    return row ? this.withCosignatures({ ...row, size: Number(row.size) }) : undefined;
   }
 
   async checkpointAt(size: number): Promise<LedgerCheckpoint | undefined> {
     const row = (await this.knex('ledger_checkpoints').where({ size }).first()) as (LedgerCheckpoint & { size: number | string }) | undefined;
-    return row ? { ...row, size: Number(row.size) } : undefined;
+    return row ? this.withCosignatures({ ...row, size: Number(row.size) }) : undefined;
+  }
+
+  /** The note with the witnesses' cosignature lines after the log's own signature, in witness order. */
+  private async withCosignatures(checkpoint: LedgerCheckpoint): Promise<LedgerCheckpoint> {
+    const lines = (await this.knex('ledger_cosignatures').select('line').where({ size: checkpoint.size }).orderBy('witness')) as Array<{ line: string }>;
+    return lines.length === 0 ? checkpoint : { ...checkpoint, note: checkpoint.note + lines.map((l) => l.line).join('') };
+  }
+
+  async addCosignature(c: LedgerCosignature): Promise<void> {
+    await this.knex('ledger_cosignatures').insert({ size: c.size, witness: c.witness, timestamp: c.timestamp, line: c.line, created_at: new Date().toISOString() }).onConflict(['size', 'witness']).ignore();
+  }
+
+  async witnessedSize(witness: string): Promise<number> {
+    const row = (await this.knex('ledger_cosignatures').where({ witness }).max({ m: 'size' }).first()) as { m: number | string | null } | undefined;
+    return row?.m == null ? 0 : Number(row.m);
+  }
+
+  /** One range read: leaf hashes for level 0, ledger_nodes for the even levels (all a tile asks). */
+  async subtreeHashes(level: number, from: number, count: number): Promise<Uint8Array[]> {
+    if (!isStoredLevel(level)) return (await this.readNodes(this.knex, Array.from({ length: count }, (_, i) => ({ level, index: from + i })))).map((n) => n.hash);
+    const rows = (
+      level === 0
+        ? await this.knex('ledger_leaves').select({ idx: 'idx', hash: 'leaf_hash' }).whereBetween('idx', [from, from + count - 1]).orderBy('idx')
+        : await this.knex('ledger_nodes').select('idx', 'hash').where({ level }).andWhereBetween('idx', [from, from + count - 1]).orderBy('idx')
+    ) as Array<{ idx: number | string; hash: string }>;
+    if (rows.length !== count || rows.some((r, i) => Number(r.idx) !== from + i)) throw new Error(`the tree is missing complete subtrees at level ${level} from ${from}`);
+    return rows.map((r) => fromHex(r.hash));
   }
 
   async leaves(from: number, limit: number): Promise<LedgerLeafRecord[]> {

@@ -648,6 +648,48 @@ const migrations: Migration[] = [
     },
   },
   {
+    // 015b: Idempotency-Key (POST /api/dispatch): which request a credential's key belongs to and
+    // which run it started, one row per credential and key. Not a ledger table. (015 had shipped;
+    // the numbers between it and 018 are others'.)
+    name: '015b_idempotency_keys',
+    async up(knex) {
+      await knex.schema.createTable('idempotency_keys', (t) => {
+        t.string('scope', 120).notNullable();
+        t.string('key', 255).notNullable();
+        t.string('request_hash', 80).notNullable();
+        t.string('invocation', 40).notNullable();
+        t.bigInteger('lease_until').notNullable();
+        t.bigInteger('created_at').notNullable();
+        t.primary(['scope', 'key']);
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTable('idempotency_keys');
+    },
+  },
+  {
+    // 017: witness cosignatures (c2sp.org/tlog-cosignature) of signed checkpoints, one row per
+    // checkpoint size and witness, kept as the signature line the witness answered. Served after the
+    // checkpoint's own signature. Append-only like the rest of the log.
+    name: '017_ledger_cosignatures',
+    async up(knex) {
+      await knex.schema.createTable('ledger_cosignatures', (t) => {
+        t.bigInteger('size').notNullable();
+        t.string('witness', 200).notNullable();
+        t.bigInteger('timestamp').notNullable();
+        t.text('line').notNullable();
+        t.string('created_at', 32).notNullable();
+        t.primary(['size', 'witness']);
+      });
+      await knex.raw('CREATE INDEX ledger_cosignatures_witness_size ON ledger_cosignatures (witness, size)');
+      for (const sql of dialectFor(knex).appendOnly('ledger_cosignatures')) await knex.raw(sql);
+    },
+    async down(knex) {
+      for (const sql of dialectFor(knex).dropAppendOnly('ledger_cosignatures')) await knex.raw(sql);
+      await knex.schema.dropTable('ledger_cosignatures');
+    },
+  },
+  {
     // 018: event types. Each delivery keeps the type its sender named (or the webhook's
     // event_type_path found) and the rule that found it, indexed for the listings' filter and the
     // counts, per webhook and across them. Deliveries stored before keep none: the ledger is not
@@ -671,6 +713,86 @@ const migrations: Migration[] = [
         t.dropColumn('signature_tolerance_s');
         t.dropColumn('event_type_path');
       });
+    },
+  },
+  {
+    // 019: what a destination takes and gets. Its own cap on sends in flight (below the service's
+    // per-destination share; null: that share), which of a delivery's headers it receives
+    // (JSON: "all", "none" or a list of names; null: "all"), and the secret before a rotation,
+    // signed with too until its grace ends. And the allowlist entries the owner adds at run time
+    // (beside webhooks.forwarding.allow), read by every process.
+    name: '019_destination_sending',
+    async up(knex) {
+      await knex.schema.alterTable('destinations', (t) => {
+        t.integer('concurrency').nullable();
+        t.text('forward_headers').nullable();
+        t.string('previous_secret', 100).nullable();
+        t.string('previous_secret_until', 40).nullable();
+      });
+      await knex.schema.createTable('forwarding_allow', (t) => {
+        t.string('entry', 300).primary();
+        t.string('created_at', 40).notNullable();
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTable('forwarding_allow');
+      await knex.schema.alterTable('destinations', (t) => {
+        t.dropColumn('previous_secret_until');
+        t.dropColumn('previous_secret');
+        t.dropColumn('forward_headers');
+        t.dropColumn('concurrency');
+      });
+    },
+  },
+  {
+    // 020: pinned tool definitions. One row per pin (the first import of a server, the owner's
+    // approval of a change, or a server set to accept changes); the newest pin of a key is in force.
+    // Append-only and a leaf of the Merkle log (kind tool_definition), so which definition a tool
+    // was served under can be proven. The canonical definition is kept so a change shows as a diff.
+    name: '020_tool_pins',
+    async up(knex) {
+      const dialect = dialectFor(knex);
+      await knex.schema.createTable('tool_pins', (t) => {
+        t.bigIncrements('seq').primary();
+        t.string('id', 40).notNullable().unique();
+        t.string('key', 128).notNullable();
+        t.string('server', 64).notNullable();
+        t.string('tool', 512).notNullable();
+        t.string('definition_hash', 80).notNullable();
+        t.text('definition').notNullable();
+        t.string('override_hash', 80).nullable();
+        t.string('reason', 16).notNullable();
+        t.string('pinned_by', 200).notNullable();
+        t.string('pinned_at', 40).notNullable();
+        t.index(['server', 'tool', 'seq']);
+      });
+      for (const sql of dialect.appendOnly('tool_pins')) await knex.raw(sql);
+      for (const sql of dialect.enqueueWithSeqForLog('tool_pins', 'tool_definition', 'id')) await knex.raw(sql);
+    },
+    async down(knex) {
+      const dialect = dialectFor(knex);
+      await knex.raw(dialect.dropEnqueueForLog('tool_pins'));
+      for (const sql of dialect.dropAppendOnly('tool_pins')) await knex.raw(sql);
+      await knex.schema.dropTable('tool_pins');
+    },
+  },
+  {
+    // 021: client rate limits shared by every process on one database (PostgreSQL binds the store
+    // that uses it; SQLite, one process, keeps its windows in memory). One row per (bucket, client):
+    // the window's start (ms) and the requests counted in it.
+    name: '021_client_rate_windows',
+    async up(knex) {
+      await knex.schema.createTable('client_rate_windows', (t) => {
+        t.string('bucket', 40).notNullable();
+        t.string('client', 64).notNullable();
+        t.bigInteger('window_start').notNullable();
+        t.integer('count').notNullable();
+        t.primary(['bucket', 'client']);
+      });
+      await knex.raw('CREATE INDEX client_rate_windows_start ON client_rate_windows (window_start)');
+    },
+    async down(knex) {
+      await knex.schema.dropTable('client_rate_windows');
     },
   },
 ];

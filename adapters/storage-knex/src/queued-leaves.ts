@@ -14,6 +14,7 @@ import {
   type LedgerEntryKind,
   type StoredInvocation,
   type TokenUse,
+  type ToolPin,
 } from '@switchyard/core';
 import { COLUMNS as DELIVERY_COLUMNS, toAction, toDelivery, type ActionRow, type DeliveryRow } from './delivery-store.js';
 import { LEDGER_SOURCES } from './ledger-sources.js';
@@ -75,6 +76,8 @@ export async function readQueuedLeaves(db: Knex, max: number, commitmentKey: Uin
   });
 }
 
+const TOOL_PIN_LEAF_COLUMNS = ['id', 'key', 'server', 'tool', 'definition_hash', 'override_hash', 'reason', 'pinned_by', 'pinned_at'];
+
 const DELIVERY_COLUMNS_BUT_BODY = DELIVERY_COLUMNS.filter((c) => c !== 'body');
 
 const entryId = (e: LedgerEntry): string => (e.kind === 'action' ? e.entry.delivery : e.entry.id);
@@ -102,8 +105,11 @@ async function loadEntries(db: Knex, queued: Array<{ kind: LedgerEntryKind; entr
         for (const r of (await db(table).whereIn('seq', part)) as Array<ActionRow & { seq: number | string }>) out.set(`action:${r.seq}`, { kind, entry: toAction(r) });
       } else if (kind === 'token_use') {
         for (const r of (await db(table).whereIn('seq', part)) as Array<TokenUse & { seq: number | string }>) out.set(`token_use:${r.seq}`, { kind, entry: r });
-      } else {
+      } else if (kind === 'approval') {
         for (const r of (await db(table).whereIn('seq', part)) as Array<ApprovalRecord & { seq: number | string }>) out.set(`approval:${r.seq}`, { kind, entry: r });
+      } else {
+        // The leaf carries a pin's hash, not its definition (up to 256 KiB): that text is never read here.
+        for (const r of (await db(table).select(...TOOL_PIN_LEAF_COLUMNS, 'seq').whereIn('seq', part)) as Array<Omit<ToolPin, 'definition'> & { seq: number | string }>) out.set(`tool_definition:${r.seq}`, { kind, entry: { ...r, definition: '' } });
       }
     }
   }

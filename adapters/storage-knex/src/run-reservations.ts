@@ -68,6 +68,10 @@ export class KnexRunReservations implements RunReservations {
     return rows.map((r) => JSON.parse(r.record) as InvocationRecord);
   }
 
+  async isReserved(id: string): Promise<boolean> {
+    return (await this.knex('run_reservations').select('id').where({ id }).first()) !== undefined;
+  }
+
   async drop(id: string): Promise<void> {
     await this.knex('run_reservations').where({ id }).delete();
   }

@@ -5,6 +5,7 @@
 //   4. the record this page shows opens the leaf: its public fields equal the leaf's, and each
 //      private field, with the page's salt, hashes to the leaf's commitment (a version 2 leaf
 //      names every field that does not; version 1 commits to them together)
+//   5. with a witness policy: k of the given witnesses cosigned it        (C2SP tlog-cosignature)
 'use strict';
 
 const enc = new TextEncoder();
@@ -94,6 +95,52 @@ async function verifyCheckpoint(note, key) {
   return { size: Number(size), root: fromB64(root) };
 }
 
+/** A witness key "name+hash+base64(0x04 || key)" (Ed25519 cosignature/v1). */
+async function parseWitnessKey(text) {
+  const parts = /^([^+\s]+)\+([0-9a-f]{8})\+([A-Za-z0-9+/=]+)$/.exec(text);
+  if (!parts) throw new Error(`not a witness key: ${text.slice(0, 40)}`);
+  const [, name, hashHex, keyB64] = parts;
+  const material = fromB64(keyB64);
+  if (material[0] !== 4 || material.length !== 33) throw new Error(`${name}: not an Ed25519 cosignature/v1 key`);
+  const keyHash = (await sha256(concat(enc.encode(`${name}\n`), material))).slice(0, 4);
+  if (!equal(keyHash, fromHex(hashHex))) throw new Error(`${name}: witness key hash does not match`);
+  return { name, keyHash, publicKey: material.slice(1) };
+}
+
+/** The distinct witnesses whose cosignature over the checkpoint text verifies; and those whose does not. */
+async function cosigners(note, witnesses) {
+  const split = note.indexOf('\n\n');
+  const text = note.slice(0, split + 1);
+  const valid = new Set();
+  const invalid = new Set();
+  for (const line of note.slice(split + 2).split('\n').filter(Boolean)) {
+    const m = /^\u2014 (\S+) (\S+)$/.exec(line);
+    if (!m) continue;
+    const bytes = fromB64(m[2]);
+    const witness = witnesses.find((w) => w.name === m[1] && equal(bytes.slice(0, 4), w.keyHash));
+    if (!witness) continue;
+    let ok = bytes.length === 76;
+    if (ok) {
+      const time = new DataView(bytes.buffer, bytes.byteOffset + 4, 8).getBigUint64(0);
+      const cryptoKey = await crypto.subtle.importKey('raw', witness.publicKey, { name: 'Ed25519' }, false, ['verify']);
+      ok = await crypto.subtle.verify('Ed25519', cryptoKey, bytes.slice(12), enc.encode(`cosignature/v1\ntime ${time}\n${text}`));
+    }
+    (ok ? valid : invalid).add(witness.name);
+  }
+  return { valid: [...valid], invalid: [...invalid].filter((n) => !valid.has(n)) };
+}
+
+/** The policy typed on the page: witness keys (one per line) and how many must have cosigned. */
+async function witnessPolicy() {
+  const lines = (document.getElementById('witness-keys')?.value ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
+  if (lines.length === 0) return null;
+  const witnesses = await Promise.all(lines.map(parseWitnessKey));
+  const typed = document.getElementById('witnesses-needed')?.value ?? '';
+  const needed = typed === '' ? witnesses.length : Number(typed);
+  if (!Number.isInteger(needed) || needed < 1 || needed > witnesses.length) throw new Error(`witnesses needed must be from 1 to ${witnesses.length}`);
+  return { witnesses, needed };
+}
+
 async function verify(button) {
   const status = document.getElementById('proof-status');
   const steps = document.getElementById('proof-steps');
@@ -129,7 +176,16 @@ async function verify(button) {
       if (bad.length > 0) throw new Error(`the record shown differs from its leaf in ${bad.join(', ')}`);
       step(`the record shown opens its leaf (${Object.keys(record.public).length + Object.keys(record.private).length} fields)`, true);
     }
-    status.textContent = `Verified: ${confirm.id} is leaf ${confirm.index} of ${key.name} at size ${checkpoint.size}.`;
+    const policy = await witnessPolicy();
+    let cosigned = '';
+    if (policy) {
+      const { valid, invalid } = await cosigners(confirm.checkpoint, policy.witnesses);
+      const bad = invalid.length ? `; invalid cosignatures by ${invalid.join(', ')}` : '';
+      if (valid.length < policy.needed) throw new Error(`cosigned by ${valid.length} of the ${policy.witnesses.length} trusted witnesses, ${policy.needed} needed${bad}`);
+      step(`cosigned by ${valid.join(', ')} (${valid.length} of ${policy.witnesses.length}, ${policy.needed} needed)`, true);
+      cosigned = `, cosigned by ${valid.length} of ${policy.witnesses.length} witnesses`;
+    }
+    status.textContent = `Verified: ${confirm.id} is leaf ${confirm.index} of ${key.name} at size ${checkpoint.size}${cosigned}.`;
     status.className = 'proof verified';
   } catch (err) {
     step(err.message, false);

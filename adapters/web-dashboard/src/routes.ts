@@ -22,7 +22,7 @@ import { loginBody } from './pages/login.js';
 import { approvalsBody, type DecisionNotice } from './pages/approvals.js';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'access' | 'mintPerMinute' | 'apiKeys' | 'approvals' | 'deliveries' | 'forwarding' | 'inlineBodyBytes' | 'invocations' | 'ledger' | 'logger' | 'publicBaseUrl' | 'registry' | 'webhooks'>;
+type Ctx = Needs<'access' | 'mintPerMinute' | 'rateWindows' | 'apiKeys' | 'approvals' | 'deliveries' | 'forwarding' | 'inlineBodyBytes' | 'invocations' | 'ledger' | 'logger' | 'publicBaseUrl' | 'registry' | 'webhooks'>;
 
 const ASSETS: Record<string, string> = {
   'dashboard.css': 'text/css; charset=utf-8',
@@ -132,7 +132,7 @@ export function dashboardRoutes(ctx: Ctx): Router {
     const recent = await ctx.deliveries.list({ hookId: hook.id, ...(eventType !== null ? { eventType } : {}), order: 'newest', cursor: null, limit: 50, inlineBodyBytes: 0 });
     const counts = await ctx.deliveries.countEventTypes({ hookId: hook.id, limit: MAX_EVENT_TYPES_COUNTED });
     const session = ctx.access.sessionOf(req);
-    const destinations = await ctx.forwarding.list(hook.id);
+    const destinations = (await ctx.forwarding.list(hook.id)).map((d) => ({ ...d, circuit: ctx.forwarding.circuit(d.id) }));
     send(req, res, { title: hook.name, section: 'webhooks', scripts: ['dashboard.js'] }, deliveriesBody(hook, recent.items, baseUrlOf(req, ctx.publicBaseUrl), sessions.csrfToken(session), destinations, { counts, chosen: eventType }));
   });
 

@@ -5,6 +5,7 @@ import { faceDeps, httpServices } from '@switchyard/http-kit';
 import { createServiceFactory, definePackage } from '@switchyard/wiring';
 import { dashboardRoutes } from './routes.js';
 import { CONNECT_COOKIE, CONNECT_COOKIE_PATH, upstreamConnectRoutes } from './upstream-connect.js';
+import { toolReviewRoutes } from './tool-review.js';
 
 export const webDashboardWiring = definePackage('web-dashboard', [
   createServiceFactory({
@@ -25,7 +26,7 @@ export const webDashboardWiring = definePackage('web-dashboard', [
       const ctx = { ...services, ...options };
       return {
         id: 'web-dashboard',
-        router: Router().use(upstreamConnectRoutes(ctx), dashboardRoutes(ctx)),
+        router: Router().use(upstreamConnectRoutes(ctx), toolReviewRoutes(ctx), dashboardRoutes(ctx)),
         cookies: [{ name: CONNECT_COOKIE, path: CONNECT_COOKIE_PATH }],
       };
     },

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { SwitchyardError } from '../errors.js';
 import { randomId } from '../ids.js';
 import { compileFilter } from './filter.js';
+import { readForwardHeaders, type ForwardHeaders } from './forward-headers.js';
 
 export interface RetrySettings {
   max_attempts: number;
@@ -15,13 +16,20 @@ export interface Destination {
   hook_id: string;
   name: string;
   url: string;
-  /** Sent with every attempt, after the content type and before the Standard Webhooks headers. */
+  /** Which of the delivery's own headers go on with it (forward-headers.ts). */
+  forward_headers: ForwardHeaders;
+  /** Sent with every attempt, over the delivery's headers of the same name and before the Standard Webhooks headers. */
   headers: Record<string, string>;
   /** whsec_… : the Standard Webhooks signing secret (base64 after the prefix). */
   secret: string;
+  /** The secret before the last rotation, also signed with until `previous_secret_until` (ISO). */
+  previous_secret: string | null;
+  previous_secret_until: string | null;
   timeout_ms: number;
   retry: RetrySettings;
   rate_per_s: number | null;
+  /** Sends in flight to it per process, below webhooks.forwarding.perDestinationConcurrency; null: that share. */
+  concurrency: number | null;
   ordered: boolean;
   filter: string | null;
   on: boolean;
@@ -40,9 +48,11 @@ export const DEFAULT_RETRY: RetrySettings = { max_attempts: 8, initial_ms: 5000,
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** The fields a request may set; `on` only when changing. */
-export type DestinationSettings = Pick<Destination, 'url' | 'name' | 'headers' | 'timeout_ms' | 'retry' | 'rate_per_s' | 'ordered' | 'filter' | 'on'>;
+export type DestinationSettings = Pick<Destination, 'url' | 'name' | 'forward_headers' | 'headers' | 'timeout_ms' | 'retry' | 'rate_per_s' | 'concurrency' | 'ordered' | 'filter' | 'on'>;
 
-const FIELDS = ['url', 'name', 'headers', 'timeout_ms', 'retry', 'rate_per_s', 'ordered', 'filter', 'on'];
+const FIELDS = ['url', 'name', 'forward_headers', 'headers', 'timeout_ms', 'retry', 'rate_per_s', 'concurrency', 'ordered', 'filter', 'on'];
+/** The most a destination's own `concurrency` may say (the service's share caps it further). */
+export const MAX_DESTINATION_CONCURRENCY = 1024;
 /** Headers the forwarder sets itself: configuring them would break the signature or the framing. */
 const RESERVED_HEADERS = new Set(['webhook-id', 'webhook-timestamp', 'webhook-signature', 'content-type', 'content-length', 'host', 'transfer-encoding', 'connection']);
 
@@ -103,14 +113,15 @@ export function readDestinationSettings(payload: unknown, current: DestinationSe
   const extra = Object.keys(p).filter((k) => !FIELDS.includes(k) || (current === null && k === 'on'));
   if (extra.length > 0) throw invalid(extra[0]!, 'is not a destination setting');
   if (current !== null && Object.keys(p).length === 0) throw new SwitchyardError('invalid_request', `nothing to change: send any of ${FIELDS.join(', ')}`);
-  const base: DestinationSettings = current ?? { url: '', name: '', headers: {}, timeout_ms: DEFAULT_TIMEOUT_MS, retry: DEFAULT_RETRY, rate_per_s: null, ordered: false, filter: null, on: true };
-  const out: DestinationSettings = { ...base, retry: { ...base.retry }, headers: { ...base.headers } };
+  const base: DestinationSettings = current ?? { url: '', name: '', forward_headers: 'all', headers: {}, timeout_ms: DEFAULT_TIMEOUT_MS, retry: DEFAULT_RETRY, rate_per_s: null, concurrency: null, ordered: false, filter: null, on: true };
+  const out: DestinationSettings = { ...base, retry: { ...base.retry }, headers: { ...base.headers }, forward_headers: Array.isArray(base.forward_headers) ? [...base.forward_headers] : base.forward_headers };
   if (current === null && p['url'] === undefined) throw invalid('url', 'is required');
   if (p['url'] !== undefined) out.url = readUrl(p['url']);
   if (p['name'] !== undefined) {
     if (typeof p['name'] !== 'string' || p['name'].length > 200) throw invalid('name', 'must be a string of at most 200 characters');
     out.name = p['name'];
   } else if (current === null) out.name = new URL(out.url).host;
+  if (p['forward_headers'] !== undefined) out.forward_headers = readForwardHeaders(p['forward_headers']);
   if (p['headers'] !== undefined) out.headers = readHeaders(p['headers']);
   if (p['timeout_ms'] !== undefined) out.timeout_ms = intIn(p['timeout_ms'], 'timeout_ms', 100, 60_000);
   if (p['retry'] !== undefined) out.retry = readRetry(p['retry'], base.retry);
@@ -118,6 +129,10 @@ export function readDestinationSettings(payload: unknown, current: DestinationSe
     const r = p['rate_per_s'];
     if (r !== null && (typeof r !== 'number' || !Number.isFinite(r) || r <= 0 || r > 10_000)) throw invalid('rate_per_s', 'must be a number above 0 and at most 10000, or null for no limit');
     out.rate_per_s = r as number | null;
+  }
+  if (p['concurrency'] !== undefined) {
+    const c = p['concurrency'];
+    out.concurrency = c === null ? null : intIn(c, 'concurrency', 1, MAX_DESTINATION_CONCURRENCY);
   }
   if (p['ordered'] !== undefined) {
     if (typeof p['ordered'] !== 'boolean') throw invalid('ordered', 'must be true or false');
@@ -148,13 +163,16 @@ export const destinationView = (d: Destination, withSecret = false) => ({
   hook: d.hook_id,
   name: d.name,
   url: d.url,
+  forward_headers: d.forward_headers,
   headers: d.headers,
   timeout_ms: d.timeout_ms,
   retry: d.retry,
   rate_per_s: d.rate_per_s,
+  concurrency: d.concurrency,
   ordered: d.ordered,
   filter: d.filter,
   on: d.on,
+  previous_secret_until: d.previous_secret_until,
   deleted_at: d.deleted_at,
   created_at: d.created_at,
   updated_at: d.updated_at,

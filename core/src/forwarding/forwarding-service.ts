@@ -10,9 +10,14 @@ import { INTERRUPTED_MESSAGE } from '../interrupted-runs.js';
 import type { StoredDelivery } from '../webhook.js';
 import { computeYield } from '../yield.js';
 import { retryDelayMs } from './backoff.js';
-import { DESTINATION_ID_PATTERN, MAX_DESTINATIONS_PER_WEBHOOK, newDestinationId, newDestinationSecret, readDestinationSettings, type Destination } from './destination.js';
+import { DESTINATION_ID_PATTERN, MAX_DESTINATIONS_PER_WEBHOOK, destinationView, newDestinationId, newDestinationSecret, readDestinationSettings, type Destination } from './destination.js';
 import { compileFilter, type DeliveryFilter, type FilterInput } from './filter.js';
-import type { DestinationStore, ForwardJob, ForwardJobStore, ForwardState, NewForwardJob, OutboundSender, RetrySelector, SendOutcome } from './ports.js';
+import { forwardedHeaders } from './forward-headers.js';
+import { readAllowRequest } from './allow-entry.js';
+import type { DestinationStore, ForwardAllowStore, ForwardJob, ForwardJobStore, ForwardState, NewForwardJob, OutboundSender, RetrySelector, SendOutcome } from './ports.js';
+import { circuitView, type Circuit, type CircuitView } from './circuit.js';
+import { readRotation, signingSecrets } from './secret-rotation.js';
+import { SendShares } from './send-shares.js';
 import { standardWebhookHeaders } from './standard-webhooks.js';
 
 /** The key of forwarding attempts in the ledger (not a capability: nobody dispatches it). */
@@ -22,18 +27,18 @@ export const FORWARD_PATH = 'webhook › forward';
 export const ANSWER_EXCERPT_BYTES = 1024;
 
 export interface ForwardingOptions {
-  /** How often each process looks for due jobs (it also looks at once after a delivery). */
-  pollMs: number;
   /** How long a claim holds a job; longer than any destination's timeout, so an attempt is made once. */
   leaseMs: number;
   /** Sends in flight per process (attempts whose destination has not answered yet). */
   concurrency: number;
+  /** Of those, at most this many to one destination (its own `concurrency` may lower it). */
+  perDestinationConcurrency: number;
   /** Consecutive failures that open a destination's circuit, and how long it stays open before a probe. */
   circuitFailures: number;
   circuitCooldownMs: number;
 }
 
-export const DEFAULT_FORWARDING_OPTIONS: ForwardingOptions = { pollMs: 250, leaseMs: 120_000, concurrency: 32, circuitFailures: 5, circuitCooldownMs: 30_000 };
+export const DEFAULT_FORWARDING_OPTIONS: ForwardingOptions = { leaseMs: 120_000, concurrency: 32, perDestinationConcurrency: 4, circuitFailures: 5, circuitCooldownMs: 30_000 };
 
 /** A delivery's forwarding to one destination, as /api/ledger shows it. */
 export interface ForwardingView {
@@ -61,18 +66,21 @@ interface Held {
   delivery: StoredDelivery | undefined;
 }
 
-interface Circuit {
-  failures: number;
-  openUntil: number;
-  probing: boolean;
-}
-
 interface Logger {
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
 const DESTINATION_CACHE_MS = 1000;
+/** How often each process reads the run-time allowlist (another process's change counts within this). */
+export const ALLOW_REFRESH_MS = 1000;
+
+/** An allowlist entry as the owner reads it: from the configuration, or added at run time. */
+export interface AllowView {
+  host: string;
+  source: 'config' | 'database';
+  created_at: string | null;
+}
 /** Attempts being recorded (answered, not yet settled) may be this many times `concurrency`. */
 const RECORDING_FACTOR = 4;
 
@@ -83,12 +91,14 @@ export class ForwardingService {
   private readonly filters = new Map<string, DeliveryFilter>();
   private readonly circuits = new Map<string, Circuit>();
   private readonly nextSlot = new Map<string, number>();
+  /** Each destination's share of the send slots. */
+  private readonly shares: SendShares;
   /** Attempts from claim to settle, and how many of them are waiting on their destination. */
   private readonly inFlight = new Set<Promise<void>>();
   private sending = 0;
   /** Slots held for a claim under way. */
   private claiming = 0;
-  private timer: ReturnType<typeof setInterval> | undefined;
+  private allowReadAt = 0;
   private draining: Promise<void> | null = null;
   private again = false;
   private exhausted = false;
@@ -106,7 +116,11 @@ export class ForwardingService {
     private readonly logger: Logger = { warn: () => {}, error: () => {} },
     /** Where an attempt is reserved before it is sent (write-ahead); without one, attempts are not reserved. */
     private readonly reservations: RunReservations | null = null,
-  ) {}
+    private readonly allowStore: ForwardAllowStore | null = null,
+    private readonly configAllow: readonly string[] = [],
+  ) {
+    this.shares = new SendShares(options.perDestinationConcurrency);
+  }
 
   // ── Destinations (the owner's) ──────────────────────────────────────────────────────────────
 
@@ -122,8 +136,10 @@ export class ForwardingService {
   }
 
   private async admit(url: string): Promise<void> {
+    // An entry another process added a moment ago counts.
+    await this.refreshAllowlist(true);
     const why = await this.sender.refusal(url);
-    if (why) throw new SwitchyardError('blocked_address', `url: ${why}`, { field: 'url' });
+    if (why) throw new SwitchyardError('blocked_address', `url: ${why}${why.includes('allowlisted') ? '; the owner may admit it at run time: POST /api/forwarding/allow {"host": "host:port"}' : ''}`, { field: 'url' });
   }
 
   async create(hookId: string, payload: unknown): Promise<Destination> {
@@ -135,7 +151,7 @@ export class ForwardingService {
       throw new SwitchyardError('invalid_request', `a webhook has at most ${MAX_DESTINATIONS_PER_WEBHOOK} destinations; delete one first`, { field: 'url', limit: MAX_DESTINATIONS_PER_WEBHOOK });
     }
     const now = this.clock.now().toISOString();
-    const created = await this.destinations.create({ ...settings, id: newDestinationId(), hook_id: hookId, secret: newDestinationSecret(), deleted_at: null, created_at: now, updated_at: now });
+    const created = await this.destinations.create({ ...settings, id: newDestinationId(), hook_id: hookId, secret: newDestinationSecret(), previous_secret: null, previous_secret_until: null, deleted_at: null, created_at: now, updated_at: now });
     this.cache.delete(hookId);
     return created;
   }
@@ -159,6 +175,27 @@ export class ForwardingService {
     return updated!;
   }
 
+  /**
+   * A new secret, answered once; for `grace_s` every attempt is signed with the old one too (a
+   * rotation within a grace drops the secret before the old one).
+   */
+  async rotateSecret(hookId: string, id: string, payload: unknown): Promise<Destination> {
+    const { grace_s } = readRotation(payload);
+    const current = await this.requireDestination(hookId, id);
+    const now = this.clock.now();
+    const next = {
+      secret: newDestinationSecret(),
+      previous_secret: grace_s > 0 ? current.secret : null,
+      previous_secret_until: grace_s > 0 ? new Date(now.getTime() + grace_s * 1000).toISOString() : null,
+      updated_at: now.toISOString(),
+    };
+    if (!(await this.destinations.rotate(hookId, id, current.secret, next))) {
+      throw new SwitchyardError('rotation_conflict', `destination ${id}'s secret was rotated by another request meanwhile; read it and rotate again if you need to`);
+    }
+    this.cache.delete(hookId);
+    return { ...current, ...next };
+  }
+
   /** Stops it: no new jobs, and its pending ones end as skipped when next due. Its history stays. */
   async remove(hookId: string, id: string): Promise<Destination> {
     await this.requireDestination(hookId, id);
@@ -168,18 +205,77 @@ export class ForwardingService {
     return removed!;
   }
 
+  /** A destination's circuit in this process. */
+  circuit(id: string): CircuitView {
+    return circuitView(this.circuits.get(id), this.options.circuitFailures, this.clock.now().getTime());
+  }
+
+  /** A destination as its owner reads it: its settings and its circuit (the secret only when asked). */
+  view(d: Destination, withSecret = false): ReturnType<typeof destinationView> & { circuit: CircuitView } {
+    return { ...destinationView(d, withSecret), circuit: this.circuit(d.id) };
+  }
+
   async dead(hookId: string, id: string, after: string | null, limit: number): Promise<Page<ForwardJob>> {
     await this.requireDestination(hookId, id);
     return this.jobs.dead(id, after, limit);
   }
 
-  /** Re-forwards dead jobs in bulk: {state: "dead"}, {from, to} (ISO times of receipt) or {entries: [dlv_…]}. */
+  /**
+   * Re-forwards in bulk: dead jobs ({state: "dead"}, or {from, to}: ISO times of receipt), or the
+   * named entries ({entries: [dlv_…]}) whether dead or delivered. Each starts a new series.
+   */
   async retry(hookId: string, id: string, payload: unknown): Promise<number> {
     await this.requireDestination(hookId, id);
     const selector = readRetrySelector(payload);
     const count = await this.jobs.requeue(id, selector, this.clock.now().getTime());
     if (count > 0) this.kick();
     return count;
+  }
+
+  // ── The run-time allowlist (the owner's) ────────────────────────────────────────────────────
+
+  /**
+   * Reads the run-time allowlist (at most once a second unless forced) and hands it to the sender;
+   * the forwarder's background task calls it every second, so an entry another process added counts.
+   */
+  async refreshAllowlist(force = false): Promise<void> {
+    if (!this.allowStore) return;
+    const now = Date.now(); // wall time, not the service clock: a throttle, not a rule
+    if (!force && now - this.allowReadAt < ALLOW_REFRESH_MS) return;
+    this.allowReadAt = now;
+    this.sender.admitAlso((await this.allowStore.list()).map((r) => r.entry));
+  }
+
+  private requireAllowStore(): ForwardAllowStore {
+    if (!this.allowStore) throw new SwitchyardError('invalid_request', 'this service keeps no run-time allowlist');
+    return this.allowStore;
+  }
+
+  /** The configuration's entries, then those added at run time (oldest first). */
+  async allowList(): Promise<AllowView[]> {
+    const added = await this.requireAllowStore().list();
+    this.sender.admitAlso(added.map((r) => r.entry));
+    return [...this.configAllow.map((host) => ({ host, source: 'config' as const, created_at: null })), ...added.map((r) => ({ host: r.entry, source: 'database' as const, created_at: r.created_at }))];
+  }
+
+  /** Admits a host (or host:port) for destinations in every process; answers whether it was new. */
+  async allow(payload: unknown): Promise<{ host: string; added: boolean }> {
+    const { entry } = readAllowRequest(payload);
+    const added = await this.requireAllowStore().add(entry, this.clock.now().toISOString());
+    await this.refreshAllowlist(true);
+    return { host: entry, added };
+  }
+
+  /** Takes a run-time entry away: attempts to it are refused again (within a second in every process). */
+  async disallow(payload: unknown): Promise<{ host: string }> {
+    const { entry } = readAllowRequest(payload);
+    const store = this.requireAllowStore();
+    if (!(await store.remove(entry))) {
+      if (this.configAllow.some((e) => e.trim().toLowerCase() === entry)) throw new SwitchyardError('invalid_request', `host: ${entry} is in the configuration (webhooks.forwarding.allow); change it there`, { field: 'host' });
+      throw new SwitchyardError('not_found', `${entry} is not on the run-time allowlist`);
+    }
+    await this.refreshAllowlist(true);
+    return { host: entry };
   }
 
   /** Forwarding of each delivery, for the ledger listings. */
@@ -200,6 +296,7 @@ export class ForwardingService {
     const cached = this.cache.get(hookId);
     if (cached && cached.until > now) return cached.list;
     const list = (await this.destinations.list(hookId)).filter((d) => d.on && !d.deleted_at);
+    for (const d of list) this.shares.know(d);
     if (this.cache.size >= 10_000) this.cache.clear();
     this.cache.set(hookId, { list, until: now + DESTINATION_CACHE_MS });
     return list;
@@ -253,34 +350,43 @@ export class ForwardingService {
     // it is committed, with the delivery in hand: no claim and no read. (An ordered job may have an
     // earlier one in line, so the claim decides for it.) A process that dies holding such a lease
     // leaves the job to whoever claims it when the lease runs out, as with any claimed job.
+    // A destination at its share leaves its job to a claim once one of its sends ends.
     const leased: NewForwardJob[] = [];
     if (!this.stopped) {
+      const taken = new Map<string, number>();
       for (const job of jobs) {
         if (job.state !== 'pending' || job.ordered || this.room() - leased.length <= 0) continue;
+        const mine = taken.get(job.destination) ?? 0;
+        if (this.shares.room(job.destination) - mine <= 0) {
+          this.shares.turnedAway(job.destination);
+          continue;
+        }
+        taken.set(job.destination, mine + 1);
         job.lease = { owner: this.owner, until: now.getTime() + this.options.leaseMs };
         leased.push(job);
       }
     }
     const added = this.jobs.add(jobs);
-    for (const job of leased) this.launch(job, delivery, added);
+    for (const job of leased) this.launch(job, delivery, added, job.lease!.until);
     await added;
     if (jobs.some((j) => j.state === 'pending' && !j.lease)) this.kick();
   }
 
   // ── Workers ─────────────────────────────────────────────────────────────────────────────────
+  // This process works the schedule only once started (a worker or an `all` process); the timer
+  // that looks for due jobs belongs to the adapter that starts it (adapters/app's background work).
+  // Not started (an api process), intake only writes jobs for the workers to claim.
 
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.timer = setInterval(() => this.kick(), this.options.pollMs);
-    this.timer.unref?.();
+    void this.refreshAllowlist(true).catch(() => undefined);
     this.kick();
   }
 
   /** Stops claiming and waits for the attempts in flight. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
     // A claim under way may still start attempts: wait for it, then for every attempt.
     await this.draining;
     await Promise.allSettled([...this.inFlight]);
@@ -324,6 +430,8 @@ export class ForwardingService {
   }
 
   private async drain(): Promise<void> {
+    // Each look for due jobs reads the run-time allowlist too, at most once a second.
+    await this.refreshAllowlist().catch((err) => this.logger.warn('could not read the run-time allowlist; keeping the last one', { error: (err as Error).message }));
     for (;;) {
       this.again = false;
       const room = this.room();
@@ -333,17 +441,26 @@ export class ForwardingService {
       const now = this.clock.now().getTime();
       // The slots a claim asks for are held while it runs, so that intake does not lease them too.
       this.claiming = room;
+      // Destinations at their share are passed over, and no destination gets more than its share.
+      const full = this.shares.full();
       let claimed: ForwardJob[];
       let deliveries: Map<string, StoredDelivery>;
       try {
-        claimed = await this.jobs.claimDue(this.owner, now, now + this.options.leaseMs, room);
-        // The claimed jobs' deliveries, in one read rather than one per attempt.
+        claimed = await this.jobs.claimDue(this.owner, now, now + this.options.leaseMs, room, { perDestination: this.shares.claimCap, exclude: full });
+        // The claimed jobs' deliveries, in one read rather than one per attempt; and their
+        // destinations' own shares (from the short cache).
         deliveries = claimed.length ? new Map((await this.deliveries.getMany([...new Set(claimed.map((j) => j.delivery))])).map((d) => [d.id, d])) : new Map();
+        for (const hook of new Set(claimed.map((j) => j.hook_id))) await this.activeDestinations(hook);
       } finally {
         this.claiming = 0;
       }
-      for (const job of claimed) this.launch(job, deliveries.get(job.delivery));
-      if (claimed.length < room && !this.again) {
+      // Every claimed job is taken on: those past its destination's share wait their turn in send()
+      // (a claim takes at most claimCap of one destination, and none of one that has its fill).
+      for (const job of claimed) this.launch(job, deliveries.get(job.delivery), undefined, now + this.options.leaseMs);
+      // A destination that got its fill in this claim is passed over by the next one, so the
+      // others' due jobs are claimed now rather than at the next poll.
+      const filled = this.shares.full().length > full.length;
+      if (claimed.length < room && !this.again && !filled) {
         // Nothing more is due now: wait for new work (intake, a bulk retry) or the next poll.
         this.exhausted = true;
         return;
@@ -356,21 +473,24 @@ export class ForwardingService {
    * at all if it fails). It holds a send slot until the destination answers, and stays in flight
    * until it is settled.
    */
-  private launch(job: ForwardJob, delivery: StoredDelivery | undefined, ready: Promise<void> = Promise.resolve()): void {
+  private launch(job: ForwardJob, delivery: StoredDelivery | undefined, ready: Promise<void> = Promise.resolve(), leaseUntil = Number.POSITIVE_INFINITY): void {
     // The body is let go once sent, so attempts being recorded do not hold bodies (held.delivery).
     const held: Held = { delivery };
     this.sending += 1;
+    this.shares.take(job.destination);
     let sent = false;
     // The send slot is free once the destination has answered; recording goes on after it.
     const answered = (): void => {
       if (sent) return;
       sent = true;
       this.sending -= 1;
+      // Work of this destination waiting for its share is due: look again even if the last claim found little.
+      if (this.shares.release(job.destination)) this.exhausted = false;
       if (this.room() >= this.options.concurrency / 4) this.refill();
     };
     const run: Promise<void> = ready
       .then(
-        () => this.attempt(job, held, answered).catch((err) => this.logger.error('forwarding attempt failed to record', { job: job.id, error: (err as Error).message })),
+        () => this.attempt(job, held, answered, leaseUntil).catch((err) => this.logger.error('forwarding attempt failed to record', { job: job.id, error: (err as Error).message })),
         () => undefined, // not committed: nothing to attempt (the intake reports the failure)
       )
       .finally(() => {
@@ -386,7 +506,7 @@ export class ForwardingService {
     return this.jobs.settle({ ...job, due_at: at }, this.owner);
   }
 
-  private async attempt(job: ForwardJob, held: Held, answered: () => void): Promise<void> {
+  private async attempt(job: ForwardJob, held: Held, answered: () => void, leaseUntil: number): Promise<void> {
     const now = this.clock.now().getTime();
     // An active destination comes from the short cache intake uses; anything else is read afresh.
     const dst = (await this.activeDestinations(job.hook_id)).find((d) => d.id === job.destination) ?? (await this.destinations.get(job.hook_id, job.destination));
@@ -412,7 +532,7 @@ export class ForwardingService {
       this.nextSlot.set(dst.id, Math.max(now, slot) + 1000 / dst.rate_per_s);
     }
     try {
-      await this.send(job, dst, held, now, answered);
+      await this.send(job, dst, held, answered, leaseUntil);
     } finally {
       // A probe that ended in any way (an outcome, or an error recording it) frees the next one.
       if (circuit) circuit.probing = false;
@@ -420,27 +540,49 @@ export class ForwardingService {
   }
 
   /** The attempt itself: sign, send, record the invocation, settle the job. */
-  private async send(job: ForwardJob, dst: Destination, held: Held, now: number, answered: () => void): Promise<void> {
+  private async send(job: ForwardJob, dst: Destination, held: Held, answered: () => void, leaseUntil: number): Promise<void> {
     if (!held.delivery?.body) {
       answered();
       await this.jobs.settle({ ...job, state: 'dead', due_at: null }, this.owner);
       return;
     }
-    const started = this.clock.now();
-    const attempt = await this.attemptOf(job, dst, started);
-    // Write-ahead: the attempt is reserved before anything is sent; no reservation, no send (the
-    // job is due again a little later, its attempts unchanged).
-    if (this.reservations) {
-      try {
-        await this.reservations.begin(interruptedAttempt(attempt));
-      } catch (err) {
+    // At most the destination's share of requests at once; a job past it waits here for one to end.
+    const waited = await this.shares.acquire(dst.id);
+    let sending = true;
+    const letGo = (): void => {
+      if (sending) this.shares.releaseSend(dst.id);
+      sending = false;
+    };
+    let attempt: InvocationRecord;
+    let outcome: SendOutcome;
+    try {
+      const started = this.clock.now();
+      // A job that waited its turn so long that its lease could end before the answer is given
+      // back, due now, rather than risk another process attempting it too.
+      if (waited && started.getTime() + dst.timeout_ms + LEASE_MARGIN_MS > leaseUntil) {
+        letGo();
         answered();
-        this.logger.warn('forwarding attempt postponed: the database did not take its reservation', { job: job.id, error: (err as Error).message });
-        await this.postpone(job, now + STORAGE_RETRY_MS).catch(() => undefined);
+        await this.postpone(job, started.getTime());
         return;
       }
+      attempt = await this.attemptOf(job, dst, started);
+      // Write-ahead: the attempt is reserved before anything is sent; no reservation, no send (the
+      // job is due again a little later, its attempts unchanged).
+      if (this.reservations) {
+        try {
+          await this.reservations.begin(interruptedAttempt(attempt));
+        } catch (err) {
+          letGo();
+          answered();
+          this.logger.warn('forwarding attempt postponed: the database did not take its reservation', { job: job.id, error: (err as Error).message });
+          await this.postpone(job, started.getTime() + STORAGE_RETRY_MS).catch(() => undefined);
+          return;
+        }
+      }
+      outcome = await this.post(dst, held, started.getTime());
+    } finally {
+      letGo();
     }
-    const outcome = await this.post(dst, held, now);
     answered();
     const ok = outcome.kind === 'answered' && outcome.status >= 200 && outcome.status < 300;
     this.noteOutcome(dst.id, ok);
@@ -473,9 +615,8 @@ export class ForwardingService {
     const delivery = held.delivery!;
     const body = delivery.body!;
     const headers = {
-      'content-type': headerOf(delivery, 'content-type') ?? 'application/octet-stream',
-      ...dst.headers,
-      ...standardWebhookHeaders(dst.secret, delivery.id, Math.floor(now / 1000), body),
+      ...forwardedHeaders(delivery.headers, dst.forward_headers, dst.headers),
+      ...standardWebhookHeaders(signingSecrets(dst, now), delivery.id, Math.floor(now / 1000), body),
     };
     held.delivery = undefined;
     return this.sender.post(dst.url, headers, body, dst.timeout_ms);
@@ -493,16 +634,25 @@ export class ForwardingService {
     this.circuits.set(destination, c);
   }
 
-  /** The attempt as an invocation of the webhook, before it is sent; a retry repairs the attempt before it (lineage rules). */
+  /**
+   * The attempt as an invocation of the webhook, before it is sent: a retry repairs the failed
+   * attempt before it (lineage rules); sending a delivered message again replays the attempt that
+   * delivered it.
+   */
   private async attemptOf(job: ForwardJob, dst: Destination, started: Date): Promise<InvocationRecord> {
     const previous = job.invocations[job.invocations.length - 1] ?? null;
     let repairs: string | null = null;
+    let replays: string | null = null;
     if (previous) {
-      try {
-        checkRepairTarget(FORWARD_KEY, previous, await this.invocations.get(previous), await this.invocations.repairChain(previous));
-        repairs = previous;
-      } catch (err) {
-        this.logger.warn('forwarding attempt starts a new lineage', { job: job.id, previous, reason: (err as Error).message });
+      const before = await this.invocations.get(previous);
+      if (before?.ok) replays = previous;
+      else {
+        try {
+          checkRepairTarget(FORWARD_KEY, previous, before, await this.invocations.repairChain(previous));
+          repairs = previous;
+        } catch (err) {
+          this.logger.warn('forwarding attempt starts a new lineage', { job: job.id, previous, reason: (err as Error).message });
+        }
       }
     }
     const args = { delivery: job.delivery, destination: dst.id, url: dst.url, attempt: job.attempts + 1 };
@@ -522,7 +672,7 @@ export class ForwardingService {
       result: null,
       yield: computeYield({ bodyText, resultText: '', ok: false, ran: false, cost: undefined, args }),
       repairs,
-      replays: null,
+      replays,
       source: `hook:${job.hook_id}/${job.delivery}`,
       created_at: started.toISOString(),
       duration_ms: 0,
@@ -549,6 +699,9 @@ export class ForwardingService {
   }
 }
 
+/** What is left of a lease, past the destination's timeout, for recording and settling an attempt. */
+const LEASE_MARGIN_MS = 5000;
+
 /** How long a forwarding attempt waits when the database did not take its reservation. */
 const STORAGE_RETRY_MS = 5000;
 
@@ -574,11 +727,6 @@ function errorOf(outcome: SendOutcome): InvocationRecord['error'] {
       return { code: 'blocked_address', message: outcome.message };
   }
 }
-
-const headerOf = (d: StoredDelivery, name: string): string | undefined => {
-  for (let i = d.headers.length - 1; i >= 0; i--) if (d.headers[i]![0].toLowerCase() === name) return d.headers[i]![1];
-  return undefined;
-};
 
 /** Headers by lower-case name (the last of a repeated one) and the body as JSON when it is JSON. */
 function filterInput(d: StoredDelivery): FilterInput {

@@ -1,7 +1,12 @@
 // Forwarding: destinations, their schedule of attempts, and the service that runs it.
 export * from './destination.js';
 export * from './filter.js';
+export * from './forward-headers.js';
+export * from './allow-entry.js';
 export * from './backoff.js';
+export * from './circuit.js';
 export * from './standard-webhooks.js';
 export * from './ports.js';
+export * from './send-shares.js';
+export * from './secret-rotation.js';
 export * from './forwarding-service.js';

@@ -29,11 +29,20 @@ export interface DestinationStore {
   list(hookId: string, options?: { includeDeleted?: boolean }): Promise<Destination[]>;
   get(hookId: string, id: string): Promise<Destination | undefined>;
   update(hookId: string, id: string, changes: Partial<Destination>): Promise<Destination | undefined>;
+  /** Replaces the secret if it is still `expected` (false when another rotation came first). */
+  rotate(hookId: string, id: string, expected: string, next: Pick<Destination, 'secret' | 'previous_secret' | 'previous_secret_until' | 'updated_at'>): Promise<boolean>;
 }
 export const DestinationStore = Symbol.for('switchyard.DestinationStore');
 
 /** Which jobs a bulk retry re-forwards. */
 export type RetrySelector = { state: 'dead' } | { from: string; to: string } | { entries: string[] };
+
+/** How a claim shares itself among destinations: so one with a backlog does not take every slot. */
+export interface ClaimShare {
+  perDestination: number;
+  /** Destinations whose sends in this process are at their share. */
+  exclude: string[];
+}
 
 /** A job added already leased to the process that adds it (it attempts the job at once). */
 export type NewForwardJob = ForwardJob & { lease?: { owner: string; until: number } };
@@ -43,18 +52,32 @@ export interface ForwardJobStore {
   /**
    * Leases up to `limit` due jobs to `owner` until `leaseUntil`: no other claim returns them until
    * the lease ends. An ordered job waits while an earlier job of its destination is unfinished.
+   * At most `share.perDestination` jobs of one destination, none of `share.exclude`'s.
    */
-  claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<ForwardJob[]>;
+  claimDue(owner: string, now: number, leaseUntil: number, limit: number, share: ClaimShare): Promise<ForwardJob[]>;
   /** Writes an attempt's outcome and ends the lease; false when the lease was lost. */
   settle(job: ForwardJob, owner: string): Promise<boolean>;
   /** The jobs of these deliveries, in creation order. */
   forDeliveries(deliveries: string[]): Promise<ForwardJob[]>;
   /** A destination's dead jobs, oldest first, after the cursor. */
   dead(destination: string, after: string | null, limit: number): Promise<Page<ForwardJob>>;
-  /** Puts a destination's matching dead jobs back in the schedule, due now, with a fresh series; answers how many. */
+  /**
+   * Puts a destination's matching jobs back in the schedule, due now, with a fresh series; answers
+   * how many. Dead ones; for `entries`, delivered ones too (sent again).
+   */
   requeue(destination: string, selector: RetrySelector, now: number): Promise<number>;
 }
 export const ForwardJobStore = Symbol.for('switchyard.ForwardJobStore');
+
+/** Allowlist entries the owner added at run time (beside the configuration's), shared by every process. */
+export interface ForwardAllowStore {
+  list(): Promise<Array<{ entry: string; created_at: string }>>;
+  /** False when it was already listed. */
+  add(entry: string, createdAt: string): Promise<boolean>;
+  /** False when it was not listed. */
+  remove(entry: string): Promise<boolean>;
+}
+export const ForwardAllowStore = Symbol.for('switchyard.ForwardAllowStore');
 
 export type SendOutcome =
   | { kind: 'answered'; status: number; excerpt: string; duration_ms: number }
@@ -64,8 +87,11 @@ export type SendOutcome =
 
 /** Sends one POST. Never throws for anything the destination does. */
 export interface OutboundSender {
-  post(url: string, headers: Record<string, string>, body: Uint8Array, timeoutMs: number): Promise<SendOutcome>;
+  /** A header with several values is sent as several lines, in order. */
+  post(url: string, headers: Record<string, string | string[]>, body: Uint8Array, timeoutMs: number): Promise<SendOutcome>;
   /** Null when the address policy admits the URL as far as can be told before sending, else why not. */
   refusal(url: string): Promise<string | null>;
+  /** The run-time allowlist entries (replacing the last ones given), beside the configuration's. */
+  admitAlso(entries: string[]): void;
 }
 export const OutboundSender = Symbol.for('switchyard.OutboundSender');

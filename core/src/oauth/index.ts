@@ -6,3 +6,4 @@ export * from './pkce.js';
 export * from './secrets.js';
 export * from './client-metadata.js';
 export * from './authorization-server.js';
+export * from './consent-choices.js';

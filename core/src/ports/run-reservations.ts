@@ -13,6 +13,8 @@ export interface RunReservations {
   abandon(id: string): void;
   /** Reservations whose lease lapsed (their holder is gone or gave up), oldest first: id and held record. */
   lapsed(limit: number): Promise<InvocationRecord[]>;
+  /** Whether a run is reserved (in flight in some process, or waiting to be swept). */
+  isReserved(id: string): Promise<boolean>;
   /** Removes a reservation once its run is in the ledger one way or the other. */
   drop(id: string): Promise<void>;
 }

@@ -13,7 +13,16 @@ export interface LedgerLeafRecord {
   integrated_at: string;
 }
 
-/** A signed tree head: the tree's size, its root (hex) and the signed note that carries them. */
+/** A witness's cosignature of the checkpoint at `size`: its note signature line, as it answered. */
+export interface LedgerCosignature {
+  size: number;
+  witness: string;
+  /** When the witness cosigned (POSIX seconds, from the cosignature). */
+  timestamp: number;
+  line: string;
+}
+
+/** A signed tree head: the tree's size, its root (hex) and the signed note that carries them (with any witness cosignatures after the log's signature). */
 export interface LedgerCheckpoint {
   size: number;
   root: string;
@@ -39,6 +48,15 @@ export interface VerifiableLedger {
   checkpointAt(size: number): Promise<LedgerCheckpoint | undefined>;
   inclusionProof(index: number, size: number): Promise<Uint8Array[]>;
   consistencyProof(size1: number, size2: number): Promise<Uint8Array[]>;
+  /**
+   * The hashes of `count` consecutive complete subtrees at RFC 6962 tree level `level` (2^level
+   * leaves each; level 0 is the leaf hashes), from the `from`-th: what a tlog tile holds.
+   */
+  subtreeHashes(level: number, from: number, count: number): Promise<Uint8Array[]>;
+  /** Keeps a verified witness cosignature (once per size and witness); it is served with that checkpoint from then on. */
+  addCosignature(cosignature: LedgerCosignature): Promise<void>;
+  /** The largest checkpoint size `witness` has cosigned, 0 if none. */
+  witnessedSize(witness: string): Promise<number>;
   /** Leaves from index `from`, in tree order. */
   leaves(from: number, limit: number): Promise<LedgerLeafRecord[]>;
   /** The salt of an entry's commitment, which a receipt reveals. */

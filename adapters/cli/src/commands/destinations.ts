@@ -14,7 +14,10 @@ interface DestinationView {
   filter: string | null;
   rate_per_s: number | null;
   retry: { max_attempts: number; initial_ms: number; max_ms: number };
+  /** In the process that answered. */
+  circuit: { state: 'closed' | 'open' | 'probing'; until: string | null };
   secret?: string;
+  previous_secret_until: string | null;
 }
 
 interface DeadView {
@@ -31,6 +34,7 @@ export interface DestinationOptions {
   ordered: boolean;
   maxAttempts?: number;
   initialMs?: number;
+  graceS?: number;
   dead: boolean;
   from?: string;
   to?: string;
@@ -45,9 +49,9 @@ const need = (value: string | undefined, pattern: RegExp, what: string, usage: s
   return value;
 };
 
-const DESTINATIONS_USAGE = 'switchyard hook destinations <hook> [add <url> [--name N] [--filter EXPR] [--ordered] [--max-attempts N] [--initial-ms MS] | on <dst> | off <dst> | delete <dst>]';
+const DESTINATIONS_USAGE = 'switchyard hook destinations <hook> [add <url> [--name N] [--filter EXPR] [--ordered] [--max-attempts N] [--initial-ms MS] | on <dst> | off <dst> | delete <dst> | rotate-secret <dst> [--grace-s S]]';
 const rows = (items: DestinationView[]) =>
-  table(['ID', 'NAME', 'ON', 'URL', 'ORDERED', 'RETRY', 'FILTER'], items.map((d) => [d.id, d.name, d.on ? 'On' : 'Off', d.url, d.ordered ? 'yes' : 'no', `${d.retry.max_attempts} × from ${d.retry.initial_ms} ms`, d.filter]));
+  table(['ID', 'NAME', 'ON', 'URL', 'CIRCUIT', 'ORDERED', 'RETRY', 'FILTER'], items.map((d) => [d.id, d.name, d.on ? 'On' : 'Off', d.url, d.circuit.state === 'open' ? `open until ${d.circuit.until}` : d.circuit.state, d.ordered ? 'yes' : 'no', `${d.retry.max_attempts} × from ${d.retry.initial_ms} ms`, d.filter]));
 
 export async function destinationsCommand(client: SwitchyardClient, args: string[], options: DestinationOptions, io: Output): Promise<void> {
   const hook = need(args[0], HOOK_ID, 'a webhook id (hk_…)', DESTINATIONS_USAGE);
@@ -75,6 +79,11 @@ export async function destinationsCommand(client: SwitchyardClient, args: string
     const changed = await client.request<DestinationView>('PATCH', `${base}/${dst}`, { on: verb === 'on' });
     return print(changed, () => `${changed.id} (${changed.name}) is ${changed.on ? 'On' : 'Off'}`);
   }
+  if (verb === 'rotate-secret') {
+    const rotated = await client.request<DestinationView>('POST', `${base}/${dst}/rotate-secret`, options.graceS !== undefined ? { grace_s: options.graceS } : {});
+    const grace = rotated.previous_secret_until ? `attempts are signed with the old secret too until ${rotated.previous_secret_until}` : 'the old secret signs nothing more';
+    return print(rotated, () => `${rotated.id} has a new secret: ${rotated.secret} (shown once)\n${grace}`);
+  }
   if (verb === 'delete') {
     const removed = await client.request<DestinationView>('DELETE', `${base}/${dst}`);
     return print(removed, () => `${removed.id} deleted: it gets nothing more; its history stays`);
@@ -98,4 +107,21 @@ export async function retryCommand(client: SwitchyardClient, args: string[], opt
   if (!selector) throw new CliError('invalid_request', `say which dead letters; usage: ${usage}`, 2);
   const answer = await client.request<{ requeued: number }>('POST', `/api/objects/webhook/${hook}/destinations/${dst}/retry`, selector);
   io.out(options.json ? JSON.stringify(answer, null, 2) : `${answer.requeued} dead ${answer.requeued === 1 ? 'letter' : 'letters'} re-forwarded`);
+}
+
+/** `switchyard hook allow [<host>]` and `hook disallow <host>`: the run-time allowlist of destinations on internal addresses. */
+export async function allowCommand(client: SwitchyardClient, args: string[], options: DestinationOptions, io: Output, verb: 'allow' | 'disallow'): Promise<void> {
+  const usage = 'switchyard hook allow [<host>|<host:port>] | hook disallow <host>|<host:port>';
+  const host = args[0];
+  if (verb === 'allow' && host === undefined) {
+    const { items } = await client.request<{ items: Array<{ host: string; source: string; created_at: string | null }> }>('GET', '/api/forwarding/allow');
+    return io.out(options.json ? JSON.stringify(items, null, 2) : items.length ? table(['HOST', 'FROM', 'ADDED'], items.map((i) => [i.host, i.source === 'config' ? 'configuration' : 'run time', i.created_at])) : 'no hosts allowlisted: destinations must resolve to public addresses');
+  }
+  if (!host || args.length > 1) throw new CliError('invalid_request', `usage: ${usage}`, 2);
+  if (verb === 'allow') {
+    const answer = await client.request<{ host: string; added: boolean }>('POST', '/api/forwarding/allow', { host });
+    return io.out(options.json ? JSON.stringify(answer, null, 2) : answer.added ? `${answer.host} admitted for destinations (every process, within a second)` : `${answer.host} was already admitted`);
+  }
+  const answer = await client.request<{ host: string }>('DELETE', '/api/forwarding/allow', { host });
+  io.out(options.json ? JSON.stringify(answer, null, 2) : `${answer.host} taken off the allowlist: attempts to it are refused again`);
 }

@@ -22,6 +22,7 @@ interface RefreshView {
   added: string[];
   removed: string[];
   count: number;
+  held?: string[];
 }
 
 export async function upstreamCommand(client: SwitchyardClient, args: string[], options: { json: boolean }, io: Output): Promise<void> {
@@ -47,6 +48,7 @@ export async function upstreamCommand(client: SwitchyardClient, args: string[], 
           `${change.server}: ${counted(change.count, 'tool')} under ${change.system}`,
           `added:   ${change.added.length ? change.added.join(', ') : '-'}`,
           `removed: ${change.removed.length ? change.removed.join(', ') : '-'}`,
+          ...(change.held?.length ? [`held:    ${change.held.join(', ')} (review: switchyard tool changes <KEY>)`] : []),
         ].join('\n'),
       );
     }

@@ -10,6 +10,8 @@ import {
   leafParts,
   noteVerifier,
   openNote,
+  openWitnessedNote,
+  parseTlogProof,
   parseCheckpoint,
   publicFieldsDiffering,
   unopenedFields,
@@ -26,7 +28,27 @@ export interface VerifyOptions {
   verifierKey: string | undefined;
   json: boolean;
   consistency: boolean;
+  /** Trusted witnesses' verifier keys (--witness, repeated); with them, a checkpoint must be cosigned. */
+  witnesses?: string[];
+  /** How many of them must have cosigned (--witnesses-needed; all of them by default). */
+  witnessesNeeded?: string;
 }
+
+/** The k-of-n witness policy asked for, if any; a bad count is a usage error. */
+function witnessPolicy(options: VerifyOptions): { witnesses: string[]; needed: number } | null {
+  const witnesses = options.witnesses ?? [];
+  if (witnesses.length === 0) {
+    if (options.witnessesNeeded !== undefined) throw new CliError('invalid_request', '--witnesses-needed needs the witnesses\' keys: --witness VKEY (repeat it)', 2);
+    return null;
+  }
+  const needed = options.witnessesNeeded === undefined ? witnesses.length : Number(options.witnessesNeeded);
+  if (!Number.isInteger(needed) || needed < 1 || needed > witnesses.length) throw new CliError('invalid_request', `--witnesses-needed must be an integer from 1 to ${witnesses.length} (the witnesses given)`, 2);
+  return { witnesses, needed };
+}
+
+/** Holds a signed checkpoint note to the policy: answers who cosigned, or throws proof_invalid. */
+const cosignedBy = (note: string, key: string, policy: { witnesses: string[]; needed: number } | null): string[] | undefined =>
+  policy ? check('witnesses', () => openWitnessedNote(note, key, policy).cosignedBy) : undefined;
 
 interface Confirmation {
   id: string;
@@ -71,7 +93,8 @@ function check<T>(what: string, fn: () => T): T {
 
 export async function verifyCommand(client: SwitchyardClient, args: string[], options: VerifyOptions, io: Output): Promise<void> {
   const key = pinned(options.verifierKey);
-  if (options.consistency) return verifyConsistencyCommand(client, args, key, options, io);
+  const policy = witnessPolicy(options);
+  if (options.consistency) return verifyConsistencyCommand(client, args, key, options, io, policy);
   const [target] = args;
   if (!target || args.length > 1) throw new CliError('invalid_request', 'verify takes one receipt file, proof file or invocation id', 2);
 
@@ -88,21 +111,23 @@ export async function verifyCommand(client: SwitchyardClient, args: string[], op
       if (!confirmation.tlog_proof) throw new CliError('proof_invalid', `${target} holds no tlog_proof (was the entry still pending?)`);
       proofText = confirmation.tlog_proof;
     }
-  } else if (/^(inv|dlv)_[A-Za-z0-9]{8,40}$/.test(target)) {
+  } else if (/^(inv|dlv|tdp)_[A-Za-z0-9]{8,40}$/.test(target)) {
     const confirmation = await client.request<Confirmation>('GET', `/api/dispatch?confirm=${target}`, undefined, { credential: false });
     if (confirmation.status !== 'integrated') throw new CliError('pending', `${target} is recorded but not yet in the tree; try again shortly`);
     proofText = confirmation.tlog_proof!;
-    if (client.hasCredential) {
+    // A pinned tool definition (tdp_) has no receipt: its leaf is the whole public record.
+    if (client.hasCredential && !target.startsWith('tdp_')) {
       // The owner checks the record itself: the receipt's salt, the record as served, the stored body.
       receipt = await client.request<Receipt>('GET', `/api/dispatch?receipt=${target}`);
       if (receipt.invocation) receipt.invocation = (await client.request<{ invocation: StoredInvocation }>('GET', `/api/invocations/${target}`)).invocation;
       else if (receipt.delivery?.body_url) body = await client.bytes(new URL(receipt.delivery.body_url).pathname);
     }
   } else {
-    throw new CliError('invalid_request', `${target} is neither a file nor an entry id (inv_… or dlv_…)`, 2);
+    throw new CliError('invalid_request', `${target} is neither a file nor an entry id (inv_…, dlv_… or tdp_…)`, 2);
   }
 
   const proven = check('inclusion', () => verifyTlogProof(proofText, key));
+  const witnessed = cosignedBy(parseTlogProof(proofText).checkpoint, key, policy);
   const leaf = JSON.parse(proven.leafText) as Record<string, unknown>;
   let opened = false;
   if (receipt) {
@@ -115,22 +140,25 @@ export async function verifyCommand(client: SwitchyardClient, args: string[], op
     });
     opened = true;
   }
-  const result = { ok: true, id: leaf['id'], kind: leaf['kind'], index: proven.index, tree_size: proven.checkpoint.size, origin: proven.checkpoint.origin, commitment_opened: opened };
+  const result = { ok: true, id: leaf['id'], kind: leaf['kind'], index: proven.index, tree_size: proven.checkpoint.size, origin: proven.checkpoint.origin, commitment_opened: opened, ...(witnessed ? { cosigned_by: witnessed } : {}) };
   io.out(
     options.json
       ? JSON.stringify(result)
-      : `verified: ${String(leaf['kind'])} ${String(leaf['id'])} is leaf ${proven.index} of ${proven.checkpoint.origin} at size ${proven.checkpoint.size}, signed by the pinned key${opened ? `; the receipt opens its commitment${body ? ', and the stored body hashes to it' : ''}` : ''}`,
+      : `verified: ${String(leaf['kind'])} ${String(leaf['id'])} is leaf ${proven.index} of ${proven.checkpoint.origin} at size ${proven.checkpoint.size}, signed by the pinned key${witnessed ? ` and cosigned by ${witnessed.join(', ')}` : ''}${opened ? `; the receipt opens its commitment${body ? ', and the stored body hashes to it' : ''}` : ''}`,
   );
 }
 
-async function verifyConsistencyCommand(client: SwitchyardClient, args: string[], key: string, options: VerifyOptions, io: Output): Promise<void> {
+async function verifyConsistencyCommand(client: SwitchyardClient, args: string[], key: string, options: VerifyOptions, io: Output, policy: { witnesses: string[]; needed: number } | null): Promise<void> {
   if (args.length !== 2) throw new CliError('invalid_request', 'verify --consistency takes two saved checkpoint files: OLDER NEWER', 2);
   const verifier = noteVerifier(key);
-  const [older, newer] = args.map((file) => check(file, () => parseCheckpoint(openNote(readFileSync(file, 'utf8'), [verifier]).text))) as [ReturnType<typeof parseCheckpoint>, ReturnType<typeof parseCheckpoint>];
+  const notes = args.map((file) => readFileSync(file, 'utf8'));
+  const [older, newer] = notes.map((note, i) => check(args[i]!, () => parseCheckpoint(openNote(note, [verifier]).text))) as [ReturnType<typeof parseCheckpoint>, ReturnType<typeof parseCheckpoint>];
+  // With a policy, the newer checkpoint (the one relied on from now on) must meet it.
+  const witnessed = cosignedBy(notes[1]!, key, policy);
   if (older.origin !== newer.origin) throw new CliError('proof_invalid', `the checkpoints are of two logs: ${older.origin} and ${newer.origin}`);
   // The server supplies only the proof; both roots come from the signed files.
   const answer = await client.request<{ consistency: { proof: string[] } }>('GET', `/api/proven-work?from_size=${older.size}&to_size=${newer.size}&limit=1`, undefined, { credential: false });
   check('consistency', () => verifyConsistency(older.size, newer.size, answer.consistency.proof.map((p) => new Uint8Array(Buffer.from(p, 'base64'))), older.root, newer.root));
-  const result = { ok: true, origin: older.origin, from_size: older.size, to_size: newer.size };
-  io.out(options.json ? JSON.stringify(result) : `verified: ${older.origin} at size ${newer.size} extends its checkpoint at size ${older.size}`);
+  const result = { ok: true, origin: older.origin, from_size: older.size, to_size: newer.size, ...(witnessed ? { cosigned_by: witnessed } : {}) };
+  io.out(options.json ? JSON.stringify(result) : `verified: ${older.origin} at size ${newer.size} extends its checkpoint at size ${older.size}${witnessed ? `, cosigned by ${witnessed.join(', ')}` : ''}`);
 }

@@ -100,19 +100,31 @@ export const schemas = {
     },
     ['destination', 'state', 'attempts', 'last_status', 'next_attempt_at', 'invocations'],
   ),
+  ForwardHeaders: {
+    description: 'Which of a delivery\'s headers a destination receives: "all" (the default: every header but hop-by-hop ones, Host, Content-Length, Cookie, Authorization and x-sheets-key), "none", or a list of names (one never forwarded is refused). Content-Type and Content-Encoding always go as received',
+    oneOf: [{ type: 'string', enum: ['all', 'none'] }, { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 50 }],
+  },
   Destination: obj(
     {
-      id: { type: 'string', pattern: '^dst_[A-Za-z0-9]{16}$' }, hook: str, name: str, url: str, headers: { type: 'object', additionalProperties: str },
-      timeout_ms: int, retry: obj({ max_attempts: int, initial_ms: int, max_ms: int }), rate_per_s: { type: ['number', 'null'] }, ordered: bool,
+      id: { type: 'string', pattern: '^dst_[A-Za-z0-9]{16}$' }, hook: str, name: str, url: str, forward_headers: { $ref: '#/components/schemas/ForwardHeaders' }, headers: { type: 'object', additionalProperties: str },
+      timeout_ms: int, retry: obj({ max_attempts: int, initial_ms: int, max_ms: int }), rate_per_s: { type: ['number', 'null'] },
+      concurrency: { type: ['integer', 'null'], description: 'Sends in flight to it per process, below webhooks.forwarding.perDestinationConcurrency' }, ordered: bool,
       filter: { type: ['string', 'null'] }, on: bool, deleted_at: { type: ['string', 'null'] }, created_at: str, updated_at: str,
-      secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret: in the answer to POST only' },
+      secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret: in the answers to POST and rotate-secret only' },
+      previous_secret_until: { type: ['string', 'null'], description: 'Until when attempts are signed with the secret before the last rotation too' },
+      circuit: obj(
+        { state: { enum: ['closed', 'open', 'probing'] }, until: { type: ['string', 'null'], description: 'When an open circuit lets a probe through' }, failures: int },
+        ['state', 'until', 'failures'],
+      ),
     },
     ['id', 'hook', 'url', 'on', 'retry'],
   ),
   DestinationSettings: obj({
-    url: { type: 'string', format: 'uri' }, name: str, headers: { type: 'object', additionalProperties: str }, timeout_ms: { type: 'integer', minimum: 100, maximum: 60000 },
+    url: { type: 'string', format: 'uri' }, name: str, forward_headers: { $ref: '#/components/schemas/ForwardHeaders' }, headers: { type: 'object', additionalProperties: str }, timeout_ms: { type: 'integer', minimum: 100, maximum: 60000 },
     retry: obj({ max_attempts: { type: 'integer', minimum: 1, maximum: 50 }, initial_ms: { type: 'integer', minimum: 100 }, max_ms: { type: 'integer', minimum: 100 } }),
-    rate_per_s: { type: ['number', 'null'], exclusiveMinimum: 0 }, ordered: bool, filter: { type: ['string', 'null'], description: 'A filtrex expression over headers and body' },
+    rate_per_s: { type: ['number', 'null'], exclusiveMinimum: 0 },
+    concurrency: { type: ['integer', 'null'], minimum: 1, maximum: 1024, description: 'At most this many sends in flight to it per process (the service\'s per-destination share caps it); null for that share' },
+    ordered: bool, filter: { type: ['string', 'null'], description: 'A filtrex expression over headers and body' },
     on: { type: 'boolean', description: 'PATCH only' },
   }),
   /** What POST /hook/<id> answers: what was stored. */

@@ -63,6 +63,18 @@ export const dashboardPaths = {
       },
     },
   },
+  '/dashboard/tools': { get: pageOp('dashboardHeldTools', 'Imported tools held for review, each with its diff and an Approve button', dashboardSession, [query('approved', 'Key just approved')]) },
+  '/dashboard/tools/{key}/approve': {
+    post: {
+      ...formOp('dashboardApproveTool', 'Approve the held definition shown (as POST /api/tools/{key}/approve)', { csrf: { type: 'string' }, hash: { type: 'string' } }, dashboardSession, [pathParam('key', 'Capability key')]),
+      responses: {
+        ...formResponses,
+        '400': htmlPage('invalid_request: no hash, or a removed tool'),
+        '404': htmlPage('not_found: the key is not held'),
+        '409': htmlPage('tool_hash_stale or tool_flapping'),
+      },
+    },
+  },
   '/dashboard/ledger': { get: pageOp('dashboardLedger', 'Invocations of a key (key=), newest first, with their lineage', dashboardSession, [query('key', 'Capability key'), query('before', 'Cursor')]) },
   '/dashboard/invocations/{id}': { get: pageOp('dashboardInvocation', 'One invocation, its lineage and a proof verified in the browser', dashboardSession, [pathParam('id', 'Invocation id')]) },
 } as const;

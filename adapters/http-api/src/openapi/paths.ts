@@ -16,7 +16,7 @@ const dispatchGet = {
     '- `registry=1`: every capability, self-describing (public)',
     '- `map=1 | map=SYSTEM [&format=markdown]`: the root tree or one system (public)',
     '- `confirm=inv_…`: public proof that an entry is in the ledger (public)',
-    '- `receipt=inv_…`: the opened record of an invocation (API key, or a token for its own runs)',
+    '- `receipt=inv_…`: the opened record of an invocation (API key, or a token for its own runs); `receipt=dlv_…`: a delivery\'s record and the opening of its leaf\'s commitments (API key)',
     '- `explain=1`: what the presented credential may do (any credential; without one, the public credential)',
     '- `invoke=KEY&body=<url-encoded args>`: runs the capability, answered like POST (token or API key)',
     '- `self_scope=1&keys=A,B[&purpose][&actor][&narrow=1]`: a keyless token for the listed public keys (rate limited)',
@@ -31,7 +31,7 @@ const dispatchGet = {
     query('map', '1 for the root tree, or a system name'),
     formatParam,
     query('confirm', 'An invocation or delivery id'),
-    query('receipt', 'An invocation id'),
+    query('receipt', 'An invocation id (inv_…) or a delivery id (dlv_…)'),
     query('explain', '1 to explain the presented credential', { enum: ['1'] }),
     query('invoke', 'Capability key to run'),
     query('body', 'URL-encoded arguments for invoke'),
@@ -57,6 +57,15 @@ const dispatchPost = {
   tags: ['dispatch'],
   summary: 'Run a capability: {key, body}, {key, body, repairs} or {replay}',
   security: tokenOrKey,
+  parameters: [
+    {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description: 'Run at most once per key and credential for 24 h: a retry answers the first run (Idempotent-Replayed: true); another request under the key is 422 idempotency_key_reused; 409 idempotency_key_in_progress while the first run has not ended',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+    },
+  ],
   requestBody: {
     required: true,
     content: {
@@ -73,7 +82,7 @@ const dispatchPost = {
   responses: {
     '200': json('The run succeeded', ref('RunAnswer')),
     '202': json('The run waits for approval', ref('RunAnswer')),
-    ...errors([400, 'invalid_request'], [404, 'unknown_capability, invocation_not_found'], [409, 'lineage_closed (closed_by)'], [413, 'payload_too_large'], [415, 'unsupported_media_type'], [422, 'invalid_arguments, invalid_repair, tool_error (a failed run: RunAnswer)'], [502, 'upstream_unavailable, upstream_answer_too_large'], [504, 'upstream_timeout']),
+    ...errors([400, 'invalid_request'], [404, 'unknown_capability, invocation_not_found'], [409, 'lineage_closed (closed_by), idempotency_key_in_progress, tool_changed (a held imported tool: pinned_hash, listed_hash, review; nothing ran)'], [413, 'payload_too_large'], [415, 'unsupported_media_type'], [422, 'invalid_arguments, invalid_repair, tool_error (a failed run: RunAnswer), idempotency_key_reused'], [502, 'upstream_unavailable, upstream_answer_too_large'], [503, 'storage_unavailable (Retry-After): the run was not reserved, nothing ran; or ran: true, its outcome not recorded'], [504, 'upstream_timeout']),
     ...credentialErrors,
   },
 };
@@ -276,6 +285,29 @@ export const paths = {
       responses: { '200': json('How many were put back in the schedule', { type: 'object', properties: { ok: { type: 'boolean' }, requeued: { type: 'integer' } } }), ...errors([400, 'invalid_request'], [404, 'webhook_not_found, not_found']), ...credentialErrors },
     },
   },
+  '/api/objects/webhook/{id}/destinations/{dst}/rotate-secret': {
+    post: {
+      operationId: 'rotateDestinationSecret', tags: ['forwarding'], summary: 'A new signing secret, shown once; attempts are signed with the old one too for grace_s seconds', security: ownerOnly, parameters: [hookId, dstId],
+      requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', properties: { grace_s: { type: 'integer', minimum: 0, maximum: 604800, default: 86400 } }, additionalProperties: false } } } },
+      responses: { '200': json('The destination with its new secret and previous_secret_until', ref('Destination')), ...errors([400, 'invalid_request'], [404, 'webhook_not_found, not_found'], [409, 'rotation_conflict']), ...credentialErrors },
+    },
+  },
+  '/api/forwarding/allow': {
+    get: {
+      operationId: 'listForwardingAllow', tags: ['forwarding'], summary: 'The allowlist of destinations on internal addresses: the configuration\'s entries, then those added at run time', security: ownerOnly,
+      responses: { '200': json('{items: [{host, source: config | database, created_at}]}', { type: 'object', properties: { items: { type: 'array', items: { type: 'object', properties: { host: { type: 'string' }, source: { enum: ['config', 'database'] }, created_at: { type: ['string', 'null'] } } } } } }), ...credentialErrors },
+    },
+    post: {
+      operationId: 'addForwardingAllow', tags: ['forwarding'], summary: 'Admit a host (ports 80 and 443) or host:port for destinations, in every process', security: ownerOnly,
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { host: { type: 'string', maxLength: 300 } }, required: ['host'], additionalProperties: false } } } },
+      responses: { '201': json('Added', { type: 'object', properties: { host: { type: 'string' }, added: { type: 'boolean' } } }), '200': json('Already listed', { type: 'object', properties: { host: { type: 'string' }, added: { type: 'boolean' } } }), ...errors([400, 'invalid_request']), ...credentialErrors },
+    },
+    delete: {
+      operationId: 'removeForwardingAllow', tags: ['forwarding'], summary: 'Take a run-time entry away (attempts to it are refused again)', security: ownerOnly,
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { host: { type: 'string' } }, required: ['host'], additionalProperties: false } } } },
+      responses: { '200': json('Removed', { type: 'object', properties: { host: { type: 'string' }, removed: { type: 'boolean' } } }), ...errors([400, 'invalid_request (a configuration entry)'], [404, 'not_found']), ...credentialErrors },
+    },
+  },
   '/hook/{id}': {
     get: { operationId: 'webhookFace', tags: ['webhooks'], summary: "A webhook's public face: name and on/off only", security: publicOnly, parameters: [hookId], responses: { '200': json('{name, on}', { type: 'object', properties: { name: { type: 'string' }, on: { type: 'boolean' } } }), ...errors([404, 'webhook_not_found']) } },
     post: {
@@ -345,6 +377,31 @@ export const paths = {
       },
     },
   },
+  '/api/tools/held': {
+    get: {
+      operationId: 'listHeldTools', tags: ['upstreams'], summary: 'Imported tools held for review: a changed definition, a new tool on a known server, a removed tool', security: ownerOnly,
+      responses: { '200': json('The holds, and how many the bound left out', { type: 'object', properties: { ok: { type: 'boolean' }, items: { type: 'array', items: { type: 'object', properties: { key: { type: 'string' }, server: { type: 'string' }, tool: { type: 'string' }, reason: { enum: ['changed', 'new', 'removed'] }, pinned_hash: { type: ['string', 'null'] }, listed_hash: { type: ['string', 'null'] }, held_since: { type: 'string' }, changes_in_a_row: { type: 'integer' }, changes: { type: 'string' }, approve: { type: 'string' } } } }, omitted: { type: 'integer' } } }), ...credentialErrors },
+    },
+  },
+  '/api/tools/{key}/changes': {
+    get: {
+      operationId: 'toolChanges', tags: ['upstreams'], summary: "A held tool: its pinned and listed definitions and a readable diff (JSON Pointer paths)", security: ownerOnly,
+      parameters: [pathParam('key', 'The capability key (any letter case)')],
+      responses: { '200': json('The hold, before, after and diff'), ...errors([404, 'not_found (the key is not held)']), ...credentialErrors },
+    },
+  },
+  '/api/tools/{key}/approve': {
+    post: {
+      operationId: 'approveTool', tags: ['upstreams'], summary: 'Approve the held definition: a new pin in the ledger, and the tool is served', security: ownerOnly,
+      parameters: [pathParam('key', 'The capability key (any letter case)')],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { hash: { type: 'string', pattern: '^sha256:[0-9a-f]{64}$', description: 'The listed_hash of the changes' } }, required: ['hash'] } } } },
+      responses: {
+        '200': json('The pin and its confirm link'),
+        ...errors([400, 'invalid_request (no hash, or a removed tool: nothing to approve)'], [404, 'not_found (the key is not held)'], [409, 'tool_hash_stale (the server changed it again) or tool_flapping (it changes on every refresh)']),
+        ...credentialErrors,
+      },
+    },
+  },
   '/api/proven-work': {
     get: {
       operationId: 'provenWork', tags: ['proofs'], summary: 'Signed checkpoint, leaves and consistency proofs (public)', security: anyCredential,
@@ -357,6 +414,21 @@ export const paths = {
       operationId: 'verifierKey', tags: ['proofs'], summary: "The log's Ed25519 verifier key (signed-note format)", security: anyCredential,
       parameters: [query('format', '`text` for the key line alone', { enum: ['text'] })],
       responses: { '200': { description: 'The verifier key', content: { 'application/json': { schema: { type: 'object' } }, 'text/plain': { schema: { type: 'string' } } } }, ...credentialErrors },
+    },
+  },
+  '/api/proven-work/log/checkpoint': {
+    get: {
+      operationId: 'logCheckpoint', tags: ['proofs'], summary: "The log's latest signed checkpoint (c2sp.org/tlog-checkpoint, a signed note, with any witness cosignatures; public)", security: anyCredential,
+      responses: { '200': { description: 'The signed checkpoint note', content: { 'text/plain; charset=utf-8': { schema: { type: 'string' } } } }, ...errors([404, 'not_found (nothing integrated yet)']), ...credentialErrors },
+    },
+  },
+  '/api/proven-work/log/tile/{tile}': {
+    get: {
+      operationId: 'logTile', tags: ['proofs'], summary: 'A tile of Merkle tree hashes or an entry bundle (c2sp.org/tlog-tiles; public)',
+      description: 'The rest of the path, which spans several segments: `<L>/<N>[.p/<W>]` (hashes at level L) or `entries/<N>[.p/<W>]` (leaves, each a big-endian uint16 length and its bytes). N is written in 3-digit groups, all but the last prefixed with `x` (1234067 is `x001/x234/067`); `.p/<W>` names a partial tile of width 1–255. Cacheable for ever.',
+      security: anyCredential,
+      parameters: [pathParam('tile', 'L/N[.p/W] or entries/N[.p/W], e.g. 0/x001/234.p/17')],
+      responses: { '200': { description: 'The tile (32-byte hashes, concatenated) or the entry bundle (gzip when accepted)', content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } }, ...errors([400, 'invalid_request (a malformed tile path)'], [404, 'not_found (past the tree size of the latest checkpoint)']), ...credentialErrors },
     },
   },
   '/api/workspace': {

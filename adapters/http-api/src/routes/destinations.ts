@@ -1,7 +1,7 @@
 // Forwarding destinations of a webhook, with the owner's key: create (the secret is shown once),
 // list, change, delete; a destination's dead letters (paged) and bulk retry.
 import { Router, json } from 'express';
-import { SwitchyardError, destinationView, forwardingView, webhookLogName } from '@switchyard/core';
+import { SwitchyardError, forwardingView, webhookLogName } from '@switchyard/core';
 import { OWNER_MOVES } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
 
@@ -24,27 +24,27 @@ export function destinationRoutes(ctx: Ctx): Router {
   router.post(base, async (req, res) => {
     const created = await ctx.forwarding.create(param(req.params['id']), req.body);
     ctx.logger.info('destination created', { hook: webhookLogName(created.hook_id), destination: created.id });
-    res.status(201).json({ ok: true, ...destinationView(created, true) });
+    res.status(201).json({ ok: true, ...ctx.forwarding.view(created, true) });
   });
 
   router.get(base, async (req, res) => {
-    res.json({ ok: true, items: (await ctx.forwarding.list(param(req.params['id']))).map((d) => destinationView(d)) });
+    res.json({ ok: true, items: (await ctx.forwarding.list(param(req.params['id']))).map((d) => ctx.forwarding.view(d)) });
   });
 
   router.get(`${base}/:dst`, async (req, res) => {
-    res.json({ ok: true, ...destinationView(await ctx.forwarding.get(param(req.params['id']), param(req.params['dst']))) });
+    res.json({ ok: true, ...ctx.forwarding.view(await ctx.forwarding.get(param(req.params['id']), param(req.params['dst']))) });
   });
 
   router.patch(`${base}/:dst`, async (req, res) => {
     const updated = await ctx.forwarding.update(param(req.params['id']), param(req.params['dst']), req.body);
     ctx.logger.info('destination changed', { hook: webhookLogName(updated.hook_id), destination: updated.id, fields: Object.keys(req.body ?? {}) });
-    res.json({ ok: true, ...destinationView(updated) });
+    res.json({ ok: true, ...ctx.forwarding.view(updated) });
   });
 
   router.delete(`${base}/:dst`, async (req, res) => {
     const removed = await ctx.forwarding.remove(param(req.params['id']), param(req.params['dst']));
     ctx.logger.info('destination deleted', { hook: webhookLogName(removed.hook_id), destination: removed.id });
-    res.json({ ok: true, ...destinationView(removed) });
+    res.json({ ok: true, ...ctx.forwarding.view(removed) });
   });
 
   router.get(`${base}/:dst/dead`, async (req, res) => {
@@ -58,6 +58,13 @@ export function destinationRoutes(ctx: Ctx): Router {
     const requeued = await ctx.forwarding.retry(param(req.params['id']), param(req.params['dst']), req.body);
     ctx.logger.info('dead letters re-forwarded', { hook: webhookLogName(String(req.params['id'])), destination: req.params['dst'], requeued });
     res.json({ ok: true, requeued });
+  });
+
+  // A new secret, shown this once; the old one signs too until the grace ends.
+  router.post(`${base}/:dst/rotate-secret`, async (req, res) => {
+    const rotated = await ctx.forwarding.rotateSecret(param(req.params['id']), param(req.params['dst']), req.body);
+    ctx.logger.info('destination secret rotated', { hook: webhookLogName(rotated.hook_id), destination: rotated.id, grace_until: rotated.previous_secret_until });
+    res.json({ ok: true, ...ctx.forwarding.view(rotated, true) });
   });
 
   return router;

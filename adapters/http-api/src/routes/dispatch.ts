@@ -1,8 +1,8 @@
 // /api/dispatch: POST runs a capability; GET answers one query verb (contract, registry, map, ask,
 // build, confirm, receipt, explain, invoke, self_scope) from one table.
 import { Router, json, type Request, type RequestHandler, type Response } from 'express';
-import { INVOCATION_ID, ROOT, SwitchyardError, contractMarkdown, describe, rootMapMarkdown, systemArticleMarkdown, type DispatchRequest, type StoredInvocation } from '@switchyard/core';
-import { OWNER_MOVES, authorize, credentialOf, linkToken, requireUnspent, runCredential, type Credential, type InvocationObject } from '@switchyard/http-kit';
+import { INVOCATION_ID, ROOT, SwitchyardError, checkIdempotencyKey, contractMarkdown, describe, rootMapMarkdown, systemArticleMarkdown, type Caller, type DispatchOutcome, type DispatchRequest, type StoredInvocation } from '@switchyard/core';
+import { OWNER_MOVES, credentialOf, linkToken, requireUnspent, runCredential, type Credential, type InvocationObject } from '@switchyard/http-kit';
 import { explainAnswer, selfScopeAnswer } from '../token-answers.js';
 import { mintLimiter } from '@switchyard/http-kit';
 import { baseUrlOf } from '@switchyard/http-kit';
@@ -17,7 +17,7 @@ const DELIVERY_ENTRY_ID = /^dlv_[A-Za-z0-9]{8,40}$/;
 import { askJson, askLimit, askMarkdown, buildJson, buildMarkdown, checkQuestion } from '../discovery-answers.js';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'access' | 'mintPerMinute' | 'apiKeys' | 'bodyLimitBytes' | 'deliveries' | 'dispatch' | 'invocations' | 'ledger' | 'logger' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens'>;
+type Ctx = Needs<'access' | 'mintPerMinute' | 'rateWindows' | 'apiKeys' | 'bodyLimitBytes' | 'deliveries' | 'dispatch' | 'idempotentRuns' | 'invocations' | 'ledger' | 'logger' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens'>;
 
 const sendMarkdown = (res: Response, text: string): void => {
   res.type('text/markdown; charset=utf-8').send(text);
@@ -96,7 +96,7 @@ export function dispatchRoutes(ctx: Ctx): Router {
     // Judged once, by the access policy: the credential, invoke:<KEY> and the replayed or repaired run's owner.
     const { credential: cred, caller } = await ctx.access.admitRun(req, await credentialOf(req, ctx), RUNNING, key !== undefined && ctx.registry.has(key) ? { key } : null, object);
     try {
-      const outcome = await ctx.dispatch.dispatch(request, caller);
+      const outcome = await dispatchOnce(req, res, request, caller);
       const error = outcome.invocation.error;
       if (error) ctx.logger.info('run failed', { key: outcome.capability.key, invocation: outcome.invocation.id, code: error.code });
       // A run waiting for the owner's approval is accepted, not refused: 202.
@@ -105,6 +105,19 @@ export function dispatchRoutes(ctx: Ctx): Router {
     } catch (err) {
       throw withKeyLinks(err, baseUrl);
     }
+  };
+
+  /**
+   * A POST with an Idempotency-Key runs at most once per key and credential (24 h): a retry gets the
+   * first run's record, marked Idempotent-Replayed (core/src/idempotency.ts has the rules).
+   */
+  const dispatchOnce = async (req: Request, res: Response, request: DispatchRequest, caller: Caller): Promise<DispatchOutcome> => {
+    const header = req.method === 'POST' ? req.get('idempotency-key') : undefined;
+    if (header === undefined) return ctx.dispatch.dispatch(request, caller);
+    const answer = await ctx.idempotentRuns.run(caller, checkIdempotencyKey(header), request, (id) => ctx.dispatch.dispatch({ ...request, id }, caller));
+    if (answer.ran) return answer.ran;
+    res.set('Idempotent-Replayed', 'true');
+    return { capability: ctx.registry.require(answer.replayed.key).capability, invocation: answer.replayed };
   };
 
   router.post('/api/dispatch', jsonOnly, ctx.access.requireRun(RUNNING), json({ limit: ctx.bodyLimitBytes, strict: false }), async (req, res) => {
@@ -156,7 +169,7 @@ export function dispatchRoutes(ctx: Ctx): Router {
       object: async (id) => (DELIVERY_ENTRY_ID.test(id) ? undefined : { id, invocation: INVOCATION_ID.test(id) ? await ctx.invocations.get(id) : undefined }),
       handle: async (req, res, receiptOf, _cred, object) => {
         if (!object) {
-          await authorize(req, ctx, OWNER_MOVES.readDeliveries);
+          // A delivery id: its guard asked for deliveries:read (narrowerFor below).
           const delivery = await ctx.deliveries.get(receiptOf);
           if (!delivery) throw new SwitchyardError('not_found', `no delivery ${receiptOf}`);
           return void res.json(await deliveryReceipt(ctx, delivery, baseUrlOf(req, ctx.publicBaseUrl)));
@@ -250,7 +263,9 @@ export function dispatchRoutes(ctx: Ctx): Router {
   const moves = Object.fromEntries(QUERY_VERBS.map((name) => [name, verbs[name].move])) as Record<QueryVerb, string | null>;
   const objectOf = async (req: Request, name: QueryVerb) => verbs[name].object?.(single(req, name)!);
 
-  router.get('/api/dispatch', ctx.access.requireVerb(moves, verbOf, objectOf), async (req, res) => {
+  router.get('/api/dispatch', ctx.access.requireVerb(moves, verbOf, objectOf, {
+    receipt: { why: 'a delivery\'s receipt (dlv_…) opens a webhook\'s traffic: deliveries:read', moveOf: (id) => (DELIVERY_ENTRY_ID.test(id) ? OWNER_MOVES.readDeliveries : undefined) },
+  }), async (req, res) => {
     const name = verbOf(req);
     await verbs[name].handle(req, res, single(req, name)!, runCredential(res), res.locals['object'] as InvocationObject | undefined);
   });

@@ -9,7 +9,7 @@ import { mintLimiter } from '@switchyard/http-kit';
 import { minted } from '../token-answers.js';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'access' | 'mintPerMinute' | 'apiKeys' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens' | 'workspaces'>;
+type Ctx = Needs<'access' | 'mintPerMinute' | 'rateWindows' | 'apiKeys' | 'publicBaseUrl' | 'registry' | 'tokenUses' | 'tokens' | 'workspaces'>;
 
 const text = (v: unknown, name: string, max = 200): string | null => {
   if (v === undefined) return null;

@@ -36,7 +36,7 @@ export function virtualMcpRoutes(ctx: McpCtx, exchange: CallerExchange, sessions
       const subscriptions = session
         ? { subscribe: (uri: string) => sessions.subscribe(session, options.holder, name, uri), unsubscribe: (uri: string) => sessions.unsubscribe(session, options.holder, name, uri) }
         : undefined;
-      return createVirtualMcpServer({ ...options, name, tools, nameOf: (c) => c.tool ?? c.key, passThrough: { readable, forward, ...(subscriptions ? { subscriptions } : {}) } });
+      return createVirtualMcpServer({ ...options, name, tools, nameOf: (c) => c.shown_name ?? c.tool ?? c.key, passThrough: { readable, forward, ...(subscriptions ? { subscriptions } : {}) } });
     });
   });
 

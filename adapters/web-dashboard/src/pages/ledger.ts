@@ -75,7 +75,15 @@ ${toolOutput(inv)}
 <p>The ledger's public proof for this invocation, checked here in your browser: the leaf hash, the
 inclusion proof up to the checkpoint's root, and the checkpoint's Ed25519 signature under the
 published verifier key; then the record this page shows, field by field, against the leaf's
-commitments (the salt that opens them is yours, as in a receipt).</p>
+commitments (the salt that opens them is yours, as in a receipt); with a witness policy, the
+witnesses' cosignatures too.</p>
+<details class="witness-policy"><summary>Witness policy (optional)</summary>
+<p class="muted">Also require cosignatures by witnesses you trust (c2sp.org/tlog-cosignature): their verifier keys, one per line, and how many of them must have cosigned the checkpoint.</p>
+<label for="witness-keys">Witness keys</label>
+<textarea id="witness-keys" rows="3" spellcheck="false" placeholder="witness.example/w1+1a2b3c4d+B…"></textarea>
+<label for="witnesses-needed">Needed</label>
+<input id="witnesses-needed" type="number" min="1" step="1" inputmode="numeric">
+</details>
 <button type="button" id="verify-proof" data-confirm="/api/dispatch?confirm=${inv.id}" data-key="/api/proven-work/key" data-record="${JSON.stringify(opening)}">Verify proof</button>
 <p id="proof-status" class="proof" role="status">Not checked yet.</p>
 <ul id="proof-steps"></ul>`;

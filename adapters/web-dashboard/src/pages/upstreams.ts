@@ -17,6 +17,7 @@ export function upstreamsBody(oauth: UpstreamOAuthStatus[], imports: UpstreamSta
   return html`<h1>Upstreams</h1>
 ${connected ? html`<p class="notice on" role="status" id="connect-notice">Connected ${connected}.</p>` : ''}
 <p class="muted">Imported MCP servers that sign in with OAuth. With client credentials Switchyard signs in by itself; with authorization code the owner connects the server once here, and Switchyard keeps its tokens (sealed in the database) and refreshes them.</p>
+<p>Tools whose definitions changed upstream wait for review under <a href="/dashboard/tools">Held tools</a>.</p>
 ${oauth.length === 0 ? html`<p id="no-oauth-upstreams">No imported server signs in with OAuth (config upstreams.servers.&lt;name&gt;.oauth).</p>` : ''}
 <table class="upstreams">
 <thead><tr><th>Server</th><th>Grant</th><th>Sign-in</th><th>Import</th><th></th></tr></thead>

@@ -1,7 +1,7 @@
 // Webhooks: the list with on/off switches, one webhook's deliveries with its switch (new ones
 // arrive live over server-sent events) and one delivery whole: every header as received and the
 // body (a link to the raw body instead when it is over the inline threshold).
-import { counted, deliveryOutcomeWord, type Destination, type EventTypeCounts, type ForwardingView, type StoredDelivery, type Webhook } from '@switchyard/core';
+import { counted, deliveryOutcomeWord, type CircuitView, type Destination, type EventTypeCounts, type ForwardingView, type StoredDelivery, type Webhook } from '@switchyard/core';
 import { html, type Html } from '@switchyard/http-kit';
 
 /** The one vocabulary (accepted, duplicate, refused), a refusal with its reason. */
@@ -36,16 +36,22 @@ const retryForm = (hookId: string, dst: string, csrf: string, back: string, entr
       <input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="back" value="${back}">${entry ? html`<input type="hidden" name="entry" value="${entry}">` : ''}
       <button type="submit">${label}</button></form>`;
 
-function destinationsSection(hook: Webhook, destinations: Destination[], csrf: string): Html {
+/** A destination and its circuit in the process that answers the page. */
+export type DestinationWithCircuit = Destination & { circuit: CircuitView };
+
+const circuitText = (c: CircuitView): string => (c.state === 'open' ? `open until ${c.until}` : c.state === 'probing' ? 'probing' : 'closed');
+
+function destinationsSection(hook: Webhook, destinations: DestinationWithCircuit[], csrf: string): Html {
   return html`<h2>Destinations</h2>
 ${destinations.length === 0
   ? html`<p class="muted">Deliveries are kept here only. Forward them with <code>switchyard hook destinations ${hook.id} add URL</code> or <code>POST /api/objects/webhook/${hook.id}/destinations</code>.</p>`
   : html`<table class="rows" id="destinations">
-  <thead><tr><th>Name</th><th>URL</th><th>State</th><th>Retry</th><th>Filter</th><th></th></tr></thead>
+  <thead><tr><th>Name</th><th>URL</th><th>State</th><th>Circuit</th><th>Retry</th><th>Filter</th><th></th></tr></thead>
   <tbody>${destinations.map((d) => html`<tr data-destination="${d.id}">
     <td data-label="Name">${d.name}</td>
     <td data-label="URL" class="token"><code>${d.url}</code></td>
     <td data-label="State" class="token ${d.on ? 'on' : 'off'}">${d.on ? 'on' : 'off'}${d.ordered ? ' · ordered' : ''}${d.rate_per_s ? ` · ${d.rate_per_s}/s` : ''}</td>
+    <td data-label="Circuit" class="token circuit-${d.circuit.state}" title="${d.circuit.failures} failures in a row">${circuitText(d.circuit)}</td>
     <td data-label="Retry">${d.retry.max_attempts} attempts from ${d.retry.initial_ms} ms</td>
     <td data-label="Filter">${d.filter ? html`<code>${d.filter}</code>` : '—'}</td>
     <td data-label="">${retryForm(hook.id, d.id, csrf, `/dashboard/webhooks/${hook.id}`, null, 'Retry dead letters')}</td>
@@ -73,7 +79,7 @@ export function deliveriesBody(
   deliveries: StoredDelivery[],
   baseUrl: string,
   csrf: string,
-  destinations: Destination[] = [],
+  destinations: DestinationWithCircuit[] = [],
   eventTypes: { counts: EventTypeCounts; chosen: string | null } = { counts: { items: [], more: false }, chosen: null },
 ): Html {
   const newest = deliveries[0]?.seq ?? 0;

@@ -5,7 +5,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The vectors folder of this repository. */
-export const VECTORS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../test/vectors');
+export const VECTORS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test/vectors');
 
 /** Every *.json file under `sub`, with its path relative to the vectors folder. */
 export function vectorFiles(sub: string): Array<{ name: string; text: string }> {

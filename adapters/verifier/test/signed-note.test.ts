@@ -1,14 +1,17 @@
 import { expect } from 'chai';
 import { NoteError, checkpointText, generateSignerSeed, noteSigner, noteVerifier, openNote, parseCheckpoint, signNote } from '../src/index.js';
 
-// The example note of the c2sp.org/signed-note specification.
-const VKEY = 'example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k';
-const NOTE = 'This is an example message.\n\n\u2014 example.com/foo Uw2QOkn8srV1yJGh2VYRlL1Tnagv1YEq6TfXppzi2ONncAlTgK7Ztg1ERYNZXsYjOBH3mFXmRKuwHjG1Yu72IneyaQM=\n';
+import { vectorFiles } from './vectors.js';
 
-describe('core: signed notes and checkpoints', () => {
+// The example note of the c2sp.org/signed-note specification (test/vectors/c2sp).
+const vector = JSON.parse(vectorFiles('c2sp').find((f) => f.name.endsWith('signed-note.json'))!.text) as { verifier_key: string; note: string; text: string };
+const VKEY = vector.verifier_key;
+const NOTE = vector.note;
+
+describe('verifier: signed notes and checkpoints', () => {
   it('verifies the signed-note vector', () => {
     const opened = openNote(NOTE, [noteVerifier(VKEY)]);
-    expect(opened).to.deep.equal({ text: 'This is an example message.\n', verifiedBy: ['example.com/foo'] });
+    expect(opened).to.deep.equal({ text: vector.text, verifiedBy: ['example.com/foo'] });
   });
 
   it('refuses the vector with one changed byte of text or signature', () => {

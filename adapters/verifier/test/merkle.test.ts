@@ -46,7 +46,7 @@ function mth(leaves: Uint8Array[]): Uint8Array {
 
 const EIGHT = ['', '00', '10', '2021', '3031', '40414243', '5051525354555657', '606162636465666768696a6b6c6d6e6f'].map(fromHex);
 
-describe('core: RFC 6962 Merkle tree', () => {
+describe('verifier: RFC 6962 Merkle tree', () => {
   it('hashes as the RFC says (known answers)', () => {
     expect(hex(emptyRoot())).to.equal('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
     expect(hex(hashLeaf(new Uint8Array()))).to.equal('6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d');

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { canonicalJson } from '../src/index.js';
 import { VECTORS_DIR, vectorFiles } from './vectors.js';
 
-describe('core: RFC 8785 canonical JSON', () => {
+describe('verifier: RFC 8785 canonical JSON', () => {
   const inputs = vectorFiles('jcs/input');
   it('has the vector files', () => expect(inputs.length).to.be.greaterThan(4));
   for (const { name, text } of inputs) {
@@ -19,7 +19,7 @@ describe('core: RFC 8785 canonical JSON', () => {
   });
 });
 
-describe('core: canonical JSON, written natively when the keys are already in order', () => {
+describe('verifier: canonical JSON, written natively when the keys are already in order', () => {
   // A reference written the slow, obvious way: every object's keys sorted as they are written (an
   // object cannot hold integer-like keys in sorted order: the engine puts them first, ascending).
   const reference = (v: unknown): string => {

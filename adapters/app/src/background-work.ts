@@ -1,0 +1,115 @@
+// Background work: what a process does besides answering HTTP (the ledger integrator, the
+// witnesses, the forwarder). The rules stay in core (which jobs are due, backoff, leases as data); this adapter owns
+// the timers and the order of start and shutdown, and the role decides which tasks a process runs.
+import { startWitnessing, type ForwardingService, type VerifiableLedger, type WitnessService } from '@switchyard/core';
+import { startIntegrator } from '@switchyard/storage-knex';
+import type { Role } from './config.js';
+import type { Logger } from './logger.js';
+
+/** One piece of background work: started once, stopped once (waiting for what it has under way). */
+export interface BackgroundTask {
+  readonly name: string;
+  start(): void | Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Whether a role serves HTTP and whether it runs background work. */
+export const roleRuns = (role: Role): { http: boolean; background: boolean } => ({ http: role !== 'worker', background: role !== 'api' });
+
+/** Starts its tasks in order and stops them in reverse, each stop awaited (and logged if it fails). */
+export class BackgroundWork {
+  private readonly started: BackgroundTask[] = [];
+
+  constructor(
+    private readonly tasks: readonly BackgroundTask[],
+    private readonly logger: Logger,
+  ) {}
+
+  /** The names of the tasks this process runs (for its start line). */
+  get names(): string[] {
+    return this.tasks.map((t) => t.name);
+  }
+
+  private starting: Promise<void> | null = null;
+
+  /** Starts every task once, in order (a second call waits for the first). */
+  start(): Promise<void> {
+    this.starting ??= (async () => {
+      for (const task of this.tasks) {
+        await task.start();
+        this.started.push(task);
+      }
+    })();
+    return this.starting;
+  }
+
+  async stop(): Promise<void> {
+    // A start under way finishes first, so that every task it started is stopped.
+    await this.starting?.catch(() => {});
+    while (this.started.length) {
+      const task = this.started.pop()!;
+      try {
+        await task.stop();
+      } catch (err) {
+        this.logger.error('background work did not stop cleanly', { task: task.name, error: (err as Error).message });
+      }
+    }
+  }
+}
+
+/** Queued ledger entries join the Merkle tree on a timer; every batch signs a checkpoint. */
+export function integratorTask(ledger: VerifiableLedger, intervalMs: number, logger: Logger): BackgroundTask {
+  let running: { stop(): Promise<void> } | undefined;
+  return {
+    name: 'integrator',
+    start: () => {
+      running = startIntegrator(ledger, intervalMs, (e) => logger.error('ledger integration failed; retrying', { error: (e as Error).message }));
+    },
+    stop: async () => {
+      await running?.stop();
+      running = undefined;
+    },
+  };
+}
+
+/**
+ * Each new checkpoint is taken to the configured witnesses (c2sp.org/tlog-witness) on the
+ * integrator's interval; a refusal is logged with its reason, never fatal.
+ */
+export function witnessTask(witnesses: WitnessService, intervalMs: number, logger: Logger): BackgroundTask {
+  let running: { stop(): Promise<void> } | undefined;
+  return {
+    name: 'witnesses',
+    start: () => {
+      running = startWitnessing(witnesses, intervalMs, (o) =>
+        o.outcome === 'refused' ? logger.warn('witness refused: checkpoint not cosigned', { witness: o.witness, size: o.size, reason: o.reason }) : logger.info('checkpoint cosigned', { witness: o.witness, size: o.size }),
+      );
+    },
+    stop: async () => {
+      await running?.stop();
+      running = undefined;
+    },
+  };
+}
+
+/**
+ * Due forwarding attempts (the schedule is in the database) are claimed on a timer, and at once
+ * after this process takes a delivery (each claim reads the owner's run-time allowlist again, at
+ * most once a second); stopping waits for the attempts in flight.
+ */
+export function forwarderTask(forwarding: ForwardingService, pollMs: number): BackgroundTask {
+  let timer: ReturnType<typeof setInterval> | undefined;
+  return {
+    name: 'forwarder',
+    start: () => {
+      forwarding.start();
+      timer = setInterval(() => forwarding.kick(), pollMs);
+      timer.unref();
+    },
+    stop: async () => {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await forwarding.stop();
+    },
+  };
+}
