@@ -7,7 +7,7 @@ import { bodyText, parseBody } from './body-format.js';
 import { SwitchyardError, fail, type ErrorCode } from './errors.js';
 import { newInvocationId } from './ids.js';
 import type { InvocationError, InvocationRecord, InvocationStatus, StoredInvocation } from './invocation.js';
-import { INVOCATION_ID, checkRepairTarget } from './lineage.js';
+import { INVOCATION_ID, checkRepairTarget, repairInFlight } from './lineage.js';
 import { checkPlan } from './plan.js';
 import { noRequestScope, type CallerChannel, type Clock, type InvocationStore, type RequestScope } from './ports.js';
 import { DEFAULT_BLOB_THRESHOLD, ToolOutput, binaryBytes, externalizeBlobs, type UpstreamLogEntry } from './content.js';
@@ -71,7 +71,7 @@ const invalidArguments = (capability: Capability, problems: { path: string; mess
   new SwitchyardError('invalid_arguments', `arguments do not match the input schema of ${capability.key}: ${problems.map((p) => p.message).join('; ')}`, { errors: problems });
 
 export class DispatchService {
-  /** Repairs running in this process, by the invocation they repair (see repair()). */
+  /** Repairs running in this process, by the invocation they repair, when there are no reservations (see repair()). */
   private readonly repairing = new Map<string, string>();
 
   constructor(
@@ -110,16 +110,20 @@ export class DispatchService {
     const target = await this.store.get(targetId);
     // Someone else's failure is not the caller's to repair: to it, that invocation does not exist.
     if (target) requireOwnInvocation(caller.principal, target, targetId);
-    // A second repair of the same failure while the first runs would fork the chain: the first
-    // reserves the failure until its record is appended.
-    const inFlight = this.repairing.get(targetId);
-    if (inFlight) fail('invalid_repair', `${targetId} is being repaired by ${inFlight} right now; repair that one if it fails`, { repairs: targetId, reason: 'superseded', repair_instead: inFlight });
-    this.repairing.set(targetId, id);
+    // A second repair of the same failure while the first runs would fork the chain. With write-ahead
+    // the database decides: the run's reservation names the failure, unique, so of two processes
+    // repairing it at once one runs and the other is refused (repairInFlight). Without reservations
+    // (one process by construction) this process keeps the failure until its record is appended.
+    if (!this.reservations) {
+      const inFlight = this.repairing.get(targetId);
+      if (inFlight) throw repairInFlight(targetId, inFlight);
+      this.repairing.set(targetId, id);
+    }
     try {
       checkRepairTarget(capability.key, targetId, target, target ? await this.store.repairChain(targetId) : []);
       return await this.run(capability, validate, body, caller, { repairs: targetId, replays: null, source }, null, id, live);
     } finally {
-      this.repairing.delete(targetId);
+      if (!this.reservations) this.repairing.delete(targetId);
     }
   }
 
@@ -208,8 +212,9 @@ export class DispatchService {
       // The result is written to the ledger and its leaves like the arguments: bounded the same way.
       if (nestsDeeperThan(result, maxDepth)) fail('tool_error', `the result of ${capability.key} nests deeper than ${maxDepth} levels`, { max_depth: maxDepth });
     } catch (err) {
-      // Not reserved, so nothing ran and nothing can be recorded: the request fails as a whole.
-      if (!ran && SwitchyardError.is(err, 'storage_unavailable')) throw err;
+      // Not reserved, so nothing ran and nothing can be recorded: the request fails as a whole. So
+      // does a repair that another one of the same failure beat to its reservation (as before a run).
+      if (!ran && (SwitchyardError.is(err, 'storage_unavailable') || SwitchyardError.is(err, 'invalid_repair'))) throw err;
       const coded = SwitchyardError.is(err) ? err : new SwitchyardError('internal_error', `runner failed: ${(err as Error)?.message ?? String(err)}`);
       error = coded.toJSON();
       // An approval request that passed every other check waits; anything else refused is refused.
@@ -268,6 +273,7 @@ export class DispatchService {
     try {
       await this.reservations.begin(interrupted);
     } catch (err) {
+      if (SwitchyardError.is(err, 'invalid_repair')) throw err; // another repair of the same failure holds it
       throw storageUnavailable(`${interrupted.key} was not run`, err, { ran: false });
     }
   }
