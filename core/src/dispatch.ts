@@ -157,13 +157,18 @@ export class DispatchService {
    * as the caller who asked, as a new invocation whose source names the approval. The arguments
    * must hash to what was approved.
    */
-  async runApproved(waiting: StoredInvocation, approval: { id: string; args_hash: string }, invocationId: string = newInvocationId()): Promise<DispatchOutcome> {
+  /**
+   * `consume` records the approval as used; it is called once the run is reserved (or, for a run
+   * refused before its runner, just before its record is appended), so a database that takes
+   * neither leaves the approval undecided and runnable. If it fails, nothing runs or is recorded.
+   */
+  async runApproved(waiting: StoredInvocation, approval: { id: string; args_hash: string }, invocationId: string = newInvocationId(), consume?: () => Promise<void>): Promise<DispatchOutcome> {
     const { capability, validate } = this.registry.require(waiting.key);
     if (argsHash(waiting.args) !== approval.args_hash) fail('invalid_request', 'the approved arguments are not the ones this invocation holds');
     // The owner approved it: it runs as the caller who asked, with the owner's leave. A waiting
     // repair's run keeps its repairs link, so a successful one closes the lineage.
     const caller: Caller = { actor: waiting.actor, fingerprint: waiting.fingerprint, mayRunAuthRequired: true, principal: { kind: 'owner' } };
-    return this.run(capability, validate, waiting.body, caller, { repairs: waiting.repairs, replays: null, source: `approval:${approval.id}` }, approval.args_hash, invocationId);
+    return this.run(capability, validate, waiting.body, caller, { repairs: waiting.repairs, replays: null, source: `approval:${approval.id}` }, approval.args_hash, invocationId, {}, consume);
   }
 
   private async run(
@@ -175,7 +180,21 @@ export class DispatchService {
     approvedArgsHash: string | null = null,
     id: string = newInvocationId(),
     live: LiveCall = {},
+    /** What the run uses up (an approval), recorded with its reservation or its record; see runApproved. */
+    consume?: () => Promise<void>,
   ): Promise<DispatchOutcome> {
+    let consumed = consume === undefined;
+    let consumeFailed = false;
+    const useUp = async (): Promise<void> => {
+      if (consumed) return;
+      consumed = true;
+      try {
+        await consume!();
+      } catch (err) {
+        consumeFailed = true;
+        throw err;
+      }
+    };
     const started = this.clock.now();
     const maxDepth = this.maxDepth;
     // An object body too deep is never handed to anything recursive, JSON.stringify included.
@@ -201,6 +220,13 @@ export class DispatchService {
       if (approvedArgsHash !== null && argsHash(args) !== approvedArgsHash) fail('invalid_request', 'the arguments differ from the approved ones');
       // Write-ahead: the run is durably reserved before anything runs; no reservation, no run.
       await this.reserve(interruptedRecord({ id, capability, caller, bodyText: text, args, links, createdAt: started, requestId: this.scope.requestId() }));
+      try {
+        await useUp();
+      } catch (err) {
+        // Not used up (decided elsewhere, or not written): this run does not happen; its reservation goes.
+        await this.release(id);
+        throw err;
+      }
       ran = true;
       result = await this.runners.runnerFor(capability).run(capability, args, { timeoutMs: this.options.timeoutMs, invocationId: id, actor: caller.actor, ...live, log: (entry) => void (logs.length < MAX_LOGS && logs.push(entry)) });
       if (ToolOutput.is(result)) {
@@ -213,7 +239,9 @@ export class DispatchService {
       if (nestsDeeperThan(result, maxDepth)) fail('tool_error', `the result of ${capability.key} nests deeper than ${maxDepth} levels`, { max_depth: maxDepth });
     } catch (err) {
       // Not reserved, so nothing ran and nothing can be recorded: the request fails as a whole. So
-      // does a repair that another one of the same failure beat to its reservation (as before a run).
+      // does a repair that another one of the same failure beat to its reservation (as before a run),
+      // and a run whose approval could not be used up.
+      if (consumeFailed) throw err;
       if (!ran && (SwitchyardError.is(err, 'storage_unavailable') || SwitchyardError.is(err, 'invalid_repair'))) throw err;
       const coded = SwitchyardError.is(err) ? err : new SwitchyardError('internal_error', `runner failed: ${(err as Error)?.message ?? String(err)}`);
       error = coded.toJSON();
@@ -255,6 +283,8 @@ export class DispatchService {
       duration_ms: this.clock.now().getTime() - started.getTime(),
       request_id: this.scope.requestId(),
     };
+    // A run refused before its runner uses its approval up with its record (which it then needs).
+    await useUp();
     let stored: StoredInvocation;
     try {
       stored = await this.store.append(record);
@@ -266,6 +296,12 @@ export class DispatchService {
     }
     if (ran) this.reservations?.end(id);
     return { capability, invocation: stored };
+  }
+
+  /** Withdraws a reservation whose run will not happen; if that fails, it lapses and is swept (interrupted). */
+  private async release(id: string): Promise<void> {
+    if (!this.reservations) return;
+    await this.reservations.drop(id).catch(() => this.reservations!.abandon(id));
   }
 
   private async reserve(interrupted: InvocationRecord): Promise<void> {
