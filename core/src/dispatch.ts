@@ -155,12 +155,10 @@ export class DispatchService {
   /**
    * Runs an invocation that waited for approval, once the owner approved it: the same key and body,
    * as the caller who asked, as a new invocation whose source names the approval. The arguments
-   * must hash to what was approved.
-   */
-  /**
-   * `consume` records the approval as used; it is called once the run is reserved (or, for a run
-   * refused before its runner, just before its record is appended), so a database that takes
-   * neither leaves the approval undecided and runnable. If it fails, nothing runs or is recorded.
+   * must hash to what was approved. `consume` records the approval as used; it is called once the
+   * run is reserved (or, for a run refused before its runner, just before its record is appended),
+   * so a database that takes neither leaves the approval undecided and runnable. If it fails,
+   * nothing runs or is recorded.
    */
   async runApproved(waiting: StoredInvocation, approval: { id: string; args_hash: string }, invocationId: string = newInvocationId(), consume?: () => Promise<void>): Promise<DispatchOutcome> {
     const { capability, validate } = this.registry.require(waiting.key);
@@ -301,7 +299,8 @@ export class DispatchService {
   /** Withdraws a reservation whose run will not happen; if that fails, it lapses and is swept (interrupted). */
   private async release(id: string): Promise<void> {
     if (!this.reservations) return;
-    await this.reservations.drop(id).catch(() => this.reservations!.abandon(id));
+    this.reservations.abandon(id); // no longer renewed, whatever the drop does
+    await this.reservations.drop(id).catch(() => undefined);
   }
 
   private async reserve(interrupted: InvocationRecord): Promise<void> {
