@@ -57,6 +57,15 @@ for (const engine of engines()) {
       const waiting = (await ask('search payouts')).invocation;
       const results = await Promise.all(Array.from({ length: 5 }, () => owner(http.post(`/api/approvals/${waiting.id}`)).send({ decision: 'approve' })));
       expect(results.map((r) => r.status).sort()).to.deep.equal([200, 409, 409, 409, 409]);
+      // The losers reserved a run too before their decision was refused: those reservations are
+      // withdrawn (not left to lapse into interrupted records of runs that never happened).
+      const knex = (await svc.switchyard.container.getAsync<Database>(Symbol.for('switchyard.Database'))).knex;
+      const deadline = Date.now() + 5_000;
+      const left = async () => Number(((await knex('run_reservations').count({ n: '*' })) as Array<{ n: number | string }>)[0]!.n);
+      while ((await left()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+      expect(await left()).to.equal(0);
+      const runs = (await owner(http.get(`/api/invocations?object_id=${PAYMENTS}&limit=1000`)).expect(200)).body.items as Array<{ status: string }>;
+      expect(runs.filter((r) => r.status === 'interrupted')).to.have.length(0);
     });
 
     it('an approval whose run the database will not reserve (503) is not used up: approved again, it runs once', async () => {
