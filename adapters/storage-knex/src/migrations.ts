@@ -795,6 +795,21 @@ const migrations: Migration[] = [
       await knex.schema.dropTable('client_rate_windows');
     },
   },
+  {
+    // 023: a destination's transform, a JSONata expression that rewrites a JSON body before it is
+    // signed and sent (null: sent as received).
+    name: '023_destination_transform',
+    async up(knex) {
+      await knex.schema.alterTable('destinations', (t) => {
+        t.text('transform').nullable();
+      });
+    },
+    async down(knex) {
+      await knex.schema.alterTable('destinations', (t) => {
+        t.dropColumn('transform');
+      });
+    },
+  },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
