@@ -28,6 +28,11 @@ describe('forwarding transforms', () => {
     expect(big).to.deep.equal({ ok: false, message: `the transform produced ${TRANSFORM_MAX_OUTPUT_BYTES + 2} bytes of JSON; at most ${TRANSFORM_MAX_OUTPUT_BYTES} may be sent` });
   });
 
+  it('refuses a $pad past the output bound before building it, and pads as JSONata does below it', async () => {
+    expect(await run('$pad("", 400000000, "x")', {})).to.deep.equal({ ok: false, message: `$pad: a width of 400000000 passes the ${TRANSFORM_MAX_OUTPUT_BYTES}-byte bound on a transform's output` });
+    expect(await run('$pad("ab", -5, "xy") & "|" & $pad("ab", 4) & "|" & $pad("abcdef", 3)', {})).to.deep.equal({ ok: true, body: '"xyxab|ab  |abcdef"' });
+  });
+
   it('fails, saying why, on a body that is not JSON, on nothing produced and on an $error', async () => {
     expect(await run('$', undefined)).to.deep.equal({ ok: false, message: 'the delivery body is not JSON, so it cannot be transformed' });
     expect(await run('nothing.here', { a: 1 })).to.deep.equal({ ok: false, message: 'the transform produced nothing (no part of the body matched)' });

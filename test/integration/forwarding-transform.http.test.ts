@@ -96,7 +96,8 @@ for (const engine of engines()) {
       ['loops (stopped by its time limit)', '($f := function($x) { $f($x + 1) }; $f(0))', null, /D1012 .*Evaluation timeout after 500 milliseconds/],
       ['recurses without end (stopped by its depth limit)', '($f := function($x) { 1 + $f($x) }; $f(0))', null, /D1011 .*Stack overflow/],
       ['throws', '$error("no customer on " & id)', null, /D3137 .*no customer on ord_9/],
-      ['returns a huge value', '$pad("", 300000, "x")', null, /produced 300002 bytes of JSON; at most 262144 may be sent/],
+      ['returns a huge value', '{"a": $pad("", 200000, "x"), "b": $pad("", 200000, "y")}', null, /produced 400015 bytes of JSON; at most 262144 may be sent/],
+      ['asks $pad for a huge string', '$pad("", 400000000, "x")', null, /\$pad: a width of 400000000 passes the 262144-byte bound/],
       ['produces nothing', 'missing.field', null, /produced nothing/],
       ['meets a body that is not JSON', '$', 'a=1&b=2', /body is not JSON/],
     ];

@@ -38,6 +38,24 @@ export function describeJsonataError(err: unknown): string {
   return e.code ? `${e.code}${where}: ${message}` : message;
 }
 
+/**
+ * JSONata's $pad builds its padding at once, whatever the width: a transform could ask for a string
+ * of gigabytes before any bound is checked. This one refuses a width past the output bound first
+ * (it shadows the built-in, with the same meaning: a negative width pads on the left).
+ */
+function boundedPad(text: unknown, width: unknown, char?: unknown): string | undefined {
+  if (text === undefined) return undefined;
+  if (typeof text !== 'string' || typeof width !== 'number' || (char !== undefined && (typeof char !== 'string' || char.length === 0))) {
+    throw new Error('$pad takes a string, a width and an optional non-empty string to pad with');
+  }
+  if (Math.abs(width) > TRANSFORM_MAX_OUTPUT_BYTES) throw new Error(`$pad: a width of ${width} passes the ${TRANSFORM_MAX_OUTPUT_BYTES}-byte bound on a transform's output`);
+  const fill = [...((char as string | undefined) ?? ' ')];
+  const missing = Math.abs(width) - [...text].length;
+  if (missing <= 0) return text;
+  const padding = Array.from({ length: missing }, (_, i) => fill[i % fill.length]).join('');
+  return width < 0 ? padding + text : text + padding;
+}
+
 const options = { timeout: TRANSFORM_TIMEOUT_MS, stack: TRANSFORM_MAX_DEPTH, sequence: TRANSFORM_MAX_SEQUENCE };
 
 /** Parses an expression (throws the full JSONata message on a syntax error) into a bounded transform. */
@@ -52,7 +70,7 @@ export function compileTransform(expression: string): DeliveryTransform {
     if (body === undefined) return { ok: false, message: 'the delivery body is not JSON, so it cannot be transformed' };
     let value: unknown;
     try {
-      value = await compiled.evaluate(body, { headers });
+      value = await compiled.evaluate(body, { headers, pad: boundedPad });
     } catch (err) {
       return { ok: false, message: describeJsonataError(err) };
     }
