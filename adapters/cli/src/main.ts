@@ -23,7 +23,7 @@ commands:
   hook event-types [<id>]                how many deliveries name each event type
   hook show <entry>                      one delivery: headers and body
   hook destinations <hook>               where its deliveries are forwarded
-  hook destinations <hook> add <url> [--name N] [--filter EXPR] [--ordered] [--max-attempts N] [--initial-ms MS]
+  hook destinations <hook> add <url> [--name N] [--filter EXPR] [--transform JSONATA] [--ordered] [--max-attempts N] [--initial-ms MS]
                                          forward to a URL (prints the signing secret once)
   hook destinations <hook> on|off|delete <dst>
   hook destinations <hook> rotate-secret <dst> [--grace-s S]   a new signing secret; the old one signs too for S seconds (86400)
@@ -87,6 +87,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
         kit: { type: 'string' },
         'no-simulator': { type: 'boolean', default: false },
         filter: { type: 'string' },
+        transform: { type: 'string' },
         ordered: { type: 'boolean', default: false },
         'max-attempts': { type: 'string' },
         'initial-ms': { type: 'string' },
@@ -161,6 +162,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
         dead: values.dead,
         ...(values.name ? { name: values.name } : {}),
         ...(values.filter ? { filter: values.filter } : {}),
+        ...(values.transform ? { transform: values.transform } : {}),
         ...(values['max-attempts'] !== undefined ? { maxAttempts: int(values['max-attempts'], '--max-attempts')! } : {}),
         ...(values['initial-ms'] !== undefined ? { initialMs: int(values['initial-ms'], '--initial-ms')! } : {}),
         ...(values['grace-s'] !== undefined ? { graceS: int(values['grace-s'], '--grace-s')! } : {}),
