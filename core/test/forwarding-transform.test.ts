@@ -2,10 +2,29 @@
 // body, and every bound that stops one: time, depth, sequence length, output size.
 import { expect } from 'chai';
 import { TRANSFORM_MAX_OUTPUT_BYTES, compileTransform } from '../src/forwarding/transform.js';
+import { readDestinationSettings } from '../src/forwarding/destination.js';
+import { SwitchyardError } from '../src/errors.js';
 
 const run = (expression: string, body: unknown, headers: Record<string, string> = {}) => compileTransform(expression)({ headers, body });
 
 describe('forwarding transforms', () => {
+  it('a destination setting: null by default, checked when set, taken away with null', () => {
+    const base = readDestinationSettings({ url: 'https://example.com/in' }, null);
+    expect(base.transform).to.equal(null);
+    expect(readDestinationSettings({ transform: '{"a": b}' }, base).transform).to.equal('{"a": b}');
+    expect(readDestinationSettings({ transform: null }, { ...base, transform: '$' }).transform).to.equal(null);
+    for (const bad of ['{"a": }', '', '   ', 7, 'x'.repeat(10_001)]) {
+      try {
+        readDestinationSettings({ transform: bad }, base);
+        expect.fail(`accepted ${JSON.stringify(bad).slice(0, 20)}`);
+      } catch (err) {
+        expect(err).to.be.instanceOf(SwitchyardError);
+        expect((err as SwitchyardError).code).to.equal('invalid_request');
+        expect((err as SwitchyardError).message).to.match(/^transform: /);
+      }
+    }
+  });
+
   it('rewrites the body, with the delivery headers as $headers', async () => {
     expect(await run('{"id": data.id, "topic": $headers."x-topic"}', { data: { id: 7 } }, { 'x-topic': 'a/b' })).to.deep.equal({ ok: true, body: '{"id":7,"topic":"a/b"}' });
   });
