@@ -174,6 +174,29 @@ for (const engine of engines()) {
       expect(Buffer.from(data.body_base64, 'base64').toString()).to.equal('{"n":1}');
     });
 
+    it('serves at most 32 listen streams per process, then 429 session_limit; a stream that ends frees its place', async () => {
+      const hook = await newHook();
+      const streams = Array.from({ length: 32 }, () => new AbortController());
+      const open = (signal?: AbortSignal) => fetch(`${svc.url}/api/objects/webhook/${hook}/listen`, { headers: { 'x-sheets-key': TEST_API_KEY }, ...(signal ? { signal } : {}) });
+      const answers = await Promise.all(streams.map((c) => open(c.signal)));
+      expect(answers.map((r) => r.status)).to.deep.equal(Array(32).fill(200));
+      const refused = await open();
+      expect(refused.status).to.equal(429);
+      expect(((await refused.json()) as { error: { code: string } }).error.code).to.equal('session_limit');
+      streams[0]!.abort();
+      const next = new AbortController();
+      const again = await eventually(async () => {
+        const r = await open(next.signal);
+        if (r.status === 200) return r;
+        await r.body?.cancel();
+        return undefined;
+      }, 'a place freed');
+      expect(again.status).to.equal(200);
+      next.abort();
+      for (const c of streams) c.abort();
+      await eventually(async () => ((await openConnections()) === 0 ? true : undefined), 'every stream closed');
+    });
+
     it('refuses a bad hook, a missing --forward and an unknown webhook with a coded error', async () => {
       const bad = start(['nope', '--forward', rx.url()]);
       expect(await bad.exited).to.equal(2);
