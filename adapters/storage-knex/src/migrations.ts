@@ -796,6 +796,21 @@ const migrations: Migration[] = [
     },
   },
   {
+    // 023: a destination's transform, a JSONata expression that rewrites a JSON body before it is
+    // signed and sent (null: sent as received).
+    name: '023_destination_transform',
+    async up(knex) {
+      await knex.schema.alterTable('destinations', (t) => {
+        t.text('transform').nullable();
+      });
+    },
+    async down(knex) {
+      await knex.schema.alterTable('destinations', (t) => {
+        t.dropColumn('transform');
+      });
+    },
+  },
+  {
     // 024: repair exclusivity decided by the database. A run reserved as a repair names the failure
     // it repairs; the unique index admits one reservation per failure, so two processes repairing
     // one failure at the same instant give one run (the other is refused, naming it). Runs that
