@@ -255,7 +255,8 @@ export const postgresDialect: Dialect = {
     `CREATE TRIGGER ${table}_append_only BEFORE UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION switchyard_append_only()`,
     `CREATE TRIGGER ${table}_no_truncate BEFORE TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION switchyard_append_only()`,
   ],
-  dropAppendOnly: (table) => [`DROP TRIGGER IF EXISTS ${table}_append_only ON ${table}`, `DROP TRIGGER IF EXISTS ${table}_no_truncate ON ${table}`],
+  // With the erasure-only UPDATE trigger of migration 022 where the table has one (erasure-triggers.ts).
+  dropAppendOnly: (table) => [`DROP TRIGGER IF EXISTS ${table}_append_only ON ${table}`, `DROP TRIGGER IF EXISTS ${table}_no_truncate ON ${table}`, `DROP TRIGGER IF EXISTS ${table}_erasure_only ON ${table}`],
   enqueueForLog: (table, kind, idColumn) => [
     `CREATE OR REPLACE FUNCTION switchyard_log_enqueue() RETURNS trigger LANGUAGE plpgsql AS $$
      BEGIN
