@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import { hashChildren } from '@switchyard/core';
 import { FIRST_DELIVERY, dialectFor, type Dialect } from './dialect.js';
 import { chunks } from './sql-batches.js';
-import { ERASABLE_TABLES, allowErasureOnly, refuseEveryUpdate } from './erasure-triggers.js';
+import { ERASABLE_TABLES, allowErasureOnly, changingColumnsOf, refuseEveryUpdate } from './erasure-triggers.js';
 
 /**
  * The ledger tables migration 005 put on the Merkle log: table, leaf kind, id column. Later
@@ -482,7 +482,7 @@ const migrations: Migration[] = [
     },
     async down(knex) {
       // Back to 009's columns (on SQLite the body stays last, which the code at 009 does not mind).
-      await knex.raw('ALTER TABLE deliveries DROP COLUMN body_sha256');
+      await changingColumnsOf(knex, 'deliveries', () => knex.raw('ALTER TABLE deliveries DROP COLUMN body_sha256'));
     },
   },
   {
@@ -709,7 +709,9 @@ const migrations: Migration[] = [
     async down(knex) {
       await knex.raw('DROP INDEX deliveries_hook_event_type_seq');
       await knex.raw('DROP INDEX deliveries_event_type_seq');
-      for (const column of ['event_type_rule', 'event_type']) await knex.raw(`ALTER TABLE deliveries DROP COLUMN ${column}`);
+      await changingColumnsOf(knex, 'deliveries', async () => {
+        for (const column of ['event_type_rule', 'event_type']) await knex.raw(`ALTER TABLE deliveries DROP COLUMN ${column}`);
+      });
       await knex.schema.alterTable('webhooks', (t) => {
         t.dropColumn('signature_tolerance_s');
         t.dropColumn('event_type_path');
