@@ -1,5 +1,5 @@
 // Erasure through the real service (docs/proofs.md#erasure), on each engine: the owner erases a
-// delivery and an invocation over HTTP; bad requests are coded and change nothing; the receipt says
+// delivery over HTTP and an invocation with `switchyard ledger erase` (the real bin); bad requests are coded and change nothing; the receipt says
 // erased and when; the tlog proofs handed out before still verify, as does consistency between the
 // checkpoints before and after; and `switchyard verify` (the real bin, a child process) reports the
 // entries as erased, not as edited (the erasure's own leaf proven under the pinned key).
@@ -68,7 +68,16 @@ for (const engine of engines()) {
       expect(d.body['erasure']).to.include({ entry: delivery, entry_kind: 'delivery' });
       expect(d.body['erasure']['fields']).to.deep.equal(['body_sha256', 'headers', 'query']);
       expect(JSON.stringify(d.body)).to.not.contain('subject access');
-      expect((await erase(invocation, { reason: 'subject access request 17' })).status).to.equal(201);
+      // The run through the CLI: `switchyard ledger erase` (the real bin, the owner's key).
+      const noReason = await cli('ledger', 'erase', invocation);
+      expect(noReason.code, noReason.out).to.equal(2);
+      expect(noReason.out).to.contain('--reason is required');
+      const byCli = await cli('ledger', 'erase', invocation, '--reason', 'subject access request 17');
+      expect(byCli.code, byCli.out).to.equal(0);
+      expect(byCli.out).to.match(new RegExp(`^erased invocation ${invocation} at \\S+: args, body, content, logs, result, structured_content; the erasure is ers_`));
+      const again = await cli('ledger', 'erase', invocation, '--reason', 'again');
+      expect(again.code, again.out).to.equal(1);
+      expect(again.out).to.contain('already_erased');
 
       // The payload is gone from what the service serves.
       const served = (await call(`/api/ledger/${delivery}`)).body['entry'];
