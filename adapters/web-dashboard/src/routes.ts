@@ -244,7 +244,9 @@ export function dashboardRoutes(ctx: Ctx): Router {
     }
     // The record as this page shows it, opened like a receipt: the browser holds it to the leaf.
     const parts = leafParts({ kind: 'invocation', entry: inv });
-    send(req, res, { title: inv.id, section: 'ledger', scripts: ['verify-proof.js'] }, invocationBody(inv, chain, { salt: ctx.ledger.commitmentSalt('invocation', inv.id), public: parts.public, private: parts.private }));
+    // An erased run names its erasure: the browser proves that entry too before it lets those fields not open.
+    const erasure = await ctx.ledger.erasureFor(inv.id);
+    send(req, res, { title: inv.id, section: 'ledger', scripts: ['verify-proof.js'] }, invocationBody(inv, chain, { salt: ctx.ledger.commitmentSalt('invocation', inv.id), public: parts.public, private: parts.private, ...(erasure ? { erasure: erasure.id } : {}) }));
   });
 
   // Failures on dashboard pages answer as pages, with the same codes the API uses.

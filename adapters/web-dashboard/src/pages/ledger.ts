@@ -53,7 +53,7 @@ function toolOutput(inv: StoredInvocation): Html {
 
 /** The proof links are same-origin paths: the page's CSP allows fetching from its own origin only.
  * `chain` is the invocation's ancestors by repairs, oldest first, ending with the invocation itself. */
-export function invocationBody(inv: StoredInvocation, chain: StoredInvocation[], opening: { salt: string; public: Record<string, unknown>; private: Record<string, unknown> }): Html {
+export function invocationBody(inv: StoredInvocation, chain: StoredInvocation[], opening: { salt: string; public: Record<string, unknown>; private: Record<string, unknown>; erasure?: string }): Html {
   return html`<p><a href="/dashboard/ledger?key=${encodeURIComponent(inv.key)}">Invocations of ${inv.key}</a></p>
 <h1>${inv.id}</h1>
 <dl class="contract">
