@@ -65,6 +65,12 @@ export function erasureOf(kind: ErasableKind, entry: string, reason: string, at:
   };
 }
 
+/** Retention (`retention.privateDays`): entries made before this instant have their payload erased. */
+export const retentionCutoff = (now: Date, privateDays: number): string => new Date(now.getTime() - privateDays * 86_400_000).toISOString();
+
+/** The reason a retention erasure logs (its SHA-256 in the erasure's leaf). */
+export const retentionReason = (privateDays: number): string => `retention: private fields kept ${privateDays} days (retention.privateDays)`;
+
 /** An invocation record with its erasable fields emptied (null; parts a run never had stay absent). */
 export function erasedInvocationRecord<T extends object>(record: T): T {
   const out: Record<string, unknown> = { ...(record as Record<string, unknown>) };

@@ -31,6 +31,23 @@ export async function erasureFor(knex: Knex, entry: string): Promise<ErasureReco
   return row ? toErasure(row) : undefined;
 }
 
+/** Invocations, then deliveries, made before `before`, in the tree and not erased: what retention erases next. */
+export async function pastRetention(knex: Knex, before: string, limit: number): Promise<Array<{ kind: 'invocation' | 'delivery'; id: string }>> {
+  const out: Array<{ kind: 'invocation' | 'delivery'; id: string }> = [];
+  for (const [kind, table, time] of [['invocation', 'invocations', 'created_at'], ['delivery', 'deliveries', 'received_at']] as const) {
+    if (out.length >= limit) break;
+    const rows = (await knex(`${table} as t`)
+      .select('t.id')
+      .where(`t.${time}`, '<', before)
+      .whereExists(knex('ledger_leaves as l').select(knex.raw('1')).where('l.kind', kind).whereRaw('l.entry_seq = t.seq'))
+      .whereNotExists(knex('ledger_erasures as e').select(knex.raw('1')).whereRaw('e.entry = t.id'))
+      .orderBy('t.seq')
+      .limit(limit - out.length)) as Array<{ id: string }>;
+    for (const r of rows) out.push({ kind, id: r.id });
+  }
+  return out;
+}
+
 /**
  * Erases an integrated entry's payload and records why. Refuses (coded) an entry that is not there,
  * one still queued for the tree (its leaf must be built from what it was), and one already erased.

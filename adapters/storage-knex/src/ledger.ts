@@ -31,7 +31,7 @@ import {
   type VerifiableLedger,
 } from '@switchyard/core';
 import { LEDGER_SOURCES } from './ledger-sources.js';
-import { eraseEntry, erasureFor } from './erasure-store.js';
+import { eraseEntry, erasureFor, pastRetention } from './erasure-store.js';
 import { inThreadLeafReader, type PreparedLeaf, type QueuedLeafReader } from './queued-leaves.js';
 import { dialectFor, type Dialect, type Statements } from './dialect.js';
 import { KnexSettings } from './settings.js';
@@ -277,6 +277,10 @@ export class KnexLedger implements VerifiableLedger {
 
   erase(erasure: ErasureRecord): Promise<ErasureRecord> {
     return eraseEntry(this.knex, erasure);
+  }
+
+  pastRetention(before: string, limit: number): Promise<Array<{ kind: 'invocation' | 'delivery'; id: string }>> {
+    return pastRetention(this.knex, before, limit);
   }
 
   erasureFor(entryId: string): Promise<ErasureRecord | undefined> {

@@ -66,6 +66,8 @@ export interface VerifiableLedger {
    * (entry_pending), already erased (already_erased).
    */
   erase(erasure: ErasureRecord): Promise<ErasureRecord>;
+  /** Up to `limit` invocations and deliveries made before `before` (ISO 8601), in the tree and not erased, oldest first. */
+  pastRetention(before: string, limit: number): Promise<Array<{ kind: 'invocation' | 'delivery'; id: string }>>;
   /** The erasure of an entry, if it was erased. */
   erasureFor(entryId: string): Promise<ErasureRecord | undefined>;
   /** The salt of an entry's commitment, which a receipt reveals. */
