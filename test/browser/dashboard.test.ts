@@ -161,7 +161,7 @@ for (const engine of engines()) {
       }
     });
 
-    it('verifies an erased run as erased: its erasure proven, the erased fields let go, the others still opening', async () => {
+    it('erases a run with its form, then verifies it as erased: its erasure proven, the erased fields let go, the others still opening', async () => {
       const id = (await api('/api/dispatch', { method: 'POST', body: JSON.stringify({ key: GROUP, body: { group_id: 'grp_4f7c2a9d1e', name: 'Forget me' } }) })).body['invocation'].id as string;
       const verifyPage = async () => {
         await page.goto(`${svc.url}/dashboard/invocations/${id}`);
@@ -175,8 +175,14 @@ for (const engine of engines()) {
         return { cls: (await page.getAttribute('#proof-status', 'class'))!, steps: (await page.textContent('#proof-steps'))! };
       };
       expect((await verifyPage()).cls).to.contain('verified');
-      const erased = await api(`/api/ledger/${id}/erase`, { method: 'POST', body: JSON.stringify({ reason: 'asked to forget' }) });
-      expect(erased.status, JSON.stringify(erased.body)).to.equal(201);
+      // Erased with the page's form (the session and its CSRF token), which answers with the page again.
+      await page.fill('#erase-reason', 'asked to forget');
+      await Promise.all([page.waitForURL(`${svc.url}/dashboard/invocations/${id}`), page.click('form.erase button')]);
+      expect(await page.textContent('#erased')).to.match(/^Erased at \S+: /);
+      expect(await page.locator('form.erase').count()).to.equal(0);
+      await shot('04d-run-erased');
+      const twice = await api(`/api/ledger/${id}/erase`, { method: 'POST', body: JSON.stringify({ reason: 'again' }) });
+      expect(twice.status).to.equal(409);
       const after = await verifyPage();
       expect(after.cls, after.steps).to.contain('verified');
       expect(after.steps).to.match(/erased at \S+: args, body, content, logs, result, structured_content \(the erasure ers_\w+ is leaf \d+\)/).and.contain('every field not erased opens its leaf');
