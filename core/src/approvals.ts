@@ -56,9 +56,14 @@ export class ApprovalService {
       decided_at: this.clock.now().toISOString(),
       run_invocation: runId,
     };
-    // The decision is claimed first (the store refuses a second), so an approval runs at most once.
-    await this.approvals.decide(approval);
-    const run = runId ? await this.dispatch.runApproved(waiting!, approval, runId) : null;
+    // The decision is claimed atomically (the store refuses a second), so an approval runs at most
+    // once. An approval is claimed only once its run is reserved (write-ahead): a database that takes
+    // no reservation leaves it undecided, to be approved again, rather than used up with no run.
+    if (!runId) {
+      await this.approvals.decide(approval);
+      return { approval, run: null };
+    }
+    const run = await this.dispatch.runApproved(waiting!, approval, runId, () => this.approvals.decide(approval));
     return { approval, run };
   }
 }

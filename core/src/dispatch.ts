@@ -7,7 +7,7 @@ import { bodyText, parseBody } from './body-format.js';
 import { SwitchyardError, fail, type ErrorCode } from './errors.js';
 import { newInvocationId } from './ids.js';
 import type { InvocationError, InvocationRecord, InvocationStatus, StoredInvocation } from './invocation.js';
-import { INVOCATION_ID, checkRepairTarget } from './lineage.js';
+import { INVOCATION_ID, checkRepairTarget, repairInFlight } from './lineage.js';
 import { checkPlan } from './plan.js';
 import { noRequestScope, type CallerChannel, type Clock, type InvocationStore, type RequestScope } from './ports.js';
 import { DEFAULT_BLOB_THRESHOLD, ToolOutput, binaryBytes, externalizeBlobs, type UpstreamLogEntry } from './content.js';
@@ -71,7 +71,7 @@ const invalidArguments = (capability: Capability, problems: { path: string; mess
   new SwitchyardError('invalid_arguments', `arguments do not match the input schema of ${capability.key}: ${problems.map((p) => p.message).join('; ')}`, { errors: problems });
 
 export class DispatchService {
-  /** Repairs running in this process, by the invocation they repair (see repair()). */
+  /** Repairs running in this process, by the invocation they repair, when there are no reservations (see repair()). */
   private readonly repairing = new Map<string, string>();
 
   constructor(
@@ -110,16 +110,20 @@ export class DispatchService {
     const target = await this.store.get(targetId);
     // Someone else's failure is not the caller's to repair: to it, that invocation does not exist.
     if (target) requireOwnInvocation(caller.principal, target, targetId);
-    // A second repair of the same failure while the first runs would fork the chain: the first
-    // reserves the failure until its record is appended.
-    const inFlight = this.repairing.get(targetId);
-    if (inFlight) fail('invalid_repair', `${targetId} is being repaired by ${inFlight} right now; repair that one if it fails`, { repairs: targetId, reason: 'superseded', repair_instead: inFlight });
-    this.repairing.set(targetId, id);
+    // A second repair of the same failure while the first runs would fork the chain. With write-ahead
+    // the database decides: the run's reservation names the failure, unique, so of two processes
+    // repairing it at once one runs and the other is refused (repairInFlight). Without reservations
+    // (one process by construction) this process keeps the failure until its record is appended.
+    if (!this.reservations) {
+      const inFlight = this.repairing.get(targetId);
+      if (inFlight) throw repairInFlight(targetId, inFlight);
+      this.repairing.set(targetId, id);
+    }
     try {
       checkRepairTarget(capability.key, targetId, target, target ? await this.store.repairChain(targetId) : []);
       return await this.run(capability, validate, body, caller, { repairs: targetId, replays: null, source }, null, id, live);
     } finally {
-      this.repairing.delete(targetId);
+      if (!this.reservations) this.repairing.delete(targetId);
     }
   }
 
@@ -151,15 +155,18 @@ export class DispatchService {
   /**
    * Runs an invocation that waited for approval, once the owner approved it: the same key and body,
    * as the caller who asked, as a new invocation whose source names the approval. The arguments
-   * must hash to what was approved.
+   * must hash to what was approved. `consume` records the approval as used; it is called once the
+   * run is reserved (or, for a run refused before its runner, just before its record is appended),
+   * so a database that takes neither leaves the approval undecided and runnable. If it fails,
+   * nothing runs or is recorded.
    */
-  async runApproved(waiting: StoredInvocation, approval: { id: string; args_hash: string }, invocationId: string = newInvocationId()): Promise<DispatchOutcome> {
+  async runApproved(waiting: StoredInvocation, approval: { id: string; args_hash: string }, invocationId: string = newInvocationId(), consume?: () => Promise<void>): Promise<DispatchOutcome> {
     const { capability, validate } = this.registry.require(waiting.key);
     if (argsHash(waiting.args) !== approval.args_hash) fail('invalid_request', 'the approved arguments are not the ones this invocation holds');
     // The owner approved it: it runs as the caller who asked, with the owner's leave. A waiting
     // repair's run keeps its repairs link, so a successful one closes the lineage.
     const caller: Caller = { actor: waiting.actor, fingerprint: waiting.fingerprint, mayRunAuthRequired: true, principal: { kind: 'owner' } };
-    return this.run(capability, validate, waiting.body, caller, { repairs: waiting.repairs, replays: null, source: `approval:${approval.id}` }, approval.args_hash, invocationId);
+    return this.run(capability, validate, waiting.body, caller, { repairs: waiting.repairs, replays: null, source: `approval:${approval.id}` }, approval.args_hash, invocationId, {}, consume);
   }
 
   private async run(
@@ -171,7 +178,21 @@ export class DispatchService {
     approvedArgsHash: string | null = null,
     id: string = newInvocationId(),
     live: LiveCall = {},
+    /** What the run uses up (an approval), recorded with its reservation or its record; see runApproved. */
+    consume?: () => Promise<void>,
   ): Promise<DispatchOutcome> {
+    let consumed = consume === undefined;
+    let consumeFailed = false;
+    const useUp = async (): Promise<void> => {
+      if (consumed) return;
+      consumed = true;
+      try {
+        await consume!();
+      } catch (err) {
+        consumeFailed = true;
+        throw err;
+      }
+    };
     const started = this.clock.now();
     const maxDepth = this.maxDepth;
     // An object body too deep is never handed to anything recursive, JSON.stringify included.
@@ -197,6 +218,13 @@ export class DispatchService {
       if (approvedArgsHash !== null && argsHash(args) !== approvedArgsHash) fail('invalid_request', 'the arguments differ from the approved ones');
       // Write-ahead: the run is durably reserved before anything runs; no reservation, no run.
       await this.reserve(interruptedRecord({ id, capability, caller, bodyText: text, args, links, createdAt: started, requestId: this.scope.requestId() }));
+      try {
+        await useUp();
+      } catch (err) {
+        // Not used up (decided elsewhere, or not written): this run does not happen; its reservation goes.
+        await this.release(id);
+        throw err;
+      }
       ran = true;
       result = await this.runners.runnerFor(capability).run(capability, args, { timeoutMs: this.options.timeoutMs, invocationId: id, actor: caller.actor, ...live, log: (entry) => void (logs.length < MAX_LOGS && logs.push(entry)) });
       if (ToolOutput.is(result)) {
@@ -208,8 +236,11 @@ export class DispatchService {
       // The result is written to the ledger and its leaves like the arguments: bounded the same way.
       if (nestsDeeperThan(result, maxDepth)) fail('tool_error', `the result of ${capability.key} nests deeper than ${maxDepth} levels`, { max_depth: maxDepth });
     } catch (err) {
-      // Not reserved, so nothing ran and nothing can be recorded: the request fails as a whole.
-      if (!ran && SwitchyardError.is(err, 'storage_unavailable')) throw err;
+      // Not reserved, so nothing ran and nothing can be recorded: the request fails as a whole. So
+      // does a repair that another one of the same failure beat to its reservation (as before a run),
+      // and a run whose approval could not be used up.
+      if (consumeFailed) throw err;
+      if (!ran && (SwitchyardError.is(err, 'storage_unavailable') || SwitchyardError.is(err, 'invalid_repair'))) throw err;
       const coded = SwitchyardError.is(err) ? err : new SwitchyardError('internal_error', `runner failed: ${(err as Error)?.message ?? String(err)}`);
       error = coded.toJSON();
       // An approval request that passed every other check waits; anything else refused is refused.
@@ -250,6 +281,8 @@ export class DispatchService {
       duration_ms: this.clock.now().getTime() - started.getTime(),
       request_id: this.scope.requestId(),
     };
+    // A run refused before its runner uses its approval up with its record (which it then needs).
+    await useUp();
     let stored: StoredInvocation;
     try {
       stored = await this.store.append(record);
@@ -263,11 +296,19 @@ export class DispatchService {
     return { capability, invocation: stored };
   }
 
+  /** Withdraws a reservation whose run will not happen; if that fails, it lapses and is swept (interrupted). */
+  private async release(id: string): Promise<void> {
+    if (!this.reservations) return;
+    this.reservations.abandon(id); // no longer renewed, whatever the drop does
+    await this.reservations.drop(id).catch(() => undefined);
+  }
+
   private async reserve(interrupted: InvocationRecord): Promise<void> {
     if (!this.reservations) return;
     try {
       await this.reservations.begin(interrupted);
     } catch (err) {
+      if (SwitchyardError.is(err, 'invalid_repair')) throw err; // another repair of the same failure holds it
       throw storageUnavailable(`${interrupted.key} was not run`, err, { ran: false });
     }
   }

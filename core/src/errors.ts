@@ -27,6 +27,7 @@ export type ErrorCode =
   | 'upstream_auth_required'
   | 'blocked_address'
   | 'fetch_failed'
+  | 'transform_failed'
   | 'webhook_not_found'
   | 'webhook_off'
   | 'signature_invalid'

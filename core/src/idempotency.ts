@@ -3,6 +3,7 @@
 // with another request is 422 idempotency_key_reused; while the first run is still going, 409
 // idempotency_key_in_progress. A first attempt that never ran (the database refused its
 // reservation, or it was refused before it became a run) does not hold the key: the retry runs.
+// Keys past the window are deleted by the run sweeper, a bounded number per sweep (forgetExpired).
 import { createHash } from 'node:crypto';
 import type { Caller } from './caller.js';
 import { canonicalJson } from '@switchyard/verifier';
@@ -14,6 +15,8 @@ import type { Clock, IdempotencyClaim, IdempotencyKeyStore, InvocationStore, Run
 
 /** How long a key is remembered. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** How many expired keys one sweep deletes at most, so a backlog is worked off in short statements. */
+export const IDEMPOTENCY_SWEEP_LIMIT = 500;
 /** Keys are opaque strings of printable ASCII (the draft's sf-string), at most this long. */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
@@ -72,10 +75,16 @@ export class IdempotentRuns {
     }
     // Forgotten, or the first attempt never ran: this request takes the key over, once.
     const takeover = fresh();
-    if (!(await this.keys.takeOver(held, takeover))) {
+    // A forgotten key the sweeper deleted meanwhile is claimed afresh; one another request took over is its.
+    if (!(await this.keys.takeOver(held, takeover)) && !(forgotten && (await this.keys.claim(takeover)) === null)) {
       fail('idempotency_key_in_progress', `another request with idempotency key ${JSON.stringify(key)} is running; retry later`, { idempotency_key: key });
     }
     return { ran: await this.runClaimed(takeover, runIt) };
+  }
+
+  /** Deletes keys past the window (up to `limit`, oldest first): the run sweeper's share. Answers how many went. */
+  async forgetExpired(limit = IDEMPOTENCY_SWEEP_LIMIT): Promise<number> {
+    return this.keys.forgetUsedBy(this.clock.now().getTime() - IDEMPOTENCY_WINDOW_MS, limit);
   }
 
   /** Runs under a claim; a request that fails before it is a run lets go of the key at once. */

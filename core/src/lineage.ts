@@ -7,7 +7,7 @@
 //   superseded, naming it), so every failure has at most one repair and the chain never forks.
 // A repair still awaiting the owner's approval is neither: it closes nothing and supersedes nothing
 // until it runs (the approved run carries its repairs link), so a denied or expired one blocks nobody.
-import { fail } from './errors.js';
+import { SwitchyardError, fail } from './errors.js';
 import { isRepairable, type RepairLink, type StoredInvocation } from './invocation.js';
 
 export function checkRepairTarget(key: string, repairsId: string, target: StoredInvocation | undefined, chain: readonly RepairLink[] = []): void {
@@ -35,6 +35,18 @@ export function checkRepairTarget(key: string, repairsId: string, target: Stored
     });
   }
 }
+
+/**
+ * A repair of `repairsId` is already running (`inFlight`, when it is known: it may have just ended):
+ * a second one would fork the chain, so it is refused like a superseded repair, naming the one to
+ * repair if that one fails. Decided where runs are reserved (the database, see RunReservations).
+ */
+export const repairInFlight = (repairsId: string, inFlight: string | null): SwitchyardError =>
+  new SwitchyardError(
+    'invalid_repair',
+    inFlight ? `${repairsId} is being repaired by ${inFlight} right now; repair that one if it fails` : `${repairsId} is being repaired right now; read its repaired_by and repair the newest attempt if it fails`,
+    { repairs: repairsId, reason: 'superseded', repair_instead: inFlight },
+  );
 
 /** The end of the chain: the latest failed attempt that nothing repairs yet (the last, in a linear chain). */
 function newestAttempt(failedLinks: readonly RepairLink[]): RepairLink | undefined {

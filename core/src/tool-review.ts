@@ -2,7 +2,7 @@
 // it (its definition is the pinned one), pin it (first import of the server, or a server set to
 // accept changes), or hold it for the owner (changed, new on a known server, or gone). Pure: the
 // adapters list the tools, store the pins and register what is served.
-import type { PinReason, ToolPin } from './tool-pin.js';
+import type { ToolPin } from './tool-pin.js';
 
 /** upstreams.servers.<name>.onChange: hold a changed definition for the owner, or pin it and serve it at once. */
 export type OnChange = 'hold' | 'accept';
@@ -35,16 +35,8 @@ export interface HeldTool {
   changes_in_a_row: number;
 }
 
-/** A pin to append (its id and time are given by the caller). */
-export interface PinToMake {
-  key: string;
-  server: string;
-  tool: string;
-  definition_hash: string;
-  definition: string;
-  override_hash: string | null;
-  reason: PinReason;
-}
+/** A pin to append (its id, author and time are given by the caller). */
+export type PinToMake = Omit<ToolPin, 'id' | 'pinned_by' | 'pinned_at'>;
 
 export interface Review {
   /** Keys whose listed definition is the pinned one (or is pinned by this review): registered. */

@@ -38,6 +38,8 @@ describe('core: the uri format', () => {
   const validate = compileValidator(createAjv(), { type: 'string', format: 'uri' });
   it('accepts what a URL parser reads and refuses RFC 3986 forms it cannot (a % in an http host, a port past 65535)', () => {
     for (const ok of ['https://example.com/a?b=1', 'http://127.0.0.1:8080/', 'urn:isbn:0451450523', 'mailto:a@example.com']) expect(validate(ok), ok).to.deep.equal([]);
-    for (const bad of ['http://x%25y/', 'http://example.com:99999/', 'http://xn--/', 'not a url']) expect(validate(bad).map((e) => e.keyword), bad).to.deep.equal(['format']);
+    // Not 'http://xn--/': Node 20's URL parser refuses that empty punycode label and Node 24's reads it,
+    // and the format follows the parser of the line it runs on.
+    for (const bad of ['http://x%25y/', 'http://example.com:99999/', 'not a url']) expect(validate(bad).map((e) => e.keyword), bad).to.deep.equal(['format']);
   });
 });

@@ -1,8 +1,10 @@
 // Approvals through HTTP on each engine: a run of PAYMENTS by the owner's token waits, the owner
 // lists it, approves it once (it runs with exactly those arguments, linked both ways) or denies
-// it; keyless tokens never get that far; an unanswered request expires.
+// it; keyless tokens never get that far; an unanswered request expires. An approval whose run the
+// database could not reserve stays undecided, to be approved again.
 import { expect } from 'chai';
 import request from 'supertest';
+import type { Database } from '@switchyard/storage-knex';
 import { TEST_API_KEY, engines, startTestService, type TestService } from '../support/app.js';
 
 const PAYMENTS = 'PAYMENTS_PROCESSOR_API_SEARCH';
@@ -55,6 +57,47 @@ for (const engine of engines()) {
       const waiting = (await ask('search payouts')).invocation;
       const results = await Promise.all(Array.from({ length: 5 }, () => owner(http.post(`/api/approvals/${waiting.id}`)).send({ decision: 'approve' })));
       expect(results.map((r) => r.status).sort()).to.deep.equal([200, 409, 409, 409, 409]);
+      // The losers reserved a run too before their decision was refused: those reservations are
+      // withdrawn (not left to lapse into interrupted records of runs that never happened).
+      const knex = (await svc.switchyard.container.getAsync<Database>(Symbol.for('switchyard.Database'))).knex;
+      const deadline = Date.now() + 5_000;
+      const left = async () => Number(((await knex('run_reservations').count({ n: '*' })) as Array<{ n: number | string }>)[0]!.n);
+      while ((await left()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+      expect(await left()).to.equal(0);
+      const runs = (await owner(http.get(`/api/invocations?object_id=${PAYMENTS}&limit=1000`)).expect(200)).body.items as Array<{ status: string }>;
+      expect(runs.filter((r) => r.status === 'interrupted')).to.have.length(0);
+    });
+
+    it('an approval whose run the database will not reserve (503) is not used up: approved again, it runs once', async () => {
+      const waiting = (await ask('search disputes')).invocation;
+      const knex = (await svc.switchyard.container.getAsync<Database>(Symbol.for('switchyard.Database'))).knex;
+      // The database refuses reservations only (the approvals table would take the decision).
+      if (engine === 'sqlite') {
+        await knex.raw("CREATE TRIGGER refuse_reservations BEFORE INSERT ON run_reservations BEGIN SELECT RAISE(ABORT, 'reservations refused by the test'); END");
+      } else {
+        await knex.raw("CREATE FUNCTION refuse_reservation() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'reservations refused by the test'; END $$ LANGUAGE plpgsql");
+        await knex.raw('CREATE TRIGGER refuse_reservations BEFORE INSERT ON run_reservations FOR EACH ROW EXECUTE FUNCTION refuse_reservation()');
+      }
+      let refused: request.Response;
+      try {
+        refused = await owner(http.post(`/api/approvals/${waiting.id}`)).send({ decision: 'approve' });
+      } finally {
+        await knex.raw(engine === 'sqlite' ? 'DROP TRIGGER refuse_reservations' : 'DROP TRIGGER refuse_reservations ON run_reservations');
+        if (engine !== 'sqlite') await knex.raw('DROP FUNCTION refuse_reservation()');
+      }
+      expect(refused.status, JSON.stringify(refused.body)).to.equal(503);
+      expect(refused.body.error.code).to.equal('storage_unavailable');
+      // Still waiting, undecided, and nothing ran under it.
+      const pending = (await owner(http.get('/api/approvals')).expect(200)).body.items as Array<{ invocation: string }>;
+      expect(pending.map((p) => p.invocation)).to.include(waiting.id);
+      const runs = (await owner(http.get(`/api/invocations?object_id=${PAYMENTS}&limit=1000`)).expect(200)).body.items as Array<{ source: string; args: { query?: string } }>;
+      const asked = runs.filter((r) => r.args.query === 'search disputes');
+      expect(asked.map((r) => r.source)).to.deep.equal(['api']); // the waiting invocation only
+
+      const approved = (await owner(http.post(`/api/approvals/${waiting.id}`)).send({ decision: 'approve' }).expect(200)).body;
+      expect(approved.invocation).to.include({ ok: true, ran: true, source: `approval:${approved.approval.id}` });
+      expect(approved.approval.run_invocation).to.equal(approved.invocation.id);
+      await owner(http.post(`/api/approvals/${waiting.id}`)).send({ decision: 'approve' }).expect(409);
     });
 
     it('denies: nothing runs, the decision is in the ledger and the Merkle log', async () => {

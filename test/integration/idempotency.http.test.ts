@@ -1,16 +1,17 @@
 // Idempotency-Key on POST /api/dispatch, through the real app on each engine: the same key from
 // the same credential answers the first run's record and never runs again; another request under
 // the key is 422; a run still going under it is 409; another credential's key is its own; a first
-// attempt that never ran (the database refused it) does not hold the key.
+// attempt that never ran (the database refused it) does not hold the key. Keys past 24 h are
+// deleted by the run sweeper, a bounded number per sweep (a clock the test moves, and the app's own).
 import { expect } from 'chai';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import type { Database } from '@switchyard/storage-knex';
-import { requestHash } from '@switchyard/core';
+import { KnexIdempotencyKeyStore, KnexInvocationStore, KnexRunReservations, openDatabase, type Database } from '@switchyard/storage-knex';
+import { IDEMPOTENCY_SWEEP_LIMIT, IDEMPOTENCY_WINDOW_MS, IdempotentRuns, requestHash, type Clock } from '@switchyard/core';
 import { PROJECT_ROOT } from '@switchyard/app';
-import { TEST_API_KEY, engines, startListeningService, type ListeningService } from '../support/app.js';
+import { TEST_API_KEY, engines, freshDatabase, startListeningService, type ListeningService } from '../support/app.js';
 
 const SIDE_EFFECT = join(PROJECT_ROOT, 'test', 'support', 'side-effect-mcp-server.mjs');
 const OPEN = { auth: 'none', risk: 'low', approval: false };
@@ -25,7 +26,8 @@ for (const engine of engines()) {
     before(async () => {
       dir = mkdtempSync(join(tmpdir(), 'switchyard-idempotency-'));
       marks = join(dir, 'marks');
-      svc = await startListeningService(engine, { dispatch: { timeoutMs: 3000 }, upstreams: { servers: { side: { system: 'SIDE', transport: 'stdio', command: process.execPath, args: [SIDE_EFFECT, marks], defaults: OPEN } } } });
+      // A short run lease: the run sweeper (which also forgets expired keys) runs every 200 ms.
+      svc = await startListeningService(engine, { dispatch: { timeoutMs: 3000, runLeaseMs: 400 }, upstreams: { servers: { side: { system: 'SIDE', transport: 'stdio', command: process.execPath, args: [SIDE_EFFECT, marks], defaults: OPEN } } } });
     });
     after(async () => {
       await svc?.close();
@@ -106,6 +108,16 @@ for (const engine of engines()) {
       expect((await unknown().expect(404)).body.error.code).to.equal('unknown_capability');
     });
 
+    it('the run sweeper deletes keys first used over 24 h ago in the background, and keeps younger ones', async () => {
+      const db = (await svc.switchyard.container.getAsync<Database>(Symbol.for('switchyard.Database'))).knex;
+      const claim = (key: string, ageMs: number) => ({ scope: 'owner', key, request_hash: requestHash({ key }), invocation: `inv_${key.replace(/-/g, '')}0000000000`, lease_until: 0, created_at: Date.now() - ageMs });
+      await db('idempotency_keys').insert([claim('expired-1', IDEMPOTENCY_WINDOW_MS + 60_000), claim('young-1', IDEMPOTENCY_WINDOW_MS - 3_600_000)]);
+      const deadline = Date.now() + 20_000;
+      const left = async () => ((await db('idempotency_keys').whereIn('key', ['expired-1', 'young-1']).select('key')) as Array<{ key: string }>).map((r) => r.key);
+      while ((await left()).includes('expired-1') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(await left()).to.deep.equal(['young-1']);
+    });
+
     /** tools/call on /mcp as a client sends it, the idempotency key in params._meta. */
     const callTool = async (key: string | undefined, args: Record<string, unknown>) => {
       const res = await fetch(`${svc.url}/mcp`, {
@@ -177,5 +189,71 @@ for (const engine of engines()) {
         expect(timesRun('after-outage')).to.equal(1);
       });
     }
+  });
+}
+
+for (const engine of engines()) {
+  describe(`idempotency keys expire: the sweep with a clock the test moves (${engine})`, function () {
+    this.timeout(60_000);
+    let db: Awaited<ReturnType<typeof freshDatabase>>;
+    let opened: Database;
+    let now: number;
+    let runs: IdempotentRuns;
+    let keys: KnexIdempotencyKeyStore;
+    const clock: Clock = { now: () => new Date(now) };
+
+    beforeEach(async () => {
+      db = await freshDatabase(engine);
+      opened = await openDatabase(db.url, { leafWorker: false });
+      now = Date.parse('2026-01-01T00:00:00Z');
+      keys = new KnexIdempotencyKeyStore(opened.knex);
+      runs = new IdempotentRuns(keys, new KnexInvocationStore(opened.knex), new KnexRunReservations(opened.knex, { leaseMs: 1000 }), clock);
+    });
+    afterEach(async () => {
+      await opened.close();
+      await db.drop();
+    });
+
+    const claimAt = async (key: string, at: number) =>
+      expect(await keys.claim({ scope: 'owner', key, request_hash: requestHash({ key }), invocation: `inv_${key.replace(/-/g, '')}000000000000`, lease_until: at, created_at: at })).to.equal(null);
+    const stored = async (): Promise<number> => Number(((await opened.knex('idempotency_keys').count({ n: '*' })) as Array<{ n: number | string }>)[0]!.n);
+
+    it('forgets nothing inside 24 h, then the expired ones oldest first, at most IDEMPOTENCY_SWEEP_LIMIT per sweep', async () => {
+      const start = now;
+      const expiring = IDEMPOTENCY_SWEEP_LIMIT + 20;
+      for (let i = 0; i < expiring; i++) await claimAt(`old-${i}`, start + i);
+      await claimAt('half-day', start + IDEMPOTENCY_WINDOW_MS / 2);
+
+      now = start + IDEMPOTENCY_WINDOW_MS - 1;
+      expect(await runs.forgetExpired()).to.equal(0);
+      expect(await stored()).to.equal(expiring + 1);
+
+      now = start + IDEMPOTENCY_WINDOW_MS + expiring;
+      expect(await runs.forgetExpired()).to.equal(IDEMPOTENCY_SWEEP_LIMIT);
+      // Oldest first: the ones left are the youngest of the expired.
+      const left = ((await opened.knex('idempotency_keys').select('key')) as Array<{ key: string }>).map((r) => r.key).sort();
+      expect(left).to.deep.equal([...Array.from({ length: 20 }, (_, i) => `old-${IDEMPOTENCY_SWEEP_LIMIT + i}`), 'half-day'].sort());
+      expect(await runs.forgetExpired()).to.equal(20);
+      expect(await runs.forgetExpired()).to.equal(0);
+      expect(await stored()).to.equal(1);
+
+      now = start + IDEMPOTENCY_WINDOW_MS * 1.5;
+      expect(await runs.forgetExpired(10)).to.equal(1);
+      expect(await stored()).to.equal(0);
+    });
+
+    it('a key forgotten and deleted is claimed afresh by its next use', async () => {
+      await claimAt('order-x', now);
+      now += IDEMPOTENCY_WINDOW_MS;
+      expect(await runs.forgetExpired()).to.equal(1);
+      const answer = await runs.run({ actor: 'owner', fingerprint: null, mayRunAuthRequired: true, principal: { kind: 'owner' } }, 'order-x', { key: 'another' }, async (id) => {
+        throw Object.assign(new Error(`refused before running ${id}`), { id });
+      }).then(() => null, (e: Error & { id?: string }) => e);
+      // The new request took the key (its run was then refused, which lets go of it again).
+      expect(answer!.message).to.match(/^refused before running inv_/);
+      const row = (await opened.knex('idempotency_keys').where({ key: 'order-x' }).first()) as { request_hash: string; created_at: number | string };
+      expect(row.request_hash).to.equal(requestHash({ key: 'another' }));
+      expect(Number(row.created_at)).to.equal(now);
+    });
   });
 }

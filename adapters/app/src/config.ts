@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { Ajv } from 'ajv';
+import type { ToolOverride } from '@switchyard/core';
 import type { UpstreamOAuthConfig } from '@switchyard/mcp';
 import { dialectOfUrl } from '@switchyard/storage-knex';
 import { CONFIG_DIR } from './paths.js';
@@ -64,13 +65,6 @@ export interface ImportedToolPolicyConfig {
   auth?: 'none' | 'required';
   risk?: 'low' | 'high';
   approval?: boolean;
-  /** Overrides of what callers are shown and what runs (core/src/tool-override.ts); upstreams.servers.<name>.tools.<tool> only. */
-  name?: string;
-  title?: string;
-  description?: string;
-  hidden?: boolean;
-  fixed?: Record<string, unknown>;
-  default_arguments?: Record<string, unknown>;
 }
 
 /** upstreams.servers.<name>: an MCP server whose tools are imported as capabilities of `system`. */
@@ -85,7 +79,8 @@ export interface UpstreamServerConfig {
   headers?: Record<string, string>;
   /** streamable-http: the server signs in with OAuth. */
   oauth?: UpstreamOAuthConfig;
-  tools?: Record<string, ImportedToolPolicyConfig>;
+  /** Per tool: the policy, and overrides of what callers are shown and what runs (core/src/tool-override.ts). */
+  tools?: Record<string, ImportedToolPolicyConfig & ToolOverride>;
   defaults?: ImportedToolPolicyConfig;
   /** A changed, new or removed tool: held for the owner's approval (the default), or pinned and served at once. */
   onChange?: 'hold' | 'accept';

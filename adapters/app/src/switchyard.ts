@@ -154,7 +154,7 @@ async function bootstrapApiKey(apiKeys: ApiKeyStore, configured: string | null):
 }
 
 /** Starts the renewal of this process's reservations and the sweep of lapsed ones (first sweep before the service answers). */
-/** The run sweeper as a task of the lifecycle (every role runs it: each process renews its own runs). */
+/** The run sweeper as a task of the lifecycle (every role runs it: each process renews its own runs); it also forgets expired idempotency keys. */
 function runSweeperTask(container: Container, leaseMs: number, logger: Logger): BackgroundTask {
   let running: { stop(): Promise<void> } | undefined;
   return {
@@ -172,14 +172,23 @@ function runSweeperTask(container: Container, leaseMs: number, logger: Logger): 
 async function startRunSweeper(container: Container, leaseMs: number, logger: Logger): Promise<{ stop(): Promise<void> }> {
   const reservations = await container.getAsync<typeof coreServices.reservations.T>(coreServices.reservations.token);
   const interrupted = await container.getAsync<typeof coreServices.interruptedRuns.T>(coreServices.interruptedRuns.token);
+  const idempotent = await container.getAsync<typeof coreServices.idempotentRuns.T>(coreServices.idempotentRuns.token);
   const warn = (what: string) => (e: unknown) => logger.warn(what, { error: (e as Error)?.message ?? String(e) });
   if (reservations instanceof KnexRunReservations) reservations.startRenewing(warn('renewing run reservations failed; retrying'));
   let sweeping: Promise<void> = Promise.resolve();
   const sweep = (): Promise<void> =>
-    (sweeping = interrupted.sweep().then(
-      (ids) => void (ids.length && logger.warn('runs interrupted before their outcome was recorded', { invocations: ids })),
-      warn('sweeping interrupted runs failed; retrying'),
-    ));
+    (sweeping = interrupted
+      .sweep()
+      .then(
+        (ids) => void (ids.length && logger.warn('runs interrupted before their outcome was recorded', { invocations: ids })),
+        warn('sweeping interrupted runs failed; retrying'),
+      )
+      // Idempotency keys past their 24 h window go too, a bounded number per sweep.
+      .then(() => idempotent.forgetExpired())
+      .then(
+        () => undefined,
+        warn('forgetting expired idempotency keys failed; retrying'),
+      ));
   await sweep();
   const timer = setInterval(() => void sweeping.then(sweep), Math.max(50, Math.floor(leaseMs / 2)));
   timer.unref();

@@ -5,6 +5,7 @@ import { CliError, SwitchyardClient } from './client.js';
 import { hookCommand } from './commands/hook.js';
 import { allowCommand, deadCommand, destinationsCommand, retryCommand, type DestinationOptions } from './commands/destinations.js';
 import { verifyCommand } from './commands/verify.js';
+import { listenCommand } from './commands/listen.js';
 import { tokenCommand } from './commands/token.js';
 import { upstreamCommand } from './commands/upstream.js';
 import { toolCommand } from './commands/tool.js';
@@ -23,7 +24,7 @@ commands:
   hook event-types [<id>]                how many deliveries name each event type
   hook show <entry>                      one delivery: headers and body
   hook destinations <hook>               where its deliveries are forwarded
-  hook destinations <hook> add <url> [--name N] [--filter EXPR] [--ordered] [--max-attempts N] [--initial-ms MS]
+  hook destinations <hook> add <url> [--name N] [--filter EXPR] [--transform JSONATA] [--ordered] [--max-attempts N] [--initial-ms MS]
                                          forward to a URL (prints the signing secret once)
   hook destinations <hook> on|off|delete <dst>
   hook destinations <hook> rotate-secret <dst> [--grace-s S]   a new signing secret; the old one signs too for S seconds (86400)
@@ -31,6 +32,9 @@ commands:
   hook retry <hook> <dst> (--dead | --from TIME --to TIME | --entries dlv_a,dlv_b)
   hook allow [<host>|<host:port>]        list, or admit a destination host on an internal address (kept in the database)
   hook disallow <host>|<host:port>       take a run-time entry away
+  listen <hook> --forward <url> [--after POSITION]
+                                         local development: replay each new delivery to a local
+                                         URL with its headers and bytes, one line each (Ctrl-C stops)
                                          re-forward dead letters
   verify <receipt.json | proof | id>     check a receipt, confirmation or .tlog-proof offline (id: inv_, dlv_ or tdp_)
                                          against the pinned verifier key (an id: its public
@@ -87,6 +91,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
         kit: { type: 'string' },
         'no-simulator': { type: 'boolean', default: false },
         filter: { type: 'string' },
+        transform: { type: 'string' },
         ordered: { type: 'boolean', default: false },
         'max-attempts': { type: 'string' },
         'initial-ms': { type: 'string' },
@@ -96,6 +101,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
         to: { type: 'string' },
         entries: { type: 'string' },
         reason: { type: 'string' },
+        forward: { type: 'string' },
+        after: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -121,6 +128,19 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
     }
     if (group === 'ledger') {
       await ledgerCommand(client, rest, { json: values.json, ...(values.reason !== undefined ? { reason: values.reason } : {}) }, io);
+      return 0;
+    }
+    if (group === 'listen') {
+      const stop = new AbortController();
+      const quit = () => stop.abort();
+      process.once('SIGINT', quit);
+      process.once('SIGTERM', quit);
+      try {
+        await listenCommand(client, rest, { apiKey: values.key ?? env['SWITCHYARD_API_KEY'], signal: stop.signal, ...(values.forward ? { forward: values.forward } : {}), ...(values.after ? { after: values.after } : {}) }, io);
+      } finally {
+        process.off('SIGINT', quit);
+        process.off('SIGTERM', quit);
+      }
       return 0;
     }
     if (group === 'upstream') {
@@ -151,6 +171,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
         dead: values.dead,
         ...(values.name ? { name: values.name } : {}),
         ...(values.filter ? { filter: values.filter } : {}),
+        ...(values.transform ? { transform: values.transform } : {}),
         ...(values['max-attempts'] !== undefined ? { maxAttempts: int(values['max-attempts'], '--max-attempts')! } : {}),
         ...(values['initial-ms'] !== undefined ? { initialMs: int(values['initial-ms'], '--initial-ms')! } : {}),
         ...(values['grace-s'] !== undefined ? { graceS: int(values['grace-s'], '--grace-s')! } : {}),

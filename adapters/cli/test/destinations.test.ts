@@ -68,6 +68,18 @@ describe('adapter cli: switchyard hook destinations, dead, retry', function () {
     expect((await cli(['hook', 'disallow'])).code).to.equal(2);
   });
 
+  it('adds a destination with a transform, lists it, and prints JSONata\'s full message for one that does not parse', async () => {
+    const hook = JSON.parse((await cli(['hook', 'create', 'transformed', '--json'])).stdout).id;
+    const added = await cli(['hook', 'destinations', hook, 'add', rx.url('/t'), '--transform', '{"id": id}']);
+    expect(added.code, added.stderr).to.equal(0);
+    const listed = await cli(['hook', 'destinations', hook]);
+    expect(listed.stdout.split('\n')[0]).to.match(/FILTER\s+TRANSFORM$/);
+    expect(listed.stdout).to.contain('{"id": id}');
+    const bad = await cli(['hook', 'destinations', hook, 'add', rx.url('/t'), '--transform', '{"id": }']);
+    expect(bad.code).to.equal(1);
+    expect(bad.stderr.trim()).to.equal('switchyard: invalid_request: transform: does not parse: S0211 at position 8: The symbol "}" cannot be used as a unary operator');
+  });
+
   it('answers usage errors with exit 2 and server refusals with exit 1', async () => {
     const hook = JSON.parse((await cli(['hook', 'create', 'x', '--json'])).stdout).id;
     expect((await cli(['hook', 'retry', hook, 'dst_AAAAAAAAAAAAAAAA'])).code).to.equal(2);

@@ -1,6 +1,7 @@
 // The REST face: /api routes, /hook deliveries, /metrics and /healthz, and the OpenAPI document.
 export { approvalRoutes } from './routes/approvals.js';
 export { destinationRoutes } from './routes/destinations.js';
+export { listenRoutes } from './routes/listen.js';
 export { QUERY_VERBS, dispatchRoutes } from './routes/dispatch.js';
 export type { QueryVerb } from './routes/dispatch.js';
 export { healthRoutes } from './routes/health.js';

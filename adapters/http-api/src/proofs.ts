@@ -20,11 +20,17 @@ export function entryKindOf(id: string): LedgerEntryKind {
 
 export async function confirmation(ctx: Ctx, id: string, baseUrl: string): Promise<Record<string, unknown>> {
   const kind = entryKindOf(id);
-  const leaf = await ctx.ledger.leafFor(kind, id);
+  let leaf = await ctx.ledger.leafFor(kind, id);
   if (!leaf) {
     // A pin is queued for the log in the transaction that stores it: not in the tree and not queued is no pin.
     const exists = kind === 'invocation' ? (await ctx.invocations.get(id)) !== undefined : kind === 'delivery' ? (await ctx.deliveries.get(id)) !== undefined : false;
-    if (!exists && !(await ctx.ledger.isPending(kind, id))) throw new SwitchyardError('not_found', `no ledger entry ${id}`);
+    if (!exists && !(await ctx.ledger.isPending(kind, id))) {
+      // The integrator may have taken it from the queue into the tree between the two reads: look again.
+      leaf = await ctx.ledger.leafFor(kind, id);
+      if (!leaf) throw new SwitchyardError('not_found', `no ledger entry ${id}`);
+    }
+  }
+  if (!leaf) {
     return { ok: true, id, kind, status: 'pending', message: 'recorded, not yet in the Merkle tree; ask again shortly', confirm: `${baseUrl}/api/dispatch?confirm=${id}` };
   }
   const checkpoint = (await ctx.ledger.latestCheckpoint())!;

@@ -6,6 +6,7 @@ import { telemetryServices } from '@switchyard/telemetry';
 import { createServiceFactory, definePackage } from '@switchyard/wiring';
 import { approvalRoutes } from './routes/approvals.js';
 import { destinationRoutes } from './routes/destinations.js';
+import { listenRoutes } from './routes/listen.js';
 import { forwardingAllowRoutes } from './routes/forwarding-allow.js';
 import { dispatchRoutes } from './routes/dispatch.js';
 import { healthRoutes } from './routes/health.js';
@@ -56,6 +57,7 @@ export const httpApiWiring = definePackage('http-api', [
           invocationRoutes(ctx),
           webhookRoutes(ctx),
           destinationRoutes(ctx),
+          listenRoutes(ctx),
           forwardingAllowRoutes(ctx),
           ledgerRoutes(ctx),
           provenWorkRoutes(ctx),

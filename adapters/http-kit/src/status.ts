@@ -32,6 +32,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   upstream_auth_required: 503,
   blocked_address: 403,
   fetch_failed: 502,
+  // Only ever a forwarding attempt's error in the ledger (a destination's transform failed): nothing was sent.
+  transform_failed: 422,
   webhook_not_found: 404,
   webhook_off: 403,
   signature_invalid: 401,

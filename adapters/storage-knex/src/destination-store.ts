@@ -19,6 +19,8 @@ interface DestinationRow {
   concurrency: number | string | null;
   ordered: number;
   filter: string | null;
+  /** Null too for destinations made before migration 023. */
+  transform: string | null;
   is_on: number;
   deleted_at: string | null;
   created_at: string;
@@ -41,6 +43,7 @@ const toDestination = (r: DestinationRow): Destination => ({
   concurrency: r.concurrency === null ? null : Number(r.concurrency),
   ordered: Number(r.ordered) === 1,
   filter: r.filter,
+  transform: r.transform ?? null,
   on: Number(r.is_on) === 1,
   deleted_at: r.deleted_at,
   created_at: r.created_at,

@@ -35,4 +35,14 @@ export class KnexIdempotencyKeyStore implements IdempotencyKeyStore {
   async release(claim: IdempotencyClaim): Promise<void> {
     await this.knex('idempotency_keys').where({ scope: claim.scope, key: claim.key, invocation: claim.invocation }).update({ lease_until: 0 });
   }
+
+  async forgetUsedBy(cutoff: number, limit: number): Promise<number> {
+    // Row values (scope, key) IN (…): PostgreSQL and SQLite alike; the subquery bounds the DELETE
+    // (neither engine's DELETE takes a LIMIT everywhere) and walks the created_at index (migration 024b).
+    const deleted = await this.knex.raw(
+      'DELETE FROM idempotency_keys WHERE (scope, key) IN (SELECT scope, key FROM idempotency_keys WHERE created_at <= ? ORDER BY created_at LIMIT ?) RETURNING key',
+      [cutoff, limit],
+    );
+    return (Array.isArray(deleted) ? deleted : (deleted as { rows: unknown[] }).rows).length;
+  }
 }

@@ -829,6 +829,51 @@ const migrations: Migration[] = [
       await knex.schema.dropTable('ledger_erasures');
     },
   },
+  {
+    // 023: a destination's transform, a JSONata expression that rewrites a JSON body before it is
+    // signed and sent (null: sent as received).
+    name: '023_destination_transform',
+    async up(knex) {
+      await knex.schema.alterTable('destinations', (t) => {
+        t.text('transform').nullable();
+      });
+    },
+    async down(knex) {
+      await knex.schema.alterTable('destinations', (t) => {
+        t.dropColumn('transform');
+      });
+    },
+  },
+  {
+    // 024: repair exclusivity decided by the database. A run reserved as a repair names the failure
+    // it repairs; the unique index admits one reservation per failure, so two processes repairing
+    // one failure at the same instant give one run (the other is refused, naming it). Runs that
+    // repair nothing leave the column null, which the index does not count.
+    name: '024_repair_reservations',
+    async up(knex) {
+      await knex.schema.alterTable('run_reservations', (t) => {
+        t.string('repairs', 40).nullable();
+      });
+      await knex.raw('CREATE UNIQUE INDEX run_reservations_repairs ON run_reservations (repairs)');
+    },
+    async down(knex) {
+      await knex.raw('DROP INDEX run_reservations_repairs');
+      await knex.schema.alterTable('run_reservations', (t) => {
+        t.dropColumn('repairs');
+      });
+    },
+  },
+  {
+    // 024b: idempotency keys expire. The run sweeper deletes keys first used more than 24 h ago,
+    // oldest first and a bounded number at a time: this index finds them without a scan.
+    name: '024b_idempotency_keys_created_at',
+    async up(knex) {
+      await knex.raw('CREATE INDEX idempotency_keys_created_at ON idempotency_keys (created_at)');
+    },
+    async down(knex) {
+      await knex.raw('DROP INDEX idempotency_keys_created_at');
+    },
+  },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

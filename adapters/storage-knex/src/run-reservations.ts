@@ -2,10 +2,12 @@
 // append-only; a reservation is deleted once its run's outcome, or its interrupted record, is in
 // the ledger). Each row holds the record the run ends with if its outcome never arrives, and a
 // lease its process renews while the run lasts; a lapsed lease means the process is gone or gave up.
+// A repair's row names the failure it repairs, unique (migration 024): the database, not a process,
+// decides which of two simultaneous repairs of one failure runs.
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { InvocationRecord, RunReservations } from '@switchyard/core';
-import { dialectFor, type Statements } from './dialect.js';
+import { repairInFlight, type InvocationRecord, type RunReservations } from '@switchyard/core';
+import { dialectFor, isUniqueViolation, type Statements } from './dialect.js';
 import { GroupCommit } from './group-commit.js';
 import { chunks } from './sql-batches.js';
 
@@ -14,7 +16,7 @@ export interface RunReservationOptions {
   leaseMs: number;
 }
 
-const COLUMNS = ['id', 'holder', 'lease_until', 'record'] as const;
+const COLUMNS = ['id', 'holder', 'lease_until', 'record', 'repairs'] as const;
 const insertSql = (rows: number): string =>
   `INSERT INTO run_reservations (${COLUMNS.join(', ')}) VALUES ${Array.from({ length: rows }, () => `(${COLUMNS.map(() => '?').join(', ')})`).join(', ')} RETURNING id`;
 
@@ -40,7 +42,7 @@ export class KnexRunReservations implements RunReservations {
     // Runs starting together share one INSERT (one commit), like their outcomes do.
     this.begins = new GroupCommit<InvocationRecord, void>(
       async (records) => this.insert(records),
-      async (record) => (await this.insert([record]))[0],
+      async (record) => this.insertOne(record),
       dialect.writersInFlight,
     );
   }
@@ -97,9 +99,21 @@ export class KnexRunReservations implements RunReservations {
 
   private async insert(records: InvocationRecord[]): Promise<void[]> {
     const until = this.now() + this.options.leaseMs;
-    const values = records.map((r) => [r.id, this.holder, until, JSON.stringify(r)]);
+    const values = records.map((r) => [r.id, this.holder, until, JSON.stringify(r), r.repairs ?? null]);
     await this.statements.all(insertSql(records.length), values.flat());
     return records.map(() => undefined);
+  }
+
+  /** One reservation alone (a batch fell back to these): a repair that lost the race is refused, naming the winner. */
+  private async insertOne(record: InvocationRecord): Promise<void> {
+    try {
+      await this.insert([record]);
+    } catch (err) {
+      if (record.repairs === null || !isUniqueViolation(err)) throw err;
+      const holder = (await this.knex('run_reservations').select('id').where({ repairs: record.repairs }).first()) as { id: string } | undefined;
+      if (holder?.id === record.id) throw err; // the id itself collided, not the repair
+      throw repairInFlight(record.repairs, holder?.id ?? null);
+    }
   }
 
   /** Deletes ended reservations in groups. A failure leaves them to the sweep (their outcome is in the ledger). */

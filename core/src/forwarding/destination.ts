@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { SwitchyardError } from '../errors.js';
 import { randomId } from '../ids.js';
 import { compileFilter } from './filter.js';
+import { compileTransform, TRANSFORM_MAX_EXPRESSION } from './transform.js';
 import { readForwardHeaders, type ForwardHeaders } from './forward-headers.js';
 
 export interface RetrySettings {
@@ -32,6 +33,8 @@ export interface Destination {
   concurrency: number | null;
   ordered: boolean;
   filter: string | null;
+  /** A JSONata expression that rewrites a JSON body before it is signed and sent (transform.ts). */
+  transform: string | null;
   on: boolean;
   /** Set when deleted: it forwards nothing more, its history stays. */
   deleted_at: string | null;
@@ -48,9 +51,9 @@ export const DEFAULT_RETRY: RetrySettings = { max_attempts: 8, initial_ms: 5000,
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** The fields a request may set; `on` only when changing. */
-export type DestinationSettings = Pick<Destination, 'url' | 'name' | 'forward_headers' | 'headers' | 'timeout_ms' | 'retry' | 'rate_per_s' | 'concurrency' | 'ordered' | 'filter' | 'on'>;
+export type DestinationSettings = Pick<Destination, 'url' | 'name' | 'forward_headers' | 'headers' | 'timeout_ms' | 'retry' | 'rate_per_s' | 'concurrency' | 'ordered' | 'filter' | 'transform' | 'on'>;
 
-const FIELDS = ['url', 'name', 'forward_headers', 'headers', 'timeout_ms', 'retry', 'rate_per_s', 'concurrency', 'ordered', 'filter', 'on'];
+const FIELDS = ['url', 'name', 'forward_headers', 'headers', 'timeout_ms', 'retry', 'rate_per_s', 'concurrency', 'ordered', 'filter', 'transform', 'on'];
 /** The most a destination's own `concurrency` may say (the service's share caps it further). */
 export const MAX_DESTINATION_CONCURRENCY = 1024;
 /** Headers the forwarder sets itself: configuring them would break the signature or the framing. */
@@ -113,7 +116,7 @@ export function readDestinationSettings(payload: unknown, current: DestinationSe
   const extra = Object.keys(p).filter((k) => !FIELDS.includes(k) || (current === null && k === 'on'));
   if (extra.length > 0) throw invalid(extra[0]!, 'is not a destination setting');
   if (current !== null && Object.keys(p).length === 0) throw new SwitchyardError('invalid_request', `nothing to change: send any of ${FIELDS.join(', ')}`);
-  const base: DestinationSettings = current ?? { url: '', name: '', forward_headers: 'all', headers: {}, timeout_ms: DEFAULT_TIMEOUT_MS, retry: DEFAULT_RETRY, rate_per_s: null, concurrency: null, ordered: false, filter: null, on: true };
+  const base: DestinationSettings = current ?? { url: '', name: '', forward_headers: 'all', headers: {}, timeout_ms: DEFAULT_TIMEOUT_MS, retry: DEFAULT_RETRY, rate_per_s: null, concurrency: null, ordered: false, filter: null, transform: null, on: true };
   const out: DestinationSettings = { ...base, retry: { ...base.retry }, headers: { ...base.headers }, forward_headers: Array.isArray(base.forward_headers) ? [...base.forward_headers] : base.forward_headers };
   if (current === null && p['url'] === undefined) throw invalid('url', 'is required');
   if (p['url'] !== undefined) out.url = readUrl(p['url']);
@@ -154,6 +157,18 @@ export function readDestinationSettings(payload: unknown, current: DestinationSe
     }
     out.filter = f as string | null;
   }
+  if (p['transform'] !== undefined) {
+    const t = p['transform'];
+    if (t !== null && (typeof t !== 'string' || t.trim().length === 0 || t.length > TRANSFORM_MAX_EXPRESSION)) throw invalid('transform', `must be a JSONata expression of at most ${TRANSFORM_MAX_EXPRESSION} characters, or null`);
+    if (typeof t === 'string') {
+      try {
+        compileTransform(t);
+      } catch (err) {
+        throw invalid('transform', `does not parse: ${(err as Error).message}`);
+      }
+    }
+    out.transform = t as string | null;
+  }
   return out;
 }
 
@@ -171,6 +186,7 @@ export const destinationView = (d: Destination, withSecret = false) => ({
   concurrency: d.concurrency,
   ordered: d.ordered,
   filter: d.filter,
+  transform: d.transform,
   on: d.on,
   previous_secret_until: d.previous_secret_until,
   deleted_at: d.deleted_at,

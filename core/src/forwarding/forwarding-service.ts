@@ -13,6 +13,7 @@ import { retryDelayMs } from './backoff.js';
 import { DESTINATION_ID_PATTERN, MAX_DESTINATIONS_PER_WEBHOOK, destinationView, newDestinationId, newDestinationSecret, readDestinationSettings, type Destination } from './destination.js';
 import { compileFilter, type DeliveryFilter, type FilterInput } from './filter.js';
 import { forwardedHeaders } from './forward-headers.js';
+import { compileTransform, type DeliveryTransform } from './transform.js';
 import { readAllowRequest } from './allow-entry.js';
 import type { DestinationStore, ForwardAllowStore, ForwardJob, ForwardJobStore, ForwardState, NewForwardJob, OutboundSender, RetrySelector, SendOutcome } from './ports.js';
 import { circuitView, type Circuit, type CircuitView } from './circuit.js';
@@ -89,6 +90,7 @@ export class ForwardingService {
   private readonly owner = randomId('proc_', 12);
   private readonly cache = new Map<string, { list: Destination[]; until: number }>();
   private readonly filters = new Map<string, DeliveryFilter>();
+  private readonly transforms = new Map<string, DeliveryTransform>();
   private readonly circuits = new Map<string, Circuit>();
   private readonly nextSlot = new Map<string, number>();
   /** Each destination's share of the send slots. */
@@ -300,6 +302,33 @@ export class ForwardingService {
     if (this.cache.size >= 10_000) this.cache.clear();
     this.cache.set(hookId, { list, until: now + DESTINATION_CACHE_MS });
     return list;
+  }
+
+  private transformOf(expression: string): DeliveryTransform {
+    let transform = this.transforms.get(expression);
+    if (!transform) {
+      transform = compileTransform(expression);
+      if (this.transforms.size >= 1000) this.transforms.clear();
+      this.transforms.set(expression, transform);
+    }
+    return transform;
+  }
+
+  /**
+   * The bytes an attempt sends: the delivery's own, or what the destination's transform makes of
+   * its JSON body (a failure is the attempt's outcome; nothing is sent).
+   */
+  private async bodyFor(dst: Destination, delivery: StoredDelivery): Promise<{ ok: true; body: Uint8Array; transformed: string | null } | { ok: false; message: string }> {
+    if (!dst.transform) return { ok: true, body: delivery.body!, transformed: null };
+    const input = filterInput(delivery);
+    let result;
+    try {
+      result = await this.transformOf(dst.transform)({ headers: input.headers, body: input.body === null && !isJsonNull(delivery) ? undefined : input.body });
+    } catch (err) {
+      // Stored before the rule it breaks, or JSONata itself failed: the attempt fails, with why.
+      result = { ok: false as const, message: (err as Error).message };
+    }
+    return result.ok ? { ok: true, body: Buffer.from(result.body, 'utf8'), transformed: result.body } : result;
   }
 
   private filterOf(expression: string): DeliveryFilter {
@@ -565,10 +594,16 @@ export class ForwardingService {
         await this.postpone(job, started.getTime());
         return;
       }
-      attempt = await this.attemptOf(job, dst, started);
+      const prepared = await this.bodyFor(dst, held.delivery);
+      attempt = await this.attemptOf(job, dst, started, prepared.ok ? prepared.transformed : null);
+      if (!prepared.ok) {
+        // Nothing was sent: the attempt fails as the transform's, and the job retries as any failure.
+        held.delivery = undefined;
+        outcome = { kind: 'transform_failed', message: prepared.message, duration_ms: Date.now() - started.getTime() };
+      } else {
       // Write-ahead: the attempt is reserved before anything is sent; no reservation, no send (the
       // job is due again a little later, its attempts unchanged).
-      if (this.reservations) {
+      if (this.reservations && prepared.ok) {
         try {
           await this.reservations.begin(interruptedAttempt(attempt));
         } catch (err) {
@@ -579,13 +614,15 @@ export class ForwardingService {
           return;
         }
       }
-      outcome = await this.post(dst, held, started.getTime());
+        outcome = await this.post(dst, held, prepared.body, prepared.transformed !== null, started.getTime());
+      }
     } finally {
       letGo();
     }
     answered();
     const ok = outcome.kind === 'answered' && outcome.status >= 200 && outcome.status < 300;
-    this.noteOutcome(dst.id, ok);
+    // A transform that fails says nothing of the destination: its circuit stays as it is.
+    if (outcome.kind !== 'transform_failed') this.noteOutcome(dst.id, ok);
     let invocation: string;
     try {
       invocation = await this.record(attempt, outcome, ok);
@@ -610,12 +647,17 @@ export class ForwardingService {
     }
   }
 
-  /** Signs and sends the delivery, then lets go of it (the body lives only in this call). */
-  private async post(dst: Destination, held: Held, now: number): Promise<SendOutcome> {
+  /** Signs and sends the body, then lets go of the delivery (its body lives only in this call). */
+  private async post(dst: Destination, held: Held, body: Uint8Array, transformed: boolean, now: number): Promise<SendOutcome> {
     const delivery = held.delivery!;
-    const body = delivery.body!;
+    const forwarded = forwardedHeaders(delivery.headers, dst.forward_headers, dst.headers);
+    if (transformed) {
+      // The transform's output is JSON text, whatever type and encoding the delivery had.
+      for (const name of Object.keys(forwarded)) if (['content-type', 'content-encoding'].includes(name.toLowerCase())) delete forwarded[name];
+      forwarded['content-type'] = 'application/json';
+    }
     const headers = {
-      ...forwardedHeaders(delivery.headers, dst.forward_headers, dst.headers),
+      ...forwarded,
       ...standardWebhookHeaders(signingSecrets(dst, now), delivery.id, Math.floor(now / 1000), body),
     };
     held.delivery = undefined;
@@ -639,7 +681,7 @@ export class ForwardingService {
    * attempt before it (lineage rules); sending a delivered message again replays the attempt that
    * delivered it.
    */
-  private async attemptOf(job: ForwardJob, dst: Destination, started: Date): Promise<InvocationRecord> {
+  private async attemptOf(job: ForwardJob, dst: Destination, started: Date, transformed: string | null): Promise<InvocationRecord> {
     const previous = job.invocations[job.invocations.length - 1] ?? null;
     let repairs: string | null = null;
     let replays: string | null = null;
@@ -655,7 +697,8 @@ export class ForwardingService {
         }
       }
     }
-    const args = { delivery: job.delivery, destination: dst.id, url: dst.url, attempt: job.attempts + 1 };
+    // A transformed body is kept as sent: the delivery's own bytes are in its entry already.
+    const args = { delivery: job.delivery, destination: dst.id, url: dst.url, attempt: job.attempts + 1, ...(transformed !== null ? { sent_body: transformed } : {}) };
     const bodyText = JSON.stringify(args);
     return {
       id: newInvocationId(),
@@ -684,7 +727,7 @@ export class ForwardingService {
   private async record(attempt: InvocationRecord, outcome: SendOutcome, ok: boolean): Promise<string> {
     const result = ok && outcome.kind === 'answered' ? { status: outcome.status, answer: outcome.excerpt } : null;
     const resultText = ok ? JSON.stringify(result) : '';
-    const ran = outcome.kind !== 'blocked';
+    const ran = outcome.kind !== 'blocked' && outcome.kind !== 'transform_failed';
     const record: InvocationRecord = {
       ...attempt,
       status: ok ? 'ok' : 'failed',
@@ -725,8 +768,13 @@ function errorOf(outcome: SendOutcome): InvocationRecord['error'] {
       return { code: 'upstream_unavailable', message: outcome.message };
     case 'blocked':
       return { code: 'blocked_address', message: outcome.message };
+    case 'transform_failed':
+      return { code: 'transform_failed', message: `the destination's transform failed: ${outcome.message}` };
   }
 }
+
+/** Whether the body is the JSON text `null` (parsed as null, yet JSON). */
+const isJsonNull = (d: StoredDelivery): boolean => d.body !== null && Buffer.from(d.body).toString('utf8').trim() === 'null';
 
 /** Headers by lower-case name (the last of a repeated one) and the body as JSON when it is JSON. */
 function filterInput(d: StoredDelivery): FilterInput {

@@ -1,6 +1,7 @@
 // Forwarding: destinations, their schedule of attempts, and the service that runs it.
 export * from './destination.js';
 export * from './filter.js';
+export * from './transform.js';
 export * from './forward-headers.js';
 export * from './allow-entry.js';
 export * from './backoff.js';

@@ -83,7 +83,9 @@ export type SendOutcome =
   | { kind: 'answered'; status: number; excerpt: string; duration_ms: number }
   | { kind: 'timeout'; duration_ms: number }
   | { kind: 'unreachable'; message: string; duration_ms: number }
-  | { kind: 'blocked'; message: string; duration_ms: number };
+  | { kind: 'blocked'; message: string; duration_ms: number }
+  /** The destination's transform failed: nothing was sent (never a sender's answer). */
+  | { kind: 'transform_failed'; message: string; duration_ms: number };
 
 /** Sends one POST. Never throws for anything the destination does. */
 export interface OutboundSender {

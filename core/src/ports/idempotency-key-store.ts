@@ -21,5 +21,7 @@ export interface IdempotencyKeyStore {
   takeOver(from: IdempotencyClaim, to: IdempotencyClaim): Promise<boolean>;
   /** Ends the claim's lease: its request failed before it became a run, so a retry need not wait. */
   release(claim: IdempotencyClaim): Promise<void>;
+  /** Deletes up to `limit` claims first used at or before `cutoff` (ms), oldest first; answers how many went. */
+  forgetUsedBy(cutoff: number, limit: number): Promise<number>;
 }
 export const IdempotencyKeyStore = Symbol.for('switchyard.IdempotencyKeyStore');

@@ -5,7 +5,11 @@
 import type { InvocationRecord } from '../invocation.js';
 
 export interface RunReservations {
-  /** Durably reserves a run; rejects (nothing reserved) when the database cannot take the write. */
+  /**
+   * Durably reserves a run; rejects (nothing reserved) when the database cannot take the write, and
+   * with invalid_repair (reason superseded, see repairInFlight) when the run repairs a failure that
+   * another reserved run already repairs: one repair per failure at a time, across processes.
+   */
   begin(interrupted: InvocationRecord): Promise<void>;
   /** The run's outcome is in the ledger: the reservation goes (lazily; a leftover is swept). */
   end(id: string): void;

@@ -12,6 +12,7 @@ interface DestinationView {
   on: boolean;
   ordered: boolean;
   filter: string | null;
+  transform: string | null;
   rate_per_s: number | null;
   retry: { max_attempts: number; initial_ms: number; max_ms: number };
   /** In the process that answered. */
@@ -31,6 +32,7 @@ export interface DestinationOptions {
   json: boolean;
   name?: string;
   filter?: string;
+  transform?: string;
   ordered: boolean;
   maxAttempts?: number;
   initialMs?: number;
@@ -49,9 +51,9 @@ const need = (value: string | undefined, pattern: RegExp, what: string, usage: s
   return value;
 };
 
-const DESTINATIONS_USAGE = 'switchyard hook destinations <hook> [add <url> [--name N] [--filter EXPR] [--ordered] [--max-attempts N] [--initial-ms MS] | on <dst> | off <dst> | delete <dst> | rotate-secret <dst> [--grace-s S]]';
+const DESTINATIONS_USAGE = 'switchyard hook destinations <hook> [add <url> [--name N] [--filter EXPR] [--transform JSONATA] [--ordered] [--max-attempts N] [--initial-ms MS] | on <dst> | off <dst> | delete <dst> | rotate-secret <dst> [--grace-s S]]';
 const rows = (items: DestinationView[]) =>
-  table(['ID', 'NAME', 'ON', 'URL', 'CIRCUIT', 'ORDERED', 'RETRY', 'FILTER'], items.map((d) => [d.id, d.name, d.on ? 'On' : 'Off', d.url, d.circuit.state === 'open' ? `open until ${d.circuit.until}` : d.circuit.state, d.ordered ? 'yes' : 'no', `${d.retry.max_attempts} × from ${d.retry.initial_ms} ms`, d.filter]));
+  table(['ID', 'NAME', 'ON', 'URL', 'CIRCUIT', 'ORDERED', 'RETRY', 'FILTER', 'TRANSFORM'], items.map((d) => [d.id, d.name, d.on ? 'On' : 'Off', d.url, d.circuit.state === 'open' ? `open until ${d.circuit.until}` : d.circuit.state, d.ordered ? 'yes' : 'no', `${d.retry.max_attempts} × from ${d.retry.initial_ms} ms`, d.filter, d.transform]));
 
 export async function destinationsCommand(client: SwitchyardClient, args: string[], options: DestinationOptions, io: Output): Promise<void> {
   const hook = need(args[0], HOOK_ID, 'a webhook id (hk_…)', DESTINATIONS_USAGE);
@@ -69,6 +71,7 @@ export async function destinationsCommand(client: SwitchyardClient, args: string
       url: target,
       ...(options.name ? { name: options.name } : {}),
       ...(options.filter ? { filter: options.filter } : {}),
+      ...(options.transform ? { transform: options.transform } : {}),
       ...(options.ordered ? { ordered: true } : {}),
       ...(Object.keys(retry).length ? { retry } : {}),
     });

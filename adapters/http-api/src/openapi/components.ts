@@ -109,7 +109,7 @@ export const schemas = {
       id: { type: 'string', pattern: '^dst_[A-Za-z0-9]{16}$' }, hook: str, name: str, url: str, forward_headers: { $ref: '#/components/schemas/ForwardHeaders' }, headers: { type: 'object', additionalProperties: str },
       timeout_ms: int, retry: obj({ max_attempts: int, initial_ms: int, max_ms: int }), rate_per_s: { type: ['number', 'null'] },
       concurrency: { type: ['integer', 'null'], description: 'Sends in flight to it per process, below webhooks.forwarding.perDestinationConcurrency' }, ordered: bool,
-      filter: { type: ['string', 'null'] }, on: bool, deleted_at: { type: ['string', 'null'] }, created_at: str, updated_at: str,
+      filter: { type: ['string', 'null'] }, transform: { type: ['string', 'null'] }, on: bool, deleted_at: { type: ['string', 'null'] }, created_at: str, updated_at: str,
       secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret: in the answers to POST and rotate-secret only' },
       previous_secret_until: { type: ['string', 'null'], description: 'Until when attempts are signed with the secret before the last rotation too' },
       circuit: obj(
@@ -125,6 +125,7 @@ export const schemas = {
     rate_per_s: { type: ['number', 'null'], exclusiveMinimum: 0 },
     concurrency: { type: ['integer', 'null'], minimum: 1, maximum: 1024, description: 'At most this many sends in flight to it per process (the service\'s per-destination share caps it); null for that share' },
     ordered: bool, filter: { type: ['string', 'null'], description: 'A filtrex expression over headers and body' },
+    transform: { type: ['string', 'null'], description: 'A JSONata expression that rewrites a JSON body before it is signed and sent ($headers: the delivery headers)' },
     on: { type: 'boolean', description: 'PATCH only' },
   }),
   /** What POST /hook/<id> answers: what was stored. */

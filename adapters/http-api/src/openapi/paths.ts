@@ -313,6 +313,13 @@ export const paths = {
       responses: { '200': json('The destination with its new secret and previous_secret_until', ref('Destination')), ...errors([400, 'invalid_request'], [404, 'webhook_not_found, not_found'], [409, 'rotation_conflict']), ...credentialErrors },
     },
   },
+  '/api/objects/webhook/{id}/listen': {
+    get: {
+      operationId: 'listenDeliveries', tags: ['forwarding'], summary: "A webhook's new accepted deliveries as server-sent events, whole (what `switchyard listen` replays to a local server)", security: ownerOnly,
+      parameters: [hookId, { name: 'after', in: 'query', required: false, description: 'Resume after this ledger position (an earlier event\'s id; Last-Event-ID does the same); without it, only deliveries from now on', schema: { type: 'string', pattern: '^[0-9]{1,15}$' } }],
+      responses: { '200': { description: 'An event stream: `ready` {hook, after}, then one `delivery` event per delivery {entry, seq, received_at, method, path, query, event_type, headers: [[name, value]…], body_base64}, its id the ledger position', content: { 'text/event-stream': { schema: { type: 'string' } } } }, ...errors([400, 'invalid_request (after)'], [404, 'webhook_not_found'], [429, 'session_limit (32 open listen streams in this process)']), ...credentialErrors },
+    },
+  },
   '/api/forwarding/allow': {
     get: {
       operationId: 'listForwardingAllow', tags: ['forwarding'], summary: 'The allowlist of destinations on internal addresses: the configuration\'s entries, then those added at run time', security: ownerOnly,

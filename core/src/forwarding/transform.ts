@@ -1,0 +1,89 @@
+// Destination transforms: a JSONata expression that rewrites a JSON body before it is signed and
+// sent. JSONata can recurse, so each evaluation is bounded by its own guardrails (time, depth and
+// sequence length, checked at every step) and the result by its size once written as JSON.
+import jsonata from 'jsonata';
+
+/** How long one evaluation may run before it is stopped (a loop ends here). */
+export const TRANSFORM_TIMEOUT_MS = 500;
+/** How deep evaluation may nest (unbounded recursion ends here). */
+export const TRANSFORM_MAX_DEPTH = 200;
+/** The longest sequence an evaluation may build. */
+export const TRANSFORM_MAX_SEQUENCE = 100_000;
+/** The most a transformed body may weigh, as JSON (it is kept in the attempt's ledger entry). */
+export const TRANSFORM_MAX_OUTPUT_BYTES = 256 * 1024;
+export const TRANSFORM_MAX_EXPRESSION = 10_000;
+
+/** What a transform sees: the body as `$`, the delivery's headers (lower-case names) as `$headers`. */
+export interface TransformInput {
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export type TransformResult = { ok: true; body: string } | { ok: false; message: string };
+
+export type DeliveryTransform = (input: TransformInput) => Promise<TransformResult>;
+
+interface JsonataFailure {
+  code?: string;
+  position?: number;
+  token?: string;
+  message?: string;
+}
+
+/** A JSONata error in full: its code, where it happened and its message. */
+export function describeJsonataError(err: unknown): string {
+  const e = (err ?? {}) as JsonataFailure;
+  const message = typeof e.message === 'string' && e.message.length > 0 ? e.message : String(err);
+  const where = typeof e.position === 'number' && e.position > 0 ? ` at position ${e.position}` : '';
+  return e.code ? `${e.code}${where}: ${message}` : message;
+}
+
+/**
+ * JSONata's $pad builds its padding at once, whatever the width: a transform could ask for a string
+ * of gigabytes before any bound is checked. This one refuses a width past the output bound first
+ * (it shadows the built-in, with the same meaning: a negative width pads on the left).
+ */
+function boundedPad(text: unknown, width: unknown, char?: unknown): string | undefined {
+  if (text === undefined) return undefined;
+  if (typeof text !== 'string' || typeof width !== 'number' || (char !== undefined && (typeof char !== 'string' || char.length === 0))) {
+    throw new Error('$pad takes a string, a width and an optional non-empty string to pad with');
+  }
+  if (Math.abs(width) > TRANSFORM_MAX_OUTPUT_BYTES) throw new Error(`$pad: a width of ${width} passes the ${TRANSFORM_MAX_OUTPUT_BYTES}-byte bound on a transform's output`);
+  const fill = [...((char as string | undefined) ?? ' ')];
+  const missing = Math.abs(width) - [...text].length;
+  if (missing <= 0) return text;
+  const padding = Array.from({ length: missing }, (_, i) => fill[i % fill.length]).join('');
+  return width < 0 ? padding + text : text + padding;
+}
+
+const options = { timeout: TRANSFORM_TIMEOUT_MS, stack: TRANSFORM_MAX_DEPTH, sequence: TRANSFORM_MAX_SEQUENCE };
+
+/** Parses an expression (throws the full JSONata message on a syntax error) into a bounded transform. */
+export function compileTransform(expression: string): DeliveryTransform {
+  let compiled: jsonata.Expression;
+  try {
+    compiled = jsonata(expression, options);
+  } catch (err) {
+    throw new Error(describeJsonataError(err));
+  }
+  return async ({ headers, body }) => {
+    if (body === undefined) return { ok: false, message: 'the delivery body is not JSON, so it cannot be transformed' };
+    let value: unknown;
+    try {
+      value = await compiled.evaluate(body, { headers, pad: boundedPad });
+    } catch (err) {
+      return { ok: false, message: describeJsonataError(err) };
+    }
+    if (value === undefined) return { ok: false, message: 'the transform produced nothing (no part of the body matched)' };
+    let text: string;
+    try {
+      text = JSON.stringify(value);
+    } catch (err) {
+      return { ok: false, message: `the transform's result cannot be written as JSON: ${(err as Error).message}` };
+    }
+    if (text === undefined) return { ok: false, message: 'the transform produced a function, which cannot be sent as JSON' };
+    const bytes = Buffer.byteLength(text, 'utf8');
+    if (bytes > TRANSFORM_MAX_OUTPUT_BYTES) return { ok: false, message: `the transform produced ${bytes} bytes of JSON; at most ${TRANSFORM_MAX_OUTPUT_BYTES} may be sent` };
+    return { ok: true, body: text };
+  };
+}
