@@ -11,6 +11,7 @@ export * from './router-tags.js';
 export * from './ids.js';
 export * from './body-format.js';
 export * from './json-depth.js';
+export * from './mcp-meta-limit.js';
 export * from './content.js';
 export * from './invocation.js';
 export * from './yield.js';
