@@ -18,6 +18,7 @@ import { readAllowRequest } from './allow-entry.js';
 import type { DestinationStore, ForwardAllowStore, ForwardJob, ForwardJobStore, ForwardState, NewForwardJob, OutboundSender, RetrySelector, SendOutcome } from './ports.js';
 import { admit, afterOutcome, circuitView, endProbe, type CircuitRules, type CircuitView } from './circuit.js';
 import { MemoryCircuitStore, type CircuitStore } from './circuit-store.js';
+import { NO_TRACES, type TraceCarrier } from '../ports/trace-carrier.js';
 import { readRotation, signingSecrets } from './secret-rotation.js';
 import { SendShares } from './send-shares.js';
 import { standardWebhookHeaders } from './standard-webhooks.js';
@@ -121,6 +122,8 @@ export class ForwardingService {
     private readonly configAllow: readonly string[] = [],
     /** Circuits and paces: this process's own unless a shared store is given. */
     private readonly circuits: CircuitStore = new MemoryCircuitStore(),
+    /** A job keeps the trace of the request that made it; its attempts continue it, in any process. */
+    private readonly traces: TraceCarrier = NO_TRACES,
   ) {
     this.shares = new SendShares(options.perDestinationConcurrency);
     this.rules = { openAfter: options.circuitFailures, cooldownMs: options.circuitCooldownMs, probeMs: options.leaseMs };
@@ -362,6 +365,7 @@ export class ForwardingService {
     if (targets.length === 0) return;
     const now = this.clock.now();
     let input: FilterInput | undefined;
+    const traceparent = this.traces.current();
     const jobs: NewForwardJob[] = targets.map((dst) => {
       let pass = true;
       if (dst.filter) {
@@ -384,6 +388,7 @@ export class ForwardingService {
         invocations: [],
         ordered: dst.ordered,
         created_at: now.toISOString(),
+        traceparent,
       };
     });
     // Where this process has room, a new job is added already leased to it and attempted as soon as
@@ -565,7 +570,7 @@ export class ForwardingService {
     const verdict = admission.result;
     if (!verdict.send) return void (answered(), await this.postpone(job, verdict.until));
     try {
-      await this.send(job, dst, held, answered, leaseUntil);
+      await this.traces.within(job.traceparent ?? null, () => this.send(job, dst, held, answered, leaseUntil));
     } finally {
       // A probe that ended in any way (an outcome, or an error recording it) frees the next one.
       if (verdict.probe) await this.circuits.change(dst.id, endProbe);
