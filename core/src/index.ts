@@ -50,6 +50,7 @@ export * from './witnessing.js';
 // The verifier's checks and formats, which the core builds on, under the core's name as before.
 export * from '@switchyard/verifier';
 export * from './ledger-leaf.js';
+export * from './erasure.js';
 export * from './moves.js';
 export * from './actor-names.js';
 export * from './share-token.js';
