@@ -7,5 +7,7 @@ export interface TraceCarrier {
   within<T>(traceparent: string | null, fn: () => Promise<T>): Promise<T>;
 }
 
+export const TraceCarrier = Symbol.for('switchyard.TraceCarrier');
+
 /** Traces off: nothing to carry. */
 export const NO_TRACES: TraceCarrier = { current: () => null, within: (_traceparent, fn) => fn() };
