@@ -52,6 +52,8 @@ export interface InvocationRecord {
   duration_ms: number;
   /** The id of the request that caused the run (x-request-id), null outside a request; not in the leaf. */
   request_id: string | null;
+  /** The trace the run belongs to (traces on; shown to the owner like request_id). */
+  trace_id?: string | null;
 }
 
 /** The event name of invocations in the ledger listings (deliveries are DELIVERY_EVENT). */

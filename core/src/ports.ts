@@ -16,6 +16,7 @@ export * from './ports/upstream-tool-client.js';
 export * from './ports/upstream-imports.js';
 export * from './ports/clock.js';
 export * from './ports/request-scope.js';
+export * from './ports/trace-carrier.js';
 export * from './ports/verifiable-ledger.js';
 export * from './ports/witness-transport.js';
 export * from './ports/token-use-store.js';

@@ -2,7 +2,9 @@
 // local OTLP receiver. One dispatch is one trace continued from the caller's traceparent: the
 // request's span, the upstream MCP call (whose traceparent reaches the upstream in its headers and
 // in the request's _meta) and the ledger append; a webhook delivery's trace holds its intake and
-// the forwarding attempt, whose traceparent reaches the destination; log lines name the trace.
+// the forwarding attempt, whose traceparent reaches the destination; log lines name the trace; an
+// invocation keeps its trace id. With an api process and a worker on one PostgreSQL database, the
+// forwarding job keeps the intake's traceparent, so the worker's attempt is in the delivery's trace.
 import { expect } from 'chai';
 import express from 'express';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,9 +15,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { TEST_API_KEY, freshDatabase } from '../support/app.js';
+import { TEST_API_KEY, engines, freshDatabase } from '../support/app.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.js';
-import { startServiceProcess, type Child } from '../support/processes.js';
+import { startServiceProcess, startWorkerProcess, type Child } from '../support/processes.js';
 import { eventually, startReceiver, type Receiver } from '../support/receiver.js';
 
 const OPEN = { auth: 'none', risk: 'low', approval: false };
@@ -123,6 +125,9 @@ describe('traces: OpenTelemetry to a local OTLP receiver (one service process)',
     const append = spans.find((s) => s.name === 'ledger append')!;
     expect(append.parentSpanId).to.equal(request.spanId);
     expect(append.attributes).to.deep.include({ 'switchyard.invocation': answer.invocation.id, 'switchyard.key': 'TRACED_ECHO' });
+    // The invocation keeps its trace.
+    const kept = (await (await fetch(`${service.url}/api/invocations/${answer.invocation.id}`, { headers: owner })).json()) as { invocation: { trace_id: string } };
+    expect(kept.invocation.trace_id).to.equal(traceId);
 
     // The upstream got the call's span as its parent, in the header and in _meta alike.
     const got = upstream.calls[upstream.calls.length - 1]!;
@@ -153,3 +158,56 @@ describe('traces: OpenTelemetry to a local OTLP receiver (one service process)',
     expect((sent.headers['traceparent'] as string).match(TRACEPARENT)!.slice(1, 3)).to.deep.equal([traceId, forward.spanId]);
   });
 });
+
+if (engines().includes('postgres')) {
+  describe('traces: an api process and a worker on one PostgreSQL database', function () {
+    this.timeout(90_000);
+
+    it('puts the api\'s intake and the worker\'s forwarding attempt in one trace, kept with the attempt\'s invocation', async () => {
+      const otlp = await startOtlpReceiver();
+      const rx = await startReceiver();
+      const db = await freshDatabase('postgres');
+      const dir = mkdtempSync(join(tmpdir(), 'switchyard-traces-'));
+      writeFileSync(join(dir, 'config.json'), JSON.stringify({ webhooks: { forwarding: { allow: [`127.0.0.1:${rx.port}`], pollMs: 50 } } }));
+      const env = { SWITCHYARD_API_KEY: TEST_API_KEY, DATABASE_URL: db.url, SWITCHYARD_CONFIG: join(dir, 'config.json'), OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '50' };
+      let api: { child: Child; url: string } | undefined;
+      let worker: Child | undefined;
+      try {
+        api = await startServiceProcess({ ...env, SWITCHYARD_ROLE: 'api', OTEL_SERVICE_NAME: 'switchyard-api' });
+        worker = await startWorkerProcess({ ...env, OTEL_SERVICE_NAME: 'switchyard-worker' });
+        const hook = (await (await fetch(`${api.url}/api/objects/webhook`, { method: 'POST', headers: owner, body: JSON.stringify({ name: 'traced' }) })).json()) as { id: string };
+        expect((await fetch(`${api.url}/api/objects/webhook/${hook.id}/destinations`, { method: 'POST', headers: owner, body: JSON.stringify({ url: rx.url() }) })).status).to.equal(201);
+        const traceId = randomHex(16);
+        const res = await fetch(`${api.url}/hook/${hook.id}`, { method: 'POST', headers: { 'content-type': 'application/json', traceparent: `00-${traceId}-${randomHex(8)}-01` }, body: '{"n":1}' });
+        expect(res.status).to.equal(200);
+        const entry = ((await res.json()) as { entry: string }).entry;
+
+        const spans = await eventually(async () => {
+          const of = otlp.spans.filter((s) => s.traceId === traceId);
+          return of.some((s) => s.name === 'webhook intake') && of.some((s) => s.name === 'webhook forward') && of.some((s) => s.name === 'ledger append' && s.service === 'switchyard-worker') ? of : undefined;
+        }, 'the intake and the attempt in one trace');
+        const intake = spans.find((s) => s.name === 'webhook intake')!;
+        const forward = spans.find((s) => s.name === 'webhook forward')!;
+        expect(intake.service).to.equal('switchyard-api');
+        expect(forward.service).to.equal('switchyard-worker');
+        const sent = await eventually(async () => rx.received.find((r) => r.headers['webhook-id'] === entry), 'the forwarded delivery');
+        expect((sent.headers['traceparent'] as string).match(TRACEPARENT)!.slice(1, 3)).to.deep.equal([traceId, forward.spanId]);
+
+        // The attempt's invocation, recorded by the worker, keeps the delivery's trace.
+        const forwarding = await eventually(async () => {
+          const f = ((await (await fetch(`${api!.url}/api/ledger/${entry}`, { headers: owner })).json()) as { entry: { forwarding: Array<{ state: string; invocations: string[] }> } }).entry.forwarding[0];
+          return f?.state === 'delivered' ? f : undefined;
+        }, 'delivered');
+        const attempt = (await (await fetch(`${api.url}/api/invocations/${forwarding.invocations[0]}`, { headers: owner })).json()) as { invocation: { trace_id: string } };
+        expect(attempt.invocation.trace_id).to.equal(traceId);
+      } finally {
+        await worker?.stop();
+        await api?.child.stop();
+        await rx.close();
+        await otlp.close();
+        await db.drop();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+}

@@ -14,6 +14,8 @@ import {
   ForwardingService,
   IdempotentRuns,
   InterruptedRuns,
+  MemoryCircuitStore,
+  NO_TRACES,
   MemoryRateWindows,
   OAuthAuthorizationServer,
   RunnerDirectory,
@@ -25,7 +27,7 @@ import {
   type StoredDelivery,
   type StoredInvocation,
 } from '@switchyard/core';
-import { KnexClientRateWindows, KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardAllowStore, KnexForwardJobStore, KnexIdempotencyKeyStore, KnexInvocationStore, KnexLedger, KnexRunReservations, KnexSettings, KnexTokenUseStore, KnexToolPinStore, KnexUpstreamCredentialStore, KnexWebhookStore, StorageHealth, openDatabase, readLedgerBacklog, storageFailureKind } from '@switchyard/storage-knex';
+import { KnexCircuitStore, KnexClientRateWindows, KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardAllowStore, KnexForwardJobStore, KnexIdempotencyKeyStore, KnexInvocationStore, KnexLedger, KnexRunReservations, KnexSettings, KnexTokenUseStore, KnexToolPinStore, KnexUpstreamCredentialStore, KnexWebhookStore, StorageHealth, openDatabase, readLedgerBacklog, storageFailureKind } from '@switchyard/storage-knex';
 import { DEFAULT_MAX_RESULT_BYTES, McpUpstreamClient, MeteredUpstreamClient, TracedUpstreamClient } from '@switchyard/mcp';
 import { httpRequestScope, httpServices, statusFor } from '@switchyard/http-kit';
 import { telemetryServices } from '@switchyard/telemetry';
@@ -40,7 +42,7 @@ import { appServices, type LoadedPlugin } from './tokens.js';
 import { ConfiguredUpstreamImports } from './upstream-imports.js';
 import { upstreamOAuthClients } from './upstream-oauth.js';
 import { createHttpApp } from './http-app.js';
-import { traceForwarding, traceIntake, traceLedgerAppends } from './traced-services.js';
+import { traceCarrier, traceForwarding, traceIntake, traceLedgerAppends } from './traced-services.js';
 
 /** Config, the logger, the clock and the request scope; and the HTTP settings the faces read, from config. */
 export const configWiring = (config: Config, logger: Logger, tracing = false) =>
@@ -252,10 +254,10 @@ export const coreWiring = definePackage('core', [
   // The forwarding service of this process; a worker or an `all` process starts it (background-work.ts).
   createServiceFactory({
     service: coreServices.forwarding,
-    deps: { config: appServices.config, ...db, webhooks: coreServices.webhooks, deliveries: coreServices.deliveries, invocations: coreServices.invocations, sender: appServices.outboundSender, clock: coreServices.clock, logger: appServices.logger, reservations: coreServices.reservations },
-    factory: ({ config, db, webhooks, deliveries, invocations, sender, clock, logger, reservations }) => {
+    deps: { config: appServices.config, ...db, webhooks: coreServices.webhooks, deliveries: coreServices.deliveries, invocations: coreServices.invocations, sender: appServices.outboundSender, clock: coreServices.clock, logger: appServices.logger, reservations: coreServices.reservations, tracing: appServices.tracing },
+    factory: ({ config, db, webhooks, deliveries, invocations, sender, clock, logger, reservations, tracing }) => {
       const { allow = [], pollMs: _pollMs, ...tuning } = config.webhooks.forwarding ?? {};
-      return new ForwardingService(webhooks, new KnexDestinationStore(db.knex), new KnexForwardJobStore(db.knex), deliveries, invocations, sender, clock, { ...DEFAULT_FORWARDING_OPTIONS, ...tuning }, logger, reservations, new KnexForwardAllowStore(db.knex), allow);
+      return new ForwardingService(webhooks, new KnexDestinationStore(db.knex), new KnexForwardJobStore(db.knex), deliveries, invocations, sender, clock, { ...DEFAULT_FORWARDING_OPTIONS, ...tuning }, logger, reservations, new KnexForwardAllowStore(db.knex), allow, db.dialect.sharedByProcesses ? new KnexCircuitStore(db.knex) : new MemoryCircuitStore(), tracing ? traceCarrier : NO_TRACES);
     },
   }),
   // The rules of a delivery to /hook. Forwarding is its step after acceptance, so refusals and

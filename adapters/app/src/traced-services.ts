@@ -1,12 +1,14 @@
 // With traces on, the composition root wraps the services whose work a trace should show: the
 // ledger append of each run, a delivery's intake, each forwarding attempt (which carries its
 // traceparent to the destination). Each keeps its type; with traces off nothing is wrapped.
-import type { InvocationStore, OutboundSender, WebhookIntake } from '@switchyard/core';
-import { inSpan, spanFailed, traceHeaders } from '@switchyard/telemetry';
+import type { InvocationStore, OutboundSender, TraceCarrier, WebhookIntake } from '@switchyard/core';
+import { activeTraceIds, currentTraceparent, inSpan, spanFailed, traceHeaders, withinTraceparent } from '@switchyard/telemetry';
 
 export function traceLedgerAppends<T extends InvocationStore>(store: T): T {
   const append = store.append.bind(store);
-  store.append = (record) => inSpan('ledger append', 'internal', { 'switchyard.key': record.key, 'switchyard.invocation': record.id }, () => append(record));
+  // The run keeps its trace's id (the delivery's, for a forwarding attempt made by a worker).
+  store.append = (record) =>
+    inSpan('ledger append', 'internal', { 'switchyard.key': record.key, 'switchyard.invocation': record.id }, () => append({ ...record, trace_id: record.trace_id ?? activeTraceIds()?.trace_id ?? null }));
   return store;
 }
 
@@ -34,3 +36,6 @@ export function traceForwarding<T extends OutboundSender>(sender: T): T {
     });
   return sender;
 }
+
+/** Forwarding jobs keep the traceparent of the request that made them; a worker's attempt continues it. */
+export const traceCarrier: TraceCarrier = { current: currentTraceparent, within: withinTraceparent };

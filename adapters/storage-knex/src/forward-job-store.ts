@@ -21,6 +21,7 @@ interface JobRow {
   lease_owner: string | null;
   lease_until: number | string | null;
   created_at: string;
+  traceparent: string | null;
 }
 
 const toJob = (r: JobRow): ForwardJob => ({
@@ -35,6 +36,7 @@ const toJob = (r: JobRow): ForwardJob => ({
   invocations: JSON.parse(r.invocations) as string[],
   ordered: Number(r.ordered) === 1,
   created_at: r.created_at,
+  traceparent: r.traceparent ?? null,
 });
 
 const toRow = (j: NewForwardJob) => ({
@@ -51,6 +53,7 @@ const toRow = (j: NewForwardJob) => ({
   lease_owner: j.lease?.owner ?? null,
   lease_until: j.lease?.until ?? null,
   created_at: j.created_at,
+  traceparent: j.traceparent ?? null,
 });
 
 /** Attempts settled per statement: a batch of any size is at most a few of these. */

@@ -34,3 +34,4 @@ export * from './oauth-code-store.js';
 export * from './oauth-refresh-token-store.js';
 export * from './upstream-credential-store.js';
 export * from './client-rate-windows.js';
+export * from './circuit-store.js';

@@ -10,7 +10,7 @@ import type { InvocationRecord, InvocationStatus, InvocationStore, LedgerPageReq
 /** A repair chain longer than this is not read further (the lineage rules need its first success and its end). */
 const MAX_CHAIN = 1000;
 
-const COLUMNS = ['id', 'key', 'actor', 'fingerprint', 'status', 'ok', 'ran', 'repairs', 'replays', 'source', 'created_at', 'duration_ms', 'record', 'request_id'] as const;
+const COLUMNS = ['id', 'key', 'actor', 'fingerprint', 'status', 'ok', 'ran', 'repairs', 'replays', 'source', 'created_at', 'duration_ms', 'record', 'request_id', 'trace_id'] as const;
 const ROW_PLACEHOLDERS = `(${COLUMNS.map(() => '?').join(', ')})`;
 const sqlBySize = new Map<number, string>();
 const insertSql = (rows: number): string => {
@@ -64,7 +64,7 @@ export class KnexInvocationStore implements InvocationStore {
     const texts = records.map((record) => JSON.stringify(record));
     const values = records.map((record, i) => [
       record.id, record.key, record.actor, record.fingerprint, record.status, record.ok, record.ran, record.repairs,
-      record.replays, record.source, record.created_at, Math.round(record.duration_ms), texts[i]!, record.request_id,
+      record.replays, record.source, record.created_at, Math.round(record.duration_ms), texts[i]!, record.request_id, record.trace_id ?? null,
     ]);
     const rows = await this.statements.all<{ seq: number | string; id: string }>(insertSql(records.length), values.flat());
     const seqOf = new Map(rows.map((r) => [r.id, Number(r.seq)]));

@@ -874,6 +874,45 @@ const migrations: Migration[] = [
       await knex.raw('DROP INDEX idempotency_keys_created_at');
     },
   },
+  {
+    // 025: destinations' circuits and `rate_per_s` slots, shared by every process on PostgreSQL
+    // (a SQLite process keeps them in memory; the table stays empty there). Times are epoch ms.
+    name: '025_destination_circuits',
+    async up(knex) {
+      await knex.schema.createTable('destination_circuits', (t) => {
+        t.string('destination', 64).primary();
+        t.integer('failures').notNullable();
+        t.bigInteger('open_until').notNullable();
+        t.bigInteger('probe_until').notNullable();
+        t.bigInteger('next_slot').notNullable();
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTable('destination_circuits');
+    },
+  },
+  {
+    // 025b: traces across processes. An invocation keeps its trace id (null with traces off), and a
+    // forwarding job the traceparent of the request that made it, so a worker's attempt joins the
+    // trace of the api process's intake.
+    name: '025b_trace_ids',
+    async up(knex) {
+      await knex.schema.alterTable('invocations', (t) => {
+        t.string('trace_id', 32).nullable();
+      });
+      await knex.schema.alterTable('forward_jobs', (t) => {
+        t.string('traceparent', 64).nullable();
+      });
+    },
+    async down(knex) {
+      await knex.schema.alterTable('forward_jobs', (t) => {
+        t.dropColumn('traceparent');
+      });
+      await knex.schema.alterTable('invocations', (t) => {
+        t.dropColumn('trace_id');
+      });
+    },
+  },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

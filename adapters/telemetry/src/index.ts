@@ -2,4 +2,4 @@
 export { ServiceMetrics, type DeliveryCount, type GroupCommitStore, type LedgerBacklogReading, type UpstreamOutcome } from './service-metrics.js';
 export type { BytesInFlight } from './bytes-in-flight.js';
 export { telemetryServices, telemetryWiring } from './wiring.js';
-export { activeTraceIds, inSpan, spanFailed, startServerSpan, startTracing, traceHeaders, tracingConfigured, type ServerSpan, type Tracing } from './tracing.js';
+export { activeTraceIds, currentTraceparent, withinTraceparent, inSpan, spanFailed, startServerSpan, startTracing, traceHeaders, tracingConfigured, type ServerSpan, type Tracing } from './tracing.js';

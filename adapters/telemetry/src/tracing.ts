@@ -89,3 +89,14 @@ export function startServerSpan(method: string, path: string, headers: Record<st
     },
   };
 }
+
+/** The active span's traceparent, null outside any: kept with work another process will do. */
+export function currentTraceparent(): string | null {
+  return traceHeaders()['traceparent'] ?? null;
+}
+
+/** Runs `fn` in the trace a kept traceparent names (its spans become that span's children). */
+export function withinTraceparent<T>(traceparent: string | null, fn: () => Promise<T>): Promise<T> {
+  if (!traceparent) return fn();
+  return context.with(propagation.extract(ROOT_CONTEXT, { traceparent }), fn);
+}

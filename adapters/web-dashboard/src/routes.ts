@@ -132,7 +132,9 @@ export function dashboardRoutes(ctx: Ctx): Router {
     const recent = await ctx.deliveries.list({ hookId: hook.id, ...(eventType !== null ? { eventType } : {}), order: 'newest', cursor: null, limit: 50, inlineBodyBytes: 0 });
     const counts = await ctx.deliveries.countEventTypes({ hookId: hook.id, limit: MAX_EVENT_TYPES_COUNTED });
     const session = ctx.access.sessionOf(req);
-    const destinations = (await ctx.forwarding.list(hook.id)).map((d) => ({ ...d, circuit: ctx.forwarding.circuit(d.id) }));
+    const listed = await ctx.forwarding.list(hook.id);
+    const circuits = await ctx.forwarding.circuitViews(listed.map((d) => d.id));
+    const destinations = listed.map((d) => ({ ...d, circuit: circuits.get(d.id)! }));
     send(req, res, { title: hook.name, section: 'webhooks', scripts: ['dashboard.js'] }, deliveriesBody(hook, recent.items, baseUrlOf(req, ctx.publicBaseUrl), sessions.csrfToken(session), destinations, { counts, chosen: eventType }));
   });
 

@@ -16,7 +16,9 @@ import { forwardedHeaders } from './forward-headers.js';
 import { compileTransform, type DeliveryTransform } from './transform.js';
 import { readAllowRequest } from './allow-entry.js';
 import type { DestinationStore, ForwardAllowStore, ForwardJob, ForwardJobStore, ForwardState, NewForwardJob, OutboundSender, RetrySelector, SendOutcome } from './ports.js';
-import { circuitView, type Circuit, type CircuitView } from './circuit.js';
+import { admit, afterOutcome, circuitView, endProbe, type CircuitRules, type CircuitView } from './circuit.js';
+import { MemoryCircuitStore, type CircuitStore } from './circuit-store.js';
+import { NO_TRACES, type TraceCarrier } from '../ports/trace-carrier.js';
 import { readRotation, signingSecrets } from './secret-rotation.js';
 import { SendShares } from './send-shares.js';
 import { standardWebhookHeaders } from './standard-webhooks.js';
@@ -91,8 +93,6 @@ export class ForwardingService {
   private readonly cache = new Map<string, { list: Destination[]; until: number }>();
   private readonly filters = new Map<string, DeliveryFilter>();
   private readonly transforms = new Map<string, DeliveryTransform>();
-  private readonly circuits = new Map<string, Circuit>();
-  private readonly nextSlot = new Map<string, number>();
   /** Each destination's share of the send slots. */
   private readonly shares: SendShares;
   /** Attempts from claim to settle, and how many of them are waiting on their destination. */
@@ -120,9 +120,16 @@ export class ForwardingService {
     private readonly reservations: RunReservations | null = null,
     private readonly allowStore: ForwardAllowStore | null = null,
     private readonly configAllow: readonly string[] = [],
+    /** Circuits and paces: this process's own unless a shared store is given. */
+    private readonly circuits: CircuitStore = new MemoryCircuitStore(),
+    /** A job keeps the trace of the request that made it; its attempts continue it, in any process. */
+    private readonly traces: TraceCarrier = NO_TRACES,
   ) {
     this.shares = new SendShares(options.perDestinationConcurrency);
+    this.rules = { openAfter: options.circuitFailures, cooldownMs: options.circuitCooldownMs, probeMs: options.leaseMs };
   }
+
+  private readonly rules: CircuitRules;
 
   // ── Destinations (the owner's) ──────────────────────────────────────────────────────────────
 
@@ -207,14 +214,21 @@ export class ForwardingService {
     return removed!;
   }
 
-  /** A destination's circuit in this process. */
-  circuit(id: string): CircuitView {
-    return circuitView(this.circuits.get(id), this.options.circuitFailures, this.clock.now().getTime());
+  /** Destinations' circuits, as every process sharing the store sees them. */
+  async circuitViews(ids: string[]): Promise<Map<string, CircuitView>> {
+    const now = this.clock.now().getTime();
+    const circuits = await this.circuits.read(ids);
+    return new Map(ids.map((id) => [id, circuitView(circuits.get(id)!, this.options.circuitFailures, now)]));
   }
 
-  /** A destination as its owner reads it: its settings and its circuit (the secret only when asked). */
-  view(d: Destination, withSecret = false): ReturnType<typeof destinationView> & { circuit: CircuitView } {
-    return { ...destinationView(d, withSecret), circuit: this.circuit(d.id) };
+  /** Destinations as their owner reads them: settings and circuit (the secret only when asked). */
+  async destinationViews(list: Destination[], withSecret = false): Promise<Array<ReturnType<typeof destinationView> & { circuit: CircuitView }>> {
+    const circuits = await this.circuitViews(list.map((d) => d.id));
+    return list.map((d) => ({ ...destinationView(d, withSecret), circuit: circuits.get(d.id)! }));
+  }
+
+  async view(d: Destination, withSecret = false): Promise<ReturnType<typeof destinationView> & { circuit: CircuitView }> {
+    return (await this.destinationViews([d], withSecret))[0]!;
   }
 
   async dead(hookId: string, id: string, after: string | null, limit: number): Promise<Page<ForwardJob>> {
@@ -351,6 +365,7 @@ export class ForwardingService {
     if (targets.length === 0) return;
     const now = this.clock.now();
     let input: FilterInput | undefined;
+    const traceparent = this.traces.current();
     const jobs: NewForwardJob[] = targets.map((dst) => {
       let pass = true;
       if (dst.filter) {
@@ -373,6 +388,7 @@ export class ForwardingService {
         invocations: [],
         ordered: dst.ordered,
         created_at: now.toISOString(),
+        traceparent,
       };
     });
     // Where this process has room, a new job is added already leased to it and attempted as soon as
@@ -545,26 +561,19 @@ export class ForwardingService {
       return;
     }
     if (!dst.on) return void (answered(), await this.postpone(job, now + 1000));
-    // The circuit: open after repeated failures; once the cool-down ends, one probe at a time.
-    const circuit = this.circuits.get(dst.id);
-    if (circuit && circuit.failures >= this.options.circuitFailures) {
-      if (circuit.openUntil > now) return void (answered(), await this.postpone(job, circuit.openUntil));
-      if (circuit.probing) return void (answered(), await this.postpone(job, now + Math.min(1000, this.options.circuitCooldownMs)));
-      circuit.probing = true;
-    }
-    if (dst.rate_per_s) {
-      const slot = this.nextSlot.get(dst.id) ?? 0;
-      if (slot > now) {
-        if (circuit) circuit.probing = false;
-        return void (answered(), await this.postpone(job, slot));
-      }
-      this.nextSlot.set(dst.id, Math.max(now, slot) + 1000 / dst.rate_per_s);
-    }
+    // The circuit: open after repeated failures; once the cool-down ends, one probe at a time. A
+    // plain read decides the usual case (closed, no pace); only a change takes the store's lock.
+    const ratePerS = dst.rate_per_s ?? null;
+    const seen = (await this.circuits.read([dst.id])).get(dst.id)!;
+    let admission = admit(seen, now, this.rules, ratePerS);
+    if (admission.next !== seen) admission = { result: await this.circuits.change(dst.id, (c) => admit(c, now, this.rules, ratePerS)), next: seen };
+    const verdict = admission.result;
+    if (!verdict.send) return void (answered(), await this.postpone(job, verdict.until));
     try {
-      await this.send(job, dst, held, answered, leaseUntil);
+      await this.traces.within(job.traceparent ?? null, () => this.send(job, dst, held, answered, leaseUntil));
     } finally {
       // A probe that ended in any way (an outcome, or an error recording it) frees the next one.
-      if (circuit) circuit.probing = false;
+      if (verdict.probe) await this.circuits.change(dst.id, endProbe);
     }
   }
 
@@ -622,7 +631,7 @@ export class ForwardingService {
     answered();
     const ok = outcome.kind === 'answered' && outcome.status >= 200 && outcome.status < 300;
     // A transform that fails says nothing of the destination: its circuit stays as it is.
-    if (outcome.kind !== 'transform_failed') this.noteOutcome(dst.id, ok);
+    if (outcome.kind !== 'transform_failed') await this.noteOutcome(dst.id, ok);
     let invocation: string;
     try {
       invocation = await this.record(attempt, outcome, ok);
@@ -664,16 +673,14 @@ export class ForwardingService {
     return this.sender.post(dst.url, headers, body, dst.timeout_ms);
   }
 
-  private noteOutcome(destination: string, ok: boolean): void {
+  private async noteOutcome(destination: string, ok: boolean): Promise<void> {
+    const now = this.clock.now().getTime();
     if (ok) {
-      this.circuits.delete(destination);
-      return;
+      // A success on a closed circuit changes nothing: a read spares the lock.
+      const seen = (await this.circuits.read([destination])).get(destination)!;
+      if (afterOutcome(seen, true, now, this.rules).next === seen) return;
     }
-    const c = this.circuits.get(destination) ?? { failures: 0, openUntil: 0, probing: false };
-    c.failures += 1;
-    c.probing = false;
-    if (c.failures >= this.options.circuitFailures) c.openUntil = this.clock.now().getTime() + this.options.circuitCooldownMs;
-    this.circuits.set(destination, c);
+    await this.circuits.change(destination, (c) => afterOutcome(c, ok, now, this.rules));
   }
 
   /**

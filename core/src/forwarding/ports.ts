@@ -21,6 +21,8 @@ export interface ForwardJob {
   /** Copied from the destination when the job was made: later jobs wait for earlier ones. */
   ordered: boolean;
   created_at: string;
+  /** The W3C traceparent of the request that made the job (traces on): its attempts join that trace in any process. */
+  traceparent?: string | null;
 }
 
 export interface DestinationStore {

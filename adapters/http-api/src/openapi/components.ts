@@ -48,6 +48,7 @@ export const schemas = {
       repairs: { type: ['string', 'null'] }, replays: { type: ['string', 'null'] }, repaired_by: { type: 'array', items: str },
       source: str, created_at: { type: 'string', format: 'date-time' }, duration_ms: { type: 'number' },
       request_id: { type: ['string', 'null'], description: 'The x-request-id of the request that caused the run' },
+      trace_id: { type: ['string', 'null'], description: "The OpenTelemetry trace the run belongs to (traces on): a forwarding attempt's is its delivery's" },
       // Shown to a credential that does not own the run: only the public (leaf) fields, and what was left out.
       withheld: { type: 'array', items: str },
     },

@@ -24,27 +24,27 @@ export function destinationRoutes(ctx: Ctx): Router {
   router.post(base, async (req, res) => {
     const created = await ctx.forwarding.create(param(req.params['id']), req.body);
     ctx.logger.info('destination created', { hook: webhookLogName(created.hook_id), destination: created.id });
-    res.status(201).json({ ok: true, ...ctx.forwarding.view(created, true) });
+    res.status(201).json({ ok: true, ...(await ctx.forwarding.view(created, true)) });
   });
 
   router.get(base, async (req, res) => {
-    res.json({ ok: true, items: (await ctx.forwarding.list(param(req.params['id']))).map((d) => ctx.forwarding.view(d)) });
+    res.json({ ok: true, items: await ctx.forwarding.destinationViews(await ctx.forwarding.list(param(req.params['id']))) });
   });
 
   router.get(`${base}/:dst`, async (req, res) => {
-    res.json({ ok: true, ...ctx.forwarding.view(await ctx.forwarding.get(param(req.params['id']), param(req.params['dst']))) });
+    res.json({ ok: true, ...(await ctx.forwarding.view(await ctx.forwarding.get(param(req.params['id']), param(req.params['dst'])))) });
   });
 
   router.patch(`${base}/:dst`, async (req, res) => {
     const updated = await ctx.forwarding.update(param(req.params['id']), param(req.params['dst']), req.body);
     ctx.logger.info('destination changed', { hook: webhookLogName(updated.hook_id), destination: updated.id, fields: Object.keys(req.body ?? {}) });
-    res.json({ ok: true, ...ctx.forwarding.view(updated) });
+    res.json({ ok: true, ...(await ctx.forwarding.view(updated)) });
   });
 
   router.delete(`${base}/:dst`, async (req, res) => {
     const removed = await ctx.forwarding.remove(param(req.params['id']), param(req.params['dst']));
     ctx.logger.info('destination deleted', { hook: webhookLogName(removed.hook_id), destination: removed.id });
-    res.json({ ok: true, ...ctx.forwarding.view(removed) });
+    res.json({ ok: true, ...(await ctx.forwarding.view(removed)) });
   });
 
   router.get(`${base}/:dst/dead`, async (req, res) => {
@@ -64,7 +64,7 @@ export function destinationRoutes(ctx: Ctx): Router {
   router.post(`${base}/:dst/rotate-secret`, async (req, res) => {
     const rotated = await ctx.forwarding.rotateSecret(param(req.params['id']), param(req.params['dst']), req.body);
     ctx.logger.info('destination secret rotated', { hook: webhookLogName(rotated.hook_id), destination: rotated.id, grace_until: rotated.previous_secret_until });
-    res.json({ ok: true, ...ctx.forwarding.view(rotated, true) });
+    res.json({ ok: true, ...(await ctx.forwarding.view(rotated, true)) });
   });
 
   return router;
