@@ -190,12 +190,23 @@ for (const engine of engines()) {
       expect(((await api(`/api/objects/webhook/${hookId}/destinations/${dst!['id']}/dead`)).body['items'] as unknown[]).length).to.equal(3);
       receiverStatus = 200;
       await page.goto(`${svc.url}/dashboard/webhooks/${hookId}`);
+      // Each delivery's forwarding in the list, by destination name.
+      const forwardingCells = () => page.locator('#deliveries tr[data-entry] td[data-label="Forwarding"]').allTextContents();
+      expect((await forwardingCells()).slice(0, 3)).to.deep.equal(['Warehouse EU: dead', 'Warehouse EU: dead', 'Warehouse EU: dead']);
       await Promise.all([page.waitForURL(/requeued=3/), page.locator(`tr[data-destination="${dst!['id']}"] button:has-text("Retry dead letters")`).click()]);
       expect(await answer()).to.equal('3 dead letters re-sent to Warehouse EU.');
       await shot('03-retried');
       for (let i = 0; i < 200 && received.filter((b) => b.includes('"order"')).length < 6; i++) await new Promise((r) => setTimeout(r, 50));
       expect(received.filter((b) => b === '{"order":"o1"}').length).to.equal(2);
       expect(((await api(`/api/objects/webhook/${hookId}/destinations/${dst!['id']}/dead`)).body['items'] as unknown[]).length).to.equal(0);
+      await page.goto(`${svc.url}/dashboard/webhooks/${hookId}`);
+      expect((await forwardingCells()).slice(0, 3)).to.deep.equal(['Warehouse EU: delivered', 'Warehouse EU: delivered', 'Warehouse EU: delivered']);
+      // No dead letters left: no retry button.
+      expect(await page.locator(`tr[data-destination="${dst!['id']}"] button:has-text("Retry dead letters")`).count()).to.equal(0);
+      // A delivery's own page names the destination too.
+      await page.locator('#deliveries tr[data-entry] a').first().click();
+      expect(await page.textContent('#forwarding td[data-label="Destination"]')).to.equal('Warehouse EU');
+      expect(await page.textContent('#forwarding td[data-label="State"]')).to.equal('delivered');
     });
 
     it('refuses each new form without the session\'s CSRF token, storing nothing', async () => {

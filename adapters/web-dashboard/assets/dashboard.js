@@ -65,6 +65,8 @@ function liveDeliveries(tbody) {
     cell('Delivery id', d.delivery_id ?? '—');
     cell('Outcome', d.outcome);
     cell('Bytes', String(d.body_size));
+    // Only a webhook with destinations shows where each delivery went on to.
+    if (tbody.dataset.forwarding === 'shown') cell('Forwarding', d.forwarding ?? '—');
     tbody.prepend(row);
   });
 }

@@ -16,7 +16,7 @@ import { signInLimiter } from '@switchyard/http-kit';
 import { dashboardNext } from './next-page.js';
 import { publicRoute } from '@switchyard/http-kit';
 import { capabilityBody, treeBody } from './pages/capabilities.js';
-import { deliveriesBody, deliveryBody, webhooksBody, type HookPageExtras } from './pages/webhooks.js';
+import { deliveriesBody, deliveryBody, forwardingText, webhooksBody, type HookPageExtras } from './pages/webhooks.js';
 import type { FormAnswer } from './pages/webhook-forms.js';
 import { destinationPayload, formValues, webhookPayload } from './form-fields.js';
 import { invocationBody, invocationsBody, ledgerIndexBody } from './pages/ledger.js';
@@ -127,8 +127,18 @@ export function dashboardRoutes(ctx: Ctx): Router {
     return hook;
   };
 
+  /** A webhook's destinations by id, for pages that name them. */
+  const destinationNames = async (hookId: string) => new Map((await ctx.forwarding.list(hookId)).map((d) => [d.id, d.name]));
+
+  /** Each delivery's forwarding in a line, by destination name. */
+  const forwardingOf = async (hookId: string, ids: string[]): Promise<Map<string, string>> => {
+    const names = await destinationNames(hookId);
+    const views = await ctx.forwarding.views(ids);
+    return new Map(ids.map((id) => [id, forwardingText(views.get(id) ?? [], names)]));
+  };
+
   /** A webhook's page: its settings, destinations (with forms) and newest deliveries. */
-  const hookPage = async (req: Request, res: Response, hook: Webhook, extras: Omit<HookPageExtras, 'withDeadLetters'>, status = 200): Promise<void> => {
+  const hookPage = async (req: Request, res: Response, hook: Webhook, extras: Omit<HookPageExtras, 'withDeadLetters' | 'forwarding'>, status = 200): Promise<void> => {
     const eventType = chosenEventType(req);
     // The table shows sizes, never bodies: none is read.
     const recent = await ctx.deliveries.list({ hookId: hook.id, ...(eventType !== null ? { eventType } : {}), order: 'newest', cursor: null, limit: 50, inlineBodyBytes: 0 });
@@ -137,7 +147,8 @@ export function dashboardRoutes(ctx: Ctx): Router {
     const destinations = (await ctx.forwarding.list(hook.id)).map((d) => ({ ...d, circuit: ctx.forwarding.circuit(d.id) }));
     const withDeadLetters = new Set<string>();
     for (const d of destinations) if ((await ctx.forwarding.dead(hook.id, d.id, null, 1)).items.length > 0) withDeadLetters.add(d.id);
-    send(req, res, { title: hook.name, section: 'webhooks', scripts: ['dashboard.js'] }, deliveriesBody(hook, recent.items, baseUrlOf(req, ctx.publicBaseUrl), sessions.csrfToken(session), destinations, { counts, chosen: eventType }, { ...extras, withDeadLetters }), status);
+    const forwarding = destinations.length > 0 ? await forwardingOf(hook.id, recent.items.map((d) => d.id)) : null;
+    send(req, res, { title: hook.name, section: 'webhooks', scripts: ['dashboard.js'] }, deliveriesBody(hook, recent.items, baseUrlOf(req, ctx.publicBaseUrl), sessions.csrfToken(session), destinations, { counts, chosen: eventType }, { ...extras, withDeadLetters, forwarding }), status);
   };
 
   router.get('/dashboard/webhooks/:id', signedIn, async (req, res) => {
@@ -265,8 +276,9 @@ export function dashboardRoutes(ctx: Ctx): Router {
       polling = true;
       try {
         const fresh = (await ctx.deliveries.list({ hookId: hook.id, ...(eventType !== null ? { eventType } : {}), order: 'append', cursor: after > 0 ? String(after) : null, limit: 100, inlineBodyBytes: 0 })).items;
+        const forwarding = fresh.length > 0 ? await forwardingOf(hook.id, fresh.map((d) => d.id)) : new Map<string, string>();
         for (const d of fresh) {
-          res.write(`event: delivery\ndata: ${JSON.stringify(liveRow(d))}\n\n`);
+          res.write(`event: delivery\ndata: ${JSON.stringify({ ...liveRow(d), forwarding: forwarding.get(d.id) ?? '—' })}\n\n`);
           after = d.seq;
         }
       } catch (err) {
@@ -291,7 +303,7 @@ export function dashboardRoutes(ctx: Ctx): Router {
     const session = ctx.access.sessionOf(req);
     const hook = await ctx.webhooks.get(delivery.hook_id);
     const answer = hook ? await doneNotice(req.query, hook) : null;
-    send(req, res, { title: delivery.id, section: 'webhooks' }, deliveryBody(delivery, presentBody(delivery.body), forwarding, sessions.csrfToken(session), answer));
+    send(req, res, { title: delivery.id, section: 'webhooks' }, deliveryBody(delivery, presentBody(delivery.body), forwarding, sessions.csrfToken(session), answer, await destinationNames(delivery.hook_id)));
   });
 
   // A body too large for the page, byte for byte with its original content type.

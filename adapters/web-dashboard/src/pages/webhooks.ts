@@ -9,8 +9,12 @@ import { answerLine, destinationForm, destinationSwitch, webhookForm, type FormA
 /** The one vocabulary (accepted, duplicate, refused), a refusal with its reason. */
 const outcomeText = (d: StoredDelivery): string => (d.refusal ? `refused: ${d.refusal.code}` : deliveryOutcomeWord(d));
 
-const deliveryRow = (d: StoredDelivery) =>
-  html`<tr data-entry="${d.id}"><td data-label="Entry" class="token"><a href="/dashboard/deliveries/${d.id}">${d.id}</a></td><td data-label="Received" class="token">${d.received_at}</td><td data-label="Method">${d.method}</td><td data-label="Event type">${d.event_type ?? '—'}</td><td data-label="Delivery id">${d.delivery_id ?? '—'}</td><td data-label="Outcome">${outcomeText(d)}</td><td data-label="Bytes">${d.body_size}</td></tr>`;
+/** Where a delivery went on to, by destination name: "Warehouse: delivered · Audit: dead". */
+export const forwardingText = (views: ForwardingView[], names: ReadonlyMap<string, string>): string =>
+  views.length === 0 ? '—' : views.map((f) => `${names.get(f.destination) ?? f.destination}: ${f.state}`).join(' · ');
+
+const deliveryRow = (d: StoredDelivery, forwarding: string | null) =>
+  html`<tr data-entry="${d.id}"><td data-label="Entry" class="token"><a href="/dashboard/deliveries/${d.id}">${d.id}</a></td><td data-label="Received" class="token">${d.received_at}</td><td data-label="Method">${d.method}</td><td data-label="Event type">${d.event_type ?? '—'}</td><td data-label="Delivery id">${d.delivery_id ?? '—'}</td><td data-label="Outcome">${outcomeText(d)}</td><td data-label="Bytes">${d.body_size}</td>${forwarding !== null ? html`<td data-label="Forwarding">${forwarding}</td>` : ''}</tr>`;
 
 /** The on/off switch: a form with the session's CSRF token, back to the page it is on. */
 const switchForm = (h: Webhook, csrf: string, from: 'list' | 'webhook') =>
@@ -52,9 +56,11 @@ export interface HookPageExtras {
   typed: { form: string; values: DestinationFormValues } | null;
   /** Destinations with at least one dead letter: only they get a retry button. */
   withDeadLetters: ReadonlySet<string>;
+  /** Each listed delivery's forwarding, as forwardingText says it (none when the webhook has no destinations). */
+  forwarding: ReadonlyMap<string, string> | null;
 }
 
-const NO_EXTRAS: HookPageExtras = { answer: null, typed: null, withDeadLetters: new Set() };
+const NO_EXTRAS: HookPageExtras = { answer: null, typed: null, withDeadLetters: new Set(), forwarding: null };
 
 function destinationsSection(hook: Webhook, destinations: DestinationWithCircuit[], csrf: string, extras: HookPageExtras): Html {
   const valuesFor = (form: string, fallback: DestinationFormValues) => (extras.typed?.form === form ? extras.typed.values : fallback);
@@ -118,18 +124,18 @@ ${destinationsSection(hook, destinations, csrf, extras)}
 ${eventTypeFilter(hook, eventTypes.counts, chosen)}
 <p class="muted" id="live-status" role="status">Newest first. New deliveries appear as they arrive.</p>
 <table class="rows">
-  <thead><tr><th>Entry</th><th>Received</th><th>Method</th><th>Event type</th><th>Delivery id</th><th>Outcome</th><th>Bytes</th></tr></thead>
-  <tbody id="deliveries" data-live="/dashboard/webhooks/${hook.id}/live?after=${newest}${chosen !== null ? `&event_type=${encodeURIComponent(chosen)}` : ''}">${deliveries.map(deliveryRow)}</tbody>
+  <thead><tr><th>Entry</th><th>Received</th><th>Method</th><th>Event type</th><th>Delivery id</th><th>Outcome</th><th>Bytes</th>${extras.forwarding ? html`<th>Forwarding</th>` : ''}</tr></thead>
+  <tbody id="deliveries" data-forwarding="${extras.forwarding ? 'shown' : 'none'}" data-live="/dashboard/webhooks/${hook.id}/live?after=${newest}${chosen !== null ? `&event_type=${encodeURIComponent(chosen)}` : ''}">${deliveries.map((d) => deliveryRow(d, extras.forwarding ? (extras.forwarding.get(d.id) ?? '—') : null))}</tbody>
 </table>`;
 }
 
-function forwardingSection(d: StoredDelivery, forwarding: ForwardingView[], csrf: string): Html {
+function forwardingSection(d: StoredDelivery, forwarding: ForwardingView[], csrf: string, names: ReadonlyMap<string, string>): Html {
   if (forwarding.length === 0) return html``;
   return html`<h2>Forwarding</h2>
 <table class="rows" id="forwarding">
   <thead><tr><th>Destination</th><th>State</th><th>Attempts</th><th>Last status</th><th>Next attempt</th><th>Attempts in the ledger</th><th></th></tr></thead>
   <tbody>${forwarding.map((f) => html`<tr data-destination="${f.destination}" data-state="${f.state}">
-    <td data-label="Destination" class="token">${f.destination}</td>
+    <td data-label="Destination">${names.get(f.destination) ?? f.destination}</td>
     <td data-label="State">${f.state}</td>
     <td data-label="Attempts">${f.attempts}</td>
     <td data-label="Last status">${f.last_status ?? '—'}</td>
@@ -140,7 +146,7 @@ function forwardingSection(d: StoredDelivery, forwarding: ForwardingView[], csrf
 </table>`;
 }
 
-export function deliveryBody(d: StoredDelivery, body: { body: string | null; body_encoding: string | null }, forwarding: ForwardingView[] = [], csrf = '', answer: FormAnswer | null = null): Html {
+export function deliveryBody(d: StoredDelivery, body: { body: string | null; body_encoding: string | null }, forwarding: ForwardingView[] = [], csrf = '', answer: FormAnswer | null = null, names: ReadonlyMap<string, string> = new Map()): Html {
   return html`<p><a href="/dashboard/webhooks/${d.hook_id}">Deliveries</a></p>
 <h1>${d.id}</h1>
 ${answerLine(answer)}
@@ -153,7 +159,7 @@ ${answerLine(answer)}
   <dt>Signature</dt><dd>${d.signature ?? '—'}</dd>
   ${d.action_run ? html`<dt>Action</dt><dd>${d.action_run.action} → <a href="/dashboard/invocations/${d.action_run.invocation}">${d.action_run.invocation}</a> (${d.action_run.status})</dd>` : ''}
 </dl>
-${forwardingSection(d, forwarding, csrf)}
+${forwardingSection(d, forwarding, csrf, names)}
 <h2>Headers (as received)</h2>
 <table class="headers"><tbody>${d.headers.map(([n, v]) => html`<tr><th scope="row">${n}</th><td>${v}</td></tr>`)}</tbody></table>
 <h2>Body <span class="muted">${counted(d.body_size, 'byte')}${body.body_encoding ? `, ${body.body_encoding}` : ''}</span></h2>
