@@ -4,6 +4,7 @@
 // transform answers with the API's whole message and stores nothing; "Retry dead letters" shows only
 // where there are some and says how many it re-sent. Every effect checked through the API; each engine.
 import { expect } from 'chai';
+import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -23,6 +24,9 @@ for (const engine of engines()) {
     /** What the receiver answers: 500 makes dead letters of single-attempt destinations. */
     let receiverStatus = 500;
     const received: string[] = [];
+    /** Each forward's webhook-signature header, and what it signs (id, timestamp, body). */
+    const signatures: string[] = [];
+    const signed: Array<[string, string, string]> = [];
 
     const api = async (path: string, init: RequestInit = {}) => {
       const res = await fetch(`${svc.url}${path}`, { ...init, headers: { 'content-type': 'application/json', 'x-sheets-key': TEST_API_KEY, ...(init.headers ?? {}) } });
@@ -44,6 +48,8 @@ for (const engine of engines()) {
         req.on('data', (c: Buffer) => (body += c.toString()));
         req.on('end', () => {
           received.push(body);
+          signatures.push(String(req.headers['webhook-signature']));
+          signed.push([String(req.headers['webhook-id']), String(req.headers['webhook-timestamp']), body]);
           res.writeHead(receiverStatus).end();
         });
       });
@@ -203,10 +209,64 @@ for (const engine of engines()) {
       expect((await forwardingCells()).slice(0, 3)).to.deep.equal(['Warehouse EU: delivered', 'Warehouse EU: delivered', 'Warehouse EU: delivered']);
       // No dead letters left: no retry button.
       expect(await page.locator(`tr[data-destination="${dst!['id']}"] button:has-text("Retry dead letters")`).count()).to.equal(0);
+      // At 1400 px no word of the destinations or deliveries tables is broken across lines.
+      const broken = await page.evaluate(() => {
+        const out: string[] = [];
+        for (const td of Array.from(document.querySelectorAll('#destinations td, #deliveries td'))) {
+          const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            if (node.parentElement?.closest('details, form')) continue;
+            const text = node.textContent ?? '';
+            for (const m of text.matchAll(/\S+/g)) {
+              const range = document.createRange();
+              range.setStart(node, m.index!);
+              range.setEnd(node, m.index! + m[0].length);
+              const lines = new Set(Array.from(range.getClientRects()).filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+              if (lines.size > 1) out.push(m[0]);
+            }
+          }
+        }
+        return out;
+      });
+      expect(broken).to.deep.equal([]);
+      // A delivery that arrives while the page is open comes with its forwarding.
+      expect((await fetch(`${svc.url}/hook/${hookId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'o4' }) })).status).to.equal(200);
+      await page.locator('#deliveries tr.fresh').first().waitFor();
+      expect(await page.locator('#deliveries tr.fresh td[data-label="Forwarding"]').first().textContent()).to.match(/^Warehouse EU: (pending|retrying|delivered)$/);
       // A delivery's own page names the destination too.
-      await page.locator('#deliveries tr[data-entry] a').first().click();
+      await page.locator('#deliveries tr[data-entry]:not(.fresh) a').first().click();
       expect(await page.textContent('#forwarding td[data-label="Destination"]')).to.equal('Warehouse EU');
       expect(await page.textContent('#forwarding td[data-label="State"]')).to.equal('delivered');
+    });
+
+    it('rotates a destination\'s secret, showing the new one once and how long the old one signs; a bad grace changes nothing', async () => {
+      const [dst] = await destinations();
+      const row = () => page.locator(`tr[data-destination="${dst!['id']}"]`);
+      await page.goto(`${svc.url}/dashboard/webhooks/${hookId}`);
+      await row().locator('summary:has-text("Rotate secret")').click();
+      await page.fill(`#rotate-${dst!['id']}-grace`, 'soon');
+      const [bad] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/rotate-secret')), page.click(`#rotate-${dst!['id']} button`)]);
+      expect(bad.status()).to.equal(400);
+      const viaApi = await api(`/api/objects/webhook/${hookId}/destinations/${dst!['id']}/rotate-secret`, { method: 'POST', body: JSON.stringify({ grace_s: 'soon' }) });
+      expect(await page.textContent('#form-answer pre.message')).to.equal(viaApi.body['error'].message);
+      expect((await destinations())[0]!['previous_secret_until']).to.equal(null);
+
+      await page.fill(`#rotate-${dst!['id']}-grace`, '60');
+      const [ok] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/rotate-secret')), page.click(`#rotate-${dst!['id']} button`)]);
+      expect(ok.status()).to.equal(200);
+      const notice = (await answer())!;
+      const m = /^Destination Warehouse EU has a new signing secret, shown this once: (whsec_\S+) \(the old one also signs until (\S+)\)\.$/.exec(notice);
+      expect(m, notice).to.not.equal(null);
+      const until = (await destinations())[0]!['previous_secret_until'] as string;
+      expect(until).to.equal(m![2]);
+      expect(Date.parse(until) - Date.now()).to.be.within(50_000, 61_000);
+      // What is forwarded now is signed with the new secret (and, for the grace, the old one too).
+      const before = received.length;
+      expect((await fetch(`${svc.url}/hook/${hookId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'o5' }) })).status).to.equal(200);
+      for (let i = 0; i < 200 && received.length === before; i++) await new Promise((r) => setTimeout(r, 50));
+      const [id, ts, body] = signed.at(-1)!;
+      const expected = `v1,${createHmac('sha256', Buffer.from(m![1]!.slice('whsec_'.length), 'base64')).update(`${id}.${ts}.${body}`).digest('base64')}`;
+      expect(signatures.at(-1)!.split(' ')).to.have.length(2).and.include(expected);
     });
 
     it('refuses each new form without the session\'s CSRF token, storing nothing', async () => {
@@ -219,6 +279,9 @@ for (const engine of engines()) {
       expect((await post(`/dashboard/webhooks/${hookId}/destinations`, `url=${encodeURIComponent(receiverUrl)}`)).status).to.equal(403);
       expect((await post(`/dashboard/webhooks/${hookId}/destinations/${dst!['id']}/edit`, 'name=Forged')).status).to.equal(403);
       expect((await post(`/dashboard/webhooks/${hookId}/destinations/${dst!['id']}/switch`, 'on=false')).status).to.equal(403);
+      const secretBefore = (await destinations())[0]!['previous_secret_until'];
+      expect((await post(`/dashboard/webhooks/${hookId}/destinations/${dst!['id']}/rotate-secret`, 'grace_s=0')).status).to.equal(403);
+      expect((await destinations())[0]!['previous_secret_until']).to.equal(secretBefore);
       const hooks = (await api('/api/objects/webhook')).body['items'] as Array<{ name: string }>;
       expect(hooks.map((h) => h.name)).to.not.include('Forged');
       expect(await destinations()).to.have.length(1);

@@ -240,6 +240,24 @@ export function dashboardRoutes(ctx: Ctx): Router {
     res.redirect(303, `/dashboard/webhooks/${hook.id}?did=dst-saved&dst=${dst}`);
   });
 
+  // A new signing secret: the page answers at once, as the secret is shown this one time.
+  router.post('/dashboard/webhooks/:id/destinations/:dst/rotate-secret', signedIn, urlencoded({ extended: false, limit: '4kb' }), csrf, async (req, res) => {
+    const hook = await hookOf(req);
+    const dst = req.params['dst'] as string;
+    const grace = (req.body as Record<string, unknown>)['grace_s'];
+    const payload = typeof grace === 'string' && grace.trim() !== '' ? { grace_s: /^\d{1,15}$/.test(grace.trim()) ? Number(grace.trim()) : grace } : {};
+    try {
+      const rotated = await ctx.forwarding.rotateSecret(hook.id, dst, payload);
+      ctx.logger.info('destination secret rotated', { hook: webhookLogName(hook.id), destination: rotated.id, grace_until: rotated.previous_secret_until, via: 'dashboard' });
+      const old = rotated.previous_secret_until ? `the old one also signs until ${rotated.previous_secret_until}` : 'the old one no longer signs';
+      await hookPage(req, res, hook, { answer: { kind: 'done', text: `Destination ${rotated.name} has a new signing secret, shown this once: ${rotated.secret} (${old}).` }, typed: null });
+    } catch (err) {
+      const answer = refused(err);
+      if (!answer) throw err;
+      await hookPage(req, res, hook, { answer, typed: { form: `rotate-${dst}`, values: {} } }, 400);
+    }
+  });
+
   router.post('/dashboard/webhooks/:id/destinations/:dst/switch', signedIn, urlencoded({ extended: false, limit: '4kb' }), csrf, async (req, res) => {
     const hook = await hookOf(req);
     const on = (req.body as Record<string, unknown>)['on'];

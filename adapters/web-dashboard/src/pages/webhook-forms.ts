@@ -1,6 +1,6 @@
 // The forms that create and change webhooks and their destinations, and the line that answers each
 // one: what it did, or the complete message of what it refused (nothing stored then).
-import { SIGNATURE_SCHEMES, type Destination, type Webhook } from '@switchyard/core';
+import { DEFAULT_GRACE_S, SIGNATURE_SCHEMES, type Destination, type Webhook } from '@switchyard/core';
 import { html, type Html } from '@switchyard/http-kit';
 import type { DestinationFormValues } from '../form-fields.js';
 
@@ -51,3 +51,11 @@ export function destinationForm(hookId: string, csrf: string, dst: Destination |
 export const destinationSwitch = (hookId: string, d: Destination, csrf: string): Html =>
   html`<form method="post" action="/dashboard/webhooks/${hookId}/destinations/${d.id}/switch" class="inline switch">
       ${hidden(csrf)}<input type="hidden" name="on" value="${d.on ? 'false' : 'true'}"><button type="submit">Turn ${d.on ? 'off' : 'on'}</button></form>`;
+
+/** A new signing secret for a destination; the old one signs too for the grace (seconds). */
+export const rotateForm = (hookId: string, d: Destination, csrf: string): Html =>
+  html`<form method="post" action="/dashboard/webhooks/${hookId}/destinations/${d.id}/rotate-secret" class="settings" id="rotate-${d.id}">
+  ${hidden(csrf)}
+  <label for="rotate-${d.id}-grace">Old secret also signs for (seconds)</label><input id="rotate-${d.id}-grace" name="grace_s" inputmode="numeric" placeholder="${DEFAULT_GRACE_S}">
+  <button type="submit">Rotate secret</button>
+</form>`;

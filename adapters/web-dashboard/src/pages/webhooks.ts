@@ -4,7 +4,7 @@
 import { counted, deliveryOutcomeWord, type CircuitView, type Destination, type EventTypeCounts, type ForwardingView, type StoredDelivery, type Webhook } from '@switchyard/core';
 import { html, type Html } from '@switchyard/http-kit';
 import { destinationValues, type DestinationFormValues } from '../form-fields.js';
-import { answerLine, destinationForm, destinationSwitch, webhookForm, type FormAnswer } from './webhook-forms.js';
+import { answerLine, destinationForm, destinationSwitch, rotateForm, webhookForm, type FormAnswer } from './webhook-forms.js';
 
 /** The one vocabulary (accepted, duplicate, refused), a refusal with its reason. */
 const outcomeText = (d: StoredDelivery): string => (d.refusal ? `refused: ${d.refusal.code}` : deliveryOutcomeWord(d));
@@ -14,7 +14,7 @@ export const forwardingText = (views: ForwardingView[], names: ReadonlyMap<strin
   views.length === 0 ? '—' : views.map((f) => `${names.get(f.destination) ?? f.destination}: ${f.state}`).join(' · ');
 
 const deliveryRow = (d: StoredDelivery, forwarding: string | null) =>
-  html`<tr data-entry="${d.id}"><td data-label="Entry" class="token"><a href="/dashboard/deliveries/${d.id}">${d.id}</a></td><td data-label="Received" class="token">${d.received_at}</td><td data-label="Method">${d.method}</td><td data-label="Event type">${d.event_type ?? '—'}</td><td data-label="Delivery id">${d.delivery_id ?? '—'}</td><td data-label="Outcome">${outcomeText(d)}</td><td data-label="Bytes">${d.body_size}</td>${forwarding !== null ? html`<td data-label="Forwarding">${forwarding}</td>` : ''}</tr>`;
+  html`<tr data-entry="${d.id}"><td data-label="Entry" class="token"><a href="/dashboard/deliveries/${d.id}">${d.id}</a></td><td data-label="Received" class="token">${d.received_at}</td><td data-label="Method">${d.method}</td><td data-label="Event type">${d.event_type ?? '—'}</td><td data-label="Delivery id">${d.delivery_id ?? '—'}</td><td data-label="Outcome" class="words">${outcomeText(d)}</td><td data-label="Bytes">${d.body_size}</td>${forwarding !== null ? html`<td data-label="Forwarding" class="words">${forwarding}</td>` : ''}</tr>`;
 
 /** The on/off switch: a form with the session's CSRF token, back to the page it is on. */
 const switchForm = (h: Webhook, csrf: string, from: 'list' | 'webhook') =>
@@ -70,16 +70,17 @@ ${destinations.length === 0
   : html`<table class="rows" id="destinations">
   <thead><tr><th>Name</th><th>URL</th><th>State</th><th>Circuit</th><th>Retry</th><th>Filter</th><th>Transform</th><th>Headers</th><th></th></tr></thead>
   <tbody>${destinations.map((d) => html`<tr data-destination="${d.id}">
-    <td data-label="Name">${d.name}</td>
+    <td data-label="Name" class="words">${d.name}</td>
     <td data-label="URL" class="token"><code>${d.url}</code></td>
     <td data-label="State" class="token ${d.on ? 'on' : 'off'}">${d.on ? 'on' : 'off'}${d.ordered ? ' · ordered' : ''}${d.rate_per_s ? ` · ${d.rate_per_s}/s` : ''}</td>
     <td data-label="Circuit" class="token circuit-${d.circuit.state}" title="${d.circuit.failures} failures in a row">${circuitText(d.circuit)}</td>
-    <td data-label="Retry">${d.retry.max_attempts} attempts from ${d.retry.initial_ms} ms</td>
+    <td data-label="Retry" class="words">${d.retry.max_attempts} attempts from ${d.retry.initial_ms} ms</td>
     <td data-label="Filter">${d.filter ? html`<code>${d.filter}</code>` : '—'}</td>
     <td data-label="Transform">${d.transform ? html`<code>${d.transform}</code>` : '—'}</td>
     <td data-label="Headers">${Array.isArray(d.forward_headers) ? d.forward_headers.join(', ') : d.forward_headers}</td>
     <td data-label="" class="actions">${destinationSwitch(hook.id, d, csrf)}${extras.withDeadLetters.has(d.id) ? retryForm(hook.id, d.id, csrf, `/dashboard/webhooks/${hook.id}`, null, 'Retry dead letters') : ''}
-      <details class="form-box"${extras.typed?.form === d.id ? ' open' : ''}><summary>Edit</summary>${destinationForm(hook.id, csrf, d, valuesFor(d.id, destinationValues(d)))}</details></td>
+      <details class="form-box"${extras.typed?.form === d.id ? ' open' : ''}><summary>Edit</summary>${destinationForm(hook.id, csrf, d, valuesFor(d.id, destinationValues(d)))}</details>
+      <details class="form-box"${extras.typed?.form === `rotate-${d.id}` ? ' open' : ''}><summary>Rotate secret</summary>${rotateForm(hook.id, d, csrf)}</details></td>
   </tr>`)}</tbody>
 </table>`}
 <details class="form-box"${extras.typed?.form === 'new' ? ' open' : ''}><summary>Add a destination</summary>${destinationForm(hook.id, csrf, null, valuesFor('new', {}))}</details>`;
