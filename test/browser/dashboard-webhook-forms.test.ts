@@ -269,12 +269,34 @@ for (const engine of engines()) {
       expect(signatures.at(-1)!.split(' ')).to.have.length(2).and.include(expected);
     });
 
+    it('admits and removes allowlist hosts from the webhook list; a configured host has no Remove, a bad host is refused', async () => {
+      const hosts = async () => ((await api('/api/forwarding/allow')).body['items'] as Array<{ host: string; source: string }>).map((a) => `${a.host} ${a.source}`);
+      await page.goto(`${svc.url}/dashboard/webhooks`);
+      const configured = new URL(receiverUrl).host;
+      expect(await page.locator(`#allowlist tr[data-host="${configured}"] button`).count()).to.equal(0);
+      await page.fill('#allow-host', '10.9.8.7:8443');
+      await Promise.all([page.waitForResponse((r) => r.url().endsWith('/dashboard/forwarding/allow')), page.click('#allow-form button')]);
+      expect(await answer()).to.equal('10.9.8.7:8443 admitted: destinations there may be added and are forwarded to.');
+      expect(await hosts()).to.include('10.9.8.7:8443 database');
+      await page.fill('#allow-host', 'not a host/');
+      const [bad] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/dashboard/forwarding/allow')), page.click('#allow-form button')]);
+      expect(bad.status()).to.equal(400);
+      const viaApi = await api('/api/forwarding/allow', { method: 'POST', body: JSON.stringify({ host: 'not a host/' }) });
+      expect(await page.textContent('#form-answer pre.message')).to.equal(viaApi.body['error'].message);
+      expect(await hosts()).to.have.length(2);
+      await page.locator('#allowlist tr[data-host="10.9.8.7:8443"] button:has-text("Remove")').click();
+      await page.waitForSelector('#form-answer:has-text("removed")');
+      expect(await answer()).to.equal('10.9.8.7:8443 removed: attempts to it are refused again.');
+      expect(await hosts()).to.deep.equal([`${configured} config`]);
+    });
+
     it('refuses each new form without the session\'s CSRF token, storing nothing', async () => {
       const cookie = (await page.context().cookies()).find((c) => c.name === 'sy_dashboard')!.value;
       const post = (path: string, body: string) =>
         fetch(`${svc.url}${path}`, { method: 'POST', headers: { cookie: `sy_dashboard=${cookie}`, 'content-type': 'application/x-www-form-urlencoded' }, body, redirect: 'manual' });
       const [dst] = await destinations();
       expect((await post('/dashboard/webhooks', 'name=Forged')).status).to.equal(403);
+      expect((await post('/dashboard/forwarding/allow', 'host=10.1.1.1')).status).to.equal(403);
       expect((await post(`/dashboard/webhooks/${hookId}/edit`, 'name=Forged')).status).to.equal(403);
       expect((await post(`/dashboard/webhooks/${hookId}/destinations`, `url=${encodeURIComponent(receiverUrl)}`)).status).to.equal(403);
       expect((await post(`/dashboard/webhooks/${hookId}/destinations/${dst!['id']}/edit`, 'name=Forged')).status).to.equal(403);
@@ -284,6 +306,7 @@ for (const engine of engines()) {
       expect((await destinations())[0]!['previous_secret_until']).to.equal(secretBefore);
       const hooks = (await api('/api/objects/webhook')).body['items'] as Array<{ name: string }>;
       expect(hooks.map((h) => h.name)).to.not.include('Forged');
+      expect(((await api('/api/forwarding/allow')).body['items'] as unknown[]).length).to.equal(1);
       expect(await destinations()).to.have.length(1);
       expect((await destinations())[0]).to.include({ name: 'Warehouse EU', on: true });
     });

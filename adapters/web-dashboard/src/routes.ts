@@ -105,9 +105,37 @@ export function dashboardRoutes(ctx: Ctx): Router {
     res.redirect(303, '/dashboard');
   });
 
-  router.get('/dashboard/webhooks', signedIn, async (req, res) => {
+  /** The webhook list with the allowlist, and the answer to a form posted on it. */
+  const listPage = async (req: Request, res: Response, answer: FormAnswer | null, status = 200): Promise<void> => {
     const session = ctx.access.sessionOf(req);
-    send(req, res, { title: 'Webhooks', section: 'webhooks' }, webhooksBody(await ctx.webhooks.list(), baseUrlOf(req, ctx.publicBaseUrl), sessions.csrfToken(session)));
+    send(req, res, { title: 'Webhooks', section: 'webhooks' }, webhooksBody(await ctx.webhooks.list(), baseUrlOf(req, ctx.publicBaseUrl), sessions.csrfToken(session), answer, await ctx.forwarding.allowList()), status);
+  };
+
+  router.get('/dashboard/webhooks', signedIn, async (req, res) => listPage(req, res, null));
+
+  // The run-time allowlist, as POST and DELETE /api/forwarding/allow; the list answers directly (adding twice is harmless).
+  router.post('/dashboard/forwarding/allow', signedIn, urlencoded({ extended: false, limit: '4kb' }), csrf, async (req, res) => {
+    try {
+      const { host, added } = await ctx.forwarding.allow({ host: (req.body as Record<string, unknown>)['host'] });
+      ctx.logger.info('forwarding host admitted', { host, added, via: 'dashboard' });
+      await listPage(req, res, { kind: 'done', text: added ? `${host} admitted: destinations there may be added and are forwarded to.` : `${host} was already admitted; nothing changed.` });
+    } catch (err) {
+      const answer = refused(err);
+      if (!answer) throw err;
+      await listPage(req, res, answer, 400);
+    }
+  });
+
+  router.post('/dashboard/forwarding/disallow', signedIn, urlencoded({ extended: false, limit: '4kb' }), csrf, async (req, res) => {
+    try {
+      const { host } = await ctx.forwarding.disallow({ host: (req.body as Record<string, unknown>)['host'] });
+      ctx.logger.info('forwarding host removed', { host, via: 'dashboard' });
+      await listPage(req, res, { kind: 'done', text: `${host} removed: attempts to it are refused again.` });
+    } catch (err) {
+      const answer = refused(err) ?? (SwitchyardError.is(err) && err.code === 'not_found' ? { kind: 'refused' as const, code: err.code, message: err.message } : null);
+      if (!answer) throw err;
+      await listPage(req, res, answer, answer.kind === 'refused' && answer.code === 'not_found' ? 404 : 400);
+    }
   });
 
   router.post('/dashboard/webhooks/:id/switch', signedIn, urlencoded({ extended: false, limit: '4kb' }), csrf, async (req, res) => {

@@ -41,10 +41,12 @@ export const dashboardPaths = {
   },
   '/dashboard/logout': { post: formOp('dashboardLogout', 'Sign out', { csrf: { type: 'string' } }, dashboardSession) },
   '/dashboard/webhooks': {
-    get: pageOp('dashboardWebhooks', 'Webhooks with on/off switches and a form for a new one', dashboardSession),
+    get: pageOp('dashboardWebhooks', 'Webhooks with on/off switches, a form for a new one, and the forwarding allowlist', dashboardSession),
     post: { ...formOp('dashboardCreateWebhook', "Create a webhook (as POST /api/objects/webhook); to its page", webhookFields, dashboardSession), responses: { ...formResponses, '400': htmlPage('invalid_request: the list again with the whole message; nothing stored') } },
   },
   '/dashboard/webhooks/{id}': { get: pageOp('dashboardDeliveries', "A webhook's settings, destinations and deliveries (newest first, arriving live); did=, dst= and requeued= say what the last form did", dashboardSession, [pathParam('id', 'Webhook id'), query('did', 'What the last form did'), query('dst', 'The destination it did it to'), query('requeued', 'Dead letters re-sent')]) },
+  '/dashboard/forwarding/allow': { post: { ...formOp('dashboardAllowHost', 'Admit a host[:port] for destinations (as POST /api/forwarding/allow); the webhook list answers', { csrf: { type: 'string' }, host: { type: 'string' } }, dashboardSession), responses: { ...formResponses, '200': htmlPage('The webhook list with the allowlist and what was done'), '400': htmlPage('invalid_request: not a host; nothing stored') } } },
+  '/dashboard/forwarding/disallow': { post: { ...formOp('dashboardDisallowHost', 'Remove a run-time allowlist entry (as DELETE /api/forwarding/allow)', { csrf: { type: 'string' }, host: { type: 'string' } }, dashboardSession), responses: { ...formResponses, '200': htmlPage('The webhook list with the allowlist and what was done'), '400': htmlPage('invalid_request: a configured host, or not a host'), '404': htmlPage('not_found: not on the run-time allowlist') } } },
   '/dashboard/webhooks/{id}/edit': { post: { ...formOp('dashboardEditWebhook', 'Change a webhook\'s name and signature check (an empty secret keeps the one it has)', webhookFields, dashboardSession, [pathParam('id', 'Webhook id')]), responses: refusedAsPage } },
   '/dashboard/webhooks/{id}/destinations': {
     post: { ...formOp('dashboardCreateDestination', 'Add a destination (as POST /api/objects/webhook/{id}/destinations); the page answers 201 with its signing secret, shown once', destinationFields, dashboardSession, [pathParam('id', 'Webhook id')]), responses: { ...refusedAsPage, '201': htmlPage("The webhook's page with the new destination's secret") } },

@@ -1,6 +1,6 @@
 // The forms that create and change webhooks and their destinations, and the line that answers each
 // one: what it did, or the complete message of what it refused (nothing stored then).
-import { DEFAULT_GRACE_S, SIGNATURE_SCHEMES, type Destination, type Webhook } from '@switchyard/core';
+import { DEFAULT_GRACE_S, SIGNATURE_SCHEMES, type AllowView, type Destination, type Webhook } from '@switchyard/core';
 import { html, type Html } from '@switchyard/http-kit';
 import type { DestinationFormValues } from '../form-fields.js';
 
@@ -59,3 +59,14 @@ export const rotateForm = (hookId: string, d: Destination, csrf: string): Html =
   <label for="rotate-${d.id}-grace">Old secret also signs for (seconds)</label><input id="rotate-${d.id}-grace" name="grace_s" inputmode="numeric" placeholder="${DEFAULT_GRACE_S}">
   <button type="submit">Rotate secret</button>
 </form>`;
+
+/** The forwarding allowlist: the configuration's hosts (changed there only) and those added here or by the API, each removable. */
+export const allowlistSection = (allow: AllowView[], csrf: string): Html =>
+  html`<h2>Forwarding allowlist</h2>
+<p class="muted">Private and loopback addresses take destinations only when listed here.</p>
+${allow.length === 0 ? html`<p id="no-allowlist">No hosts are admitted beyond public addresses.</p>` : html`<table class="rows" id="allowlist">
+  <thead><tr><th>Host</th><th>From</th><th></th></tr></thead>
+  <tbody>${allow.map((a) => html`<tr data-host="${a.host}"><td data-label="Host" class="token"><code>${a.host}</code></td><td data-label="From" class="words">${a.source === 'config' ? 'the configuration' : `added ${a.created_at ?? ''}`}</td>
+    <td data-label="">${a.source === 'database' ? html`<form method="post" action="/dashboard/forwarding/disallow" class="inline">${hidden(csrf)}<input type="hidden" name="host" value="${a.host}"><button type="submit">Remove</button></form>` : ''}</td></tr>`)}</tbody>
+</table>`}
+<form method="post" action="/dashboard/forwarding/allow" class="filter" id="allow-form">${hidden(csrf)}<label for="allow-host">Admit host[:port]</label><input id="allow-host" name="host" required maxlength="300" placeholder="10.0.0.5:8080"><button type="submit">Admit</button></form>`;

@@ -1,10 +1,10 @@
 // Webhooks: the list with on/off switches, one webhook's deliveries with its switch (new ones
 // arrive live over server-sent events) and one delivery whole: every header as received and the
 // body (a link to the raw body instead when it is over the inline threshold).
-import { counted, deliveryOutcomeWord, type CircuitView, type Destination, type EventTypeCounts, type ForwardingView, type StoredDelivery, type Webhook } from '@switchyard/core';
+import { counted, deliveryOutcomeWord, type AllowView, type CircuitView, type Destination, type EventTypeCounts, type ForwardingView, type StoredDelivery, type Webhook } from '@switchyard/core';
 import { html, type Html } from '@switchyard/http-kit';
 import { destinationValues, type DestinationFormValues } from '../form-fields.js';
-import { answerLine, destinationForm, destinationSwitch, rotateForm, webhookForm, type FormAnswer } from './webhook-forms.js';
+import { allowlistSection, answerLine, destinationForm, destinationSwitch, rotateForm, webhookForm, type FormAnswer } from './webhook-forms.js';
 
 /** The one vocabulary (accepted, duplicate, refused), a refusal with its reason. */
 const outcomeText = (d: StoredDelivery): string => (d.refusal ? `refused: ${d.refusal.code}` : deliveryOutcomeWord(d));
@@ -22,7 +22,7 @@ const switchForm = (h: Webhook, csrf: string, from: 'list' | 'webhook') =>
       <input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="on" value="${h.on ? 'false' : 'true'}"><input type="hidden" name="from" value="${from}">
       <button type="submit">Turn ${h.on ? 'off' : 'on'}</button></form>`;
 
-export function webhooksBody(hooks: Webhook[], baseUrl: string, csrf: string, answer: FormAnswer | null = null): Html {
+export function webhooksBody(hooks: Webhook[], baseUrl: string, csrf: string, answer: FormAnswer | null = null, allow: AllowView[] = []): Html {
   return html`<h1>Webhooks</h1>
 ${answerLine(answer)}
 ${hooks.length === 0 ? html`<p>No webhooks yet. Create one below, with <code>switchyard hook create NAME</code> or with <code>POST /api/objects/webhook</code>.</p>` : ''}
@@ -35,7 +35,8 @@ ${hooks.length === 0 ? html`<p>No webhooks yet. Create one below, with <code>swi
     <td data-label="">${switchForm(h, csrf, 'list')}</td>
   </tr>`)}</tbody>
 </table>
-<details class="form-box"${answer?.kind === 'refused' ? ' open' : ''}><summary>New webhook</summary>${webhookForm(csrf, null)}</details>`;
+<details class="form-box"${answer?.kind === 'refused' ? ' open' : ''}><summary>New webhook</summary>${webhookForm(csrf, null)}</details>
+${allowlistSection(allow, csrf)}`;
 }
 
 /** A form that re-forwards a destination's dead letters (all, or one delivery's), back to `back`. */
