@@ -11,6 +11,7 @@ export * from './router-tags.js';
 export * from './ids.js';
 export * from './body-format.js';
 export * from './json-depth.js';
+export * from './mcp-meta-limit.js';
 export * from './content.js';
 export * from './invocation.js';
 export * from './yield.js';
@@ -51,6 +52,7 @@ export * from './witnessing.js';
 // The verifier's checks and formats, which the core builds on, under the core's name as before.
 export * from '@switchyard/verifier';
 export * from './ledger-leaf.js';
+export * from './erasure.js';
 export * from './moves.js';
 export * from './actor-names.js';
 export * from './share-token.js';

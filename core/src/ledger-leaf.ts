@@ -9,10 +9,11 @@ import type { StoredInvocation } from './invocation.js';
 import type { ApprovalRecord } from './approval-record.js';
 import type { TokenUse } from './token-use.js';
 import type { ToolPin } from './tool-pin.js';
+import type { ErasureRecord } from './erasure.js';
 import type { ActionRecord, StoredDelivery } from './webhook.js';
 
-export type LedgerEntryKind = 'invocation' | 'delivery' | 'action' | 'token_use' | 'approval' | 'tool_definition';
-export const LEDGER_ENTRY_KINDS: readonly LedgerEntryKind[] = ['invocation', 'delivery', 'action', 'token_use', 'approval', 'tool_definition'];
+export type LedgerEntryKind = 'invocation' | 'delivery' | 'action' | 'token_use' | 'approval' | 'tool_definition' | 'erasure';
+export const LEDGER_ENTRY_KINDS: readonly LedgerEntryKind[] = ['invocation', 'delivery', 'action', 'token_use', 'approval', 'tool_definition', 'erasure'];
 
 export type LedgerEntry =
   | { kind: 'invocation'; entry: StoredInvocation }
@@ -20,7 +21,8 @@ export type LedgerEntry =
   | { kind: 'action'; entry: ActionRecord }
   | { kind: 'token_use'; entry: TokenUse }
   | { kind: 'approval'; entry: ApprovalRecord }
-  | { kind: 'tool_definition'; entry: ToolPin };
+  | { kind: 'tool_definition'; entry: ToolPin }
+  | { kind: 'erasure'; entry: ErasureRecord };
 
 export interface LeafParts {
   kind: LedgerEntryKind;
@@ -103,6 +105,16 @@ export function leafParts(e: LedgerEntry): LeafParts {
         // The override's hash only when the tool has one, so the leaf names both sides of what was served.
         public: { definition_hash: p.definition_hash, key: p.key, ...(p.override_hash ? { override_hash: p.override_hash } : {}), pinned_at: p.pinned_at },
         private: { pinned_by: p.pinned_by, reason: p.reason, server: p.server, tool: p.tool },
+      };
+    }
+    case 'erasure': {
+      // Which entry lost which private fields, when, and the reason's hash: all public; the reason private.
+      const r = e.entry;
+      return {
+        kind: 'erasure',
+        id: r.id,
+        public: { entry: r.entry, entry_kind: r.entry_kind, erased_at: r.erased_at, fields: r.fields, reason_sha256: r.reason_sha256 },
+        private: { reason: r.reason },
       };
     }
     case 'action': {

@@ -23,6 +23,7 @@ export const OWNER_MOVES = {
   publishArticles: 'article:publish',
   manageOAuth: 'oauth:manage',
   readMetrics: 'metrics:read',
+  eraseEntries: 'ledger:erase',
 } as const;
 
 /** What a capability key in a token looks like (case is the registry's business). */

@@ -161,6 +161,46 @@ for (const engine of engines()) {
       }
     });
 
+    it('erases a run with its form, then verifies it as erased: its erasure proven, the erased fields let go, the others still opening', async () => {
+      const id = (await api('/api/dispatch', { method: 'POST', body: JSON.stringify({ key: GROUP, body: { group_id: 'grp_4f7c2a9d1e', name: 'Forget me' } }) })).body['invocation'].id as string;
+      const verifyPage = async () => {
+        await page.goto(`${svc.url}/dashboard/invocations/${id}`);
+        for (let i = 0; i < 20; i++) {
+          await page.click('#verify-proof');
+          await page.waitForFunction(() => !document.getElementById('proof-status')!.textContent!.startsWith('Checking'));
+          const text = (await page.textContent('#proof-status'))!;
+          if (!text.startsWith('Recorded') && !text.startsWith('Erased;')) break;
+          await page.waitForTimeout(100);
+        }
+        return { cls: (await page.getAttribute('#proof-status', 'class'))!, steps: (await page.textContent('#proof-steps'))! };
+      };
+      expect((await verifyPage()).cls).to.contain('verified');
+      // Erased with the page's form (the session and its CSRF token), which answers with the page again.
+      await page.fill('#erase-reason', 'asked to forget');
+      await Promise.all([page.waitForURL(`${svc.url}/dashboard/invocations/${id}`), page.click('form.erase button')]);
+      expect(await page.textContent('#erased')).to.match(/^Erased at \S+: /);
+      expect(await page.locator('form.erase').count()).to.equal(0);
+      await shot('04d-run-erased');
+      const twice = await api(`/api/ledger/${id}/erase`, { method: 'POST', body: JSON.stringify({ reason: 'again' }) });
+      expect(twice.status).to.equal(409);
+      const after = await verifyPage();
+      expect(after.cls, after.steps).to.contain('verified');
+      expect(after.steps).to.match(/erased at \S+: args, body, content, logs, result, structured_content \(the erasure ers_\w+ is leaf \d+\)/).and.contain('every field not erased opens its leaf');
+      expect(await page.content()).to.not.contain('Forget me');
+      // An erasure proof that does not hold is refused, so an erasure cannot be claimed without the log.
+      await page.route('**/api/dispatch?confirm=ers_*', async (route) => {
+        const res = await route.fetch();
+        const body = (await res.json()) as Record<string, any>;
+        // The erasure's leaf made to name other fields: it no longer hashes into the signed tree.
+        await route.fulfill({ response: res, json: { ...body, leaf_text: (body['leaf_text'] as string).replace('"args",', '') } });
+      });
+      await page.click('#verify-proof');
+      await page.waitForFunction(() => !document.getElementById('proof-status')!.textContent!.startsWith('Checking'));
+      await page.unroute('**/api/dispatch?confirm=ers_*');
+      expect(await page.getAttribute('#proof-status', 'class')).to.contain('failed');
+      expect(await page.textContent('#proof-status')).to.match(/erasure's inclusion proof does not lead to the signed root/);
+    });
+
     it('shows the ledger of a key with the lineage of a repair', async () => {
       const failed = (await api('/api/dispatch', { method: 'POST', body: JSON.stringify({ key: GROUP, body: { groupId: 'grp_4f7c2a9d1e', name: 'x' } }) })).body;
       const repair = (await api('/api/dispatch', { method: 'POST', body: JSON.stringify({ key: GROUP, body: { group_id: 'grp_4f7c2a9d1e', name: 'Fixed' }, repairs: failed['invocation'].id }) })).body;

@@ -1,7 +1,7 @@
 // Background work: what a process does besides answering HTTP (the ledger integrator, the
 // witnesses, the forwarder). The rules stay in core (which jobs are due, backoff, leases as data); this adapter owns
 // the timers and the order of start and shutdown, and the role decides which tasks a process runs.
-import { startWitnessing, type ForwardingService, type VerifiableLedger, type WitnessService } from '@switchyard/core';
+import { SwitchyardError, erasureOf, retentionCutoff, retentionReason, startWitnessing, type ForwardingService, type VerifiableLedger, type WitnessService } from '@switchyard/core';
 import { startIntegrator } from '@switchyard/storage-knex';
 import type { Role } from './config.js';
 import type { Logger } from './logger.js';
@@ -110,6 +110,49 @@ export function forwarderTask(forwarding: ForwardingService, pollMs: number): Ba
       if (timer) clearInterval(timer);
       timer = undefined;
       await forwarding.stop();
+    },
+  };
+}
+
+/**
+ * Retention (`retention.privateDays`): on a timer, the payload of every invocation and delivery
+ * older than that is erased, one erasure entry each (docs/proofs.md#erasure). An entry erased
+ * meanwhile by the owner or another process is passed over; a failure is logged and retried.
+ */
+export function retentionTask(ledger: VerifiableLedger, privateDays: number, intervalMs: number, logger: Logger, now: () => Date = () => new Date()): BackgroundTask {
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let sweeping: Promise<void> = Promise.resolve();
+  const sweep = async () => {
+    const reason = retentionReason(privateDays);
+    for (;;) {
+      const due = await ledger.pastRetention(retentionCutoff(now(), privateDays), 100);
+      let erased = 0;
+      for (const entry of due) {
+        try {
+          await ledger.erase(erasureOf(entry.kind, entry.id, reason, now()));
+          erased++;
+        } catch (err) {
+          if (!(SwitchyardError.is(err) && (err.code === 'already_erased' || err.code === 'entry_pending'))) throw err;
+        }
+      }
+      if (erased > 0) logger.info('retention erased private fields', { entries: erased, privateDays });
+      if (due.length < 100 || erased === 0) return;
+    }
+  };
+  return {
+    name: 'retention',
+    start: () => {
+      const tick = () => {
+        sweeping = sweeping.then(sweep).catch((e: unknown) => logger.error('retention sweep failed; retrying', { error: (e as Error).message }));
+      };
+      tick();
+      timer = setInterval(tick, intervalMs);
+      timer.unref();
+    },
+    stop: async () => {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await sweeping;
     },
   };
 }

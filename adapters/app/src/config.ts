@@ -47,6 +47,8 @@ export interface Config {
   /** OAuth 2.1 for the MCP faces (all optional; defaults in core's DEFAULT_OAUTH_OPTIONS). */
   oauth?: { accessTokenTtlSeconds?: number; refreshTokenTtlSeconds?: number; codeTtlSeconds?: number; maxUnconsentedClients?: number; clientMetadata?: { enabled?: boolean; allow?: string[]; allowHttp?: boolean } };
   tokens: { rootKeys: Array<{ kid: string; secret: string }>; mintPerMinute: number; workspaces: string[] };
+  /** Erasure on a schedule (docs/proofs.md#erasure); absent: private payloads are kept. */
+  retention?: { privateDays?: number | null; intervalMs?: number };
   ledger: { origin: string; signingKey?: string | null; commitmentKey?: string | null; integrateIntervalMs: number; leafWorker: boolean; inlineBodyBytes: number; pageBytes: number; witnesses?: Array<{ name: string; vkey: string; url: string }>; witnessTimeoutMs?: number };
   upstreams: { connectTimeoutMs?: number; listTimeoutMs?: number; servers?: Record<string, UpstreamServerConfig>; oauthKeys?: Array<{ kid: string; secret: string }> };
   /** The MCP faces: accepted Host and Origin values, tools/list page size, named virtual servers. */

@@ -15,7 +15,7 @@ import { webDashboardWiring } from '@switchyard/web-dashboard';
 import { webContentWiring } from '@switchyard/web-content';
 import { telemetryServices, telemetryWiring } from '@switchyard/telemetry';
 import { wire } from '@switchyard/wiring';
-import { BackgroundWork, forwarderTask, integratorTask, roleRuns, witnessTask, type BackgroundTask } from './background-work.js';
+import { BackgroundWork, forwarderTask, integratorTask, retentionTask, roleRuns, witnessTask, type BackgroundTask } from './background-work.js';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { configWiring, coreWiring, httpAppWiring, mcpWiring, pluginEnvironmentWiring, storageWiring } from './modules.js';
@@ -105,7 +105,7 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
     const sweeper = runSweeperTask(container, config.dispatch.runLeaseMs ?? 15_000, logger);
     background = new BackgroundWork(
       roleRuns(config.role).background
-        ? [sweeper, integratorTask(ledger, config.ledger.integrateIntervalMs, logger), ...(witnesses.configured > 0 ? [witnessTask(witnesses, config.ledger.integrateIntervalMs, logger)] : []), forwarderTask(forwarding, config.webhooks.forwarding?.pollMs ?? DEFAULT_FORWARD_POLL_MS)] : [sweeper],
+        ? [sweeper, integratorTask(ledger, config.ledger.integrateIntervalMs, logger), ...(witnesses.configured > 0 ? [witnessTask(witnesses, config.ledger.integrateIntervalMs, logger)] : []), forwarderTask(forwarding, config.webhooks.forwarding?.pollMs ?? DEFAULT_FORWARD_POLL_MS), ...(config.retention?.privateDays ? [retentionTask(ledger, config.retention.privateDays, config.retention.intervalMs ?? 60_000, logger)] : [])] : [sweeper],
       logger,
     );
     await background.start();

@@ -53,6 +53,13 @@ describe('adapter app: config', () => {
     failsWith(() => loadConfig({ env: {}, overrides: { metrics: { path: '/m' } } }), 'metrics.path');
   });
 
+  it('keeps private payloads unless retention.privateDays is a positive number of days', () => {
+    expect(loadConfig({ env: {} }).retention?.privateDays ?? null).to.equal(null);
+    expect(loadConfig({ env: {}, overrides: { retention: { privateDays: 30, intervalMs: 1000 } } }).retention).to.deep.equal({ privateDays: 30, intervalMs: 1000 });
+    for (const bad of [0, -1, 'thirty', 40000]) failsWith(() => loadConfig({ env: {}, overrides: { retention: { privateDays: bad } } }), 'retention.privateDays');
+    failsWith(() => loadConfig({ env: {}, overrides: { retention: { days: 3 } } }), 'retention.days');
+  });
+
   it('runs every role in one process unless SWITCHYARD_ROLE says api or worker, which need PostgreSQL', () => {
     expect(loadConfig({ env: {} }).role).to.equal('all');
     const pg = 'postgres://u@h:5432/d';

@@ -10,6 +10,7 @@ import { tokenCommand } from './commands/token.js';
 import { upstreamCommand } from './commands/upstream.js';
 import { toolCommand } from './commands/tool.js';
 import { pluginCommand } from './commands/plugin.js';
+import { ledgerCommand } from './commands/ledger.js';
 
 const USAGE = `usage: switchyard [--url URL] [--key KEY] [--json] <command>
 
@@ -42,6 +43,9 @@ commands:
   verify … --witness VKEY [--witness VKEY …] [--witnesses-needed K]
                                          also require K of these witnesses' cosignatures on the
                                          checkpoint (default: all of them)
+  ledger erase <inv_… | dlv_…> --reason TEXT
+                                         erase an entry's private payload; its leaf and every
+                                         proof stay valid, the erasure is logged (docs/proofs.md)
   upstream list                          imported MCP servers: status, tool count, last refresh
   upstream refresh <name>                import a server's tools again (added, removed and held keys)
   tool held                              imported tools held for review (changed, new or removed)
@@ -96,6 +100,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
         from: { type: 'string' },
         to: { type: 'string' },
         entries: { type: 'string' },
+        reason: { type: 'string' },
         forward: { type: 'string' },
         after: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -119,6 +124,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
     }
     if (group === 'verify') {
       await verifyCommand(client, rest, { verifierKey: values['verifier-key'] ?? env['SWITCHYARD_VERIFIER_KEY'], json: values.json, consistency: values.consistency, ...(values.witness ? { witnesses: values.witness } : {}), ...(values['witnesses-needed'] !== undefined ? { witnessesNeeded: values['witnesses-needed'] } : {}) }, io);
+      return 0;
+    }
+    if (group === 'ledger') {
+      await ledgerCommand(client, rest, { json: values.json, ...(values.reason !== undefined ? { reason: values.reason } : {}) }, io);
       return 0;
     }
     if (group === 'listen') {

@@ -1,7 +1,7 @@
 // What confirm, receipt and proven-work answer: a ledger entry's public leaf, its inclusion proof in
 // the latest signed checkpoint, and the same as one c2sp.org/tlog-proof@v1 text anyone can verify
 // offline with the published verifier key. Never args or results: those are only in receipts.
-import { SwitchyardError, TOOL_PIN_ID_PATTERN, formatTlogProof, leafParts, type LedgerEntryKind, type StoredDelivery, type StoredInvocation } from '@switchyard/core';
+import { ERASURE_ID_PATTERN, SwitchyardError, TOOL_PIN_ID_PATTERN, type ErasureRecord, formatTlogProof, leafParts, type LedgerEntryKind, type StoredDelivery, type StoredInvocation } from '@switchyard/core';
 import type { Needs } from '@switchyard/http-kit';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
@@ -14,7 +14,8 @@ export function entryKindOf(id: string): LedgerEntryKind {
   if (/^inv_[A-Za-z0-9]{8,40}$/.test(id)) return 'invocation';
   if (/^dlv_[A-Za-z0-9]{8,40}$/.test(id)) return 'delivery';
   if (TOOL_PIN_ID_PATTERN.test(id)) return 'tool_definition';
-  throw new SwitchyardError('not_found', `no ledger entry ${id}: ids look like inv_…, dlv_… or tdp_…`);
+  if (ERASURE_ID_PATTERN.test(id)) return 'erasure';
+  throw new SwitchyardError('not_found', `no ledger entry ${id}: ids look like inv_…, dlv_…, tdp_… or ers_…`);
 }
 
 export async function confirmation(ctx: Ctx, id: string, baseUrl: string): Promise<Record<string, unknown>> {
@@ -53,11 +54,21 @@ export async function confirmation(ctx: Ctx, id: string, baseUrl: string): Promi
   };
 }
 
+/**
+ * What a receipt of an erased entry says: erased, when, which fields (they no longer open the leaf)
+ * and the erasure's own ledger entry; the reason stays with the owner, its hash is in that entry's leaf.
+ */
+async function erasedPart(ctx: Ctx, e: ErasureRecord | undefined, baseUrl: string): Promise<Record<string, unknown>> {
+  // The erasure's own proof travels with the receipt, so a verifier offline can check that the log records it.
+  return e ? { erased: { at: e.erased_at, fields: e.fields, erasure: e.id, reason_sha256: e.reason_sha256, proof: await confirmation(ctx, e.id, baseUrl) } } : {};
+}
+
 /** The whole invocation, the opening of its leaf's commitment, and its confirmation. */
 export async function receipt(ctx: Ctx, inv: StoredInvocation, baseUrl: string): Promise<Record<string, unknown>> {
   const parts = leafParts({ kind: 'invocation', entry: inv });
   return {
     ok: true,
+    ...(await erasedPart(ctx, await ctx.ledger.erasureFor(inv.id), baseUrl)),
     invocation: inv,
     opening: { salt: ctx.ledger.commitmentSalt('invocation', inv.id), private: parts.private },
     proof: await confirmation(ctx, inv.id, baseUrl),
@@ -73,6 +84,7 @@ export async function deliveryReceipt(ctx: Ctx, d: StoredDelivery, baseUrl: stri
   const parts = leafParts({ kind: 'delivery', entry: d });
   return {
     ok: true,
+    ...(await erasedPart(ctx, await ctx.ledger.erasureFor(d.id), baseUrl)),
     delivery: { ...d, body: null, body_url: d.body_sha256 === null ? null : `${baseUrl}/api/ledger/${d.id}/body` },
     opening: { salt: ctx.ledger.commitmentSalt('delivery', d.id), private: parts.private },
     proof: await confirmation(ctx, d.id, baseUrl),

@@ -45,6 +45,10 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   rate_limited: 429,
   approval_expired: 410,
   already_decided: 409,
+  // Erasure (docs/proofs.md#erasure): once per entry, payload entries only, after the entry is in the tree.
+  already_erased: 409,
+  not_erasable: 422,
+  entry_pending: 409,
   invalid_article: 422,
   article_exists: 409,
   service_busy: 503,

@@ -19,6 +19,15 @@ export interface ModernMcpServerOptions extends Pick<SwitchyardMcpServerOptions,
   passThrough?: Pick<ServerPassThrough, 'readable' | 'forward'>;
 }
 
+/**
+ * This server never answers InputRequiredResult, so it mints no requestState: any a caller echoes
+ * is forged, tampered or replayed from elsewhere. Refusing it here makes the SDK answer -32602
+ * "Invalid or expired requestState" before the handler, so the tool does not run.
+ */
+const refuseRequestState = (): never => {
+  throw new Error('this server issues no requestState');
+};
+
 /** Our coded errors, and an upstream's JSON-RPC errors, as the v2 SDK sends them. */
 function protocolErrorOf(err: unknown): ProtocolError {
   if (err instanceof ProtocolError) return err;
@@ -50,7 +59,10 @@ function callByName(tools: CallerTools, nameOf: ((c: Capability) => string) | un
 export function createModernMcpServer(options: ModernMcpServerOptions): Server {
   const pass = options.passThrough;
   const capabilities: ServerCapabilities = { tools: { listChanged: false }, ...(pass ? { resources: {}, prompts: {}, completions: {} } : {}) };
-  const server = new Server({ name: options.name ?? 'switchyard', version: options.version }, { capabilities, ...(options.instructions ? { instructions: options.instructions } : {}) });
+  const server = new Server(
+    { name: options.name ?? 'switchyard', version: options.version },
+    { capabilities, requestState: { verify: refuseRequestState }, ...(options.instructions ? { instructions: options.instructions } : {}) },
+  );
   const nameOf = options.nameOf;
   const call = callByName(options.tools, nameOf, options.name ?? 'switchyard');
 

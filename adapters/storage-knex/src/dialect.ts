@@ -53,6 +53,14 @@ export interface Dialect {
   appendOnly(table: string): string[];
   dropAppendOnly(table: string): string[];
   /**
+   * SQL that replaces an append-only table's UPDATE refusal with one that lets through exactly an
+   * erasure (migration 022, erasure-triggers.ts): the row's id has a `ledger_erasures` row of
+   * `kind`, every `kept` column is unchanged, and what `emptied` names is empty in NEW.
+   */
+  erasureOnlyUpdate(table: string, kind: string, kept: readonly string[], emptied: ErasureEmptied): string[];
+  /** SQL that puts the plain UPDATE refusal back (migration 022 down). */
+  refuseEveryUpdate(table: string): string[];
+  /**
    * SQL that queues every row inserted into `table` for the Merkle log, in the same transaction, by
    * kind and id (migrations 005–007; kept as they shipped).
    */
@@ -89,6 +97,19 @@ export interface Dialect {
    */
   skipLockedRows: string;
 }
+
+/**
+ * What an erasure empties: columns set to a given empty value (null or a text), and keys of a JSON
+ * text column that must be null while the rest of that JSON stays as it was.
+ */
+export interface ErasureEmptied {
+  columns: ReadonlyArray<readonly [column: string, empty: string | null]>;
+  json?: { column: string; keys: readonly string[] };
+}
+
+const hasErasure = (kind: string) => `EXISTS (SELECT 1 FROM ledger_erasures e WHERE e.entry = OLD.id AND e.entry_kind = '${kind}')`;
+const erasureRefusal = (table: string) => `ledger is append-only: UPDATE on ${table} is allowed only to erase an entry with an erasure entry`;
+const emptyIs = (column: string, empty: string | null) => (empty === null ? `NEW."${column}" IS NULL` : `NEW."${column}" = '${empty}'`);
 
 /** Through knex: the driver prepares each statement anew. */
 const knexStatements = (knex: Knex): Statements => ({
@@ -203,6 +224,20 @@ export const sqliteDialect: Dialect = {
       (op) => `CREATE TRIGGER ${table}_no_${op.toLowerCase()} BEFORE ${op} ON ${table} BEGIN SELECT RAISE(ABORT, '${refusal(table, op)}'); END`,
     ),
   dropAppendOnly: (table) => ['update', 'delete'].map((op) => `DROP TRIGGER IF EXISTS ${table}_no_${op}`),
+  erasureOnlyUpdate: (table, kind, kept, emptied) => {
+    const paths = emptied.json?.keys.map((k) => `'$.${k}'`).join(', ');
+    const conditions = [
+      hasErasure(kind),
+      ...kept.map((c) => `NEW."${c}" IS OLD."${c}"`),
+      ...emptied.columns.map(([c, empty]) => emptyIs(c, empty)),
+      ...(emptied.json ? [`json_remove(NEW."${emptied.json.column}", ${paths}) = json_remove(OLD."${emptied.json.column}", ${paths})`, ...emptied.json.keys.map((k) => `json_extract(NEW."${emptied.json!.column}", '$.${k}') IS NULL`)] : []),
+    ];
+    return [
+      `DROP TRIGGER IF EXISTS ${table}_no_update`,
+      `CREATE TRIGGER ${table}_no_update BEFORE UPDATE ON ${table} WHEN NOT (${conditions.join(' AND ')}) BEGIN SELECT RAISE(ABORT, '${erasureRefusal(table)}'); END`,
+    ];
+  },
+  refuseEveryUpdate: (table) => [`DROP TRIGGER IF EXISTS ${table}_no_update`, `CREATE TRIGGER ${table}_no_update BEFORE UPDATE ON ${table} BEGIN SELECT RAISE(ABORT, '${refusal(table, 'UPDATE')}'); END`],
   enqueueForLog: (table, kind, idColumn) => [
     `CREATE TRIGGER ${table}_log_enqueue AFTER INSERT ON ${table} BEGIN INSERT INTO ledger_queue (kind, entry_id) VALUES ('${kind}', NEW.${idColumn}); END`,
   ],
@@ -255,7 +290,37 @@ export const postgresDialect: Dialect = {
     `CREATE TRIGGER ${table}_append_only BEFORE UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION switchyard_append_only()`,
     `CREATE TRIGGER ${table}_no_truncate BEFORE TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION switchyard_append_only()`,
   ],
-  dropAppendOnly: (table) => [`DROP TRIGGER IF EXISTS ${table}_append_only ON ${table}`, `DROP TRIGGER IF EXISTS ${table}_no_truncate ON ${table}`],
+  // With the erasure-only UPDATE trigger of migration 022 where the table has one (erasure-triggers.ts).
+  dropAppendOnly: (table) => [`DROP TRIGGER IF EXISTS ${table}_append_only ON ${table}`, `DROP TRIGGER IF EXISTS ${table}_no_truncate ON ${table}`, `DROP TRIGGER IF EXISTS ${table}_erasure_only ON ${table}`],
+  erasureOnlyUpdate: (table, kind, kept, emptied) => {
+    const json = emptied.json;
+    const keys = json ? `ARRAY[${json.keys.map((k) => `'${k}'`).join(', ')}]` : '';
+    const conditions = [
+      hasErasure(kind),
+      ...kept.map((c) => `NEW."${c}" IS NOT DISTINCT FROM OLD."${c}"`),
+      ...emptied.columns.map(([c, empty]) => emptyIs(c, empty)),
+      ...(json
+        ? [`(NEW."${json.column}"::jsonb - ${keys}) = (OLD."${json.column}"::jsonb - ${keys})`, ...json.keys.map((k) => `coalesce(NEW."${json.column}"::jsonb -> '${k}', 'null'::jsonb) = 'null'::jsonb`)]
+        : []),
+    ];
+    return [
+      `CREATE OR REPLACE FUNCTION ${table}_erasure_only() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+         IF ${conditions.join(' AND ')} THEN RETURN NEW; END IF;
+         RAISE EXCEPTION '${erasureRefusal(table)}' USING ERRCODE = 'restrict_violation';
+       END $$`,
+      // The shared trigger refused UPDATE and DELETE together: DELETE keeps it, UPDATE gets the narrow one.
+      `DROP TRIGGER IF EXISTS ${table}_append_only ON ${table}`,
+      `CREATE TRIGGER ${table}_append_only BEFORE DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION switchyard_append_only()`,
+      `CREATE TRIGGER ${table}_erasure_only BEFORE UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION ${table}_erasure_only()`,
+    ];
+  },
+  refuseEveryUpdate: (table) => [
+    `DROP TRIGGER IF EXISTS ${table}_erasure_only ON ${table}`,
+    `DROP FUNCTION IF EXISTS ${table}_erasure_only()`,
+    `DROP TRIGGER IF EXISTS ${table}_append_only ON ${table}`,
+    `CREATE TRIGGER ${table}_append_only BEFORE UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION switchyard_append_only()`,
+  ],
   enqueueForLog: (table, kind, idColumn) => [
     `CREATE OR REPLACE FUNCTION switchyard_log_enqueue() RETURNS trigger LANGUAGE plpgsql AS $$
      BEGIN

@@ -12,6 +12,7 @@ export * from './webhook-store.js';
 export * from './delivery-store.js';
 export * from './ledger.js';
 export * from './ledger-sources.js';
+export * from './erasure-store.js';
 export * from './settings.js';
 export * from './token-use-store.js';
 export * from './approval-store.js';

@@ -18,4 +18,5 @@ export const LEDGER_SOURCES: Readonly<Record<LedgerEntryKind, LedgerSource>> = {
   token_use: { table: 'token_uses', idColumn: 'id', timeColumn: 'at' },
   approval: { table: 'approvals', idColumn: 'id', timeColumn: 'decided_at' },
   tool_definition: { table: 'tool_pins', idColumn: 'id', timeColumn: 'pinned_at' },
+  erasure: { table: 'ledger_erasures', idColumn: 'id', timeColumn: 'erased_at' },
 };

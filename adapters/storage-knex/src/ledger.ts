@@ -19,6 +19,7 @@ import {
   rangeNodes,
   rootHash,
   signNote,
+  type ErasureRecord,
   type LedgerCheckpoint,
   type LedgerCosignature,
   type LedgerEntryKind,
@@ -30,6 +31,7 @@ import {
   type VerifiableLedger,
 } from '@switchyard/core';
 import { LEDGER_SOURCES } from './ledger-sources.js';
+import { eraseEntry, erasureFor, pastRetention } from './erasure-store.js';
 import { inThreadLeafReader, type PreparedLeaf, type QueuedLeafReader } from './queued-leaves.js';
 import { dialectFor, type Dialect, type Statements } from './dialect.js';
 import { KnexSettings } from './settings.js';
@@ -271,6 +273,18 @@ export class KnexLedger implements VerifiableLedger {
       .andWhere('entry_seq', this.knex(table).select('seq').where(idColumn, entryId))
       .first()) as LeafRow | undefined;
     return row ? toLeaf(row) : undefined;
+  }
+
+  erase(erasure: ErasureRecord): Promise<ErasureRecord> {
+    return eraseEntry(this.knex, erasure);
+  }
+
+  pastRetention(before: string, limit: number): Promise<Array<{ kind: 'invocation' | 'delivery'; id: string }>> {
+    return pastRetention(this.knex, before, limit);
+  }
+
+  erasureFor(entryId: string): Promise<ErasureRecord | undefined> {
+    return erasureFor(this.knex, entryId);
   }
 
   async isPending(kind: LedgerEntryKind, entryId: string): Promise<boolean> {

@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import { hashChildren } from '@switchyard/core';
 import { FIRST_DELIVERY, dialectFor, type Dialect } from './dialect.js';
 import { chunks } from './sql-batches.js';
+import { ERASABLE_TABLES, allowErasureOnly, changingColumnsOf, refuseEveryUpdate } from './erasure-triggers.js';
 
 /**
  * The ledger tables migration 005 put on the Merkle log: table, leaf kind, id column. Later
@@ -481,7 +482,7 @@ const migrations: Migration[] = [
     },
     async down(knex) {
       // Back to 009's columns (on SQLite the body stays last, which the code at 009 does not mind).
-      await knex.raw('ALTER TABLE deliveries DROP COLUMN body_sha256');
+      await changingColumnsOf(knex, 'deliveries', () => knex.raw('ALTER TABLE deliveries DROP COLUMN body_sha256'));
     },
   },
   {
@@ -708,7 +709,9 @@ const migrations: Migration[] = [
     async down(knex) {
       await knex.raw('DROP INDEX deliveries_hook_event_type_seq');
       await knex.raw('DROP INDEX deliveries_event_type_seq');
-      for (const column of ['event_type_rule', 'event_type']) await knex.raw(`ALTER TABLE deliveries DROP COLUMN ${column}`);
+      await changingColumnsOf(knex, 'deliveries', async () => {
+        for (const column of ['event_type_rule', 'event_type']) await knex.raw(`ALTER TABLE deliveries DROP COLUMN ${column}`);
+      });
       await knex.schema.alterTable('webhooks', (t) => {
         t.dropColumn('signature_tolerance_s');
         t.dropColumn('event_type_path');
@@ -793,6 +796,37 @@ const migrations: Migration[] = [
     },
     async down(knex) {
       await knex.schema.dropTable('client_rate_windows');
+    },
+  },
+  {
+    // 022: erasure that keeps every proof (docs/proofs.md#erasure). An erasure is a ledger entry of its
+    // own (kind `erasure`, append-only, queued for the log like the others; one per entry, by the
+    // unique index); the invocations' and deliveries' UPDATE refusal becomes one that lets through
+    // exactly the emptying of an erased entry's payload, and nothing else.
+    name: '022_ledger_erasures',
+    async up(knex) {
+      const dialect = dialectFor(knex);
+      await knex.schema.createTable('ledger_erasures', (t) => {
+        t.bigIncrements('seq').primary();
+        t.string('id', 40).notNullable().unique();
+        t.string('entry_kind', 16).notNullable();
+        t.string('entry', 40).notNullable().unique();
+        // The erased fields as the leaf names them, a JSON array.
+        t.text('fields').notNullable();
+        t.text('reason').notNullable();
+        t.string('reason_sha256', 71).notNullable();
+        t.string('erased_at', 40).notNullable();
+      });
+      for (const sql of dialect.appendOnly('ledger_erasures')) await knex.raw(sql);
+      for (const sql of dialect.enqueueWithSeqForLog('ledger_erasures', 'erasure', 'id')) await knex.raw(sql);
+      for (const table of ERASABLE_TABLES) await allowErasureOnly(knex, table);
+    },
+    async down(knex) {
+      const dialect = dialectFor(knex);
+      for (const table of ERASABLE_TABLES) await refuseEveryUpdate(knex, table);
+      await knex.raw(dialect.dropEnqueueForLog('ledger_erasures'));
+      for (const sql of dialect.dropAppendOnly('ledger_erasures')) await knex.raw(sql);
+      await knex.schema.dropTable('ledger_erasures');
     },
   },
   {

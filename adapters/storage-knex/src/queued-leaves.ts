@@ -18,6 +18,7 @@ import {
 } from '@switchyard/core';
 import { COLUMNS as DELIVERY_COLUMNS, toAction, toDelivery, type ActionRow, type DeliveryRow } from './delivery-store.js';
 import { LEDGER_SOURCES } from './ledger-sources.js';
+import { toErasure, type ErasureRow } from './erasure-store.js';
 import { chunks } from './sql-batches.js';
 
 /** A queued entry with its leaf built; the leaf does not depend on where in the tree it lands. */
@@ -107,6 +108,8 @@ async function loadEntries(db: Knex, queued: Array<{ kind: LedgerEntryKind; entr
         for (const r of (await db(table).whereIn('seq', part)) as Array<TokenUse & { seq: number | string }>) out.set(`token_use:${r.seq}`, { kind, entry: r });
       } else if (kind === 'approval') {
         for (const r of (await db(table).whereIn('seq', part)) as Array<ApprovalRecord & { seq: number | string }>) out.set(`approval:${r.seq}`, { kind, entry: r });
+      } else if (kind === 'erasure') {
+        for (const r of (await db(table).whereIn('seq', part)) as Array<ErasureRow & { seq: number | string }>) out.set(`erasure:${r.seq}`, { kind, entry: toErasure(r) });
       } else {
         // The leaf carries a pin's hash, not its definition (up to 256 KiB): that text is never read here.
         for (const r of (await db(table).select(...TOOL_PIN_LEAF_COLUMNS, 'seq').whereIn('seq', part)) as Array<Omit<ToolPin, 'definition'> & { seq: number | string }>) out.set(`tool_definition:${r.seq}`, { kind, entry: { ...r, definition: '' } });

@@ -172,9 +172,27 @@ async function verify(button) {
     if (button.dataset.record) {
       const record = JSON.parse(button.dataset.record);
       const leaf = JSON.parse(confirm.leaf_text);
-      const bad = await fieldsNotMatching(leaf, record);
+      // An erased entry: only the fields its erasure entry names may not open, and that entry must
+      // itself be in the log under the same key (docs/proofs.md#erasure).
+      let erased = [];
+      if (record.erasure) {
+        const e = await fetch(`/api/dispatch?confirm=${encodeURIComponent(record.erasure)}`).then((r) => r.json());
+        if (e.status !== 'integrated') {
+          status.textContent = 'Erased; the erasure is not yet in the Merkle tree: try again in a moment.';
+          return;
+        }
+        const eHash = await sha256(concat(Uint8Array.of(0), enc.encode(e.leaf_text)));
+        const eCheckpoint = await verifyCheckpoint(e.checkpoint, key);
+        const eRoot = await rootFromInclusion(eHash, e.index, eCheckpoint.size, e.inclusion_proof.map(fromB64));
+        if (!equal(eRoot, eCheckpoint.root)) throw new Error('the erasure\'s inclusion proof does not lead to the signed root');
+        const eLeaf = JSON.parse(e.leaf_text);
+        if (eLeaf.kind !== 'erasure' || eLeaf.entry !== confirm.id || !Array.isArray(eLeaf.fields)) throw new Error(`the erasure ${record.erasure} does not record an erasure of ${confirm.id}`);
+        erased = eLeaf.fields;
+        step(`erased at ${eLeaf.erased_at}: ${erased.join(', ')} (the erasure ${eLeaf.id} is leaf ${e.index})`, true);
+      }
+      const bad = (await fieldsNotMatching(leaf, record)).filter((f) => !erased.includes(f));
       if (bad.length > 0) throw new Error(`the record shown differs from its leaf in ${bad.join(', ')}`);
-      step(`the record shown opens its leaf (${Object.keys(record.public).length + Object.keys(record.private).length} fields)`, true);
+      step(erased.length ? `every field not erased opens its leaf` : `the record shown opens its leaf (${Object.keys(record.public).length + Object.keys(record.private).length} fields)`, true);
     }
     const policy = await witnessPolicy();
     let cosigned = '';

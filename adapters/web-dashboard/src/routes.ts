@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Router, urlencoded, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
-import { DESTINATION_ID_PATTERN, INVOCATION_ID, MAX_EVENT_TYPES_COUNTED, counted, newWebhookId, readWebhookChanges, type Webhook, MAX_EVENT_TYPE_LENGTH, SwitchyardError, WEBHOOK_ID_PATTERN, canonicalKey, deliveryOutcomeWord, leafParts, webhookLogName, type StoredDelivery } from '@switchyard/core';
+import { DESTINATION_ID_PATTERN, INVOCATION_ID, MAX_EVENT_TYPES_COUNTED, MAX_EVENT_TYPE_LENGTH, SwitchyardError, WEBHOOK_ID_PATTERN, canonicalKey, counted, deliveryOutcomeWord, erasableKindOf, erasureOf, erasureReason, leafParts, newWebhookId, readWebhookChanges, webhookLogName, type StoredDelivery, type Webhook } from '@switchyard/core';
 import { baseUrlOf } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
 import { presentBody } from '@switchyard/http-kit';
@@ -408,7 +408,23 @@ export function dashboardRoutes(ctx: Ctx): Router {
     }
     // The record as this page shows it, opened like a receipt: the browser holds it to the leaf.
     const parts = leafParts({ kind: 'invocation', entry: inv });
-    send(req, res, { title: inv.id, section: 'ledger', scripts: ['verify-proof.js'] }, invocationBody(inv, chain, { salt: ctx.ledger.commitmentSalt('invocation', inv.id), public: parts.public, private: parts.private }));
+    // An erased run names its erasure: the browser proves that entry too before it lets those fields not open.
+    const erasure = await ctx.ledger.erasureFor(inv.id);
+    send(
+      req,
+      res,
+      { title: inv.id, section: 'ledger', scripts: ['verify-proof.js'] },
+      invocationBody(inv, chain, { salt: ctx.ledger.commitmentSalt('invocation', inv.id), public: parts.public, private: parts.private, ...(erasure ? { erasure: erasure.id } : {}) }, { csrf: sessions.csrfToken(ctx.access.sessionOf(req)), erasedAt: erasure?.erased_at ?? null }),
+    );
+  });
+
+  // Erases a run's payload (docs/proofs.md#erasure): the same rule and refusals as POST /api/ledger/<id>/erase.
+  router.post('/dashboard/invocations/:id/erase', signedIn, urlencoded({ extended: false, limit: '4kb' }), csrf, async (req, res) => {
+    const id = req.params['id'] as string;
+    if (erasableKindOf(id) !== 'invocation') throw new SwitchyardError('not_erasable', `${id} is not an invocation`);
+    const erasure = await ctx.ledger.erase(erasureOf('invocation', id, erasureReason((req.body as Record<string, unknown>)['reason']), new Date()));
+    ctx.logger.info('ledger entry erased', { entry: id, erasure: erasure.id, fields: erasure.fields.join(','), via: 'dashboard' });
+    res.redirect(303, `/dashboard/invocations/${id}`);
   });
 
   // Failures on dashboard pages answer as pages, with the same codes the API uses.

@@ -1,5 +1,6 @@
 // The verifiable ledger's port: the Merkle tree of every ledger entry, its leaves, proofs and checkpoints.
 import type { LedgerEntryKind } from '../ledger-leaf.js';
+import type { ErasureRecord } from '../erasure.js';
 
 /** A leaf of the Merkle log, as stored. */
 export interface LedgerLeafRecord {
@@ -59,6 +60,16 @@ export interface VerifiableLedger {
   witnessedSize(witness: string): Promise<number>;
   /** Leaves from index `from`, in tree order. */
   leaves(from: number, limit: number): Promise<LedgerLeafRecord[]>;
+  /**
+   * Writes an erasure entry and empties the payload of the entry it names, in one transaction
+   * (docs/proofs.md#erasure). Refuses, coded: no such entry (not_found), not yet in the tree
+   * (entry_pending), already erased (already_erased).
+   */
+  erase(erasure: ErasureRecord): Promise<ErasureRecord>;
+  /** Up to `limit` invocations and deliveries made before `before` (ISO 8601), in the tree and not erased, oldest first. */
+  pastRetention(before: string, limit: number): Promise<Array<{ kind: 'invocation' | 'delivery'; id: string }>>;
+  /** The erasure of an entry, if it was erased. */
+  erasureFor(entryId: string): Promise<ErasureRecord | undefined>;
   /** The salt of an entry's commitment, which a receipt reveals. */
   commitmentSalt(kind: LedgerEntryKind, entryId: string): string;
 }

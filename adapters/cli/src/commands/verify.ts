@@ -60,7 +60,12 @@ interface Receipt {
   delivery?: StoredDelivery & { body_url: string | null };
   opening: { salt: string; private: Record<string, unknown> };
   proof: Confirmation;
+  /** Present when the entry's private fields were erased: which, when, and the erasure entry's own proof. */
+  erased?: { at: string; fields: string[]; erasure: string; proof: Confirmation };
 }
+
+/** A field as the verifier names it: a delivery's body is committed to by its hash. */
+const shownField = (f: string): string => (f === 'body_sha256' ? 'body' : f);
 
 /** The ledger entry a receipt carries. */
 const entryOf = (r: Receipt): Extract<LedgerEntry, { kind: 'invocation' | 'delivery' }> => (r.invocation ? { kind: 'invocation', entry: r.invocation } : { kind: 'delivery', entry: r.delivery! });
@@ -74,7 +79,7 @@ function fieldsNotMatching(leafText: string, entry: Extract<LedgerEntry, { kind:
   const parts = leafParts(entry);
   const bad = [...publicFieldsDiffering(leafText, parts.public), ...unopenedFields(leafText, salt, parts.private)];
   if (entry.kind === 'delivery' && bodyBytes !== null && createHash('sha256').update(bodyBytes).digest('hex') !== entry.entry.body_sha256) bad.push('body');
-  return [...new Set(bad.map((f) => (f === 'body_sha256' ? 'body' : f)))];
+  return [...new Set(bad.map(shownField))];
 }
 
 const pinned = (key: string | undefined): string => {
@@ -130,21 +135,34 @@ export async function verifyCommand(client: SwitchyardClient, args: string[], op
   const witnessed = cosignedBy(parseTlogProof(proofText).checkpoint, key, policy);
   const leaf = JSON.parse(proven.leafText) as Record<string, unknown>;
   let opened = false;
+  let erased: { at: string; fields: string[]; erasure: string; index: number } | null = null;
   if (receipt) {
     const entry = entryOf(receipt);
-    // The receipt's record must be the one the leaf commits to, every field of it.
+    // A field may fail to open only when the log itself records its erasure: the erasure's leaf,
+    // proven under the same pinned key, must name this entry and that field.
+    if (receipt.erased) {
+      const claimed = receipt.erased;
+      if (!claimed.proof.tlog_proof) throw new CliError('pending', `${entry.entry.id} was erased, but the erasure ${claimed.erasure} is not yet in the tree; try again shortly`);
+      erased = check('erasure', () => {
+        const p = verifyTlogProof(claimed.proof.tlog_proof!, key);
+        const e = JSON.parse(p.leafText) as { kind?: unknown; id?: unknown; entry?: unknown; fields?: unknown; erased_at?: unknown };
+        if (e.kind !== 'erasure' || e.entry !== entry.entry.id || !Array.isArray(e.fields)) throw new Error(`the erasure proof's leaf does not record an erasure of ${entry.entry.id}`);
+        return { at: String(e.erased_at), fields: (e.fields as string[]).map(shownField), erasure: String(e.id), index: p.index };
+      });
+    }
+    // The receipt's record must be the one the leaf commits to, every field of it not erased.
     check('receipt', () => {
       if (leaf['id'] !== entry.entry.id) throw new Error(`the proof is for ${String(leaf['id'])}, the receipt for ${entry.entry.id}`);
-      const bad = fieldsNotMatching(proven.leafText, entry, receipt!.opening.salt, body);
+      const bad = fieldsNotMatching(proven.leafText, entry, receipt!.opening.salt, erased ? null : body).filter((f) => !erased?.fields.includes(f));
       if (bad.length > 0) throw new Error(`the record as served differs from its leaf in ${bad.join(', ')} (edited after it was recorded)`);
     });
     opened = true;
   }
-  const result = { ok: true, id: leaf['id'], kind: leaf['kind'], index: proven.index, tree_size: proven.checkpoint.size, origin: proven.checkpoint.origin, commitment_opened: opened, ...(witnessed ? { cosigned_by: witnessed } : {}) };
+  const result = { ok: true, id: leaf['id'], kind: leaf['kind'], index: proven.index, tree_size: proven.checkpoint.size, origin: proven.checkpoint.origin, commitment_opened: opened, ...(erased ? { erased } : {}), ...(witnessed ? { cosigned_by: witnessed } : {}) };
   io.out(
     options.json
       ? JSON.stringify(result)
-      : `verified: ${String(leaf['kind'])} ${String(leaf['id'])} is leaf ${proven.index} of ${proven.checkpoint.origin} at size ${proven.checkpoint.size}, signed by the pinned key${witnessed ? ` and cosigned by ${witnessed.join(', ')}` : ''}${opened ? `; the receipt opens its commitment${body ? ', and the stored body hashes to it' : ''}` : ''}`,
+      : `verified: ${String(leaf['kind'])} ${String(leaf['id'])} is leaf ${proven.index} of ${proven.checkpoint.origin} at size ${proven.checkpoint.size}, signed by the pinned key${witnessed ? ` and cosigned by ${witnessed.join(', ')}` : ''}${erased ? `; erased at ${erased.at} (${erased.fields.join(', ')}; the erasure ${erased.erasure} is leaf ${erased.index}), the receipt opens every other field` : opened ? `; the receipt opens its commitment${body ? ', and the stored body hashes to it' : ''}` : ''}`,
   );
 }
 

@@ -83,6 +83,18 @@ export const dashboardPaths = {
       },
     },
   },
+  '/dashboard/invocations/{id}/erase': {
+    post: {
+      ...formOp('dashboardEraseInvocation', "Erase a run's private payload (as POST /api/ledger/{entry}/erase); back to its page", { csrf: { type: 'string' }, reason: { type: 'string', minLength: 1, maxLength: 500 } }, dashboardSession, [pathParam('id', 'Invocation id')]),
+      responses: {
+        ...formResponses,
+        '400': htmlPage('invalid_request: no reason, or one over 500 characters'),
+        '404': htmlPage('not_found'),
+        '409': htmlPage('already_erased, entry_pending'),
+        '422': htmlPage('not_erasable'),
+      },
+    },
+  },
   '/dashboard/tools': { get: pageOp('dashboardHeldTools', 'Imported tools held for review, each with its diff and an Approve button', dashboardSession, [query('approved', 'Key just approved')]) },
   '/dashboard/tools/{key}/approve': {
     post: {

@@ -238,6 +238,27 @@ export const paths = {
       responses: { '200': { description: 'The body as received', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } }, ...errors([404, 'not_found']), ...credentialErrors },
     },
   },
+  '/api/ledger/{entry}/erase': {
+    post: {
+      operationId: 'eraseLedgerEntry', tags: ['webhooks'], summary: "Erase an invocation's or a delivery's private payload; its leaf and every proof stay valid", security: ownerOnly,
+      description: 'The owner\'s move `ledger:erase`. Empties the payload (an invocation\'s args, body, content, logs, result, structured_content; a delivery\'s body, headers and query) and appends an erasure entry (`ers_…`, its own leaf: which entry, which fields, when, the reason\'s SHA-256). Once per entry, and only once the entry is in the tree. See docs/proofs.md#erasure.',
+      parameters: [pathParam('entry', 'Invocation (inv_…) or delivery (dlv_…) entry id')],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { reason: { type: 'string', minLength: 1, maxLength: 500 } }, required: ['reason'], additionalProperties: false } } } },
+      responses: {
+        '201': json('The erasure entry (without the reason) and where to confirm it', {
+          type: 'object',
+          properties: {
+            ok: { const: true },
+            erasure: { type: 'object', properties: { id: { type: 'string' }, entry_kind: { enum: ['invocation', 'delivery'] }, entry: { type: 'string' }, fields: { type: 'array', items: { type: 'string' } }, reason_sha256: { type: 'string' }, erased_at: { type: 'string' } } },
+            confirm: { type: 'string' },
+          },
+          required: ['ok', 'erasure', 'confirm'],
+        }),
+        ...errors([400, 'invalid_request'], [404, 'not_found'], [409, 'already_erased, entry_pending (not yet in the tree)'], [422, 'not_erasable (not an invocation or a delivery)']),
+        ...credentialErrors,
+      },
+    },
+  },
   '/api/objects/webhook': {
     get: { operationId: 'listWebhooks', tags: ['webhooks'], summary: 'Every webhook', security: ownerOnly, responses: { '200': json('Webhooks', { type: 'object', properties: { items: { type: 'array', items: ref('Webhook') } } }), ...credentialErrors } },
     post: {

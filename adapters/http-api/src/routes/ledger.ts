@@ -1,7 +1,7 @@
 // GET /api/ledger: deliveries and invocations, paged by the ledger listings' rule within a byte
 // budget, bodies over the inline threshold left out; one delivery; a delivery's raw body. API key.
-import { Router } from 'express';
-import { DELIVERY_EVENT, INVOCATION_EVENT, KEY_PATTERN, MAX_EVENT_TYPES_COUNTED, MAX_EVENT_TYPE_LENGTH, SwitchyardError, WEBHOOK_ID_PATTERN, canonicalKey, fillPage, invocationView, type ForwardingView, type LedgerPageRequest } from '@switchyard/core';
+import { Router, json } from 'express';
+import { DELIVERY_EVENT, INVOCATION_EVENT, KEY_PATTERN, MAX_EVENT_TYPES_COUNTED, MAX_EVENT_TYPE_LENGTH, SwitchyardError, WEBHOOK_ID_PATTERN, canonicalKey, erasableKindOf, erasureOf, erasureReason, fillPage, invocationView, type ForwardingView, type LedgerPageRequest } from '@switchyard/core';
 import { baseUrlOf } from '@switchyard/http-kit';
 import { OWNER_MOVES, credentialOf } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
@@ -10,7 +10,7 @@ import { ORDER_NAMES, envelopeBytes, parseLedgerPage, writePage } from '../pagin
 import { presentDelivery } from '@switchyard/http-kit';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'access' | 'apiKeys' | 'deliveries' | 'forwarding' | 'inlineBodyBytes' | 'invocations' | 'pageBytes' | 'publicBaseUrl' | 'tokenUses' | 'tokens' | 'webhooks'>;
+type Ctx = Needs<'access' | 'apiKeys' | 'deliveries' | 'forwarding' | 'inlineBodyBytes' | 'invocations' | 'ledger' | 'logger' | 'pageBytes' | 'publicBaseUrl' | 'tokenUses' | 'tokens' | 'webhooks'>;
 
 const EVENTS = [DELIVERY_EVENT, INVOCATION_EVENT];
 
@@ -89,6 +89,19 @@ export function ledgerRoutes(ctx: Ctx): Router {
     if (!delivery) throw new SwitchyardError('not_found', `no ledger entry ${req.params['entry']}`);
     const forwarding = (await ctx.forwarding.views([delivery.id])).get(delivery.id);
     res.json({ ok: true, entry: presentDelivery(delivery, baseUrlOf(req, ctx.publicBaseUrl), forwarding) });
+  });
+
+  // Erasure (docs/proofs.md#erasure): the owner's move of its own, asked before the body is read.
+  router.post('/api/ledger/:entry/erase', ctx.access.requireMove(OWNER_MOVES.eraseEntries), json({ limit: '8kb' }), async (req, res) => {
+    const entry = req.params['entry'] as string;
+    const kind = erasableKindOf(entry);
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const extra = typeof body === 'object' && body !== null ? Object.keys(body).filter((k) => k !== 'reason') : [];
+    if (extra.length > 0) throw new SwitchyardError('invalid_request', `unknown field(s) ${extra.join(', ')}: an erasure takes only a reason`, { fields: extra });
+    const erasure = await ctx.ledger.erase(erasureOf(kind, entry, erasureReason(body['reason']), new Date()));
+    ctx.logger.info('ledger entry erased', { entry, erasure: erasure.id, fields: erasure.fields.join(',') });
+    const { reason: _, ...shown } = erasure;
+    res.status(201).json({ ok: true, erasure: shown, confirm: `${baseUrlOf(req, ctx.publicBaseUrl)}/api/dispatch?confirm=${erasure.id}` });
   });
 
   router.get('/api/ledger/:entry/body', async (req, res) => {

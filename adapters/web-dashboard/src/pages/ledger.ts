@@ -53,7 +53,7 @@ function toolOutput(inv: StoredInvocation): Html {
 
 /** The proof links are same-origin paths: the page's CSP allows fetching from its own origin only.
  * `chain` is the invocation's ancestors by repairs, oldest first, ending with the invocation itself. */
-export function invocationBody(inv: StoredInvocation, chain: StoredInvocation[], opening: { salt: string; public: Record<string, unknown>; private: Record<string, unknown> }): Html {
+export function invocationBody(inv: StoredInvocation, chain: StoredInvocation[], opening: { salt: string; public: Record<string, unknown>; private: Record<string, unknown>; erasure?: string }, erase: { csrf: string; erasedAt: string | null }): Html {
   return html`<p><a href="/dashboard/ledger?key=${encodeURIComponent(inv.key)}">Invocations of ${inv.key}</a></p>
 <h1>${inv.id}</h1>
 <dl class="contract">
@@ -86,5 +86,12 @@ witnesses' cosignatures too.</p>
 </details>
 <button type="button" id="verify-proof" data-confirm="/api/dispatch?confirm=${inv.id}" data-key="/api/proven-work/key" data-record="${JSON.stringify(opening)}">Verify proof</button>
 <p id="proof-status" class="proof" role="status">Not checked yet.</p>
-<ul id="proof-steps"></ul>`;
+<ul id="proof-steps"></ul>
+<h2>Erasure</h2>
+${erase.erasedAt
+  ? html`<p id="erased">Erased at ${erase.erasedAt}: the arguments, body, result and content are gone; the leaf and every proof stay valid.</p>`
+  : html`<p class="muted">Erase this run's arguments, body, result and content (e.g. a person's data). The erasure is a ledger entry of its own; the leaf and every proof stay valid, and the erased fields no longer open it.</p>
+<form method="post" action="/dashboard/invocations/${inv.id}/erase" class="erase"><input type="hidden" name="csrf" value="${erase.csrf}">
+<label for="erase-reason">Reason</label> <input id="erase-reason" name="reason" required maxlength="500">
+<button type="submit">Erase private fields</button></form>`}`;
 }
