@@ -38,6 +38,7 @@ for (const engine of engines()) {
       expect(of('GET /api/invocations/{id}')).to.deep.equal(['move ledger:read']);
       expect(of('GET /dashboard/webhooks')).to.deep.equal(['owner session']);
       expect(of('GET /dashboard/oauth/authorize')).to.deep.equal(['owner session']);
+      for (const form of ['POST /dashboard/webhooks', 'POST /dashboard/webhooks/{id}/edit', 'POST /dashboard/webhooks/{id}/destinations', 'POST /dashboard/webhooks/{id}/destinations/{dst}/edit', 'POST /dashboard/webhooks/{id}/destinations/{dst}/switch', 'POST /dashboard/webhooks/{id}/destinations/{dst}/rotate-secret', 'POST /dashboard/forwarding/allow', 'POST /dashboard/forwarding/disallow']) expect(of(form), form).to.deep.equal(['owner session']);
       expect(of('POST /dashboard/upstreams/{name}/connect')).to.deep.equal(['owner session']);
       expect(of('POST /api/dispatch')).to.deep.equal(['run (running a capability)']);
       expect(of('POST /mcp')).to.deep.equal(['run (the MCP server)']);

@@ -63,8 +63,10 @@ function liveDeliveries(tbody) {
     cell('Method', d.method);
     cell('Event type', d.event_type ?? '—');
     cell('Delivery id', d.delivery_id ?? '—');
-    cell('Outcome', d.outcome);
+    cell('Outcome', d.outcome).className = 'words';
     cell('Bytes', String(d.body_size));
+    // Only a webhook with destinations shows where each delivery went on to.
+    if (tbody.dataset.forwarding === 'shown') cell('Forwarding', d.forwarding ?? '—').className = 'words';
     tbody.prepend(row);
   });
 }

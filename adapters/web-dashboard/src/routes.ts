@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Router, urlencoded, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
-import { INVOCATION_ID, MAX_EVENT_TYPES_COUNTED, MAX_EVENT_TYPE_LENGTH, SwitchyardError, WEBHOOK_ID_PATTERN, canonicalKey, deliveryOutcomeWord, erasableKindOf, erasureOf, erasureReason, leafParts, webhookLogName, type StoredDelivery } from '@switchyard/core';
+import { DESTINATION_ID_PATTERN, INVOCATION_ID, MAX_EVENT_TYPES_COUNTED, MAX_EVENT_TYPE_LENGTH, SwitchyardError, WEBHOOK_ID_PATTERN, canonicalKey, counted, deliveryOutcomeWord, erasableKindOf, erasureOf, erasureReason, leafParts, newWebhookId, readWebhookChanges, webhookLogName, type StoredDelivery, type Webhook } from '@switchyard/core';
 import { baseUrlOf } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
 import { presentBody } from '@switchyard/http-kit';
@@ -16,7 +16,9 @@ import { signInLimiter } from '@switchyard/http-kit';
 import { dashboardNext } from './next-page.js';
 import { publicRoute } from '@switchyard/http-kit';
 import { capabilityBody, treeBody } from './pages/capabilities.js';
-import { deliveriesBody, deliveryBody, webhooksBody } from './pages/webhooks.js';
+import { deliveriesBody, deliveryBody, forwardingText, webhooksBody, type HookPageExtras } from './pages/webhooks.js';
+import type { FormAnswer } from './pages/webhook-forms.js';
+import { destinationPayload, formValues, webhookPayload } from './form-fields.js';
 import { invocationBody, invocationsBody, ledgerIndexBody } from './pages/ledger.js';
 import { loginBody } from './pages/login.js';
 import { approvalsBody, type DecisionNotice } from './pages/approvals.js';
@@ -103,9 +105,37 @@ export function dashboardRoutes(ctx: Ctx): Router {
     res.redirect(303, '/dashboard');
   });
 
-  router.get('/dashboard/webhooks', signedIn, async (req, res) => {
+  /** The webhook list with the allowlist, and the answer to a form posted on it. */
+  const listPage = async (req: Request, res: Response, answer: FormAnswer | null, status = 200): Promise<void> => {
     const session = ctx.access.sessionOf(req);
-    send(req, res, { title: 'Webhooks', section: 'webhooks' }, webhooksBody(await ctx.webhooks.list(), baseUrlOf(req, ctx.publicBaseUrl), sessions.csrfToken(session)));
+    send(req, res, { title: 'Webhooks', section: 'webhooks' }, webhooksBody(await ctx.webhooks.list(), baseUrlOf(req, ctx.publicBaseUrl), sessions.csrfToken(session), answer, await ctx.forwarding.allowList()), status);
+  };
+
+  router.get('/dashboard/webhooks', signedIn, async (req, res) => listPage(req, res, null));
+
+  // The run-time allowlist, as POST and DELETE /api/forwarding/allow; the list answers directly (adding twice is harmless).
+  router.post('/dashboard/forwarding/allow', signedIn, urlencoded({ extended: false, limit: '4kb' }), csrf, async (req, res) => {
+    try {
+      const { host, added } = await ctx.forwarding.allow({ host: (req.body as Record<string, unknown>)['host'] });
+      ctx.logger.info('forwarding host admitted', { host, added, via: 'dashboard' });
+      await listPage(req, res, { kind: 'done', text: added ? `${host} admitted: destinations there may be added and are forwarded to.` : `${host} was already admitted; nothing changed.` });
+    } catch (err) {
+      const answer = refused(err);
+      if (!answer) throw err;
+      await listPage(req, res, answer, 400);
+    }
+  });
+
+  router.post('/dashboard/forwarding/disallow', signedIn, urlencoded({ extended: false, limit: '4kb' }), csrf, async (req, res) => {
+    try {
+      const { host } = await ctx.forwarding.disallow({ host: (req.body as Record<string, unknown>)['host'] });
+      ctx.logger.info('forwarding host removed', { host, via: 'dashboard' });
+      await listPage(req, res, { kind: 'done', text: `${host} removed: attempts to it are refused again.` });
+    } catch (err) {
+      const answer = refused(err) ?? (SwitchyardError.is(err) && err.code === 'not_found' ? { kind: 'refused' as const, code: err.code, message: err.message } : null);
+      if (!answer) throw err;
+      await listPage(req, res, answer, answer.kind === 'refused' && answer.code === 'not_found' ? 404 : 400);
+    }
   });
 
   router.post('/dashboard/webhooks/:id/switch', signedIn, urlencoded({ extended: false, limit: '4kb' }), csrf, async (req, res) => {
@@ -125,8 +155,18 @@ export function dashboardRoutes(ctx: Ctx): Router {
     return hook;
   };
 
-  router.get('/dashboard/webhooks/:id', signedIn, async (req, res) => {
-    const hook = await hookOf(req);
+  /** A webhook's destinations by id, for pages that name them. */
+  const destinationNames = async (hookId: string) => new Map((await ctx.forwarding.list(hookId)).map((d) => [d.id, d.name]));
+
+  /** Each delivery's forwarding in a line, by destination name. */
+  const forwardingOf = async (hookId: string, ids: string[]): Promise<Map<string, string>> => {
+    const names = await destinationNames(hookId);
+    const views = await ctx.forwarding.views(ids);
+    return new Map(ids.map((id) => [id, forwardingText(views.get(id) ?? [], names)]));
+  };
+
+  /** A webhook's page: its settings, destinations (with forms) and newest deliveries. */
+  const hookPage = async (req: Request, res: Response, hook: Webhook, extras: Omit<HookPageExtras, 'withDeadLetters' | 'forwarding'>, status = 200): Promise<void> => {
     const eventType = chosenEventType(req);
     // The table shows sizes, never bodies: none is read.
     const recent = await ctx.deliveries.list({ hookId: hook.id, ...(eventType !== null ? { eventType } : {}), order: 'newest', cursor: null, limit: 50, inlineBodyBytes: 0 });
@@ -135,7 +175,126 @@ export function dashboardRoutes(ctx: Ctx): Router {
     const listed = await ctx.forwarding.list(hook.id);
     const circuits = await ctx.forwarding.circuitViews(listed.map((d) => d.id));
     const destinations = listed.map((d) => ({ ...d, circuit: circuits.get(d.id)! }));
-    send(req, res, { title: hook.name, section: 'webhooks', scripts: ['dashboard.js'] }, deliveriesBody(hook, recent.items, baseUrlOf(req, ctx.publicBaseUrl), sessions.csrfToken(session), destinations, { counts, chosen: eventType }));
+    const withDeadLetters = new Set<string>();
+    for (const d of destinations) if ((await ctx.forwarding.dead(hook.id, d.id, null, 1)).items.length > 0) withDeadLetters.add(d.id);
+    const forwarding = destinations.length > 0 ? await forwardingOf(hook.id, recent.items.map((d) => d.id)) : null;
+    send(req, res, { title: hook.name, section: 'webhooks', scripts: ['dashboard.js'] }, deliveriesBody(hook, recent.items, baseUrlOf(req, ctx.publicBaseUrl), sessions.csrfToken(session), destinations, { counts, chosen: eventType }, { ...extras, withDeadLetters, forwarding }), status);
+  };
+
+  router.get('/dashboard/webhooks/:id', signedIn, async (req, res) => {
+    const hook = await hookOf(req);
+    await hookPage(req, res, hook, { answer: await doneNotice(req.query, hook), typed: null });
+  });
+
+  /** What the last form did, from the redirect's fixed words and ids; names come from the store. */
+  const doneNotice = async (query: Request['query'], hook: Webhook): Promise<FormAnswer | null> => {
+    const did = query['did'];
+    const dstId = typeof query['dst'] === 'string' && DESTINATION_ID_PATTERN.test(query['dst']) ? query['dst'] : null;
+    const dst = dstId ? (await ctx.forwarding.list(hook.id)).find((d) => d.id === dstId) : undefined;
+    const done = (text: string): FormAnswer => ({ kind: 'done', text });
+    if (did === 'created') return done(`Webhook ${hook.name} created. Its address is below.`);
+    if (did === 'saved') return done(`Webhook ${hook.name} saved.`);
+    if (!dst) return null;
+    if (did === 'dst-saved') return done(`Destination ${dst.name} saved.`);
+    if (did === 'dst-on') return done(`Destination ${dst.name} turned on: new deliveries are forwarded to it.`);
+    if (did === 'dst-off') return done(`Destination ${dst.name} turned off: nothing more is forwarded to it.`);
+    const requeued = Number(query['requeued']);
+    if (Number.isSafeInteger(requeued) && requeued >= 0) return done(`${counted(requeued, 'dead letter')} re-sent to ${dst.name}.`);
+    return null;
+  };
+
+  /** A form refused for its input: the page again, with the whole message and what was typed. */
+  const refused = (err: unknown): FormAnswer | null =>
+    SwitchyardError.is(err) && (err.code === 'invalid_request' || err.code === 'blocked_address') ? { kind: 'refused', code: err.code, message: err.message } : null;
+
+  const form = urlencoded({ extended: false, limit: '64kb' });
+
+  router.post('/dashboard/webhooks', signedIn, form, csrf, async (req, res) => {
+    const now = new Date().toISOString();
+    let changes;
+    try {
+      changes = readWebhookChanges(webhookPayload(req.body as Record<string, unknown>, null), true);
+    } catch (err) {
+      const answer = refused(err);
+      if (!answer) throw err;
+      return send(req, res, { title: 'Webhooks', section: 'webhooks' }, webhooksBody(await ctx.webhooks.list(), baseUrlOf(req, ctx.publicBaseUrl), sessions.csrfToken(ctx.access.sessionOf(req)), answer), 400);
+    }
+    const hook = await ctx.webhooks.create({ id: newWebhookId(), name: changes.name!, on: true, delivery_id_path: null, event_type_path: null, signature: changes.signature ?? null, created_at: now, updated_at: now });
+    ctx.logger.info('webhook created', { hook: webhookLogName(hook.id), name: hook.name, via: 'dashboard' });
+    res.redirect(303, `/dashboard/webhooks/${hook.id}?did=created`);
+  });
+
+  router.post('/dashboard/webhooks/:id/edit', signedIn, form, csrf, async (req, res) => {
+    const hook = await hookOf(req);
+    let changes;
+    try {
+      changes = readWebhookChanges(webhookPayload(req.body as Record<string, unknown>, hook), false);
+    } catch (err) {
+      const answer = refused(err);
+      if (!answer) throw err;
+      return hookPage(req, res, hook, { answer, typed: null }, 400);
+    }
+    const updated = await ctx.webhooks.update(hook.id, changes, new Date().toISOString());
+    if (!updated) throw new SwitchyardError('webhook_not_found', `no webhook ${hook.id}`);
+    ctx.logger.info('webhook changed', { hook: webhookLogName(hook.id), fields: Object.keys(changes), via: 'dashboard' });
+    res.redirect(303, `/dashboard/webhooks/${hook.id}?did=saved`);
+  });
+
+  // A new destination: its page answers at once, as its signing secret is shown this one time.
+  router.post('/dashboard/webhooks/:id/destinations', signedIn, form, csrf, async (req, res) => {
+    const hook = await hookOf(req);
+    const body = req.body as Record<string, unknown>;
+    try {
+      const created = await ctx.forwarding.create(hook.id, destinationPayload(body, true));
+      ctx.logger.info('destination created', { hook: webhookLogName(hook.id), destination: created.id, via: 'dashboard' });
+      await hookPage(req, res, hook, { answer: { kind: 'done', text: `Destination ${created.name} added. Its signing secret, shown this once: ${created.secret}` }, typed: null }, 201);
+    } catch (err) {
+      const answer = refused(err);
+      if (!answer) throw err;
+      await hookPage(req, res, hook, { answer, typed: { form: 'new', values: formValues(body) } }, 400);
+    }
+  });
+
+  router.post('/dashboard/webhooks/:id/destinations/:dst/edit', signedIn, form, csrf, async (req, res) => {
+    const hook = await hookOf(req);
+    const dst = req.params['dst'] as string;
+    const body = req.body as Record<string, unknown>;
+    try {
+      await ctx.forwarding.update(hook.id, dst, destinationPayload(body, false));
+    } catch (err) {
+      const answer = refused(err);
+      if (!answer) throw err;
+      return hookPage(req, res, hook, { answer, typed: { form: dst, values: formValues(body) } }, 400);
+    }
+    ctx.logger.info('destination changed', { hook: webhookLogName(hook.id), destination: dst, via: 'dashboard' });
+    res.redirect(303, `/dashboard/webhooks/${hook.id}?did=dst-saved&dst=${dst}`);
+  });
+
+  // A new signing secret: the page answers at once, as the secret is shown this one time.
+  router.post('/dashboard/webhooks/:id/destinations/:dst/rotate-secret', signedIn, urlencoded({ extended: false, limit: '4kb' }), csrf, async (req, res) => {
+    const hook = await hookOf(req);
+    const dst = req.params['dst'] as string;
+    const grace = (req.body as Record<string, unknown>)['grace_s'];
+    const payload = typeof grace === 'string' && grace.trim() !== '' ? { grace_s: /^\d{1,15}$/.test(grace.trim()) ? Number(grace.trim()) : grace } : {};
+    try {
+      const rotated = await ctx.forwarding.rotateSecret(hook.id, dst, payload);
+      ctx.logger.info('destination secret rotated', { hook: webhookLogName(hook.id), destination: rotated.id, grace_until: rotated.previous_secret_until, via: 'dashboard' });
+      const old = rotated.previous_secret_until ? `the old one also signs until ${rotated.previous_secret_until}` : 'the old one no longer signs';
+      await hookPage(req, res, hook, { answer: { kind: 'done', text: `Destination ${rotated.name} has a new signing secret, shown this once: ${rotated.secret} (${old}).` }, typed: null });
+    } catch (err) {
+      const answer = refused(err);
+      if (!answer) throw err;
+      await hookPage(req, res, hook, { answer, typed: { form: `rotate-${dst}`, values: {} } }, 400);
+    }
+  });
+
+  router.post('/dashboard/webhooks/:id/destinations/:dst/switch', signedIn, urlencoded({ extended: false, limit: '4kb' }), csrf, async (req, res) => {
+    const hook = await hookOf(req);
+    const on = (req.body as Record<string, unknown>)['on'];
+    if (on !== 'true' && on !== 'false') throw new SwitchyardError('invalid_request', 'on must be true or false');
+    const updated = await ctx.forwarding.update(hook.id, req.params['dst'] as string, { on: on === 'true' });
+    ctx.logger.info('destination changed', { hook: webhookLogName(hook.id), destination: updated.id, fields: ['on'], via: 'dashboard' });
+    res.redirect(303, `/dashboard/webhooks/${hook.id}?did=dst-${on === 'true' ? 'on' : 'off'}&dst=${updated.id}`);
   });
 
   // Re-forwards a destination's dead letters: all of them, or one delivery's (entry).
@@ -146,7 +305,9 @@ export function dashboardRoutes(ctx: Ctx): Router {
     ctx.logger.info('dead letters re-forwarded', { hook: webhookLogName(String(req.params['id'])), destination: req.params['dst'], requeued, via: 'dashboard' });
     const back = form['back'];
     // Only back to a dashboard page: the form names where it came from, never another site.
-    res.redirect(303, typeof back === 'string' && /^\/dashboard\/(webhooks|deliveries)\/[A-Za-z0-9_]+$/.test(back) ? back : `/dashboard/webhooks/${req.params['id']}`);
+    const page = typeof back === 'string' && /^\/dashboard\/(webhooks|deliveries)\/[A-Za-z0-9_]+$/.test(back) ? back : `/dashboard/webhooks/${req.params['id']}`;
+    // The page says how many were re-sent (the count is the service's answer, the name is looked up there).
+    res.redirect(303, `${page}?requeued=${requeued}&dst=${encodeURIComponent(String(req.params['dst']))}`);
   });
 
   // New deliveries as server-sent events, read from the database so every process's show.
@@ -163,8 +324,9 @@ export function dashboardRoutes(ctx: Ctx): Router {
       polling = true;
       try {
         const fresh = (await ctx.deliveries.list({ hookId: hook.id, ...(eventType !== null ? { eventType } : {}), order: 'append', cursor: after > 0 ? String(after) : null, limit: 100, inlineBodyBytes: 0 })).items;
+        const forwarding = fresh.length > 0 ? await forwardingOf(hook.id, fresh.map((d) => d.id)) : new Map<string, string>();
         for (const d of fresh) {
-          res.write(`event: delivery\ndata: ${JSON.stringify(liveRow(d))}\n\n`);
+          res.write(`event: delivery\ndata: ${JSON.stringify({ ...liveRow(d), forwarding: forwarding.get(d.id) ?? '—' })}\n\n`);
           after = d.seq;
         }
       } catch (err) {
@@ -187,7 +349,9 @@ export function dashboardRoutes(ctx: Ctx): Router {
     if (!delivery) throw new SwitchyardError('not_found', `no delivery ${req.params['entry']}`);
     const forwarding = (await ctx.forwarding.views([delivery.id])).get(delivery.id) ?? [];
     const session = ctx.access.sessionOf(req);
-    send(req, res, { title: delivery.id, section: 'webhooks' }, deliveryBody(delivery, presentBody(delivery.body), forwarding, sessions.csrfToken(session)));
+    const hook = await ctx.webhooks.get(delivery.hook_id);
+    const answer = hook ? await doneNotice(req.query, hook) : null;
+    send(req, res, { title: delivery.id, section: 'webhooks' }, deliveryBody(delivery, presentBody(delivery.body), forwarding, sessions.csrfToken(session), answer, await destinationNames(delivery.hook_id)));
   });
 
   // A body too large for the page, byte for byte with its original content type.

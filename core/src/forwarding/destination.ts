@@ -152,7 +152,7 @@ export function readDestinationSettings(payload: unknown, current: DestinationSe
       try {
         compileFilter(f);
       } catch (err) {
-        throw invalid('filter', `does not parse: ${(err as Error).message.split('\n')[0]}`);
+        throw invalid('filter', `does not parse: ${(err as Error).message}`);
       }
     }
     out.filter = f as string | null;

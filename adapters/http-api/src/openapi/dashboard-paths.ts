@@ -20,6 +20,14 @@ const formOp = (operationId: string, summary: string, fields: Record<string, unk
   responses: formResponses,
 });
 
+const webhookFields = { csrf: { type: 'string' }, name: { type: 'string' }, signature_scheme: { type: 'string', description: 'empty: no signature check' }, signature_secret: { type: 'string' }, signature_require: { enum: ['on'] } };
+const destinationFields = {
+  csrf: { type: 'string' }, name: { type: 'string' }, url: { type: 'string' }, max_attempts: { type: 'string' }, initial_ms: { type: 'string' },
+  filter: { type: 'string' }, transform: { type: 'string' }, forward_headers: { type: 'string', description: 'all, none, or header names separated by commas' },
+};
+/** A refused form answers as the page again, the whole message shown and nothing stored. */
+const refusedAsPage = { ...formResponses, '400': htmlPage('invalid_request: the page again with the whole message and what was typed; nothing stored'), '404': htmlPage('webhook_not_found or destination_not_found') };
+
 export const dashboardPaths = {
   '/dashboard': { get: pageOp('dashboardTree', 'The capability tree, with the ask search (q=)', publicOnly, [query('q', 'A question for ask')]) },
   '/dashboard/assets/{name}': { get: { ...pageOp('dashboardAsset', 'Dashboard script and style files', publicOnly, [pathParam('name', 'dashboard.css, dashboard.js or verify-proof.js')]), responses: { '200': { description: 'The file', content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } } }, '404': htmlPage('No such asset') } } },
@@ -32,8 +40,20 @@ export const dashboardPaths = {
     },
   },
   '/dashboard/logout': { post: formOp('dashboardLogout', 'Sign out', { csrf: { type: 'string' } }, dashboardSession) },
-  '/dashboard/webhooks': { get: pageOp('dashboardWebhooks', 'Webhooks with on/off switches', dashboardSession) },
-  '/dashboard/webhooks/{id}': { get: pageOp('dashboardDeliveries', "A webhook's deliveries, newest first, arriving live", dashboardSession, [pathParam('id', 'Webhook id')]) },
+  '/dashboard/webhooks': {
+    get: pageOp('dashboardWebhooks', 'Webhooks with on/off switches, a form for a new one, and the forwarding allowlist', dashboardSession),
+    post: { ...formOp('dashboardCreateWebhook', "Create a webhook (as POST /api/objects/webhook); to its page", webhookFields, dashboardSession), responses: { ...formResponses, '400': htmlPage('invalid_request: the list again with the whole message; nothing stored') } },
+  },
+  '/dashboard/webhooks/{id}': { get: pageOp('dashboardDeliveries', "A webhook's settings, destinations and deliveries (newest first, arriving live); did=, dst= and requeued= say what the last form did", dashboardSession, [pathParam('id', 'Webhook id'), query('did', 'What the last form did'), query('dst', 'The destination it did it to'), query('requeued', 'Dead letters re-sent')]) },
+  '/dashboard/forwarding/allow': { post: { ...formOp('dashboardAllowHost', 'Admit a host[:port] for destinations (as POST /api/forwarding/allow); the webhook list answers', { csrf: { type: 'string' }, host: { type: 'string' } }, dashboardSession), responses: { ...formResponses, '200': htmlPage('The webhook list with the allowlist and what was done'), '400': htmlPage('invalid_request: not a host; nothing stored') } } },
+  '/dashboard/forwarding/disallow': { post: { ...formOp('dashboardDisallowHost', 'Remove a run-time allowlist entry (as DELETE /api/forwarding/allow)', { csrf: { type: 'string' }, host: { type: 'string' } }, dashboardSession), responses: { ...formResponses, '200': htmlPage('The webhook list with the allowlist and what was done'), '400': htmlPage('invalid_request: a configured host, or not a host'), '404': htmlPage('not_found: not on the run-time allowlist') } } },
+  '/dashboard/webhooks/{id}/edit': { post: { ...formOp('dashboardEditWebhook', 'Change a webhook\'s name and signature check (an empty secret keeps the one it has)', webhookFields, dashboardSession, [pathParam('id', 'Webhook id')]), responses: refusedAsPage } },
+  '/dashboard/webhooks/{id}/destinations': {
+    post: { ...formOp('dashboardCreateDestination', 'Add a destination (as POST /api/objects/webhook/{id}/destinations); the page answers 201 with its signing secret, shown once', destinationFields, dashboardSession, [pathParam('id', 'Webhook id')]), responses: { ...refusedAsPage, '201': htmlPage("The webhook's page with the new destination's secret") } },
+  },
+  '/dashboard/webhooks/{id}/destinations/{dst}/edit': { post: { ...formOp('dashboardEditDestination', "Change a destination's settings (an empty filter or transform removes it)", destinationFields, dashboardSession, [pathParam('id', 'Webhook id'), pathParam('dst', 'Destination id')]), responses: refusedAsPage } },
+  '/dashboard/webhooks/{id}/destinations/{dst}/rotate-secret': { post: { ...formOp('dashboardRotateDestinationSecret', "A new signing secret (as POST …/rotate-secret), shown once on the page it answers with; the old one signs too for grace_s", { csrf: { type: 'string' }, grace_s: { type: 'string' } }, dashboardSession, [pathParam('id', 'Webhook id'), pathParam('dst', 'Destination id')]), responses: { ...refusedAsPage, '200': htmlPage("The webhook's page with the new secret"), '409': htmlPage('rotation_conflict') } } },
+  '/dashboard/webhooks/{id}/destinations/{dst}/switch': { post: formOp('dashboardSwitchDestination', 'Turn a destination on or off', { csrf: { type: 'string' }, on: { enum: ['true', 'false'] } }, dashboardSession, [pathParam('id', 'Webhook id'), pathParam('dst', 'Destination id')]) },
   '/dashboard/webhooks/{id}/switch': { post: formOp('dashboardSwitchWebhook', "Turn a webhook on or off (from=webhook: back to the webhook's page)", { csrf: { type: 'string' }, on: { enum: ['true', 'false'] }, from: { enum: ['list', 'webhook'] } }, dashboardSession, [pathParam('id', 'Webhook id')]) },
   '/dashboard/webhooks/{id}/destinations/{dst}/retry': { post: formOp('dashboardRetryDeadLetters', "Re-forward a destination's dead letters (entry: one delivery's only), back to the page named by back", { csrf: { type: 'string' }, entry: { type: 'string' }, back: { type: 'string' } }, dashboardSession, [pathParam('id', 'Webhook id'), pathParam('dst', 'Destination id')]) },
   '/dashboard/webhooks/{id}/live': {
