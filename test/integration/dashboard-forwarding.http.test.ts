@@ -49,9 +49,11 @@ for (const engine of engines()) {
       await http.post(`/dashboard/webhooks/${hook}/destinations/${dst.id}/retry`).set('cookie', cookie).type('form').send({ entry }).expect(403);
       rx.answer = () => ({ status: 200 });
       const back = await http.post(`/dashboard/webhooks/${hook}/destinations/${dst.id}/retry`).set('cookie', cookie).type('form').send({ csrf: csrfOf(dead), entry, back: `/dashboard/deliveries/${entry}` }).expect(303);
-      expect(back.headers['location']).to.equal(`/dashboard/deliveries/${entry}`);
+      // Back where the form was, saying what it did (the page reads requeued and dst: "1 dead letter re-sent to …").
+      expect(back.headers['location']).to.equal(`/dashboard/deliveries/${entry}?requeued=1&dst=${dst.id}`);
       const offsite = await http.post(`/dashboard/webhooks/${hook}/destinations/${dst.id}/retry`).set('cookie', cookie).type('form').send({ csrf: csrfOf(dead), back: 'https://evil.example/' }).expect(303);
-      expect(offsite.headers['location']).to.equal(`/dashboard/webhooks/${hook}`);
+      // Never off-site: an outside `back` is replaced by the webhook's own page.
+      expect(String(offsite.headers['location'])).to.match(new RegExp(`^/dashboard/webhooks/${hook}(\\?requeued=\\d+&dst=${dst.id})?$`));
       await eventually(async () => ((await deliveryPage()).text.includes('data-state="delivered"') ? true : undefined), 'delivered on the delivery page');
     });
   });
