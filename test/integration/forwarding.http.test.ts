@@ -457,10 +457,18 @@ for (const engine of engines()) {
       const signedIn = await http.post('/dashboard/login').type('form').send({ api_key: TEST_API_KEY }).expect(303);
       const page = await http.get(`/dashboard/webhooks/${hook}`).set('cookie', signedIn.headers['set-cookie']![0]!.split(';')[0]!).expect(200);
       expect(page.text).to.contain(`open until ${open.until}`);
+      // A rotation while the circuit is open is answered and leaves the circuit as it was; the probe
+      // then signs with both secrets (issue 29's bad input: a rotation during an open circuit).
+      const rotated = (await owner(http.post(`/api/objects/webhook/${hook}/destinations/${dst.id}/rotate-secret`)).send({ grace_s: 60 }).expect(200)).body;
+      expect(rotated.secret).to.match(/^whsec_/).and.not.equal(dst.secret);
+      expect(await circuit()).to.deep.equal(open);
       rx.answer = () => ({ status: 200 });
       const done = await eventually(async () => ((await state(held.body.entry)).state === 'delivered' ? state(held.body.entry) : undefined), 'delivered by the probe');
       expect(done).to.include({ destination: dst.id, attempts: 1 });
       expect(await circuit()).to.deep.equal({ state: 'closed', until: null, failures: 0 });
+      const probe = rx.received.find((r) => r.headers['webhook-id'] === held.body.entry)!;
+      const verifies = (secret: string) => { try { new Webhook(secret).verify(probe.body.toString('utf8'), probe.headers as Record<string, string>); return true; } catch { return false; } };
+      expect([verifies(rotated.secret), verifies(dst.secret)]).to.deep.equal([true, true]);
     });
   });
 }
