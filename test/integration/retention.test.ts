@@ -105,6 +105,16 @@ for (const engine of engines()) {
       expect((await call(`/api/objects/webhook/${hook['id']}`)).body['retention_private_days'], 'unchanged by the refusals').to.equal(30);
       const cleared = await call(`/api/objects/webhook/${hook['id']}`, { method: 'PATCH', body: JSON.stringify({ retention_private_days: null }) });
       expect(cleared.body['retention_private_days']).to.equal(null);
+
+      // The CLI's `hook create --retention-days` (the real bin): set, or refused with the server's message.
+      const env = { ...process.env, SWITCHYARD_URL: svc.url, SWITCHYARD_API_KEY: TEST_API_KEY };
+      const { stdout } = await run(process.execPath, [BIN, 'hook', 'create', 'by-cli', '--retention-days', '2.5', '--json'], { env });
+      expect((JSON.parse(stdout) as Record<string, any>)['retention_private_days']).to.equal(2.5);
+      const refused = await run(process.execPath, [BIN, 'hook', 'create', 'by-cli-bad', '--retention-days', 'soon'], { env }).then(() => null, (e: { code: number; stderr: string }) => e);
+      expect(refused, 'exits non-zero').to.not.equal(null);
+      expect(refused!.stderr).to.contain('invalid_request').and.contain('retention_private_days');
+      const names = ((await call('/api/objects/webhook')).body['items'] as Array<Record<string, any>>).map((w) => w['name']);
+      expect(names).to.include('by-cli').and.not.include('by-cli-bad');
     });
 
     it("erases its old deliveries by its own days while another webhook's equally old one stays", async () => {
