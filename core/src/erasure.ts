@@ -71,6 +71,21 @@ export const retentionCutoff = (now: Date, privateDays: number): string => new D
 /** The reason a retention erasure logs (its SHA-256 in the erasure's leaf). */
 export const retentionReason = (privateDays: number): string => `retention: private fields kept ${privateDays} days (retention.privateDays)`;
 
+/** The reason when a webhook's own `retention_private_days` decided (no id: a webhook's id is its address). */
+export const webhookRetentionReason = (privateDays: number): string => `retention: private fields kept ${privateDays} days (the webhook's retention_private_days)`;
+
+/**
+ * Which deliveries each retention applies to: a webhook with its own days gets its own sweep; the
+ * global days (if set) cover every invocation and the deliveries of all other webhooks.
+ */
+export function retentionPlan(globalDays: number | null, webhooks: ReadonlyArray<{ id: string; retention_private_days: number | null }>): {
+  global: { days: number; exceptHooks: string[] } | null;
+  hooks: Array<{ hook: string; days: number }>;
+} {
+  const hooks = webhooks.filter((w) => w.retention_private_days !== null).map((w) => ({ hook: w.id, days: w.retention_private_days! }));
+  return { global: globalDays ? { days: globalDays, exceptHooks: hooks.map((h) => h.hook) } : null, hooks };
+}
+
 /** An invocation record with its erasable fields emptied (null; parts a run never had stay absent). */
 export function erasedInvocationRecord<T extends object>(record: T): T {
   const out: Record<string, unknown> = { ...(record as Record<string, unknown>) };

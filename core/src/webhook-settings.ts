@@ -6,8 +6,11 @@ import { EVENT_TYPE_PATH_PATTERN } from './event-type.js';
 import { MAX_TOLERANCE_SECONDS, SIGNATURE_SCHEMES, signatureProblem, type SignatureSettings } from './signatures/index.js';
 import type { Webhook } from './webhook.js';
 
-const FIELDS = new Set(['name', 'delivery_id_path', 'event_type_path', 'on', 'signature']);
-export type WebhookChanges = Partial<Pick<Webhook, 'name' | 'on' | 'delivery_id_path' | 'event_type_path' | 'signature'>>;
+/** A webhook's own retention is at most 100 years: beyond that it is "keep", which null (and no global setting) says. */
+export const MAX_RETENTION_DAYS = 36_500;
+
+const FIELDS = new Set(['name', 'delivery_id_path', 'event_type_path', 'on', 'signature', 'retention_private_days']);
+export type WebhookChanges = Partial<Pick<Webhook, 'name' | 'on' | 'delivery_id_path' | 'event_type_path' | 'signature' | 'retention_private_days'>>;
 
 /** {scheme, secret, header?, require?, tolerance_s?} or null to remove it. */
 function readSignature(value: unknown): SignatureSettings | null {
@@ -59,6 +62,13 @@ export function readWebhookChanges(payload: unknown, creating: boolean): Webhook
       throw new SwitchyardError('invalid_request', 'event_type_path must be a body path like data.kind (a number indexes an array: 0.event), or header:<name>, or null', { field: 'event_type_path' });
     }
     out.event_type_path = path as string | null;
+  }
+  if (p['retention_private_days'] !== undefined) {
+    const days = p['retention_private_days'];
+    if (days !== null && (typeof days !== 'number' || !Number.isFinite(days) || days <= 0 || days > MAX_RETENTION_DAYS)) {
+      throw new SwitchyardError('invalid_request', `retention_private_days must be a number of days above 0 and at most ${MAX_RETENTION_DAYS}, or null for retention.privateDays`, { field: 'retention_private_days' });
+    }
+    out.retention_private_days = days as number | null;
   }
   if (p['signature'] !== undefined) out.signature = readSignature(p['signature']);
   if (p['on'] !== undefined) {

@@ -13,6 +13,8 @@ export interface Webhook {
   event_type_path: string | null;
   /** Optional signature checking; the secret never leaves the server. */
   signature: SignatureSettings | null;
+  /** Its deliveries' private fields are erased after this many days (null: `retention.privateDays`). */
+  retention_private_days: number | null;
   created_at: string;
   updated_at: string;
 }

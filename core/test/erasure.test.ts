@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { ERASABLE_FIELDS, ERASURE_ID_PATTERN, SwitchyardError, buildLeaf, commitmentSalt, erasableKindOf, erasedInvocationRecord, erasureOf, erasureReason, leafParts, unopenedFields } from '../src/index.js';
+import { ERASABLE_FIELDS, ERASURE_ID_PATTERN, SwitchyardError, buildLeaf, commitmentSalt, erasableKindOf, erasedInvocationRecord, erasureOf, erasureReason, leafParts, readWebhookChanges, retentionPlan, unopenedFields } from '../src/index.js';
 
 const codeOf = (fn: () => unknown): string => {
   try {
@@ -46,5 +46,30 @@ describe('erasure rules', () => {
     expect(erased).to.include({ args: null, body: null, result: null, actor: 'bot', status: 'ok', error: null, source: 'api' });
     expect(erased).to.not.have.any.keys('content', 'logs', 'structured_content');
     expect(unopenedFields(leaf, salt, leafParts({ kind: 'invocation', entry: erased as never }).private)).to.deep.equal(['args', 'body', 'result']);
+  });
+});
+
+describe('retention per webhook', () => {
+  it('gives a webhook with its own days its own sweep and keeps its deliveries out of the global one', () => {
+    const hooks = [
+      { id: 'hk_AAAAAAAAAAAA', retention_private_days: 1 },
+      { id: 'hk_BBBBBBBBBBBB', retention_private_days: null },
+      { id: 'hk_CCCCCCCCCCCC', retention_private_days: 400 },
+    ];
+    expect(retentionPlan(30, hooks)).to.deep.equal({
+      global: { days: 30, exceptHooks: ['hk_AAAAAAAAAAAA', 'hk_CCCCCCCCCCCC'] },
+      hooks: [{ hook: 'hk_AAAAAAAAAAAA', days: 1 }, { hook: 'hk_CCCCCCCCCCCC', days: 400 }],
+    });
+    // No global setting: only the webhooks that set their own erase anything.
+    expect(retentionPlan(null, hooks).global).to.equal(null);
+    expect(retentionPlan(null, hooks).hooks).to.have.length(2);
+  });
+
+  it('reads retention_private_days as days above 0 or null, and refuses the rest coded', () => {
+    expect(readWebhookChanges({ retention_private_days: 0.5 }, false)).to.deep.equal({ retention_private_days: 0.5 });
+    expect(readWebhookChanges({ retention_private_days: null }, false)).to.deep.equal({ retention_private_days: null });
+    for (const bad of [0, -2, '7', Number.NaN, 36_501, {}]) {
+      expect(() => readWebhookChanges({ retention_private_days: bad }, false), String(bad)).to.throw(SwitchyardError, 'retention_private_days');
+    }
   });
 });

@@ -90,7 +90,7 @@ describe('core: event types', () => {
   it('parses a body once for both the delivery id and the event type', () => {
     const parsed = lazyBody(json({ id: 'evt_1', type: 'invoice.paid' }), 'application/json');
     expect(parsed.get()).to.equal(parsed.get());
-    const hook: Webhook = { id: 'hk_AAAAAAAAAAAA', name: 't', on: true, delivery_id_path: null, event_type_path: null, signature: null, created_at: '', updated_at: '' };
+    const hook: Webhook = { id: 'hk_AAAAAAAAAAAA', name: 't', on: true, delivery_id_path: null, event_type_path: null, signature: null, retention_private_days: null, created_at: '', updated_at: '' };
     const head = { hookId: hook.id, action: null, method: 'POST', path: '/hook/hk_AAAAAAAAAAAA', query: '', headers: [['content-type', 'application/json']] as const, contentType: 'application/json', clientAddress: null, declaredSize: null };
     const rec = deliveryRecord(head, hook, json({ id: 'evt_1', type: 'invoice.paid' }), 40, new Date());
     expect(rec).to.include({ delivery_id: 'evt_1', delivery_id_rule: 'body:id', event_type: 'invoice.paid', event_type_rule: 'body:type' });

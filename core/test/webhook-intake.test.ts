@@ -61,7 +61,7 @@ class MemoryDeliveries implements DeliveryStore {
   }
 }
 
-const hook = (on: boolean): Webhook => ({ id: 'hk_AAAAAAAAAAAA', name: 'test', on, delivery_id_path: null, event_type_path: null, signature: null, created_at: '', updated_at: '' });
+const hook = (on: boolean): Webhook => ({ id: 'hk_AAAAAAAAAAAA', name: 'test', on, delivery_id_path: null, event_type_path: null, signature: null, retention_private_days: null, created_at: '', updated_at: '' });
 
 function setup(on = true) {
   const registry = new CapabilityRegistry();

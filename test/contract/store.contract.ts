@@ -275,7 +275,7 @@ export function storeContract(engine: string, harness: StoreHarness, supports: S
     if (supports.webhooks) {
       it('creates, reads, lists and updates webhooks', async function () {
         const now = new Date().toISOString();
-        const hook = await s.webhooks!.create({ id: newWebhookId(), name: 'github', on: true, delivery_id_path: null, event_type_path: null, signature: null, created_at: now, updated_at: now });
+        const hook = await s.webhooks!.create({ id: newWebhookId(), name: 'github', on: true, delivery_id_path: null, event_type_path: null, signature: null, retention_private_days: null, created_at: now, updated_at: now });
         expect(await s.webhooks!.get(hook.id)).to.deep.equal(hook);
         const off = await s.webhooks!.update(hook.id, { on: false, delivery_id_path: 'data.id', event_type_path: 'header:x-kind' }, now);
         expect(off).to.deep.include({ on: false, delivery_id_path: 'data.id', event_type_path: 'header:x-kind', name: 'github' });
@@ -286,6 +286,9 @@ export function storeContract(engine: string, harness: StoreHarness, supports: S
         expect(windowed!.signature).to.deep.equal({ scheme: 'paddle', secret: 'pdl_ntfset_secret', header: null, require: false, tolerance_s: 30 });
         expect((await s.webhooks!.update(hook.id, { event_type_path: null }, now))!.event_type_path).to.equal(null);
         expect((await s.webhooks!.update(hook.id, { signature: null }, now))!.signature).to.equal(null);
+        expect((await s.webhooks!.update(hook.id, { retention_private_days: 0.5 }, now))!.retention_private_days, 'a fraction of a day reads back as stored').to.equal(0.5);
+        expect((await s.webhooks!.get(hook.id))!.retention_private_days).to.equal(0.5);
+        expect((await s.webhooks!.update(hook.id, { retention_private_days: null }, now))!.retention_private_days).to.equal(null);
         expect(await s.webhooks!.update('hk_doesnotexist', { on: true }, now)).to.equal(undefined);
         expect(await s.webhooks!.get('hk_doesnotexist')).to.equal(undefined);
       });

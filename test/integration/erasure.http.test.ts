@@ -7,10 +7,11 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { noteVerifier, openNote, parseCheckpoint, verifyConsistency, verifyTlogProof } from '@switchyard/core';
+import { OWNER_MOVES, narrowToken, noteVerifier, openNote, parseCheckpoint, verifyConsistency, verifyTlogProof } from '@switchyard/core';
 import { PROJECT_ROOT } from '@switchyard/app';
 import { TEST_API_KEY, engines, startListeningService, type ListeningService } from '../support/app.js';
 
+const OWNER_ONLY: string[] = Object.values(OWNER_MOVES);
 const BIN = join(PROJECT_ROOT, 'adapters', 'cli', 'bin', 'switchyard.js');
 const run = promisify(execFile);
 const EDGE = 'EDGE_BUILDS_WORKERS_BUILDS_SET_ACTIVE_WORKER';
@@ -106,6 +107,39 @@ for (const engine of engines()) {
       const vk = await cli('verify', kept);
       expect(vk.code, vk.out).to.equal(0);
       expect(vk.out).to.contain('the receipt opens its commitment').and.not.contain('erased');
+    });
+
+    it('refuses every share token, one that names ledger:erase too (as Bearer or share=); nothing changes', async () => {
+      const invocation = (await call('/api/dispatch', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key: EDGE, body: { workerId: WORKER } }) })).body['invocation'].id as string;
+      await confirmed(invocation);
+      // The owner cannot even mint a token with the owner's move.
+      const mint = await call('/api/tokens', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ moves: ['ledger:erase'] }) });
+      expect(mint.status, JSON.stringify(mint.body)).to.equal(400);
+      expect(mint.body['error'].code).to.equal('invalid_request');
+      const started = (await call('/start', { key: null })).body['token'] as string;
+      const broadest = (await call('/api/tokens', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ moves: ['invoke:*', 'receipt:read', 'ledger:read', 'explain', 'contract:read', 'confirm:read'] }) })).body['token'] as string;
+      // A caveat narrows; naming ledger:erase in one cannot add it.
+      const claiming = narrowToken(started, { moves: ['ledger:erase'] });
+      // Refused at /api/ledger's door (an owner's move no token carries), or as unusable.
+      const tokens: Array<[string, string, number, string]> = [
+        ['/start', started, 403, 'scope_denied'],
+        ['minted with every move a token may carry', broadest, 403, 'scope_denied'],
+        ['narrowed to ledger:erase', claiming, 401, 'token_corrupted'],
+      ];
+      for (const [what, token, status, code] of tokens) {
+        for (const [how, send] of [
+          ['Bearer', () => call(`/api/ledger/${invocation}/erase`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ reason: 'by a token' }), key: null })],
+          ['share=', () => call(`/api/ledger/${invocation}/erase?share=${encodeURIComponent(token)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ reason: 'by a token' }), key: null })],
+        ] as const) {
+          const r = await send();
+          expect(r.status, `${what} as ${how}: ${JSON.stringify(r.body)}`).to.equal(status);
+          expect(r.body['error'].code, `${what} as ${how}`).to.equal(code);
+          if (code === 'scope_denied') expect(OWNER_ONLY, r.body['error'].needed).to.include(r.body['error'].needed);
+        }
+      }
+      expect((await call(`/api/invocations/${invocation}`)).body['invocation'].args).to.deep.equal({ workerId: WORKER });
+      expect((await call(`/api/dispatch?receipt=${invocation}`)).body['erased']).to.equal(undefined);
+      // (The tree may still grow: a token's use is itself recorded, as token_use entries.)
     });
 
     it('refuses, coded, a second erasure, a public or unknown entry, a bad reason and a caller without the key; nothing changes', async () => {

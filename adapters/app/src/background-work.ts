@@ -1,7 +1,7 @@
 // Background work: what a process does besides answering HTTP (the ledger integrator, the
 // witnesses, the forwarder). The rules stay in core (which jobs are due, backoff, leases as data); this adapter owns
 // the timers and the order of start and shutdown, and the role decides which tasks a process runs.
-import { SwitchyardError, erasureOf, retentionCutoff, retentionReason, startWitnessing, type ForwardingService, type VerifiableLedger, type WitnessService } from '@switchyard/core';
+import { SwitchyardError, erasureOf, retentionCutoff, retentionPlan, retentionReason, startWitnessing, webhookRetentionReason, type ForwardingService, type RetentionScope, type VerifiableLedger, type WebhookStore, type WitnessService } from '@switchyard/core';
 import { startIntegrator } from '@switchyard/storage-knex';
 import type { Role } from './config.js';
 import type { Logger } from './logger.js';
@@ -115,17 +115,22 @@ export function forwarderTask(forwarding: ForwardingService, pollMs: number): Ba
 }
 
 /**
- * Retention (`retention.privateDays`): on a timer, the payload of every invocation and delivery
- * older than that is erased, one erasure entry each (docs/proofs.md#erasure). An entry erased
- * meanwhile by the owner or another process is passed over; a failure is logged and retried.
+ * Retention (`retention.privateDays`, and a webhook's own `retention_private_days`, which overrides
+ * it for its deliveries): on a timer, the payload of every invocation and delivery older than its
+ * days is erased, one erasure entry each (docs/proofs.md#erasure). An entry erased meanwhile by the
+ * owner or another process is passed over; a failure is logged and retried.
  */
-export function retentionTask(ledger: VerifiableLedger, privateDays: number, intervalMs: number, logger: Logger, now: () => Date = () => new Date()): BackgroundTask {
+export function retentionTask(ledger: VerifiableLedger, webhooks: WebhookStore, globalDays: number | null, intervalMs: number, logger: Logger, now: () => Date = () => new Date()): BackgroundTask {
   let timer: ReturnType<typeof setInterval> | undefined;
   let sweeping: Promise<void> = Promise.resolve();
   const sweep = async () => {
-    const reason = retentionReason(privateDays);
+    const plan = retentionPlan(globalDays, await webhooks.list());
+    for (const { hook, days } of plan.hooks) await sweepPast(days, webhookRetentionReason(days), { only: [hook] });
+    if (plan.global) await sweepPast(plan.global.days, retentionReason(plan.global.days), { except: plan.global.exceptHooks });
+  };
+  const sweepPast = async (privateDays: number, reason: string, hooks: RetentionScope) => {
     for (;;) {
-      const due = await ledger.pastRetention(retentionCutoff(now(), privateDays), 100);
+      const due = await ledger.pastRetention(retentionCutoff(now(), privateDays), 100, hooks);
       let erased = 0;
       for (const entry of due) {
         try {

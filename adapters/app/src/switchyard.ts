@@ -105,7 +105,7 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
     const sweeper = runSweeperTask(container, config.dispatch.runLeaseMs ?? 15_000, logger);
     background = new BackgroundWork(
       roleRuns(config.role).background
-        ? [sweeper, integratorTask(ledger, config.ledger.integrateIntervalMs, logger), ...(witnesses.configured > 0 ? [witnessTask(witnesses, config.ledger.integrateIntervalMs, logger)] : []), forwarderTask(forwarding, config.webhooks.forwarding?.pollMs ?? DEFAULT_FORWARD_POLL_MS), ...(config.retention?.privateDays ? [retentionTask(ledger, config.retention.privateDays, config.retention.intervalMs ?? 60_000, logger)] : [])] : [sweeper],
+        ? [sweeper, integratorTask(ledger, config.ledger.integrateIntervalMs, logger), ...(witnesses.configured > 0 ? [witnessTask(witnesses, config.ledger.integrateIntervalMs, logger)] : []), forwarderTask(forwarding, config.webhooks.forwarding?.pollMs ?? DEFAULT_FORWARD_POLL_MS), retentionTask(ledger, await container.getAsync<typeof coreServices.webhooks.T>(coreServices.webhooks.token), config.retention?.privateDays ?? null, config.retention?.intervalMs ?? 60_000, logger)] : [sweeper],
       logger,
     );
     await background.start();

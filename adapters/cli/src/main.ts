@@ -16,7 +16,7 @@ const USAGE = `usage: switchyard [--url URL] [--key KEY] [--json] <command>
 
 commands:
   hook list                              webhooks with their addresses
-  hook create <name> [--id-path PATH] [--event-type-path PATH]
+  hook create <name> [--id-path PATH] [--event-type-path PATH] [--retention-days DAYS]
                                          a new webhook (PATH: a body path like data.id, or header:<name>)
   hook on <id> | hook off <id>           accept or refuse deliveries
   hook deliveries [<id>] [--limit N] [--event-type T] [--follow]
@@ -73,6 +73,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
         follow: { type: 'boolean', default: false },
         'id-path': { type: 'string' },
         'event-type-path': { type: 'string' },
+        'retention-days': { type: 'string' },
         'event-type': { type: 'string' },
         interval: { type: 'string' },
         'verifier-key': { type: 'string' },
@@ -186,7 +187,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io = { out: (
     await hookCommand(
       client,
       rest,
-      { json: values.json, follow: values.follow, intervalMs: Number(values.interval ?? 1000), ...(limit !== undefined ? { limit } : {}), ...(values['id-path'] ? { idPath: values['id-path'] } : {}), ...(values['event-type-path'] ? { eventTypePath: values['event-type-path'] } : {}), ...(values['event-type'] !== undefined ? { eventType: values['event-type'] } : {}) },
+      { json: values.json, follow: values.follow, intervalMs: Number(values.interval ?? 1000), ...(limit !== undefined ? { limit } : {}), ...(values['id-path'] ? { idPath: values['id-path'] } : {}), ...(values['event-type-path'] ? { eventTypePath: values['event-type-path'] } : {}), ...(values['retention-days'] !== undefined ? { retentionDays: values['retention-days'] } : {}), ...(values['event-type'] !== undefined ? { eventType: values['event-type'] } : {}) },
       io,
     );
     return 0;

@@ -16,6 +16,7 @@ export const presentWebhook = (w: Webhook, baseUrl: string) => ({
   event_type_path: w.event_type_path,
   // The secret is write-only.
   signature: w.signature ? { scheme: w.signature.scheme, header: w.signature.header, require: w.signature.require, tolerance_s: w.signature.tolerance_s, secret_set: true } : null,
+  retention_private_days: w.retention_private_days,
   created_at: w.created_at,
   updated_at: w.updated_at,
   deliveries: {

@@ -2,7 +2,7 @@
 // empties the entry's payload, which the append-only triggers allow only because that erasure
 // entry exists (erasure-triggers.ts). The entry's leaf, already in the tree, is not touched.
 import type { Knex } from 'knex';
-import { SwitchyardError, erasedInvocationRecord, type ErasureRecord } from '@switchyard/core';
+import { SwitchyardError, erasedInvocationRecord, type ErasureRecord, type RetentionScope } from '@switchyard/core';
 import { isUniqueViolation } from './dialect.js';
 
 export interface ErasureRow {
@@ -32,12 +32,15 @@ export async function erasureFor(knex: Knex, entry: string): Promise<ErasureReco
 }
 
 /** Invocations, then deliveries, made before `before`, in the tree and not erased: what retention erases next. */
-export async function pastRetention(knex: Knex, before: string, limit: number): Promise<Array<{ kind: 'invocation' | 'delivery'; id: string }>> {
+export async function pastRetention(knex: Knex, before: string, limit: number, hooks?: RetentionScope): Promise<Array<{ kind: 'invocation' | 'delivery'; id: string }>> {
   const out: Array<{ kind: 'invocation' | 'delivery'; id: string }> = [];
   for (const [kind, table, time] of [['invocation', 'invocations', 'created_at'], ['delivery', 'deliveries', 'received_at']] as const) {
     if (out.length >= limit) break;
-    const rows = (await knex(`${table} as t`)
-      .select('t.id')
+    if (kind === 'invocation' && hooks && 'only' in hooks) continue;
+    let query = knex(`${table} as t`).select('t.id');
+    if (kind === 'delivery' && hooks && 'only' in hooks) query = query.whereIn('t.hook_id', [...hooks.only]);
+    if (kind === 'delivery' && hooks && 'except' in hooks && hooks.except.length > 0) query = query.whereNotIn('t.hook_id', [...hooks.except]);
+    const rows = (await query
       .where(`t.${time}`, '<', before)
       .whereExists(knex('ledger_leaves as l').select(knex.raw('1')).where('l.kind', kind).whereRaw('l.entry_seq = t.seq'))
       .whereNotExists(knex('ledger_erasures as e').select(knex.raw('1')).whereRaw('e.entry = t.id'))

@@ -28,6 +28,7 @@ import {
   type NodeRef,
   type NoteSigner,
   type SharedSettings,
+  type RetentionScope,
   type VerifiableLedger,
 } from '@switchyard/core';
 import { LEDGER_SOURCES } from './ledger-sources.js';
@@ -279,8 +280,8 @@ export class KnexLedger implements VerifiableLedger {
     return eraseEntry(this.knex, erasure);
   }
 
-  pastRetention(before: string, limit: number): Promise<Array<{ kind: 'invocation' | 'delivery'; id: string }>> {
-    return pastRetention(this.knex, before, limit);
+  pastRetention(before: string, limit: number, hooks?: RetentionScope): Promise<Array<{ kind: 'invocation' | 'delivery'; id: string }>> {
+    return pastRetention(this.knex, before, limit, hooks);
   }
 
   erasureFor(entryId: string): Promise<ErasureRecord | undefined> {

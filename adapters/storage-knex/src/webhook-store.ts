@@ -13,6 +13,7 @@ interface WebhookRow {
   signature_header: string | null;
   require_signature: boolean | number;
   signature_tolerance_s: number | null;
+  retention_private_days: number | string | null;
   created_at: string;
   updated_at: string;
 }
@@ -27,6 +28,7 @@ const toWebhook = (r: WebhookRow): Webhook => ({
     r.signature_scheme && r.signature_secret
       ? { scheme: r.signature_scheme as SignatureScheme, secret: r.signature_secret, header: r.signature_header, require: Boolean(r.require_signature), tolerance_s: r.signature_tolerance_s }
       : null,
+  retention_private_days: r.retention_private_days === null ? null : Number(r.retention_private_days),
   created_at: r.created_at,
   updated_at: r.updated_at,
 });
@@ -80,7 +82,7 @@ export class KnexWebhookStore implements WebhookStore {
     return (await this.knex<WebhookRow>('webhooks').orderBy('created_at', 'asc').orderBy('id', 'asc')).map(toWebhook);
   }
 
-  async update(id: string, changes: Partial<Pick<Webhook, 'name' | 'on' | 'delivery_id_path' | 'event_type_path' | 'signature'>>, at: string): Promise<Webhook | undefined> {
+  async update(id: string, changes: Partial<Pick<Webhook, 'name' | 'on' | 'delivery_id_path' | 'event_type_path' | 'signature' | 'retention_private_days'>>, at: string): Promise<Webhook | undefined> {
     const count = await this.knex('webhooks').where({ id }).update({ ...toColumns(changes), updated_at: at });
     this.cache.delete(id);
     return count > 0 ? this.get(id) : undefined;

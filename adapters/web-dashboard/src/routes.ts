@@ -219,7 +219,7 @@ export function dashboardRoutes(ctx: Ctx): Router {
       if (!answer) throw err;
       return send(req, res, { title: 'Webhooks', section: 'webhooks' }, webhooksBody(await ctx.webhooks.list(), baseUrlOf(req, ctx.publicBaseUrl), sessions.csrfToken(ctx.access.sessionOf(req)), answer), 400);
     }
-    const hook = await ctx.webhooks.create({ id: newWebhookId(), name: changes.name!, on: true, delivery_id_path: null, event_type_path: null, signature: changes.signature ?? null, created_at: now, updated_at: now });
+    const hook = await ctx.webhooks.create({ id: newWebhookId(), name: changes.name!, on: true, delivery_id_path: null, event_type_path: null, signature: changes.signature ?? null, retention_private_days: changes.retention_private_days ?? null, created_at: now, updated_at: now });
     ctx.logger.info('webhook created', { hook: webhookLogName(hook.id), name: hook.name, via: 'dashboard' });
     res.redirect(303, `/dashboard/webhooks/${hook.id}?did=created`);
   });

@@ -32,6 +32,9 @@ export interface LedgerCheckpoint {
 }
 
 /** The verifiable ledger: every ledger entry a leaf of one RFC 6962 tree, with signed checkpoints. */
+/** Whose deliveries a retention query looks at. */
+export type RetentionScope = { only: readonly string[] } | { except: readonly string[] };
+
 export interface VerifiableLedger {
   readonly origin: string;
   /** The published verifier key of the checkpoint signer (c2sp.org/signed-note form). */
@@ -66,8 +69,12 @@ export interface VerifiableLedger {
    * (entry_pending), already erased (already_erased).
    */
   erase(erasure: ErasureRecord): Promise<ErasureRecord>;
-  /** Up to `limit` invocations and deliveries made before `before` (ISO 8601), in the tree and not erased, oldest first. */
-  pastRetention(before: string, limit: number): Promise<Array<{ kind: 'invocation' | 'delivery'; id: string }>>;
+  /**
+   * Up to `limit` invocations and deliveries made before `before` (ISO 8601), in the tree and not
+   * erased, oldest first. `hooks.only`: the deliveries of these webhooks alone (no invocations);
+   * `hooks.except`: not theirs (they keep their own retention).
+   */
+  pastRetention(before: string, limit: number, hooks?: RetentionScope): Promise<Array<{ kind: 'invocation' | 'delivery'; id: string }>>;
   /** The erasure of an entry, if it was erased. */
   erasureFor(entryId: string): Promise<ErasureRecord | undefined>;
   /** The salt of an entry's commitment, which a receipt reveals. */

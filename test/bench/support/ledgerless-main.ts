@@ -16,7 +16,7 @@ if (!databaseUrl?.startsWith('sqlite:')) throw new Error('usage: ledgerless-main
 const db = await openDatabase(databaseUrl, { leafWorker: false });
 const store = new KnexDeliveryStore(db.knex);
 /** Stands in for the webhook the service would look up: On, no own id path, no signature. */
-const webhook = (id: string): Webhook => ({ id, name: 'ledgerless', on: true, delivery_id_path: null, event_type_path: null, signature: null, created_at: '', updated_at: '' });
+const webhook = (id: string): Webhook => ({ id, name: 'ledgerless', on: true, delivery_id_path: null, event_type_path: null, signature: null, retention_private_days: null, created_at: '', updated_at: '' });
 const app = express();
 app.disable('x-powered-by');
 app.post('/hook/:id', async (req, res) => {

@@ -88,6 +88,8 @@ export interface HookOptions {
   follow: boolean;
   idPath?: string;
   eventTypePath?: string;
+  /** The webhook's retention_private_days (the server checks it; not a number is sent as given, and refused). */
+  retentionDays?: string;
   /** Only deliveries of this event type. */
   eventType?: string;
   intervalMs: number;
@@ -104,11 +106,12 @@ export async function hookCommand(client: SwitchyardClient, args: string[], opti
     }
     case 'create': {
       const name = rest.join(' ').trim();
-      if (!name) throw new CliError('invalid_request', 'usage: switchyard hook create <name> [--id-path <path>] [--event-type-path <path>]', 2);
+      if (!name) throw new CliError('invalid_request', 'usage: switchyard hook create <name> [--id-path <path>] [--event-type-path <path>] [--retention-days <days>]', 2);
       const hook = await client.request<WebhookView>('POST', '/api/objects/webhook', {
         name,
         ...(options.idPath ? { delivery_id_path: options.idPath } : {}),
         ...(options.eventTypePath ? { event_type_path: options.eventTypePath } : {}),
+        ...(options.retentionDays !== undefined ? { retention_private_days: options.retentionDays.trim() !== '' && Number.isFinite(Number(options.retentionDays)) ? Number(options.retentionDays) : options.retentionDays } : {}),
       });
       return print(hook, () => `created ${hook.id} (${hook.name})\naddress: ${hook.address}`);
     }

@@ -62,6 +62,7 @@ export const schemas = {
     {
       id: { type: 'string', pattern: '^hk_[A-Za-z0-9]{12}$' }, name: str, address: str, on: bool, delivery_id_path: { type: ['string', 'null'] },
       event_type_path: { type: ['string', 'null'], description: 'Where deliveries name their event type when the sender is not known: a body path or header:<name>' },
+      retention_private_days: { type: ['number', 'null'], description: 'Its deliveries’ private fields are erased after this many days; null: retention.privateDays' },
       signature: { type: ['object', 'null'], description: 'The check of inbound signatures: {scheme, header, require, tolerance_s, secret_set}; the secret is write-only' },
       created_at: str,
     },

@@ -263,7 +263,7 @@ export const paths = {
     get: { operationId: 'listWebhooks', tags: ['webhooks'], summary: 'Every webhook', security: ownerOnly, responses: { '200': json('Webhooks', { type: 'object', properties: { items: { type: 'array', items: ref('Webhook') } } }), ...credentialErrors } },
     post: {
       operationId: 'createWebhook', tags: ['webhooks'], summary: 'Create a webhook', security: ownerOnly,
-      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { name: { type: 'string' }, delivery_id_path: { type: 'string' }, event_type_path: { type: 'string' }, signature: ref('SignatureSetting') }, required: ['name'] } } } },
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { name: { type: 'string' }, delivery_id_path: { type: 'string' }, event_type_path: { type: 'string' }, signature: ref('SignatureSetting'), retention_private_days: { type: ['number', 'null'], exclusiveMinimum: 0 } }, required: ['name'] } } } },
       responses: { '201': json('The webhook, its address and how to read its deliveries', ref('Webhook')), ...errors([400, 'invalid_request']), ...credentialErrors },
     },
   },
@@ -271,7 +271,7 @@ export const paths = {
     get: { operationId: 'getWebhook', tags: ['webhooks'], summary: 'One webhook', security: ownerOnly, parameters: [hookId], responses: { '200': json('The webhook', ref('Webhook')), ...errors([404, 'webhook_not_found']), ...credentialErrors } },
     patch: {
       operationId: 'updateWebhook', tags: ['webhooks'], summary: 'Turn on or off, rename, change the delivery-id path or signature check', security: ownerOnly, parameters: [hookId],
-      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { on: { type: 'boolean' }, name: { type: 'string' }, delivery_id_path: { type: ['string', 'null'] }, event_type_path: { type: ['string', 'null'] }, signature: { oneOf: [ref('SignatureSetting'), { type: 'null' }] } } } } } },
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { on: { type: 'boolean' }, name: { type: 'string' }, delivery_id_path: { type: ['string', 'null'] }, event_type_path: { type: ['string', 'null'] }, signature: { oneOf: [ref('SignatureSetting'), { type: 'null' }] }, retention_private_days: { type: ['number', 'null'], exclusiveMinimum: 0 } } } } } },
       responses: { '200': json('The webhook', ref('Webhook')), ...errors([400, 'invalid_request'], [404, 'webhook_not_found']), ...credentialErrors },
     },
   },

@@ -24,6 +24,7 @@ export function webhookRoutes(ctx: Ctx): Router {
       delivery_id_path: changes.delivery_id_path ?? null,
       event_type_path: changes.event_type_path ?? null,
       signature: changes.signature ?? null,
+      retention_private_days: changes.retention_private_days ?? null,
       created_at: now,
       updated_at: now,
     });
@@ -44,7 +45,7 @@ export function webhookRoutes(ctx: Ctx): Router {
 
   router.patch(`${base}/:id`, async (req, res) => {
     const changes = readWebhookChanges(req.body, false);
-    if (Object.keys(changes).length === 0) throw new SwitchyardError('invalid_request', 'nothing to change: send on, name, delivery_id_path, event_type_path or signature');
+    if (Object.keys(changes).length === 0) throw new SwitchyardError('invalid_request', 'nothing to change: send on, name, delivery_id_path, event_type_path, signature or retention_private_days');
     const webhook = await ctx.webhooks.update(req.params['id'] as string, changes, new Date().toISOString());
     if (!webhook) throw new SwitchyardError('webhook_not_found', `no webhook ${req.params['id']}`);
     ctx.logger.info('webhook changed', { hook: webhookLogName(webhook.id), fields: Object.keys(changes) });
