@@ -139,6 +139,7 @@ for (const engine of engines()) {
       await page.fill('#dst-new-filter', 'body.kind == "order"');
       await page.fill('#dst-new-transform', '{"order": id}');
       await page.fill('#dst-new-headers', 'X-Shop, x-trace');
+      await page.fill('#dst-new-extra', 'X-Tenant: acme\nX-Env: prod');
       const [res] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/webhooks/${hookId}/destinations`)), page.click('#destination-create button')]);
       expect(await page.textContent('#form-answer')).to.match(/^Destination/);
       expect(res.status()).to.equal(201);
@@ -146,6 +147,7 @@ for (const engine of engines()) {
       expect(notice).to.match(/^Destination Warehouse added\. Its signing secret, shown this once: whsec_\S+$/);
       const [dst] = await destinations();
       expect(dst).to.deep.include({ name: 'Warehouse', url: receiverUrl, filter: 'body.kind == "order"', transform: '{"order": id}', forward_headers: ['x-shop', 'x-trace'], on: true });
+      expect(dst!['headers']).to.deep.equal({ 'X-Tenant': 'acme', 'X-Env': 'prod' });
       expect(dst!['retry']).to.include({ max_attempts: 1, initial_ms: 200 });
       // Listed by name, with its settings; no retry button while it has no dead letters.
       const row = page.locator(`tr[data-destination="${dst!['id']}"]`);
@@ -161,9 +163,22 @@ for (const engine of engines()) {
       await edit.locator('input[name=name]').fill('Warehouse EU');
       await edit.locator('textarea[name=filter]').fill('');
       await edit.locator('input[name=forward_headers]').fill('none');
-      await Promise.all([page.waitForURL(/did=dst-saved/), edit.locator('button').click()]);
+      expect(await edit.locator('textarea[name=headers]').inputValue()).to.equal('X-Tenant: acme\nX-Env: prod');
+      // A header line without a colon: refused naming the line, nothing changed.
+      await edit.locator('textarea[name=headers]').fill('X-Tenant acme');
+      const [refusedHeaders] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/destinations/${dst!['id']}/edit`)), edit.locator('button').click()]);
+      expect(refusedHeaders.status()).to.equal(400);
+      expect(await page.content()).to.contain('headers: line 1 is not "Name: value"');
+      expect((await destinations())[0]!['headers']).to.deep.equal({ 'X-Tenant': 'acme', 'X-Env': 'prod' });
+      const again = page.locator(`#edit-${dst!['id']}`);
+      await again.locator('input[name=name]').fill('Warehouse EU');
+      await again.locator('textarea[name=filter]').fill('');
+      await again.locator('input[name=forward_headers]').fill('none');
+      await again.locator('textarea[name=headers]').fill('X-Tenant: globex');
+      await Promise.all([page.waitForURL(/did=dst-saved/), again.locator('button').click()]);
       expect(await answer()).to.equal('Destination Warehouse EU saved.');
       expect((await destinations())[0]).to.deep.include({ name: 'Warehouse EU', filter: null, forward_headers: 'none', transform: '{"order": id}' });
+      expect((await destinations())[0]!['headers']).to.deep.equal({ 'X-Tenant': 'globex' });
 
       // A bad transform on the edit form: the whole message, nothing changed.
       await page.locator(`tr[data-destination="${dst!['id']}"] summary:has-text("Edit")`).click();

@@ -1,6 +1,6 @@
 // A dashboard form's fields as the JSON the API takes: the same checks in core then judge them, so
 // a form refuses what the API refuses, with the same message, and stores nothing.
-import type { Destination, Webhook } from '@switchyard/core';
+import { SwitchyardError, type Destination, type Webhook } from '@switchyard/core';
 
 type Form = Record<string, unknown>;
 
@@ -13,6 +13,18 @@ const whole = (value: string): number | string => (/^\d{1,15}$/.test(value.trim(
 const forwardHeaders = (value: string): string | string[] => {
   const v = value.trim();
   return v === 'all' || v === 'none' ? v : v.split(/[\s,]+/).filter((n) => n.length > 0);
+};
+
+/** "Name: value", one a line, as the object the API takes; a line without a colon is refused, naming it. */
+const extraHeaders = (value: string): Record<string, string> => {
+  const out: Record<string, string> = {};
+  value.split(/\r?\n/).forEach((line, n) => {
+    if (line.trim() === '') return;
+    const colon = line.indexOf(':');
+    if (colon <= 0) throw new SwitchyardError('invalid_request', `headers: line ${n + 1} is not "Name: value"`, { field: 'headers' });
+    out[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  });
+  return out;
 };
 
 /** A destination form: every field it shows; an empty filter or transform is none (null), when changing. */
@@ -31,6 +43,9 @@ export function destinationPayload(form: Form, creating: boolean): Record<string
     else if (!creating) out[field] = null;
   }
   if (text(form, 'forward_headers').trim() !== '') out['forward_headers'] = forwardHeaders(text(form, 'forward_headers'));
+  // Headers sent with every attempt: empty is none (when changing, the ones it had are taken away).
+  const headers = extraHeaders(text(form, 'headers'));
+  if (Object.keys(headers).length > 0 || !creating) out['headers'] = headers;
   return out;
 }
 
@@ -49,10 +64,10 @@ export function webhookPayload(form: Form, current: Webhook | null): Record<stri
 }
 
 /** The form's values shown again after a refusal, so nothing typed is lost. */
-export type DestinationFormValues = Partial<Record<'name' | 'url' | 'max_attempts' | 'initial_ms' | 'filter' | 'transform' | 'forward_headers', string>>;
+export type DestinationFormValues = Partial<Record<'name' | 'url' | 'max_attempts' | 'initial_ms' | 'filter' | 'transform' | 'forward_headers' | 'headers', string>>;
 
 export const formValues = (form: Form): DestinationFormValues =>
-  Object.fromEntries(['name', 'url', 'max_attempts', 'initial_ms', 'filter', 'transform', 'forward_headers'].map((k) => [k, text(form, k)]));
+  Object.fromEntries(['name', 'url', 'max_attempts', 'initial_ms', 'filter', 'transform', 'forward_headers', 'headers'].map((k) => [k, text(form, k)]));
 
 export const destinationValues = (d: Destination): DestinationFormValues => ({
   name: d.name,
@@ -62,4 +77,5 @@ export const destinationValues = (d: Destination): DestinationFormValues => ({
   filter: d.filter ?? '',
   transform: d.transform ?? '',
   forward_headers: Array.isArray(d.forward_headers) ? d.forward_headers.join(', ') : d.forward_headers,
+  headers: Object.entries(d.headers ?? {}).map(([name, value]) => `${name}: ${value}`).join('\n'),
 });

@@ -43,6 +43,7 @@ export function destinationForm(hookId: string, csrf: string, dst: Destination |
   <label for="${id}-filter">Filter <span class="muted">(an expression over headers and body, e.g. body.type == "paid"; empty forwards every delivery)</span></label><textarea id="${id}-filter" name="filter" rows="2">${v('filter')}</textarea>
   <label for="${id}-transform">Transform <span class="muted">(JSONata on a JSON body; empty sends it as received)</span></label><textarea id="${id}-transform" name="transform" rows="3">${v('transform')}</textarea>
   <label for="${id}-headers">Forward headers <span class="muted">(all, none, or names separated by commas)</span></label><input id="${id}-headers" name="forward_headers" value="${v('forward_headers')}" placeholder="all">
+  <label for="${id}-extra">Headers sent with every attempt <span class="muted">(Name: value, one a line)</span></label><textarea id="${id}-extra" name="headers" rows="2">${v('headers')}</textarea>
   <button type="submit">${dst ? 'Save destination' : 'Add destination'}</button>
 </form>`;
 }
