@@ -6,6 +6,7 @@
 // run when /usr/bin/chromium exists.
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -280,6 +281,58 @@ for (const engine of engines()) {
       expect(await page.locator('#deliveries tr').count(), 'an empty choice is all').to.equal(6);
       const tooLong = await page.goto(`${svc.url}/dashboard/webhooks/${hook['id']}?event_type=${'x'.repeat(201)}`);
       expect(tooLong!.status()).to.equal(400);
+    });
+
+    it('verifies a delivery on its page, then names its body and its headers when their rows are edited behind the service', async () => {
+      const hook = (await api('/api/objects/webhook', { method: 'POST', body: JSON.stringify({ name: 'Proven deliveries' }) })).body;
+      const sent = await fetch(`${svc.url}/hook/${hook['id']}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-trace': 'one' }, body: '{"order":42,"paid":true}' });
+      const id = ((await sent.json()) as { entry: string }).entry;
+      const db = knexFactory(knexConfig(svc.db.url));
+      try {
+        const verifyPage = async () => {
+          await page.goto(`${svc.url}/dashboard/deliveries/${id}`);
+          if ((await page.locator('#api_key').count()) > 0) {
+            await signIn();
+            await page.goto(`${svc.url}/dashboard/deliveries/${id}`);
+          }
+          for (let i = 0; i < 20; i++) {
+            await page.click('#verify-proof');
+            await page.waitForFunction(() => !document.getElementById('proof-status')!.textContent!.startsWith('Checking'));
+            if (!(await page.textContent('#proof-status'))!.startsWith('Recorded')) break;
+            await page.waitForTimeout(100);
+          }
+          return { cls: (await page.getAttribute('#proof-status', 'class'))!, text: (await page.textContent('#proof-status'))! };
+        };
+        const untouched = await verifyPage();
+        expect(untouched.cls, untouched.text).to.contain('verified');
+        expect(untouched.text).to.match(new RegExp(`^Verified: ${id} is leaf \\d+ of `));
+        expect(await page.locator('#proof-steps li', { hasText: 'the stored body hashes to' }).count()).to.equal(1);
+        await shot('07b-delivery-proof-verified');
+
+        for (const sql of dialectFor(db).dropAppendOnly('deliveries')) await db.raw(sql);
+        const row = (await db('deliveries').where({ id }).first()) as Record<string, any>;
+        const original = Buffer.from(row['body'] as Uint8Array);
+        const flipped = Buffer.from(original);
+        flipped[10] = flipped[10]! ^ 1;
+        // One byte of the body, with and without its recorded SHA-256 edited to match.
+        for (const edit of [{ body: flipped }, { body: flipped, body_sha256: createHash('sha256').update(flipped).digest('hex') }]) {
+          await db('deliveries').where({ id }).update(edit);
+          const edited = await verifyPage();
+          expect(edited.cls).to.contain('failed');
+          expect(edited.text).to.equal('Not verified: the record shown differs from its leaf in body');
+          await db('deliveries').where({ id }).update({ body: original, body_sha256: row['body_sha256'] });
+        }
+        await db('deliveries').where({ id }).update({ headers: String(row['headers']).replace('"one"', '"two"') });
+        const edited = await verifyPage();
+        expect(edited.cls).to.contain('failed');
+        expect(edited.text).to.equal('Not verified: the record shown differs from its leaf in headers');
+        expect(await page.locator('td', { hasText: /^two$/ }).count()).to.equal(1); // the page shows the edited header it refuses
+        await shot('07c-delivery-proof-edited');
+        await db('deliveries').where({ id }).update({ headers: row['headers'] });
+        expect((await verifyPage()).cls).to.contain('verified');
+      } finally {
+        await db.destroy();
+      }
     });
 
     it('serves data pages without script, with security headers and escaping', async () => {

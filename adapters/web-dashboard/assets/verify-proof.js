@@ -1,4 +1,4 @@
-// Verifies an invocation's public proof in the browser, trusting nothing but the verifier key:
+// Verifies an invocation's or a delivery's public proof in the browser, trusting nothing but the verifier key:
 //   1. the leaf hash is SHA-256(0x00 || leaf text)                       (RFC 6962 §2.1)
 //   2. the inclusion proof leads from that leaf to the checkpoint's root  (RFC 9162 §2.1.3.2)
 //   3. the checkpoint is signed by the published Ed25519 key              (C2SP signed-note)
@@ -190,7 +190,14 @@ async function verify(button) {
         erased = eLeaf.fields;
         step(`erased at ${eLeaf.erased_at}: ${erased.join(', ')} (the erasure ${eLeaf.id} is leaf ${e.index})`, true);
       }
-      const bad = (await fieldsNotMatching(leaf, record)).filter((f) => !erased.includes(f));
+      // A delivery's body: its stored bytes, hashed here, stand in for the recorded SHA-256.
+      if (record.body) {
+        const got = await fetch(record.body);
+        if (!got.ok) throw new Error(`the stored body could not be read (HTTP ${got.status})`);
+        record.private.body_sha256 = hex(await sha256(new Uint8Array(await got.arrayBuffer())));
+        step(`the stored body hashes to ${record.private.body_sha256.slice(0, 16)}…`, true);
+      }
+      const bad = (await fieldsNotMatching(leaf, record)).filter((f) => !erased.includes(f)).map((f) => (record.body && f === 'body_sha256' ? 'body' : f));
       if (bad.length > 0) throw new Error(`the record shown differs from its leaf in ${bad.join(', ')}`);
       step(erased.length ? `every field not erased opens its leaf` : `the record shown opens its leaf (${Object.keys(record.public).length + Object.keys(record.private).length} fields)`, true);
     }

@@ -351,7 +351,18 @@ export function dashboardRoutes(ctx: Ctx): Router {
     const session = ctx.access.sessionOf(req);
     const hook = await ctx.webhooks.get(delivery.hook_id);
     const answer = hook ? await doneNotice(req.query, hook) : null;
-    send(req, res, { title: delivery.id, section: 'webhooks' }, deliveryBody(delivery, presentBody(delivery.body), forwarding, sessions.csrfToken(session), answer, await destinationNames(delivery.hook_id)));
+    // The record as this page shows it; its body the browser fetches and hashes itself (an edited
+    // body under an unchanged recorded SHA-256 must not verify).
+    const parts = leafParts({ kind: 'delivery', entry: delivery });
+    const erasure = await ctx.ledger.erasureFor(delivery.id);
+    const opening = {
+      salt: ctx.ledger.commitmentSalt('delivery', delivery.id),
+      public: parts.public,
+      private: parts.private,
+      ...(delivery.body_sha256 !== null && !erasure ? { body: `/dashboard/deliveries/${delivery.id}/body` } : {}),
+      ...(erasure ? { erasure: erasure.id } : {}),
+    };
+    send(req, res, { title: delivery.id, section: 'webhooks', scripts: ['verify-proof.js'] }, deliveryBody(delivery, presentBody(delivery.body), forwarding, sessions.csrfToken(session), answer, await destinationNames(delivery.hook_id), opening));
   });
 
   // A body too large for the page, byte for byte with its original content type.

@@ -148,7 +148,29 @@ function forwardingSection(d: StoredDelivery, forwarding: ForwardingView[], csrf
 </table>`;
 }
 
-export function deliveryBody(d: StoredDelivery, body: { body: string | null; body_encoding: string | null }, forwarding: ForwardingView[] = [], csrf = '', answer: FormAnswer | null = null, names: ReadonlyMap<string, string> = new Map()): Html {
+/** The record as the delivery page shows it, opened like a receipt: the browser holds it to the leaf. */
+export interface DeliveryOpening {
+  salt: string;
+  public: Record<string, unknown>;
+  private: Record<string, unknown>;
+  /** The stored body's bytes: the browser hashes them itself rather than trust the recorded SHA-256. */
+  body?: string;
+  erasure?: string;
+}
+
+/** Same-origin links only: the page's CSP allows fetching from its own origin. */
+function proofSection(d: StoredDelivery, opening: DeliveryOpening): Html {
+  return html`<h2>Proof</h2>
+<p>The ledger's public proof for this delivery, checked here in your browser: the leaf hash, the
+inclusion proof up to the checkpoint's root and the checkpoint's Ed25519 signature under the
+published verifier key; then the stored body (hashed here from its bytes), the headers and every
+other field this page shows against the leaf's commitments.</p>
+<button type="button" id="verify-proof" data-confirm="/api/dispatch?confirm=${d.id}" data-key="/api/proven-work/key" data-record="${JSON.stringify(opening)}">Verify proof</button>
+<p id="proof-status" class="proof" role="status">Not checked yet.</p>
+<ul id="proof-steps"></ul>`;
+}
+
+export function deliveryBody(d: StoredDelivery, body: { body: string | null; body_encoding: string | null }, forwarding: ForwardingView[] = [], csrf = '', answer: FormAnswer | null = null, names: ReadonlyMap<string, string> = new Map(), opening: DeliveryOpening | null = null): Html {
   return html`<p><a href="/dashboard/webhooks/${d.hook_id}">Deliveries</a></p>
 <h1>${d.id}</h1>
 ${answerLine(answer)}
@@ -167,6 +189,7 @@ ${forwardingSection(d, forwarding, csrf, names)}
 <h2>Body <span class="muted">${counted(d.body_size, 'byte')}${body.body_encoding ? `, ${body.body_encoding}` : ''}</span></h2>
 ${d.body_omitted
   ? html`<p id="delivery-body-omitted">Too large to show here. SHA-256 <code>${d.body_sha256}</code> · <a href="/dashboard/deliveries/${d.id}/body">the raw body</a> (with its original content type)</p>`
-  : html`<pre id="delivery-body">${body.body ?? ''}</pre>`}`;
+  : html`<pre id="delivery-body">${body.body ?? ''}</pre>`}
+${opening ? proofSection(d, opening) : ''}`;
 }
 
