@@ -1,15 +1,18 @@
 // The upstream client, timed: each MCP tool call's latency goes to the service's metrics by tool
 // and outcome. Everything else passes through unchanged.
-import type { McpToolDescription, ToolCallOptions, ToolCallResult, UpstreamAddress, UpstreamToolClient } from '@switchyard/core';
+import type { ToolCallOptions, ToolCallResult, UpstreamAddress, UpstreamToolClient } from '@switchyard/core';
 import type { ServiceMetrics } from '@switchyard/telemetry';
+import { DelegatingUpstreamClient } from './delegating-upstream-client.js';
 
-export class MeteredUpstreamClient implements UpstreamToolClient {
+export class MeteredUpstreamClient extends DelegatingUpstreamClient {
   constructor(
-    private readonly inner: UpstreamToolClient,
+    inner: UpstreamToolClient,
     private readonly metrics: ServiceMetrics,
-  ) {}
+  ) {
+    super(inner);
+  }
 
-  async callTool(upstream: UpstreamAddress, tool: string, args: unknown, options: ToolCallOptions): Promise<ToolCallResult> {
+  override async callTool(upstream: UpstreamAddress, tool: string, args: unknown, options: ToolCallOptions): Promise<ToolCallResult> {
     const started = process.hrtime.bigint();
     const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
     try {
@@ -20,26 +23,5 @@ export class MeteredUpstreamClient implements UpstreamToolClient {
       this.metrics.upstreamCall(tool, 'failed', seconds());
       throw err;
     }
-  }
-
-  listTools(upstream: UpstreamAddress, options: { timeoutMs: number }): Promise<McpToolDescription[]> {
-    return this.inner.listTools(upstream, options);
-  }
-
-  request(upstream: UpstreamAddress, method: string, params: Record<string, unknown> | undefined, options: { timeoutMs: number }): Promise<Record<string, unknown>> {
-    if (!this.inner.request) return Promise.reject(new Error(`the upstream client cannot forward ${method}`));
-    return this.inner.request(upstream, method, params, options);
-  }
-
-  onToolListChanged(listener: (upstream: UpstreamAddress) => void): () => void {
-    return this.inner.onToolListChanged(listener);
-  }
-
-  onResourceUpdated(listener: (upstream: UpstreamAddress, params: { uri: string } & Record<string, unknown>) => void): () => void {
-    return this.inner.onResourceUpdated ? this.inner.onResourceUpdated(listener) : () => {};
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
   }
 }
