@@ -10,7 +10,6 @@
 // a temp SQLite file).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setMaxListeners } from 'node:events';
@@ -21,6 +20,7 @@ import { closedLoop, type Figures } from './support/stats.js';
 import { withCpu } from './support/cpu.js';
 import { writeReport } from './support/report.js';
 import { listeningUrl, spawnTs } from '../support/processes.js';
+import { freePort } from '../support/free-port.js';
 
 // As in edge-bench: the SDK's HTTP transport holds an abort listener per request on one signal until
 // GC, which trips Node's leak warning in this client process; it says nothing about the paths measured.
@@ -38,16 +38,6 @@ const ECHO = join(PROJECT_ROOT, 'test', 'support', 'echo-mcp-server.mjs');
 const ERAS = { '2025-11-25': undefined, '2026-07-28': { mode: { pin: '2026-07-28' } } } as const;
 type Era = keyof typeof ERAS;
 
-/** A free loopback port: the proxies take a port number, not 0. */
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 /** Starts a proxy's CLI and waits until its port answers HTTP. */
 async function startProxy(bin: string, args: (port: number) => string[]): Promise<{ url: string; proc: ChildProcess }> {

@@ -7,8 +7,7 @@ import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -16,6 +15,7 @@ import request from 'supertest';
 import { PROJECT_ROOT } from '@switchyard/app';
 import { TEST_API_KEY, engines, startListeningService, type ListeningService } from '../support/app.js';
 import { eventually } from '../support/receiver.js';
+import { freePort } from '../support/free-port.js';
 
 /** The js block that follows `<!-- receiver: name -->` in docs/webhooks.md. */
 function receiverCode(name: string): string {
@@ -23,15 +23,6 @@ function receiverCode(name: string): string {
   const m = new RegExp(`<!-- receiver: ${name} -->\\n\`\`\`js\\n([\\s\\S]*?)^\`\`\`$`, 'm').exec(doc);
   if (!m) throw new Error(`docs/webhooks.md has no receiver ${name}`);
   return m[1]!;
-}
-
-/** A port free now (the receivers listen on the port they are given, as the doc's do). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** POSTs bytes with headers; answers the status. */

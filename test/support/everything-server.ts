@@ -2,7 +2,7 @@
 // entry, and its streamable HTTP mode started as a child process on a free loopback port.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from './free-port.js';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '@switchyard/app';
 
@@ -10,14 +10,7 @@ export const EVERYTHING_BIN = join(PROJECT_ROOT, 'node_modules', '@modelcontextp
 export const LISTING_FIXTURE = join(PROJECT_ROOT, 'test', 'support', 'listing-mcp-server.mjs');
 export const CHANGING_FIXTURE = join(PROJECT_ROOT, 'test', 'support', 'changing-mcp-server.mjs');
 
-/** A port nobody listens on right now: bind one, then release it. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
+export { freePort };
 
 export interface EverythingHttp {
   url: string;

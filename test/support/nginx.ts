@@ -4,10 +4,10 @@
 // changes.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '@switchyard/app';
+import { freePort } from './free-port.js';
 
 export const NGINX = '/usr/sbin/nginx';
 
@@ -17,16 +17,6 @@ export interface Nginx {
   conf: string;
   stop(): Promise<void>;
 }
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 /** The kit's conf with `servers` (host:port) in place of the compose services api1 and api2. */
 export function kitConf(servers: string[], port: number, dir: string): string {

@@ -3,9 +3,9 @@
 // and postgres refuse to run as root, so as root they run as the postgres user (runuser).
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
 
 export interface PgCluster {
   /** A database URL for the cluster's `postgres` database. */
@@ -17,15 +17,6 @@ export interface PgCluster {
   remove(): void;
 }
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 function userIds(name: string): { uid: number; gid: number } {
   const id = (flag: string) => Number(execFileSync('id', [flag, name]).toString().trim());
