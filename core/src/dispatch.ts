@@ -121,7 +121,11 @@ export class DispatchService {
     }
     try {
       checkRepairTarget(capability.key, targetId, target, target ? await this.store.repairChain(targetId) : []);
-      return await this.run(capability, validate, body, caller, { repairs: targetId, replays: null, source }, null, id, live);
+      // Checked again once this run holds its reservation: a repair that ran and ended between the
+      // check above and the reservation (its record appended, its reservation gone) is found now,
+      // so this one is refused (lineage_closed or superseded) before anything runs.
+      const stillRepairable = async (): Promise<void> => checkRepairTarget(capability.key, targetId, await this.store.get(targetId), await this.store.repairChain(targetId));
+      return await this.run(capability, validate, body, caller, { repairs: targetId, replays: null, source }, null, id, live, undefined, this.reservations ? stillRepairable : undefined);
     } finally {
       if (!this.reservations) this.repairing.delete(targetId);
     }
@@ -180,9 +184,12 @@ export class DispatchService {
     live: LiveCall = {},
     /** What the run uses up (an approval), recorded with its reservation or its record; see runApproved. */
     consume?: () => Promise<void>,
+    /** Checked once the run is reserved (a repair's lineage, see repair()): a refusal releases the reservation and is thrown, nothing recorded. */
+    recheck?: () => Promise<void>,
   ): Promise<DispatchOutcome> {
     let consumed = consume === undefined;
     let consumeFailed = false;
+    let refusedOnceReserved = false;
     const useUp = async (): Promise<void> => {
       if (consumed) return;
       consumed = true;
@@ -219,6 +226,13 @@ export class DispatchService {
       // Write-ahead: the run is durably reserved before anything runs; no reservation, no run.
       await this.reserve(interruptedRecord({ id, capability, caller, bodyText: text, args, links, createdAt: started, requestId: this.scope.requestId() }));
       try {
+        await recheck?.();
+      } catch (err) {
+        refusedOnceReserved = true;
+        await this.release(id);
+        throw err;
+      }
+      try {
         await useUp();
       } catch (err) {
         // Not used up (decided elsewhere, or not written): this run does not happen; its reservation goes.
@@ -237,10 +251,10 @@ export class DispatchService {
       if (nestsDeeperThan(result, maxDepth)) fail('tool_error', `the result of ${capability.key} nests deeper than ${maxDepth} levels`, { max_depth: maxDepth });
     } catch (err) {
       // Not reserved, so nothing ran and nothing can be recorded: the request fails as a whole. So
-      // does a repair that another one of the same failure beat to its reservation (as before a run),
-      // and a run whose approval could not be used up.
-      if (consumeFailed) throw err;
-      if (!ran && (SwitchyardError.is(err, 'storage_unavailable') || SwitchyardError.is(err, 'invalid_repair'))) throw err;
+      // does a repair that another one of the same failure beat to its reservation or to its end (as
+      // before a run), and a run whose approval could not be used up.
+      if (consumeFailed || refusedOnceReserved) throw err;
+      if (!ran && (SwitchyardError.is(err, 'storage_unavailable') || SwitchyardError.is(err, 'repair_in_progress'))) throw err;
       const coded = SwitchyardError.is(err) ? err : new SwitchyardError('internal_error', `runner failed: ${(err as Error)?.message ?? String(err)}`);
       error = coded.toJSON();
       // An approval request that passed every other check waits; anything else refused is refused.
@@ -308,7 +322,7 @@ export class DispatchService {
     try {
       await this.reservations.begin(interrupted);
     } catch (err) {
-      if (SwitchyardError.is(err, 'invalid_repair')) throw err; // another repair of the same failure holds it
+      if (SwitchyardError.is(err, 'repair_in_progress')) throw err; // another repair of the same failure holds it
       throw storageUnavailable(`${interrupted.key} was not run`, err, { ran: false });
     }
   }

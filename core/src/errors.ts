@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'invalid_arguments'
   | 'invalid_repair'
   | 'lineage_closed'
+  | 'repair_in_progress'
   | 'rotation_conflict'
   | 'invocation_not_found'
   | 'credential_required'

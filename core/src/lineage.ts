@@ -38,14 +38,15 @@ export function checkRepairTarget(key: string, repairsId: string, target: Stored
 
 /**
  * A repair of `repairsId` is already running (`inFlight`, when it is known: it may have just ended):
- * a second one would fork the chain, so it is refused like a superseded repair, naming the one to
- * repair if that one fails. Decided where runs are reserved (the database, see RunReservations).
+ * a second one would fork the chain, so it is refused (409, a conflict with a run in progress, like
+ * idempotency_key_in_progress). Once that run ends, a retry finds the lineage closed (it succeeded)
+ * or superseded by it (it failed). Decided where runs are reserved (the database, see RunReservations).
  */
 export const repairInFlight = (repairsId: string, inFlight: string | null): SwitchyardError =>
   new SwitchyardError(
-    'invalid_repair',
-    inFlight ? `${repairsId} is being repaired by ${inFlight} right now; repair that one if it fails` : `${repairsId} is being repaired right now; read its repaired_by and repair the newest attempt if it fails`,
-    { repairs: repairsId, reason: 'superseded', repair_instead: inFlight },
+    'repair_in_progress',
+    inFlight ? `${repairsId} is being repaired by ${inFlight} right now; once that run ends, repair it if it failed` : `${repairsId} is being repaired right now; read its repaired_by and repair the newest attempt if it fails`,
+    { repairs: repairsId, in_progress: inFlight },
   );
 
 /** The end of the chain: the latest failed attempt that nothing repairs yet (the last, in a linear chain). */

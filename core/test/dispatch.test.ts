@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CapabilityRegistry, DispatchService, OWNER, argsHash, RunnerDirectory, SwitchyardError, callerOf, mintToken, verifyToken, type Caller, type CapabilityRunner } from '../src/index.js';
+import { CapabilityRegistry, DispatchService, OWNER, argsHash, RunnerDirectory, SwitchyardError, callerOf, mintToken, repairInFlight, verifyToken, type Caller, type CapabilityRunner, type RunReservations } from '../src/index.js';
 import { MemoryInvocationStore } from '@switchyard/plugin-kit/testing';
 import { echoCapability, echoRunner, guardedCapability, ownerOnlyCapability } from './fixtures.js';
 
@@ -203,9 +203,59 @@ describe('core: dispatch', () => {
       const second = await dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"2"}', repairs: a.id }, OWNER).then(() => undefined, (e: unknown) => e);
       release();
       const won = (await first).invocation;
-      expect(SwitchyardError.is(second, 'invalid_repair'), String(second)).to.equal(true);
-      expect((second as SwitchyardError).details).to.include({ reason: 'superseded', repair_instead: won.id });
+      expect(SwitchyardError.is(second, 'repair_in_progress'), String(second)).to.equal(true);
+      expect((second as SwitchyardError).details).to.include({ in_progress: won.id });
       expect((await store.get(a.id))!.repaired_by).to.deep.equal([won.id]);
+    });
+
+    it('reads the lineage again once a repair is reserved: one that ended in between closes it, and the late one runs nothing', async () => {
+      // Reservations like the database's (one per failure), where the second repair's reservation
+      // is taken only after the first repair has run and ended: its check before reserving saw no repair.
+      const held = new Map<string, string>();
+      let letSecondReserve!: () => void;
+      const secondMayReserve = new Promise<void>((r) => (letSecondReserve = r));
+      let begun = 0;
+      const reservations: RunReservations = {
+        begin: async (record) => {
+          if (record.repairs !== null && ++begun === 2) await secondMayReserve;
+          if (record.repairs !== null) {
+            if (held.has(record.repairs)) throw repairInFlight(record.repairs, held.get(record.repairs)!);
+            held.set(record.repairs, record.id);
+          }
+        },
+        end: (id) => {
+          for (const [failure, holder] of held) if (holder === id) held.delete(failure);
+        },
+        abandon: () => undefined,
+        lapsed: async () => [],
+        isReserved: async (id) => [...held.values()].includes(id),
+        drop: async (id) => {
+          for (const [failure, holder] of held) if (holder === id) held.delete(failure);
+        },
+      };
+      const calls: unknown[] = [];
+      const counting: CapabilityRunner = { run: async (_c, args) => (calls.push(args), { echoed: args }) };
+      const registry = new CapabilityRegistry();
+      const runners = new RunnerDirectory();
+      registry.register(echoCapability);
+      runners.assign(echoCapability.key, counting);
+      const store = new MemoryInvocationStore();
+      const dispatch = new DispatchService(registry, runners, store, { now: () => new Date() }, { timeoutMs: 1000 }, undefined, null, reservations);
+      const failed = (await dispatch.dispatch({ key: 'TEST_ECHO', body: '{}' }, OWNER)).invocation;
+      const first = dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"1"}', repairs: failed.id }, OWNER);
+      // The second is checked now (no repair yet) and waits at its reservation.
+      const second = dispatch.dispatch({ key: 'TEST_ECHO', body: '{"text":"2"}', repairs: failed.id }, OWNER).then(() => undefined, (e: unknown) => e);
+      const won = (await first).invocation;
+      expect(won.ok).to.equal(true);
+      const before = (await store.list({ key: 'TEST_ECHO', order: 'append', cursor: null, limit: 100 })).items.length;
+      letSecondReserve();
+      const err = await second;
+      expect(SwitchyardError.is(err, 'lineage_closed'), String(err)).to.equal(true);
+      expect((err as SwitchyardError).details).to.include({ repairs: failed.id, closed_by: won.id });
+      expect(calls.map((args) => (args as { text: string }).text)).to.deep.equal(['1']);
+      expect((await store.list({ key: 'TEST_ECHO', order: 'append', cursor: null, limit: 100 })).items.length).to.equal(before);
+      expect(held.size, 'the late repair released its reservation').to.equal(0);
+      expect((await store.get(failed.id))!.repaired_by).to.deep.equal([won.id]);
     });
 
     it('a repair waiting for approval blocks nothing; once approved, its run carries the link and closes the lineage', async () => {

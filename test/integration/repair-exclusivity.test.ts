@@ -62,8 +62,8 @@ for (const engine of engines()) {
         const labels = ['repair-a', 'repair-b'];
         const answers = labels.map((label, i) => post(urls[i % urls.length]!, { key: 'SIDE_MARK', body: { label, hold: true }, repairs: failed }));
         const first = await Promise.race(answers.map((a, i) => a.then((answer) => ({ answer, i }))));
-        expect(first.answer.status, JSON.stringify(first.answer.body)).to.equal(422);
-        expect(first.answer.body.error).to.include({ code: 'invalid_repair', reason: 'superseded', repairs: failed });
+        expect(first.answer.status, JSON.stringify(first.answer.body)).to.equal(409);
+        expect(first.answer.body.error).to.include({ code: 'repair_in_progress', repairs: failed });
         // The refused repair never reached the upstream: only the winner's mark is there.
         await until('the winning repair to reach the upstream', () => marksIn(marks).length === 1);
         const winnerIndex = 1 - first.i;
@@ -74,7 +74,7 @@ for (const engine of engines()) {
         expect(won.status, JSON.stringify(won.body)).to.equal(200);
         const winner = won.body.invocation!;
         expect(winner.repairs).to.equal(failed);
-        expect(first.answer.body.error!['repair_instead']).to.equal(winner.id);
+        expect(first.answer.body.error!['in_progress']).to.equal(winner.id);
 
         // Succeeded: the lineage is closed, from every process.
         for (const url of urls) {

@@ -11,6 +11,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   invalid_arguments: 422,
   invalid_repair: 422,
   lineage_closed: 409,
+  // Another repair of the same failure is running now: retry once it has ended (it may close the lineage).
+  repair_in_progress: 409,
   rotation_conflict: 409,
   invocation_not_found: 404,
   credential_required: 401,

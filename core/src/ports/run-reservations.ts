@@ -7,7 +7,7 @@ import type { InvocationRecord } from '../invocation.js';
 export interface RunReservations {
   /**
    * Durably reserves a run; rejects (nothing reserved) when the database cannot take the write, and
-   * with invalid_repair (reason superseded, see repairInFlight) when the run repairs a failure that
+   * with repair_in_progress (see repairInFlight) when the run repairs a failure that
    * another reserved run already repairs: one repair per failure at a time, across processes.
    */
   begin(interrupted: InvocationRecord): Promise<void>;

@@ -82,7 +82,7 @@ const dispatchPost = {
   responses: {
     '200': json('The run succeeded', ref('RunAnswer')),
     '202': json('The run waits for approval', ref('RunAnswer')),
-    ...errors([400, 'invalid_request'], [404, 'unknown_capability, invocation_not_found'], [409, 'lineage_closed (closed_by), idempotency_key_in_progress, tool_changed (a held imported tool: pinned_hash, listed_hash, review; nothing ran)'], [413, 'payload_too_large'], [415, 'unsupported_media_type'], [422, 'invalid_arguments, invalid_repair, tool_error (a failed run: RunAnswer), idempotency_key_reused'], [502, 'upstream_unavailable, upstream_answer_too_large'], [503, 'storage_unavailable (Retry-After): the run was not reserved, nothing ran; or ran: true, its outcome not recorded'], [504, 'upstream_timeout']),
+    ...errors([400, 'invalid_request'], [404, 'unknown_capability, invocation_not_found'], [409, 'lineage_closed (closed_by), repair_in_progress (in_progress), idempotency_key_in_progress, tool_changed (a held imported tool: pinned_hash, listed_hash, review; nothing ran)'], [413, 'payload_too_large'], [415, 'unsupported_media_type'], [422, 'invalid_arguments, invalid_repair, tool_error (a failed run: RunAnswer), idempotency_key_reused'], [502, 'upstream_unavailable, upstream_answer_too_large'], [503, 'storage_unavailable (Retry-After): the run was not reserved, nothing ran; or ran: true, its outcome not recorded'], [504, 'upstream_timeout']),
     ...credentialErrors,
   },
 };
