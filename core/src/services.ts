@@ -5,7 +5,7 @@ import type { CapabilityRegistry } from './registry.js';
 import type { DispatchService } from './dispatch.js';
 import type { InterruptedRuns } from './interrupted-runs.js';
 import type { IdempotentRuns } from './idempotency.js';
-import type { ForwardingService } from './forwarding/index.js';
+import type { DestinationAdmin, ForwardAllowlist, ForwardingService } from './forwarding/index.js';
 import type { OAuthAuthorizationServer } from './oauth/index.js';
 import type { RunnerDirectory } from './runner-directory.js';
 import type { TokenIssuer } from './token-issuer.js';
@@ -47,6 +47,8 @@ export const coreServices = {
   tokens: createServiceRef<TokenIssuer>({ id: 'TokenIssuer' }),
   oauth: createServiceRef<OAuthAuthorizationServer>({ id: 'OAuthAuthorizationServer' }),
   forwarding: createServiceRef<ForwardingService>({ id: 'ForwardingService' }),
+  destinations: createServiceRef<DestinationAdmin>({ id: 'DestinationAdmin' }),
+  forwardAllowlist: createServiceRef<ForwardAllowlist>({ id: 'ForwardAllowlist' }),
   intake: createServiceRef<WebhookIntake>({ id: 'WebhookIntake' }),
   interruptedRuns: createServiceRef<InterruptedRuns>({ id: 'InterruptedRuns' }),
   idempotentRuns: createServiceRef<IdempotentRuns>({ id: 'IdempotentRuns' }),

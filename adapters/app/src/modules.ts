@@ -11,6 +11,8 @@ import {
   DEFAULT_FORWARDING_OPTIONS,
   DEFAULT_OAUTH_OPTIONS,
   DispatchService,
+  DestinationAdmin,
+  ForwardAllowlist,
   ForwardingService,
   IdempotentRuns,
   InterruptedRuns,
@@ -251,14 +253,26 @@ export const coreWiring = definePackage('core', [
       return tracing ? traceForwarding(sender) : sender;
     },
   }),
+  // Hosts admitted for destinations: the configuration's, and those the owner adds at run time (in the database).
+  createServiceFactory({
+    service: coreServices.forwardAllowlist,
+    deps: { config: appServices.config, ...db, sender: appServices.outboundSender, clock: coreServices.clock },
+    factory: ({ config, db, sender, clock }) => new ForwardAllowlist(sender, clock, new KnexForwardAllowStore(db.knex), config.webhooks.forwarding?.allow ?? []),
+  }),
   // The forwarding service of this process; a worker or an `all` process starts it (background-work.ts).
   createServiceFactory({
     service: coreServices.forwarding,
-    deps: { config: appServices.config, ...db, webhooks: coreServices.webhooks, deliveries: coreServices.deliveries, invocations: coreServices.invocations, sender: appServices.outboundSender, clock: coreServices.clock, logger: appServices.logger, reservations: coreServices.reservations, tracing: appServices.tracing },
-    factory: ({ config, db, webhooks, deliveries, invocations, sender, clock, logger, reservations, tracing }) => {
-      const { allow = [], pollMs: _pollMs, ...tuning } = config.webhooks.forwarding ?? {};
-      return new ForwardingService(webhooks, new KnexDestinationStore(db.knex), new KnexForwardJobStore(db.knex), deliveries, invocations, sender, clock, { ...DEFAULT_FORWARDING_OPTIONS, ...tuning }, logger, reservations, new KnexForwardAllowStore(db.knex), allow, db.dialect.sharedByProcesses ? new KnexCircuitStore(db.knex) : new MemoryCircuitStore(), tracing ? traceCarrier : NO_TRACES);
+    deps: { config: appServices.config, ...db, deliveries: coreServices.deliveries, invocations: coreServices.invocations, sender: appServices.outboundSender, clock: coreServices.clock, allowlist: coreServices.forwardAllowlist, logger: appServices.logger, reservations: coreServices.reservations, tracing: appServices.tracing },
+    factory: ({ config, db, deliveries, invocations, sender, clock, allowlist, logger, reservations, tracing }) => {
+      const { allow: _allow, pollMs: _pollMs, ...tuning } = config.webhooks.forwarding ?? {};
+      return new ForwardingService(new KnexDestinationStore(db.knex), new KnexForwardJobStore(db.knex), deliveries, invocations, sender, clock, allowlist, { ...DEFAULT_FORWARDING_OPTIONS, ...tuning }, logger, reservations, db.dialect.sharedByProcesses ? new KnexCircuitStore(db.knex) : new MemoryCircuitStore(), tracing ? traceCarrier : NO_TRACES);
     },
+  }),
+  // The owner's destinations; each change reaches this process's forwarder (its cache, its circuits).
+  createServiceFactory({
+    service: coreServices.destinations,
+    deps: { ...db, webhooks: coreServices.webhooks, forwarding: coreServices.forwarding, allowlist: coreServices.forwardAllowlist, clock: coreServices.clock },
+    factory: ({ db, webhooks, forwarding, allowlist, clock }) => new DestinationAdmin(webhooks, new KnexDestinationStore(db.knex), new KnexForwardJobStore(db.knex), forwarding, allowlist, clock),
   }),
   // The rules of a delivery to /hook. Forwarding is its step after acceptance, so refusals and
   // duplicates are never forwarded.

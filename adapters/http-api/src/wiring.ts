@@ -36,6 +36,8 @@ export const httpApiWiring = definePackage('http-api', [
       intake: coreServices.intake,
       approvals: coreServices.approvals,
       forwarding: coreServices.forwarding,
+      destinations: coreServices.destinations,
+      forwardAllowlist: coreServices.forwardAllowlist,
       invocations: coreServices.invocations,
       blobs: coreServices.blobs,
       webhooks: coreServices.webhooks,

@@ -1,6 +1,6 @@
 // What the HTTP adapter needs from the composition root; resolved once at startup, never per request.
 import type { ServiceMetrics } from '@switchyard/telemetry';
-import type { OAuthAuthorizationServer, WebhookIntake, ApiKeyStore, ApprovalService, BlobStore, ForwardingService, ArticleStore, CapabilityRegistry, ClientRateWindows, Clock, DeliveryStore, DispatchService, IdempotentRuns, InvocationStore, TokenIssuer, TokenUseStore, UpstreamImports, UpstreamOAuth, VerifiableLedger, WebhookStore } from '@switchyard/core';
+import type { OAuthAuthorizationServer, WebhookIntake, ApiKeyStore, ApprovalService, BlobStore, DestinationAdmin, ForwardAllowlist, ForwardingService, ArticleStore, CapabilityRegistry, ClientRateWindows, Clock, DeliveryStore, DispatchService, IdempotentRuns, InvocationStore, TokenIssuer, TokenUseStore, UpstreamImports, UpstreamOAuth, VerifiableLedger, WebhookStore } from '@switchyard/core';
 import type { RequestLimits } from './request-gate.js';
 import type { RouteAccess } from './route-access.js';
 import type { StorageFailures } from './storage-failures.js';
@@ -40,8 +40,12 @@ export interface HttpContext {
   apiKeys: ApiKeyStore;
   webhooks: WebhookStore;
   deliveries: DeliveryStore;
-  /** Destinations, the forwarding schedule and its intake entry point (accepted). */
+  /** The forwarding schedule: each delivery's jobs (views) and the intake entry point (accepted). */
   forwarding: ForwardingService;
+  /** A webhook's destinations, as their owner manages them. */
+  destinations: DestinationAdmin;
+  /** Hosts admitted for destinations at run time, beside the configuration's. */
+  forwardAllowlist: ForwardAllowlist;
   /** The Merkle log over every ledger entry: confirmations, receipts and proofs. */
   ledger: VerifiableLedger;
   /** Verifies and mints share tokens. */

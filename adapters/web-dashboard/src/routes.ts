@@ -24,7 +24,7 @@ import { loginBody } from './pages/login.js';
 import { approvalsBody, type DecisionNotice } from './pages/approvals.js';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'access' | 'mintPerMinute' | 'rateWindows' | 'apiKeys' | 'approvals' | 'deliveries' | 'forwarding' | 'inlineBodyBytes' | 'invocations' | 'ledger' | 'logger' | 'publicBaseUrl' | 'registry' | 'webhooks'>;
+type Ctx = Needs<'access' | 'mintPerMinute' | 'rateWindows' | 'apiKeys' | 'approvals' | 'deliveries' | 'destinations' | 'forwardAllowlist' | 'forwarding' | 'inlineBodyBytes' | 'invocations' | 'ledger' | 'logger' | 'publicBaseUrl' | 'registry' | 'webhooks'>;
 
 const ASSETS: Record<string, string> = {
   'dashboard.css': 'text/css; charset=utf-8',
@@ -108,7 +108,7 @@ export function dashboardRoutes(ctx: Ctx): Router {
   /** The webhook list with the allowlist, and the answer to a form posted on it. */
   const listPage = async (req: Request, res: Response, answer: FormAnswer | null, status = 200): Promise<void> => {
     const session = ctx.access.sessionOf(req);
-    send(req, res, { title: 'Webhooks', section: 'webhooks' }, webhooksBody(await ctx.webhooks.list(), baseUrlOf(req, ctx.publicBaseUrl), sessions.csrfToken(session), answer, await ctx.forwarding.allowList()), status);
+    send(req, res, { title: 'Webhooks', section: 'webhooks' }, webhooksBody(await ctx.webhooks.list(), baseUrlOf(req, ctx.publicBaseUrl), sessions.csrfToken(session), answer, await ctx.forwardAllowlist.list()), status);
   };
 
   router.get('/dashboard/webhooks', signedIn, async (req, res) => listPage(req, res, null));
@@ -116,7 +116,7 @@ export function dashboardRoutes(ctx: Ctx): Router {
   // The run-time allowlist, as POST and DELETE /api/forwarding/allow; the list answers directly (adding twice is harmless).
   router.post('/dashboard/forwarding/allow', signedIn, urlencoded({ extended: false, limit: '4kb' }), csrf, async (req, res) => {
     try {
-      const { host, added } = await ctx.forwarding.allow({ host: (req.body as Record<string, unknown>)['host'] });
+      const { host, added } = await ctx.forwardAllowlist.allow({ host: (req.body as Record<string, unknown>)['host'] });
       ctx.logger.info('forwarding host admitted', { host, added, via: 'dashboard' });
       await listPage(req, res, { kind: 'done', text: added ? `${host} admitted: destinations there may be added and are forwarded to.` : `${host} was already admitted; nothing changed.` });
     } catch (err) {
@@ -128,7 +128,7 @@ export function dashboardRoutes(ctx: Ctx): Router {
 
   router.post('/dashboard/forwarding/disallow', signedIn, urlencoded({ extended: false, limit: '4kb' }), csrf, async (req, res) => {
     try {
-      const { host } = await ctx.forwarding.disallow({ host: (req.body as Record<string, unknown>)['host'] });
+      const { host } = await ctx.forwardAllowlist.disallow({ host: (req.body as Record<string, unknown>)['host'] });
       ctx.logger.info('forwarding host removed', { host, via: 'dashboard' });
       await listPage(req, res, { kind: 'done', text: `${host} removed: attempts to it are refused again.` });
     } catch (err) {
@@ -156,7 +156,7 @@ export function dashboardRoutes(ctx: Ctx): Router {
   };
 
   /** A webhook's destinations by id, for pages that name them. */
-  const destinationNames = async (hookId: string) => new Map((await ctx.forwarding.list(hookId)).map((d) => [d.id, d.name]));
+  const destinationNames = async (hookId: string) => new Map((await ctx.destinations.list(hookId)).map((d) => [d.id, d.name]));
 
   /** Each delivery's forwarding in a line, by destination name. */
   const forwardingOf = async (hookId: string, ids: string[]): Promise<Map<string, string>> => {
@@ -172,11 +172,11 @@ export function dashboardRoutes(ctx: Ctx): Router {
     const recent = await ctx.deliveries.list({ hookId: hook.id, ...(eventType !== null ? { eventType } : {}), order: 'newest', cursor: null, limit: 50, inlineBodyBytes: 0 });
     const counts = await ctx.deliveries.countEventTypes({ hookId: hook.id, limit: MAX_EVENT_TYPES_COUNTED });
     const session = ctx.access.sessionOf(req);
-    const listed = await ctx.forwarding.list(hook.id);
-    const circuits = await ctx.forwarding.circuitViews(listed.map((d) => d.id));
+    const listed = await ctx.destinations.list(hook.id);
+    const circuits = await ctx.destinations.circuitViews(listed.map((d) => d.id));
     const destinations = listed.map((d) => ({ ...d, circuit: circuits.get(d.id)! }));
     const withDeadLetters = new Set<string>();
-    for (const d of destinations) if ((await ctx.forwarding.dead(hook.id, d.id, null, 1)).items.length > 0) withDeadLetters.add(d.id);
+    for (const d of destinations) if ((await ctx.destinations.dead(hook.id, d.id, null, 1)).items.length > 0) withDeadLetters.add(d.id);
     const forwarding = destinations.length > 0 ? await forwardingOf(hook.id, recent.items.map((d) => d.id)) : null;
     send(req, res, { title: hook.name, section: 'webhooks', scripts: ['dashboard.js'] }, deliveriesBody(hook, recent.items, baseUrlOf(req, ctx.publicBaseUrl), sessions.csrfToken(session), destinations, { counts, chosen: eventType }, { ...extras, withDeadLetters, forwarding }), status);
   };
@@ -190,7 +190,7 @@ export function dashboardRoutes(ctx: Ctx): Router {
   const doneNotice = async (query: Request['query'], hook: Webhook): Promise<FormAnswer | null> => {
     const did = query['did'];
     const dstId = typeof query['dst'] === 'string' && DESTINATION_ID_PATTERN.test(query['dst']) ? query['dst'] : null;
-    const dst = dstId ? (await ctx.forwarding.list(hook.id)).find((d) => d.id === dstId) : undefined;
+    const dst = dstId ? (await ctx.destinations.list(hook.id)).find((d) => d.id === dstId) : undefined;
     const done = (text: string): FormAnswer => ({ kind: 'done', text });
     if (did === 'created') return done(`Webhook ${hook.name} created. Its address is below.`);
     if (did === 'saved') return done(`Webhook ${hook.name} saved.`);
@@ -245,7 +245,7 @@ export function dashboardRoutes(ctx: Ctx): Router {
     const hook = await hookOf(req);
     const body = req.body as Record<string, unknown>;
     try {
-      const created = await ctx.forwarding.create(hook.id, destinationPayload(body, true));
+      const created = await ctx.destinations.create(hook.id, destinationPayload(body, true));
       ctx.logger.info('destination created', { hook: webhookLogName(hook.id), destination: created.id, via: 'dashboard' });
       await hookPage(req, res, hook, { answer: { kind: 'done', text: `Destination ${created.name} added. Its signing secret, shown this once: ${created.secret}` }, typed: null }, 201);
     } catch (err) {
@@ -260,7 +260,7 @@ export function dashboardRoutes(ctx: Ctx): Router {
     const dst = req.params['dst'] as string;
     const body = req.body as Record<string, unknown>;
     try {
-      await ctx.forwarding.update(hook.id, dst, destinationPayload(body, false));
+      await ctx.destinations.update(hook.id, dst, destinationPayload(body, false));
     } catch (err) {
       const answer = refused(err);
       if (!answer) throw err;
@@ -277,7 +277,7 @@ export function dashboardRoutes(ctx: Ctx): Router {
     const grace = (req.body as Record<string, unknown>)['grace_s'];
     const payload = typeof grace === 'string' && grace.trim() !== '' ? { grace_s: /^\d{1,15}$/.test(grace.trim()) ? Number(grace.trim()) : grace } : {};
     try {
-      const rotated = await ctx.forwarding.rotateSecret(hook.id, dst, payload);
+      const rotated = await ctx.destinations.rotateSecret(hook.id, dst, payload);
       ctx.logger.info('destination secret rotated', { hook: webhookLogName(hook.id), destination: rotated.id, grace_until: rotated.previous_secret_until, via: 'dashboard' });
       const old = rotated.previous_secret_until ? `the old one also signs until ${rotated.previous_secret_until}` : 'the old one no longer signs';
       await hookPage(req, res, hook, { answer: { kind: 'done', text: `Destination ${rotated.name} has a new signing secret, shown this once: ${rotated.secret} (${old}).` }, typed: null });
@@ -292,7 +292,7 @@ export function dashboardRoutes(ctx: Ctx): Router {
     const hook = await hookOf(req);
     const on = (req.body as Record<string, unknown>)['on'];
     if (on !== 'true' && on !== 'false') throw new SwitchyardError('invalid_request', 'on must be true or false');
-    const updated = await ctx.forwarding.update(hook.id, req.params['dst'] as string, { on: on === 'true' });
+    const updated = await ctx.destinations.update(hook.id, req.params['dst'] as string, { on: on === 'true' });
     ctx.logger.info('destination changed', { hook: webhookLogName(hook.id), destination: updated.id, fields: ['on'], via: 'dashboard' });
     res.redirect(303, `/dashboard/webhooks/${hook.id}?did=dst-${on === 'true' ? 'on' : 'off'}&dst=${updated.id}`);
   });
@@ -301,7 +301,7 @@ export function dashboardRoutes(ctx: Ctx): Router {
   router.post('/dashboard/webhooks/:id/destinations/:dst/retry', signedIn, urlencoded({ extended: false, limit: '4kb' }), csrf, async (req, res) => {
     const form = req.body as Record<string, unknown>;
     const entry = form['entry'];
-    const requeued = await ctx.forwarding.retry(req.params['id'] as string, req.params['dst'] as string, typeof entry === 'string' ? { entries: [entry] } : { state: 'dead' });
+    const requeued = await ctx.destinations.retry(req.params['id'] as string, req.params['dst'] as string, typeof entry === 'string' ? { entries: [entry] } : { state: 'dead' });
     ctx.logger.info('dead letters re-forwarded', { hook: webhookLogName(String(req.params['id'])), destination: req.params['dst'], requeued, via: 'dashboard' });
     const back = form['back'];
     // Only back to a dashboard page: the form names where it came from, never another site.

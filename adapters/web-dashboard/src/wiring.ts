@@ -16,6 +16,8 @@ export const webDashboardWiring = definePackage('web-dashboard', [
       approvals: coreServices.approvals,
       deliveries: coreServices.deliveries,
       forwarding: coreServices.forwarding,
+      destinations: coreServices.destinations,
+      forwardAllowlist: coreServices.forwardAllowlist,
       invocations: coreServices.invocations,
       ledger: coreServices.ledger,
       webhooks: coreServices.webhooks,

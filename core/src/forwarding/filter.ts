@@ -2,6 +2,7 @@
 // loops or assignments and compiles each expression once, so a filter always ends and reaches
 // nothing but the data it is given.
 import { compileExpression } from 'filtrex';
+import type { StoredDelivery } from '../webhook.js';
 
 /** What a filter sees: header names in lower case (the last value of a repeated one), the body parsed as JSON or null. */
 export interface FilterInput {
@@ -28,4 +29,19 @@ export function compileFilter(expression: string): DeliveryFilter {
     const value: unknown = compiled(input);
     return value !== false && value !== 0 && value !== null && value !== undefined && !(value instanceof Error);
   };
+}
+
+/** Headers by lower-case name (the last of a repeated one) and the body as JSON when it is JSON. */
+export function filterInput(d: StoredDelivery): FilterInput {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of d.headers) headers[name.toLowerCase()] = value;
+  let body: unknown = null;
+  if (d.body) {
+    try {
+      body = JSON.parse(Buffer.from(d.body).toString('utf8'));
+    } catch {
+      body = null;
+    }
+  }
+  return { headers, body };
 }

@@ -1,31 +1,29 @@
 // Forwarding: every accepted, first delivery goes on to each active destination whose filter
 // passes, as a job in the shared schedule; workers in every process claim due jobs with leases and
-// make each attempt an invocation in the ledger, each retry a repair of the attempt before it.
-import { SwitchyardError } from '../errors.js';
-import { newInvocationId, randomId } from '../ids.js';
+// make each attempt an invocation in the ledger (forward-attempt.ts), each retry a repair of the
+// attempt before it. The owner's side (destinations, the allowlist) is destination-admin.ts and
+// forward-allowlist.ts.
+import { randomId } from '../ids.js';
 import type { InvocationRecord } from '../invocation.js';
 import { checkRepairTarget } from '../lineage.js';
-import type { Clock, DeliveryStore, InvocationStore, Page, RunReservations, WebhookStore } from '../ports.js';
-import { INTERRUPTED_MESSAGE } from '../interrupted-runs.js';
+import type { Clock, DeliveryStore, InvocationStore, RunReservations } from '../ports.js';
 import type { StoredDelivery } from '../webhook.js';
-import { computeYield } from '../yield.js';
 import { retryDelayMs } from './backoff.js';
-import { DESTINATION_ID_PATTERN, MAX_DESTINATIONS_PER_WEBHOOK, destinationView, newDestinationId, newDestinationSecret, readDestinationSettings, type Destination } from './destination.js';
-import { compileFilter, type DeliveryFilter, type FilterInput } from './filter.js';
+import type { Destination } from './destination.js';
+import { compileFilter, filterInput, type DeliveryFilter, type FilterInput } from './filter.js';
 import { forwardedHeaders } from './forward-headers.js';
+import { FORWARD_KEY, attemptRecord, interruptedAttempt, outcomeRecord } from './forward-attempt.js';
+import type { ForwardAllowlist } from './forward-allowlist.js';
+import type { ForwardingSchedule } from './destination-admin.js';
 import { compileTransform, type DeliveryTransform } from './transform.js';
-import { readAllowRequest } from './allow-entry.js';
-import type { DestinationStore, ForwardAllowStore, ForwardJob, ForwardJobStore, ForwardState, NewForwardJob, OutboundSender, RetrySelector, SendOutcome } from './ports.js';
+import type { DestinationStore, ForwardJob, ForwardJobStore, ForwardState, NewForwardJob, OutboundSender, SendOutcome } from './ports.js';
 import { admit, afterOutcome, circuitView, endProbe, type CircuitRules, type CircuitView } from './circuit.js';
 import { MemoryCircuitStore, type CircuitStore } from './circuit-store.js';
 import { NO_TRACES, type TraceCarrier } from '../ports/trace-carrier.js';
-import { readRotation, signingSecrets } from './secret-rotation.js';
+import { signingSecrets } from './secret-rotation.js';
 import { SendShares } from './send-shares.js';
 import { standardWebhookHeaders } from './standard-webhooks.js';
 
-/** The key of forwarding attempts in the ledger (not a capability: nobody dispatches it). */
-export const FORWARD_KEY = 'WEBHOOK_FORWARD';
-export const FORWARD_PATH = 'webhook › forward';
 /** Bytes of a destination's answer kept in the attempt's record. */
 export const ANSWER_EXCERPT_BYTES = 1024;
 
@@ -75,19 +73,10 @@ interface Logger {
 }
 
 const DESTINATION_CACHE_MS = 1000;
-/** How often each process reads the run-time allowlist (another process's change counts within this). */
-export const ALLOW_REFRESH_MS = 1000;
-
-/** An allowlist entry as the owner reads it: from the configuration, or added at run time. */
-export interface AllowView {
-  host: string;
-  source: 'config' | 'database';
-  created_at: string | null;
-}
 /** Attempts being recorded (answered, not yet settled) may be this many times `concurrency`. */
 const RECORDING_FACTOR = 4;
 
-export class ForwardingService {
+export class ForwardingService implements ForwardingSchedule {
   /** Names this process's claims. */
   private readonly owner = randomId('proc_', 12);
   private readonly cache = new Map<string, { list: Destination[]; until: number }>();
@@ -100,26 +89,24 @@ export class ForwardingService {
   private sending = 0;
   /** Slots held for a claim under way. */
   private claiming = 0;
-  private allowReadAt = 0;
   private draining: Promise<void> | null = null;
   private again = false;
   private exhausted = false;
   private stopped = true;
 
   constructor(
-    private readonly webhooks: WebhookStore,
     private readonly destinations: DestinationStore,
     private readonly jobs: ForwardJobStore,
     private readonly deliveries: DeliveryStore,
     private readonly invocations: InvocationStore,
     private readonly sender: OutboundSender,
     private readonly clock: Clock,
+    /** The run-time allowlist, read before each look for due jobs. */
+    private readonly allowlist: ForwardAllowlist,
     private readonly options: ForwardingOptions = DEFAULT_FORWARDING_OPTIONS,
     private readonly logger: Logger = { warn: () => {}, error: () => {} },
     /** Where an attempt is reserved before it is sent (write-ahead); without one, attempts are not reserved. */
     private readonly reservations: RunReservations | null = null,
-    private readonly allowStore: ForwardAllowStore | null = null,
-    private readonly configAllow: readonly string[] = [],
     /** Circuits and paces: this process's own unless a shared store is given. */
     private readonly circuits: CircuitStore = new MemoryCircuitStore(),
     /** A job keeps the trace of the request that made it; its attempts continue it, in any process. */
@@ -131,87 +118,11 @@ export class ForwardingService {
 
   private readonly rules: CircuitRules;
 
-  // ── Destinations (the owner's) ──────────────────────────────────────────────────────────────
+  // ── What the owner's side needs (destination-admin.ts) ───────────────────────────────────────
 
-  private async requireHook(hookId: string): Promise<void> {
-    if (!(await this.webhooks.get(hookId))) throw new SwitchyardError('webhook_not_found', `no webhook ${hookId}`);
-  }
-
-  private async requireDestination(hookId: string, id: string): Promise<Destination> {
-    await this.requireHook(hookId);
-    const found = DESTINATION_ID_PATTERN.test(id) ? await this.destinations.get(hookId, id) : undefined;
-    if (!found || found.deleted_at) throw new SwitchyardError('not_found', `webhook ${hookId} has no destination ${id}`);
-    return found;
-  }
-
-  private async admit(url: string): Promise<void> {
-    // An entry another process added a moment ago counts.
-    await this.refreshAllowlist(true);
-    const why = await this.sender.refusal(url);
-    if (why) throw new SwitchyardError('blocked_address', `url: ${why}${why.includes('allowlisted') ? '; the owner may admit it at run time: POST /api/forwarding/allow {"host": "host:port"}' : ''}`, { field: 'url' });
-  }
-
-  async create(hookId: string, payload: unknown): Promise<Destination> {
-    await this.requireHook(hookId);
-    const settings = readDestinationSettings(payload, null);
-    await this.admit(settings.url);
-    const existing = await this.destinations.list(hookId);
-    if (existing.length >= MAX_DESTINATIONS_PER_WEBHOOK) {
-      throw new SwitchyardError('invalid_request', `a webhook has at most ${MAX_DESTINATIONS_PER_WEBHOOK} destinations; delete one first`, { field: 'url', limit: MAX_DESTINATIONS_PER_WEBHOOK });
-    }
-    const now = this.clock.now().toISOString();
-    const created = await this.destinations.create({ ...settings, id: newDestinationId(), hook_id: hookId, secret: newDestinationSecret(), previous_secret: null, previous_secret_until: null, deleted_at: null, created_at: now, updated_at: now });
+  /** A destination of this webhook changed: this process's short cache of active ones is dropped. */
+  destinationsChanged(hookId: string): void {
     this.cache.delete(hookId);
-    return created;
-  }
-
-  async list(hookId: string): Promise<Destination[]> {
-    await this.requireHook(hookId);
-    return this.destinations.list(hookId);
-  }
-
-  get(hookId: string, id: string): Promise<Destination> {
-    return this.requireDestination(hookId, id);
-  }
-
-  async update(hookId: string, id: string, payload: unknown): Promise<Destination> {
-    const current = await this.requireDestination(hookId, id);
-    const settings = readDestinationSettings(payload, current);
-    if (settings.url !== current.url) await this.admit(settings.url);
-    const updated = await this.destinations.update(hookId, id, { ...settings, updated_at: this.clock.now().toISOString() });
-    this.cache.delete(hookId);
-    this.filters.clear();
-    return updated!;
-  }
-
-  /**
-   * A new secret, answered once; for `grace_s` every attempt is signed with the old one too (a
-   * rotation within a grace drops the secret before the old one).
-   */
-  async rotateSecret(hookId: string, id: string, payload: unknown): Promise<Destination> {
-    const { grace_s } = readRotation(payload);
-    const current = await this.requireDestination(hookId, id);
-    const now = this.clock.now();
-    const next = {
-      secret: newDestinationSecret(),
-      previous_secret: grace_s > 0 ? current.secret : null,
-      previous_secret_until: grace_s > 0 ? new Date(now.getTime() + grace_s * 1000).toISOString() : null,
-      updated_at: now.toISOString(),
-    };
-    if (!(await this.destinations.rotate(hookId, id, current.secret, next))) {
-      throw new SwitchyardError('rotation_conflict', `destination ${id}'s secret was rotated by another request meanwhile; read it and rotate again if you need to`);
-    }
-    this.cache.delete(hookId);
-    return { ...current, ...next };
-  }
-
-  /** Stops it: no new jobs, and its pending ones end as skipped when next due. Its history stays. */
-  async remove(hookId: string, id: string): Promise<Destination> {
-    await this.requireDestination(hookId, id);
-    const now = this.clock.now().toISOString();
-    const removed = await this.destinations.update(hookId, id, { on: false, deleted_at: now, updated_at: now });
-    this.cache.delete(hookId);
-    return removed!;
   }
 
   /** Destinations' circuits, as every process sharing the store sees them. */
@@ -219,79 +130,6 @@ export class ForwardingService {
     const now = this.clock.now().getTime();
     const circuits = await this.circuits.read(ids);
     return new Map(ids.map((id) => [id, circuitView(circuits.get(id)!, this.options.circuitFailures, now)]));
-  }
-
-  /** Destinations as their owner reads them: settings and circuit (the secret only when asked). */
-  async destinationViews(list: Destination[], withSecret = false): Promise<Array<ReturnType<typeof destinationView> & { circuit: CircuitView }>> {
-    const circuits = await this.circuitViews(list.map((d) => d.id));
-    return list.map((d) => ({ ...destinationView(d, withSecret), circuit: circuits.get(d.id)! }));
-  }
-
-  async view(d: Destination, withSecret = false): Promise<ReturnType<typeof destinationView> & { circuit: CircuitView }> {
-    return (await this.destinationViews([d], withSecret))[0]!;
-  }
-
-  async dead(hookId: string, id: string, after: string | null, limit: number): Promise<Page<ForwardJob>> {
-    await this.requireDestination(hookId, id);
-    return this.jobs.dead(id, after, limit);
-  }
-
-  /**
-   * Re-forwards in bulk: dead jobs ({state: "dead"}, or {from, to}: ISO times of receipt), or the
-   * named entries ({entries: [dlv_…]}) whether dead or delivered. Each starts a new series.
-   */
-  async retry(hookId: string, id: string, payload: unknown): Promise<number> {
-    await this.requireDestination(hookId, id);
-    const selector = readRetrySelector(payload);
-    const count = await this.jobs.requeue(id, selector, this.clock.now().getTime());
-    if (count > 0) this.kick();
-    return count;
-  }
-
-  // ── The run-time allowlist (the owner's) ────────────────────────────────────────────────────
-
-  /**
-   * Reads the run-time allowlist (at most once a second unless forced) and hands it to the sender;
-   * the forwarder's background task calls it every second, so an entry another process added counts.
-   */
-  async refreshAllowlist(force = false): Promise<void> {
-    if (!this.allowStore) return;
-    const now = Date.now(); // wall time, not the service clock: a throttle, not a rule
-    if (!force && now - this.allowReadAt < ALLOW_REFRESH_MS) return;
-    this.allowReadAt = now;
-    this.sender.admitAlso((await this.allowStore.list()).map((r) => r.entry));
-  }
-
-  private requireAllowStore(): ForwardAllowStore {
-    if (!this.allowStore) throw new SwitchyardError('invalid_request', 'this service keeps no run-time allowlist');
-    return this.allowStore;
-  }
-
-  /** The configuration's entries, then those added at run time (oldest first). */
-  async allowList(): Promise<AllowView[]> {
-    const added = await this.requireAllowStore().list();
-    this.sender.admitAlso(added.map((r) => r.entry));
-    return [...this.configAllow.map((host) => ({ host, source: 'config' as const, created_at: null })), ...added.map((r) => ({ host: r.entry, source: 'database' as const, created_at: r.created_at }))];
-  }
-
-  /** Admits a host (or host:port) for destinations in every process; answers whether it was new. */
-  async allow(payload: unknown): Promise<{ host: string; added: boolean }> {
-    const { entry } = readAllowRequest(payload);
-    const added = await this.requireAllowStore().add(entry, this.clock.now().toISOString());
-    await this.refreshAllowlist(true);
-    return { host: entry, added };
-  }
-
-  /** Takes a run-time entry away: attempts to it are refused again (within a second in every process). */
-  async disallow(payload: unknown): Promise<{ host: string }> {
-    const { entry } = readAllowRequest(payload);
-    const store = this.requireAllowStore();
-    if (!(await store.remove(entry))) {
-      if (this.configAllow.some((e) => e.trim().toLowerCase() === entry)) throw new SwitchyardError('invalid_request', `host: ${entry} is in the configuration (webhooks.forwarding.allow); change it there`, { field: 'host' });
-      throw new SwitchyardError('not_found', `${entry} is not on the run-time allowlist`);
-    }
-    await this.refreshAllowlist(true);
-    return { host: entry };
   }
 
   /** Forwarding of each delivery, for the ledger listings. */
@@ -425,7 +263,7 @@ export class ForwardingService {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    void this.refreshAllowlist(true).catch(() => undefined);
+    void this.allowlist.refresh(true).catch(() => undefined);
     this.kick();
   }
 
@@ -476,7 +314,7 @@ export class ForwardingService {
 
   private async drain(): Promise<void> {
     // Each look for due jobs reads the run-time allowlist too, at most once a second.
-    await this.refreshAllowlist().catch((err) => this.logger.warn('could not read the run-time allowlist; keeping the last one', { error: (err as Error).message }));
+    await this.allowlist.refresh().catch((err) => this.logger.warn('could not read the run-time allowlist; keeping the last one', { error: (err as Error).message }));
     for (;;) {
       this.again = false;
       const room = this.room();
@@ -704,48 +542,12 @@ export class ForwardingService {
         }
       }
     }
-    // A transformed body is kept as sent: the delivery's own bytes are in its entry already.
-    const args = { delivery: job.delivery, destination: dst.id, url: dst.url, attempt: job.attempts + 1, ...(transformed !== null ? { sent_body: transformed } : {}) };
-    const bodyText = JSON.stringify(args);
-    return {
-      id: newInvocationId(),
-      key: FORWARD_KEY,
-      path: FORWARD_PATH,
-      actor: `hook:${job.hook_id}`,
-      fingerprint: null,
-      body: bodyText,
-      args,
-      status: 'failed',
-      ok: false,
-      ran: false,
-      error: null,
-      result: null,
-      yield: computeYield({ bodyText, resultText: '', ok: false, ran: false, cost: undefined, args }),
-      repairs,
-      replays,
-      source: `hook:${job.hook_id}/${job.delivery}`,
-      created_at: started.toISOString(),
-      duration_ms: 0,
-      request_id: null,
-    };
+    return attemptRecord(job, dst, started, transformed, { repairs, replays });
   }
 
   /** The attempt's outcome, appended to the ledger. */
   private async record(attempt: InvocationRecord, outcome: SendOutcome, ok: boolean): Promise<string> {
-    const result = ok && outcome.kind === 'answered' ? { status: outcome.status, answer: outcome.excerpt } : null;
-    const resultText = ok ? JSON.stringify(result) : '';
-    const ran = outcome.kind !== 'blocked' && outcome.kind !== 'transform_failed';
-    const record: InvocationRecord = {
-      ...attempt,
-      status: ok ? 'ok' : 'failed',
-      ok,
-      ran,
-      error: ok ? null : errorOf(outcome),
-      result,
-      yield: computeYield({ bodyText: attempt.body, resultText, ok, ran, cost: undefined, args: attempt.args }),
-      duration_ms: outcome.duration_ms,
-    };
-    return (await this.invocations.append(record)).id;
+    return (await this.invocations.append(outcomeRecord(attempt, outcome, ok))).id;
   }
 }
 
@@ -755,72 +557,5 @@ const LEASE_MARGIN_MS = 5000;
 /** How long a forwarding attempt waits when the database did not take its reservation. */
 const STORAGE_RETRY_MS = 5000;
 
-/** The attempt as recorded if its outcome never arrives: sent, outcome unknown. */
-const interruptedAttempt = (attempt: InvocationRecord): InvocationRecord => ({
-  ...attempt,
-  status: 'interrupted',
-  ok: false,
-  ran: true,
-  error: { code: 'interrupted', message: INTERRUPTED_MESSAGE },
-  yield: computeYield({ bodyText: attempt.body, resultText: '', ok: false, ran: true, cost: undefined, args: attempt.args }),
-});
-
-function errorOf(outcome: SendOutcome): InvocationRecord['error'] {
-  switch (outcome.kind) {
-    case 'answered':
-      return { code: 'upstream_unavailable', message: `the destination answered ${outcome.status}`, status: outcome.status, answer: outcome.excerpt };
-    case 'timeout':
-      return { code: 'upstream_timeout', message: 'the destination did not answer in time' };
-    case 'unreachable':
-      return { code: 'upstream_unavailable', message: outcome.message };
-    case 'blocked':
-      return { code: 'blocked_address', message: outcome.message };
-    case 'transform_failed':
-      return { code: 'transform_failed', message: `the destination's transform failed: ${outcome.message}` };
-  }
-}
-
 /** Whether the body is the JSON text `null` (parsed as null, yet JSON). */
 const isJsonNull = (d: StoredDelivery): boolean => d.body !== null && Buffer.from(d.body).toString('utf8').trim() === 'null';
-
-/** Headers by lower-case name (the last of a repeated one) and the body as JSON when it is JSON. */
-function filterInput(d: StoredDelivery): FilterInput {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of d.headers) headers[name.toLowerCase()] = value;
-  let body: unknown = null;
-  if (d.body) {
-    try {
-      body = JSON.parse(Buffer.from(d.body).toString('utf8'));
-    } catch {
-      body = null;
-    }
-  }
-  return { headers, body };
-}
-
-const DELIVERY_ENTRY = /^dlv_[A-Za-z0-9]{20}$/;
-
-function readRetrySelector(payload: unknown): RetrySelector {
-  const hint = 'send {"state": "dead"}, {"from": ISO time, "to": ISO time} or {"entries": ["dlv_…"]}';
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new SwitchyardError('invalid_request', hint);
-  const p = payload as Record<string, unknown>;
-  const keys = Object.keys(p).sort().join(',');
-  if (keys === 'state') {
-    if (p['state'] !== 'dead') throw new SwitchyardError('invalid_request', `state: only "dead" can be retried; ${hint}`, { field: 'state' });
-    return { state: 'dead' };
-  }
-  if (keys === 'from,to') {
-    for (const f of ['from', 'to']) {
-      if (typeof p[f] !== 'string' || Number.isNaN(Date.parse(p[f] as string))) throw new SwitchyardError('invalid_request', `${f}: must be an ISO 8601 time`, { field: f });
-    }
-    return { from: new Date(p['from'] as string).toISOString(), to: new Date(p['to'] as string).toISOString() };
-  }
-  if (keys === 'entries') {
-    const e = p['entries'];
-    if (!Array.isArray(e) || e.length === 0 || e.length > 1000 || !e.every((x) => typeof x === 'string' && DELIVERY_ENTRY.test(x))) {
-      throw new SwitchyardError('invalid_request', 'entries: must be 1 to 1000 delivery entry ids (dlv_…)', { field: 'entries' });
-    }
-    return { entries: e as string[] };
-  }
-  throw new SwitchyardError('invalid_request', hint);
-}

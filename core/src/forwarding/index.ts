@@ -11,4 +11,8 @@ export * from './standard-webhooks.js';
 export * from './ports.js';
 export * from './send-shares.js';
 export * from './secret-rotation.js';
+export * from './forward-attempt.js';
+export * from './forward-allowlist.js';
+export * from './destination-admin.js';
+export * from './retry-selector.js';
 export * from './forwarding-service.js';

@@ -4,7 +4,7 @@ import { Router, json } from 'express';
 import { OWNER_MOVES } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
 
-type Ctx = Needs<'access' | 'apiKeys' | 'forwarding' | 'logger' | 'tokenUses' | 'tokens'>;
+type Ctx = Needs<'access' | 'apiKeys' | 'forwardAllowlist' | 'logger' | 'tokenUses' | 'tokens'>;
 
 export function forwardingAllowRoutes(ctx: Ctx): Router {
   const router = Router();
@@ -12,17 +12,17 @@ export function forwardingAllowRoutes(ctx: Ctx): Router {
   router.use(path, ctx.access.requireMove(OWNER_MOVES.manageWebhooks), json({ limit: '4kb' }));
 
   router.get(path, async (_req, res) => {
-    res.json({ ok: true, items: await ctx.forwarding.allowList() });
+    res.json({ ok: true, items: await ctx.forwardAllowlist.list() });
   });
 
   router.post(path, async (req, res) => {
-    const { host, added } = await ctx.forwarding.allow(req.body);
+    const { host, added } = await ctx.forwardAllowlist.allow(req.body);
     ctx.logger.info('forwarding allowlist: host admitted', { host, added });
     res.status(added ? 201 : 200).json({ ok: true, host, added });
   });
 
   router.delete(path, async (req, res) => {
-    const { host } = await ctx.forwarding.disallow(req.body);
+    const { host } = await ctx.forwardAllowlist.disallow(req.body);
     ctx.logger.info('forwarding allowlist: host taken away', { host });
     res.json({ ok: true, host, removed: true });
   });
