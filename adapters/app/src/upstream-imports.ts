@@ -346,11 +346,14 @@ export class ConfiguredUpstreamImports implements UpstreamImports {
     const { config } = state;
     const { definitions } = importTools({ name: state.name, system: config.system, ...(config.tools ? { tools: config.tools } : {}), ...(config.defaults ? { defaults: config.defaults } : {}) }, stored.listing);
     const served = new Set(stored.served);
+    const heldBefore = state.held.map((h) => `${h.key} ${h.listed?.definition_hash}`).join();
     state.held = stored.held;
     state.omitted = stored.omitted;
     const { added, removed } = this.serve(state, this.overridden(state, stored.listing, definitions).filter((d) => served.has(d.key)), stored.listing, stored.refreshed_at);
     state.version = stored.version;
-    this.logger.info('upstream tools taken from another process\'s refresh', { server: state.name, added, removed, held: stored.held.map((h) => h.key) });
+    // The same tools as before (processes starting side by side list alike) are not news.
+    const changed = added.length > 0 || removed.length > 0 || heldBefore !== state.held.map((h) => `${h.key} ${h.listed?.definition_hash}`).join();
+    this.logger[changed ? 'info' : 'debug']('upstream tools taken from another process\'s refresh', { server: state.name, added, removed, held: stored.held.map((h) => h.key) });
   }
 
   /** Each definition with the owner's override applied (hidden ones left out); a contradicted override is a coded error naming its config key. */
