@@ -18,7 +18,12 @@ const NODE_ARGS = ['--conditions=switchyard-source', '--import', 'tsx', ...(proc
 
 /** Spawns a TypeScript entry point (relative to `root`, the project by default) and resolves with the first stdout line that `match` accepts. */
 export function spawnTs<T>(entry: string, args: string[], env: NodeJS.ProcessEnv, match: (line: string) => T | undefined, timeoutMs = 30_000, nodeArgs: string[] = [], root = PROJECT_ROOT): Promise<{ child: Child; value: T }> {
-  const proc = spawn(process.execPath, [...NODE_ARGS, ...nodeArgs, entry, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawnNode([...NODE_ARGS, ...nodeArgs, entry, ...args], entry, env, match, timeoutMs, root);
+}
+
+/** Spawns node with `argv` (no tsx: compiled JavaScript) and resolves as spawnTs does. */
+export function spawnNode<T>(argv: string[], entry: string, env: NodeJS.ProcessEnv, match: (line: string) => T | undefined, timeoutMs = 30_000, root = PROJECT_ROOT): Promise<{ child: Child; value: T }> {
+  const proc = spawn(process.execPath, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const stop = async (): Promise<void> => {
@@ -83,5 +88,20 @@ export const workingLine = (line: string): true | undefined => {
 /** Starts a worker process (SWITCHYARD_ROLE=worker) and resolves once its background work runs. */
 export async function startWorkerProcess(env: NodeJS.ProcessEnv, root = PROJECT_ROOT): Promise<Child> {
   const { child } = await spawnTs('adapters/app/src/main.ts', [], { LOG_LEVEL: 'info', ...env, SWITCHYARD_ROLE: 'worker' }, workingLine, 30_000, [], root);
+  return child;
+}
+
+/** The compiled service (`npm run build` first), as `npm start` runs it: plain node, no tsx. */
+const COMPILED_MAIN = 'adapters/app/dist/main.js';
+
+/** Starts the compiled service on a free port and resolves with its URL. */
+export async function startCompiledServiceProcess(env: NodeJS.ProcessEnv): Promise<{ child: Child; url: string }> {
+  const { child, value } = await spawnNode([COMPILED_MAIN], COMPILED_MAIN, { PORT: '0', LOG_LEVEL: 'info', ...env }, listeningUrl);
+  return { child, url: value };
+}
+
+/** Starts a compiled worker process (SWITCHYARD_ROLE=worker). */
+export async function startCompiledWorkerProcess(env: NodeJS.ProcessEnv): Promise<Child> {
+  const { child } = await spawnNode([COMPILED_MAIN], COMPILED_MAIN, { LOG_LEVEL: 'info', ...env, SWITCHYARD_ROLE: 'worker' }, workingLine);
   return child;
 }
