@@ -2,8 +2,8 @@
 // two api processes and one worker on one PostgreSQL database. Requests are spread round-robin;
 // the client rate limit holds across both api processes for the address nginx saw (its
 // X-Forwarded-For, trusted because nginx is the configured proxy), whatever a client forges; a
-// delivery taken through nginx is forwarded by the worker; an imported server's refresh by the
-// worker is served by both api processes.
+// delivery taken through nginx is forwarded by the worker; 2026-07-28 MCP calls and a legacy
+// session both work; an imported server's refresh by the worker is served by both api processes.
 import { expect } from 'chai';
 import { request as httpRequest } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -174,6 +174,25 @@ if (engines().includes('postgres')) {
         sessionless.push(answer.headers.get('x-request-id')!);
       }
       expect((await processesOf(sessionless)).size, 'both processes answered calls without a session').to.equal(2);
+    });
+
+    it('answers 2026-07-28 MCP calls (no session) round-robin, from both api processes', async () => {
+      const envelope = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+      const ids: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        const answer = await fetch(`${nginx.url}/mcp`, {
+          method: 'POST',
+          headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'FAITHFUL_SAY' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 200 + i, method: 'tools/call', params: { name: 'FAITHFUL_SAY', arguments: { text: `modern ${i}` }, _meta: envelope } }),
+        });
+        expect(answer.status).to.equal(200);
+        const message = (await answer.json()) as { error?: unknown; result?: { isError?: boolean; content?: unknown } };
+        expect(message.error).to.equal(undefined);
+        expect(message.result?.isError).to.not.equal(true);
+        expect(JSON.stringify(message.result?.content)).to.contain(`modern ${i}`);
+        ids.push(answer.headers.get('x-request-id')!);
+      }
+      expect((await processesOf(ids)).size, 'both processes answered 2026-07-28 calls').to.equal(2);
     });
 
     it("serves an imported server's refresh by the worker from both api processes, neither listing the server again", async () => {
