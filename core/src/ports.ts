@@ -33,3 +33,4 @@ export * from './ports/upstream-credential-store.js';
 export * from './ports/upstream-oauth.js';
 export * from './ports/client-rate-windows.js';
 export * from './ports/tool-pin-store.js';
+export * from './ports/imported-state-channel.js';

@@ -26,6 +26,11 @@
 // the schedule empty and with BENCH_PENDING retrying jobs in it (due in an hour, written straight
 // into the database), alternating for BENCH_ROUNDS rounds (ratio of the medians), after a warm-up
 // round; the database catches up on each change (checkpoint or vacuum) before the next measurement.
+// Variants of the burst, in the same rounds right after it, each on a database of its own:
+// BENCH_COMPILED=1 the compiled service (dist, plain node, as `npm start`; `npm run build` first;
+// BENCH_COMPILED_DATABASE_URL, default a temp SQLite file), and BENCH_SPLIT_DATABASE_URL (PostgreSQL)
+// an api process taking the deliveries while a worker forwards them (its CPU counted with the api's);
+// each reported with ratio_to_source, its forwarded/s over the burst's (one `all` process from source).
 // Env: BENCH_DELIVERIES per phase (5000), BENCH_CONCURRENCY (32), BENCH_STEADY_RATE (1000/s),
 // BENCH_STEADY_SECONDS (5), BENCH_ROUNDS (3), BENCH_PENDING (100000), BENCH_ISOLATION_RATE (100/s),
 // BENCH_ISOLATION_TROUBLED_RATE (10/s), BENCH_ISOLATION_SECONDS (12), BENCH_PHASES (all of plain,burst,ingest,drain,steady,isolation,pending),
@@ -38,7 +43,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cpuMs, mainThreadCpuMs, threadCpuMs } from './support/cpu.js';
 import { writeReport } from './support/report.js';
-import { startServiceProcess } from '../support/processes.js';
+import { startCompiledServiceProcess, startServiceProcess, startWorkerProcess, type Child } from '../support/processes.js';
 
 const DELIVERIES = Number(process.env['BENCH_DELIVERIES'] ?? 5000);
 const CONCURRENCY = Number(process.env['BENCH_CONCURRENCY'] ?? 32);
@@ -98,12 +103,15 @@ const round3 = (n: number): number => Math.round(n * 1000) / 1000;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 let servicePid = 0;
+/** A worker beside an api process (the split variant): its CPU counts as the service's. */
+let workerPid: number | undefined;
+const withWorker = (read: (pid?: number) => number) => (pid: number) => read(pid) + (workerPid ? read(workerPid) : 0);
 /** CPU µs per delivery spent by the service (all threads, and its main thread) and by this process. */
 async function metered<T>(count: number, phase: () => Promise<T>): Promise<T & { cpu_us: { service: number; service_main: number; bench: number }; service_threads_us: Record<string, number> }> {
-  const before = [cpuMs(servicePid), mainThreadCpuMs(servicePid), cpuMs()];
+  const before = [withWorker(cpuMs)(servicePid), withWorker(mainThreadCpuMs)(servicePid), cpuMs()];
   const threadsBefore = threadCpuMs(servicePid);
   const result = await phase();
-  const after = [cpuMs(servicePid), mainThreadCpuMs(servicePid), cpuMs()];
+  const after = [withWorker(cpuMs)(servicePid), withWorker(mainThreadCpuMs)(servicePid), cpuMs()];
   const threadsAfter = threadCpuMs(servicePid);
   const per = (i: number) => Math.round(((after[i]! - before[i]!) * 1000) / count);
   const threads = Object.fromEntries(Object.entries(threadsAfter).map(([name, ms]) => [name, Math.round(((ms - (threadsBefore[name] ?? 0)) * 1000) / count)]));
@@ -388,33 +396,62 @@ const mainConfig = join(dir, 'config.json');
 writeFileSync(mainConfig, JSON.stringify({ webhooks: { forwarding: { allow: [`127.0.0.1:${receiverPort}`], concurrency: CONCURRENCY, perDestinationConcurrency: CONCURRENCY } } }));
 const service = await startServiceProcess({ DATABASE_URL: databaseUrl, SWITCHYARD_API_KEY: API_KEY, SWITCHYARD_CONFIG: mainConfig });
 servicePid = service.child.process.pid!;
+const variants: Array<{ label: 'compiled' | 'split'; url: string; pid: number; worker?: Child; stop(): Promise<void> }> = [];
 try {
+  if (process.env['BENCH_COMPILED'] === '1') {
+    const c = await startCompiledServiceProcess({ DATABASE_URL: process.env['BENCH_COMPILED_DATABASE_URL'] ?? `sqlite:${join(dir, 'compiled.db')}`, SWITCHYARD_API_KEY: API_KEY, SWITCHYARD_CONFIG: mainConfig });
+    variants.push({ label: 'compiled', url: c.url, pid: c.child.process.pid!, stop: () => c.child.stop() });
+  }
+  const splitDatabaseUrl = process.env['BENCH_SPLIT_DATABASE_URL'];
+  if (splitDatabaseUrl) {
+    const env = { DATABASE_URL: splitDatabaseUrl, SWITCHYARD_API_KEY: API_KEY, SWITCHYARD_CONFIG: mainConfig };
+    const api = await startServiceProcess({ ...env, SWITCHYARD_ROLE: 'api' });
+    const worker = await startWorkerProcess(env).catch(async (e) => {
+      await api.child.stop();
+      throw e;
+    });
+    variants.push({ label: 'split', url: api.url, pid: api.child.process.pid!, worker, stop: async () => (await worker.stop(), await api.child.stop()) });
+  }
   const owner = { 'content-type': 'application/json', 'x-sheets-key': API_KEY };
   /** Waits until the ledger has integrated every entry (the backlog metric reads 0). */
-  const backlogDrained = async (): Promise<void> => {
+  const drainedAt = (url: string) => async (): Promise<void> => {
     for (const end = Date.now() + 120_000; Date.now() < end; await sleep(50)) {
-      const text = await (await fetch(`${service.url}/metrics`, { headers: owner })).text();
+      const text = await (await fetch(`${url}/metrics`, { headers: owner })).text();
       const m = /^switchyard_ledger_backlog_entries(?:\{[^}]*\})? (\d+)/m.exec(text);
       if (!m || m[1] === '0') return;
     }
   };
-  const makeHook = async (name: string) => (await (await fetch(`${service.url}/api/objects/webhook`, { method: 'POST', headers: owner, body: JSON.stringify({ name }) })).json()) as { id: string };
-  const hook = await makeHook('bench');
-  // The longest timeout allowed: the drain phase holds the receiver's answers while it ingests.
-  const dst = (await (await fetch(`${service.url}/api/objects/webhook/${hook.id}/destinations`, { method: 'POST', headers: owner, body: JSON.stringify({ url: `http://127.0.0.1:${receiverPort}/in`, timeout_ms: 60_000 }) })).json()) as { id: string };
-  if (!dst.id) throw new Error(`no destination: ${JSON.stringify(dst)}`);
-  const hookUrl = `${service.url}/hook/${hook.id}`;
+  const backlogDrained = drainedAt(service.url);
+  const makeHookAt = async (url: string, name: string) => (await (await fetch(`${url}/api/objects/webhook`, { method: 'POST', headers: owner, body: JSON.stringify({ name }) })).json()) as { id: string };
+  const makeHook = (name: string) => makeHookAt(service.url, name);
+  /** A webhook forwarding to the receiver; its intake URL. */
+  const forwardingHook = async (url: string) => {
+    const hook = await makeHookAt(url, 'bench');
+    // The longest timeout allowed: the drain phase holds the receiver's answers while it ingests.
+    const dst = (await (await fetch(`${url}/api/objects/webhook/${hook.id}/destinations`, { method: 'POST', headers: owner, body: JSON.stringify({ url: `http://127.0.0.1:${receiverPort}/in`, timeout_ms: 60_000 }) })).json()) as { id: string };
+    if (!dst.id) throw new Error(`no destination: ${JSON.stringify(dst)}`);
+    return { hook, dst, hookUrl: `${url}/hook/${hook.id}` };
+  };
+  const { hook, dst, hookUrl } = await forwardingHook(service.url);
+  const variantHooks = await Promise.all(variants.map(async (v) => (await forwardingHook(v.url)).hookUrl));
   const bare = await makeHook('bare');
   const bareUrl = `${service.url}/hook/${bare.id}`;
 
   type Rounds = Record<string, Array<Record<string, unknown> & { per_second?: number }>>;
-  const rounds: Rounds = { plain: [], burst: [], ingest: [], drain: [], steady: [] };
+  const rounds: Rounds = { plain: [], burst: [], ingest: [], drain: [], steady: [], ...Object.fromEntries(variants.map((v) => [`burst_${v.label}`, []])) };
   let offset = 0;
   const take = (n: number) => ((offset += n), offset - n);
   for (let round = 0; round < ROUNDS; round++) {
     await backlogDrained();
     if (PHASES.has('plain')) rounds['plain']!.push(await plain(take(DELIVERIES)));
     if (PHASES.has('burst')) rounds['burst']!.push(await burst(hookUrl, take(DELIVERIES)));
+    for (const [i, v] of variants.entries()) {
+      if (!PHASES.has('burst')) break;
+      await drainedAt(v.url)();
+      [servicePid, workerPid] = [v.pid, v.worker?.process.pid];
+      rounds[`burst_${v.label}`]!.push(await burst(variantHooks[i]!, take(DELIVERIES)));
+      [servicePid, workerPid] = [service.child.process.pid!, undefined];
+    }
     await backlogDrained();
     if (PHASES.has('ingest')) rounds['ingest']!.push(await ingestOnly(bareUrl, take(DELIVERIES)));
     await backlogDrained();
@@ -480,6 +517,7 @@ try {
     ingest: summary('ingest', ['per_second']),
     drain: { ...summary('drain', ['per_second']), ratio_to_plain: round3(med('drain', 'per_second') / med('plain', 'per_second')) },
     steady: summary('steady', ['offered_per_second', 'achieved_per_second', 'lag_p50_ms', 'lag_p99_ms']),
+    variants: Object.fromEntries(variants.map((v) => [v.label, { burst: summary(`burst_${v.label}`, ['per_second', 'ingest_per_second', 'lag_p50_ms', 'lag_p99_ms']), ratio_to_source: round3(med(`burst_${v.label}`, 'per_second') / med('burst', 'per_second')) }])),
     isolation: isolationPhase,
     pending: pendingPhase,
     targets: { 'burst.ratio_to_plain': '>= 0.5', 'steady.lag_p99_ms at 1000/s': '<= 1000', 'isolation.p99_ratio': '<= 1.5', 'pending.ratio': '>= 0.9' },
@@ -490,6 +528,7 @@ try {
   };
   writeReport('forward', report);
 } finally {
+  for (const v of variants) await v.stop();
   await service.child.stop();
   agent.destroy();
   receiver.close();

@@ -15,6 +15,10 @@
 // BENCH_SPLIT_DATABASE_URL=<another PostgreSQL database> (with DATABASE_URL on PostgreSQL) measures
 // roles in the same rounds: one api process taking the deliveries while one worker process
 // integrates them (SWITCHYARD_ROLE), against the one `all` process doing both.
+// BENCH_COMPILED=1 measures the compiled service too (adapters/app/dist, `npm run build` first, run
+// by plain node as `npm start` does) in the same rounds, with a database of its own
+// (BENCH_COMPILED_DATABASE_URL, default a temp SQLite file): ratio_to_source is its deliveries/s
+// over the service run from source under tsx (the `switchyard` phase).
 // Env: BENCH_SECONDS per measurement (10), BENCH_ROUNDS (3), DATABASE_URL (default: a temp SQLite file),
 // BENCH_BEFORE_REF, BENCH_BEFORE_DATABASE_URL (default: another temp SQLite file; give a second
 // PostgreSQL database when DATABASE_URL is one).
@@ -24,7 +28,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withCpu } from './support/cpu.js';
 import { writeReport } from './support/report.js';
-import { spawnTs, startServiceProcess, startWorkerProcess } from '../support/processes.js';
+import { spawnTs, startCompiledServiceProcess, startServiceProcess, startWorkerProcess } from '../support/processes.js';
 import { treeAt } from './support/tree-at.js';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
@@ -35,6 +39,8 @@ const databaseUrl = process.env['DATABASE_URL'] ?? `sqlite:${join(dir, 'bench.db
 const beforeRef = process.env['BENCH_BEFORE_REF'];
 const beforeDatabaseUrl = process.env['BENCH_BEFORE_DATABASE_URL'] ?? `sqlite:${join(dir, 'before.db')}`;
 const splitDatabaseUrl = process.env['BENCH_SPLIT_DATABASE_URL'];
+const compiledDatabaseUrl = process.env['BENCH_COMPILED'] === '1' ? (process.env['BENCH_COMPILED_DATABASE_URL'] ?? `sqlite:${join(dir, 'compiled.db')}`) : null;
+if (compiledDatabaseUrl && databaseUrl.startsWith('postgres') && !process.env['BENCH_COMPILED_DATABASE_URL']) throw new Error('BENCH_COMPILED on PostgreSQL needs BENCH_COMPILED_DATABASE_URL: a database of its own');
 if (splitDatabaseUrl && !(databaseUrl.startsWith('postgres') && splitDatabaseUrl.startsWith('postgres'))) throw new Error('BENCH_SPLIT_DATABASE_URL needs PostgreSQL for both DATABASE_URL and itself (roles share a database)');
 if (beforeRef && databaseUrl.startsWith('postgres') && !process.env['BENCH_BEFORE_DATABASE_URL']) throw new Error('BENCH_BEFORE_REF on PostgreSQL needs BENCH_BEFORE_DATABASE_URL: a database of its own');
 
@@ -127,6 +133,16 @@ const split = splitDatabaseUrl
       throw e;
     })
   : null;
+const compiled = compiledDatabaseUrl
+  ? await startCompiledServiceProcess({ DATABASE_URL: compiledDatabaseUrl, SWITCHYARD_API_KEY: API_KEY }).catch(async (e) => {
+      await split?.worker.stop();
+      await split?.api.child.stop();
+      await before?.child.stop();
+      await service.child.stop();
+      await noop.child.stop();
+      throw e;
+    })
+  : null;
 const ledgerless = databaseUrl.startsWith('sqlite:')
   ? await spawnTs('test/bench/support/ledgerless-main.ts', [`sqlite:${join(dir, 'ledgerless.db')}`], {}, urlLine).catch(async (e) => {
       await before?.child.stop();
@@ -144,10 +160,12 @@ try {
   const hook = await createHook(service.url);
   const beforeHook = before ? await createHook(before.url) : null;
   const splitHook = split ? await createHook(split.api.url) : null;
+  const compiledHook = compiled ? await createHook(compiled.url) : null;
   const phases: Record<string, {
     baseline: Phase; switchyard: Phase; ratio: number;
-    rounds: Array<{ baseline: number; switchyard: number; ledgerless?: number; before?: number; split?: number }>;
+    rounds: Array<{ baseline: number; switchyard: number; ledgerless?: number; before?: number; split?: number; compiled?: number }>;
     split?: Phase & { ratio: number; ratio_to_all: number };
+    compiled?: Phase & { ratio: number; ratio_to_source: number };
     ledgerless?: Phase & { ratio: number };
     before?: Phase & { ratio: number; ratio_to_before: number; cpu_ms_per_request_to_before: number };
   }> = {};
@@ -157,10 +175,12 @@ try {
     const storeOnly: Phase[] = [];
     const befores: Phase[] = [];
     const splits: Phase[] = [];
+    const compileds: Phase[] = [];
     const withLedgerless = ledgerless !== null && name === '1KiB';
     for (let round = 0; round < ROUNDS; round++) {
       baselines.push(await load(`${noop.value}/hook/${hook.id}`, noop.child.process.pid, connections, bytes));
       services.push(await load(`${service.url}/hook/${hook.id}`, service.child.process.pid, connections, bytes));
+      if (compiled && compiledHook) compileds.push(await load(`${compiled.url}/hook/${compiledHook.id}`, compiled.child.process.pid, connections, bytes));
       if (split && splitHook) splits.push(await load(`${split.api.url}/hook/${splitHook.id}`, split.api.child.process.pid, connections, bytes));
       if (before && beforeHook) befores.push(await load(`${before.url}/hook/${beforeHook.id}`, before.child.process.pid, connections, bytes));
       if (withLedgerless) storeOnly.push(await load(`${ledgerless.value}/hook/${hook.id}`, ledgerless.child.process.pid, connections, bytes));
@@ -177,10 +197,12 @@ try {
         switchyard: services[i]!.per_second,
         ...(befores.length ? { before: befores[i]!.per_second } : {}),
         ...(splits.length ? { split: splits[i]!.per_second } : {}),
+        ...(compileds.length ? { compiled: compileds[i]!.per_second } : {}),
         ...(withLedgerless ? { ledgerless: storeOnly[i]!.per_second } : {}),
       })),
       ...(withLedgerless ? { ledgerless: { ...median(storeOnly), ratio: ratio(median(storeOnly)) } } : {}),
       ...(befores.length ? { before: beforePhase(median(befores), switchyard, ratio) } : {}),
+      ...(compileds.length ? { compiled: { ...median(compileds), ratio: ratio(median(compileds)), ratio_to_source: Math.round((median(compileds).per_second / switchyard.per_second) * 1000) / 1000 } } : {}),
       ...(splits.length ? { split: { ...median(splits), ratio: ratio(median(splits)), ratio_to_all: Math.round((median(splits).per_second / switchyard.per_second) * 1000) / 1000 } } : {}),
     };
   }
@@ -194,6 +216,7 @@ try {
     ...(beforeRef ? { before_ref: beforeRef } : {}),
     notes: {
       ledgerless: 'SQLite only: the no-op app storing each delivery as the service does, without the ledger (support/ledgerless-main.ts)',
+      compiled: 'with BENCH_COMPILED=1: the compiled service (dist, plain node) on a database of its own; ratio_to_source is its deliveries/s over the service from source (tsx)',
       split: 'with BENCH_SPLIT_DATABASE_URL: an api process (its CPU is the server CPU) plus a worker on that database; ratio_to_all is its deliveries/s over the one all process\'s',
       before: 'with BENCH_BEFORE_REF: that version in the same rounds; ratio_to_before is this version\'s deliveries/s over its, cpu_ms_per_request_to_before the server CPU per request over its',
     },
@@ -204,6 +227,7 @@ try {
   writeReport('ingest', report);
 } finally {
   await ledgerless?.child.stop();
+  await compiled?.child.stop();
   await split?.worker.stop();
   await split?.api.child.stop();
   await before?.child.stop();

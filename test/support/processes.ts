@@ -13,12 +13,21 @@ export interface Child {
   kill(): Promise<void>;
 }
 
+// How long a child may take to say it is ready: SWITCHYARD_START_TIMEOUT_MS raises it for a
+// benchmark on a machine so loaded that tsx takes longer than that to compile the service.
+const START_TIMEOUT_MS = Number(process.env['SWITCHYARD_START_TIMEOUT_MS'] ?? 30_000);
+
 // BENCH_NODE_ARGS passes extra flags to the children, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
 const NODE_ARGS = ['--conditions=switchyard-source', '--import', 'tsx', ...(process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean)];
 
 /** Spawns a TypeScript entry point (relative to `root`, the project by default) and resolves with the first stdout line that `match` accepts. */
-export function spawnTs<T>(entry: string, args: string[], env: NodeJS.ProcessEnv, match: (line: string) => T | undefined, timeoutMs = 30_000, nodeArgs: string[] = [], root = PROJECT_ROOT): Promise<{ child: Child; value: T }> {
-  const proc = spawn(process.execPath, [...NODE_ARGS, ...nodeArgs, entry, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnTs<T>(entry: string, args: string[], env: NodeJS.ProcessEnv, match: (line: string) => T | undefined, timeoutMs = START_TIMEOUT_MS, nodeArgs: string[] = [], root = PROJECT_ROOT): Promise<{ child: Child; value: T }> {
+  return spawnNode([...NODE_ARGS, ...nodeArgs, entry, ...args], entry, env, match, timeoutMs, root);
+}
+
+/** Spawns node with `argv` (no tsx: compiled JavaScript) and resolves as spawnTs does. */
+export function spawnNode<T>(argv: string[], entry: string, env: NodeJS.ProcessEnv, match: (line: string) => T | undefined, timeoutMs = START_TIMEOUT_MS, root = PROJECT_ROOT): Promise<{ child: Child; value: T }> {
+  const proc = spawn(process.execPath, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const stop = async (): Promise<void> => {
@@ -66,7 +75,7 @@ export const listeningUrl = (line: string): string | undefined => {
  * go to node after tsx; `root` runs another checkout of the project (a benchmark's "before").
  */
 export async function startServiceProcess(env: NodeJS.ProcessEnv, nodeArgs: string[] = [], root = PROJECT_ROOT): Promise<{ child: Child; url: string }> {
-  const { child, value } = await spawnTs('adapters/app/src/main.ts', [], { PORT: '0', LOG_LEVEL: 'info', ...env }, listeningUrl, 30_000, nodeArgs, root);
+  const { child, value } = await spawnTs('adapters/app/src/main.ts', [], { PORT: '0', LOG_LEVEL: 'info', ...env }, listeningUrl, START_TIMEOUT_MS, nodeArgs, root);
   return { child, url: value };
 }
 
@@ -82,6 +91,21 @@ export const workingLine = (line: string): true | undefined => {
 
 /** Starts a worker process (SWITCHYARD_ROLE=worker) and resolves once its background work runs. */
 export async function startWorkerProcess(env: NodeJS.ProcessEnv, root = PROJECT_ROOT): Promise<Child> {
-  const { child } = await spawnTs('adapters/app/src/main.ts', [], { LOG_LEVEL: 'info', ...env, SWITCHYARD_ROLE: 'worker' }, workingLine, 30_000, [], root);
+  const { child } = await spawnTs('adapters/app/src/main.ts', [], { LOG_LEVEL: 'info', ...env, SWITCHYARD_ROLE: 'worker' }, workingLine, START_TIMEOUT_MS, [], root);
+  return child;
+}
+
+/** The compiled service (`npm run build` first), as `npm start` runs it: plain node, no tsx. */
+const COMPILED_MAIN = 'adapters/app/dist/main.js';
+
+/** Starts the compiled service on a free port and resolves with its URL. */
+export async function startCompiledServiceProcess(env: NodeJS.ProcessEnv): Promise<{ child: Child; url: string }> {
+  const { child, value } = await spawnNode([COMPILED_MAIN], COMPILED_MAIN, { PORT: '0', LOG_LEVEL: 'info', ...env }, listeningUrl);
+  return { child, url: value };
+}
+
+/** Starts a compiled worker process (SWITCHYARD_ROLE=worker). */
+export async function startCompiledWorkerProcess(env: NodeJS.ProcessEnv): Promise<Child> {
+  const { child } = await spawnNode([COMPILED_MAIN], COMPILED_MAIN, { LOG_LEVEL: 'info', ...env, SWITCHYARD_ROLE: 'worker' }, workingLine);
   return child;
 }

@@ -29,7 +29,7 @@ import {
   type StoredDelivery,
   type StoredInvocation,
 } from '@switchyard/core';
-import { KnexCircuitStore, KnexClientRateWindows, KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardAllowStore, KnexForwardJobStore, KnexIdempotencyKeyStore, KnexInvocationStore, KnexLedger, KnexRunReservations, KnexSettings, KnexTokenUseStore, KnexToolPinStore, KnexUpstreamCredentialStore, KnexWebhookStore, StorageHealth, openDatabase, readLedgerBacklog, storageFailureKind } from '@switchyard/storage-knex';
+import { KnexCircuitStore, KnexImportedStateChannel, KnexClientRateWindows, KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardAllowStore, KnexForwardJobStore, KnexIdempotencyKeyStore, KnexInvocationStore, KnexLedger, KnexRunReservations, KnexSettings, KnexTokenUseStore, KnexToolPinStore, KnexUpstreamCredentialStore, KnexWebhookStore, StorageHealth, openDatabase, readLedgerBacklog, storageFailureKind } from '@switchyard/storage-knex';
 import { DEFAULT_MAX_RESULT_BYTES, McpUpstreamClient, MeteredUpstreamClient, TracedUpstreamClient } from '@switchyard/mcp';
 import { httpRequestScope, httpServices, statusFor } from '@switchyard/http-kit';
 import { telemetryServices } from '@switchyard/telemetry';
@@ -185,9 +185,11 @@ export const coreWiring = definePackage('core', [
   // Imported MCP servers register after the plugins, so a server cannot take a plugin's system.
   createServiceFactory({
     service: appServices.upstreamImports,
-    deps: { config: appServices.config, registry: coreServices.registry, runners: coreServices.runners, tools: coreServices.upstreamTools, logger: appServices.logger, pins: coreServices.toolPins, clock: coreServices.clock },
-    factory: async ({ config, registry, runners, tools, logger, pins, clock }) => {
-      const imports = new ConfiguredUpstreamImports(config.upstreams.servers ?? {}, registry, runners, tools, logger, config.upstreams.listTimeoutMs ?? 10_000, { pins, clock });
+    deps: { ...db, config: appServices.config, registry: coreServices.registry, runners: coreServices.runners, tools: coreServices.upstreamTools, logger: appServices.logger, pins: coreServices.toolPins, clock: coreServices.clock },
+    factory: async ({ db, config, registry, runners, tools, logger, pins, clock }) => {
+      // On PostgreSQL a refresh is shared with every process (LISTEN/NOTIFY); SQLite has one process.
+      const shared = db.dialect.sharedByProcesses ? new KnexImportedStateChannel(db.knex, { onError: (e) => logger.warn('cannot listen for other processes\' upstream refreshes; retrying', { error: e.message }) }) : undefined;
+      const imports = new ConfiguredUpstreamImports(config.upstreams.servers ?? {}, registry, runners, tools, logger, config.upstreams.listTimeoutMs ?? 10_000, { pins, clock, ...(shared ? { shared } : {}) });
       await imports.start();
       return imports;
     },

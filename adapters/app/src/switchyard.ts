@@ -20,6 +20,7 @@ import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { configWiring, coreWiring, httpAppWiring, mcpWiring, pluginEnvironmentWiring, storageWiring } from './modules.js';
 import { loadPlugins } from './plugin-loader.js';
+import { upstreamListenerTask, upstreamRefresherTask } from './upstream-background.js';
 import { appServices, type LoadedPlugin } from './tokens.js';
 import type { ConfiguredUpstreamImports } from './upstream-imports.js';
 import { fetchWitnessTransport } from './witness-transport.js';
@@ -103,9 +104,12 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
     // whose reservation lapsed (its process died, or could not write the outcome) as interrupted:
     // now, and every half lease, whichever process on the database gets there first.
     const sweeper = runSweeperTask(container, config.dispatch.runLeaseMs ?? 15_000, logger);
+    // Imported servers: worker and `all` processes refresh one that says its tools changed; with
+    // several processes, every one hears the others' refreshes.
+    const heard = upstreams.shared ? [upstreamListenerTask(upstreams)] : [];
     background = new BackgroundWork(
       roleRuns(config.role).background
-        ? [sweeper, integratorTask(ledger, config.ledger.integrateIntervalMs, logger), ...(witnesses.configured > 0 ? [witnessTask(witnesses, config.ledger.integrateIntervalMs, logger)] : []), forwarderTask(forwarding, config.webhooks.forwarding?.pollMs ?? DEFAULT_FORWARD_POLL_MS), retentionTask(ledger, await container.getAsync<typeof coreServices.webhooks.T>(coreServices.webhooks.token), config.retention?.privateDays ?? null, config.retention?.intervalMs ?? 60_000, logger)] : [sweeper],
+        ? [sweeper, ...heard, upstreamRefresherTask(upstreams), integratorTask(ledger, config.ledger.integrateIntervalMs, logger), ...(witnesses.configured > 0 ? [witnessTask(witnesses, config.ledger.integrateIntervalMs, logger)] : []), forwarderTask(forwarding, config.webhooks.forwarding?.pollMs ?? DEFAULT_FORWARD_POLL_MS), retentionTask(ledger, await container.getAsync<typeof coreServices.webhooks.T>(coreServices.webhooks.token), config.retention?.privateDays ?? null, config.retention?.intervalMs ?? 60_000, logger)] : [sweeper, ...heard],
       logger,
     );
     await background.start();

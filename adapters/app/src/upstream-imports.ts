@@ -1,6 +1,8 @@
 // Imported MCP servers: at start and on refresh, a configured server's tools/list becomes the
 // capabilities of its system, each run by a ToolRunner through the shared MCP client. Each listed
 // definition is reviewed against its pin (core/src/tool-review.ts): served, pinned, or held.
+// With several processes on one database, what a refresh found is shared: the others serve it
+// from the database when they hear of it (ImportedStateChannel), without listing the server.
 import {
   SwitchyardError,
   ToolRunner,
@@ -17,6 +19,7 @@ import {
   type Clock,
   type HeldTool,
   type HeldToolChanges,
+  type ImportedStateChannel,
   type McpToolDescription,
   type ToolPin,
   type ToolPinStore,
@@ -48,12 +51,16 @@ interface ServerState {
   /** Tools held for the owner's review, and how many the bound left out. */
   held: HeldTool[];
   omitted: number;
+  /** The version of the shared state this process serves (0: none yet). */
+  version: number;
 }
 
 /** Where pins are kept: without it (unit tests of the import alone), nothing is pinned or held. */
 export interface ToolGovernance {
   pins: ToolPinStore;
   clock?: Clock;
+  /** Where refreshes are shared with the other processes on the database (none: this process alone). */
+  shared?: ImportedStateChannel;
 }
 
 /**
@@ -95,23 +102,16 @@ export class ConfiguredUpstreamImports implements UpstreamImports {
       if (owners.has(config.system)) throw new ConfigError(`upstreams.servers.${name}.system`, `${config.system} is already the system of upstream ${owners.get(config.system)}`);
       owners.set(config.system, name);
       const address = upstreamAddress(name, config);
-      this.servers.set(name, { name, config, address, runner: new ToolRunner(tools, address), keys: [], status: 'pending', lastRefresh: null, lastError: null, queue: Promise.resolve(), lastListing: null, held: [], omitted: 0 });
+      this.servers.set(name, { name, config, address, runner: new ToolRunner(tools, address), keys: [], status: 'pending', lastRefresh: null, lastError: null, queue: Promise.resolve(), lastListing: null, held: [], omitted: 0, version: 0 });
     }
   }
 
   /**
    * Imports every server once. A server that is down does not stop the start: it is logged, keeps
-   * no capabilities, and is tried again by a refresh (HTTP, CLI) or its own list_changed notice.
+   * no capabilities, and is tried again by a refresh (HTTP, CLI), its own list_changed notice (in a
+   * process that listens for them), or another process's refresh.
    */
   async start(): Promise<void> {
-    this.stopListening = this.tools.onToolListChanged((upstream) => {
-      const state = [...this.servers.values()].find((s) => s.address.url === upstream.url && s.address.transport === upstream.transport);
-      if (!state) return;
-      this.refresh(state.name).then(
-        (change) => this.logger.info('upstream tool list changed; imported again', { server: change.server, added: change.added, removed: change.removed }),
-        () => {},
-      );
-    });
     const refused: ConfigError[] = [];
     await Promise.all(
       [...this.servers.values()].map((state) =>
@@ -129,8 +129,55 @@ export class ConfiguredUpstreamImports implements UpstreamImports {
     if (refused.length > 0) throw refused[0];
   }
 
+  /**
+   * Refreshes a server when it says its tool list changed (the refresher: worker and `all`
+   * processes; an api process hears of the refresh instead). Returns a function that stops it.
+   */
+  listenForListChanges(): () => void {
+    this.stopListening?.();
+    const stop = this.tools.onToolListChanged((upstream) => {
+      const state = [...this.servers.values()].find((s) => s.address.url === upstream.url && s.address.transport === upstream.transport);
+      if (!state) return;
+      this.refresh(state.name).then(
+        (change) => this.logger.info('upstream tool list changed; imported again', { server: change.server, added: change.added, removed: change.removed }),
+        () => {},
+      );
+    });
+    this.stopListening = stop;
+    return () => {
+      stop();
+      if (this.stopListening === stop) this.stopListening = undefined;
+    };
+  }
+
   stop(): void {
     this.stopListening?.();
+  }
+
+  /** Whether refreshes are shared with other processes (a PostgreSQL database). */
+  get shared(): boolean {
+    return this.governance?.shared !== undefined;
+  }
+
+  /**
+   * Hears the other processes' refreshes and serves what they stored (nothing to hear without a
+   * shared database). A failure to read one is logged; the next refresh heard reads again.
+   */
+  listenToOtherProcesses(): Promise<{ close(): Promise<void> }> {
+    const shared = this.governance?.shared;
+    if (!shared) return Promise.resolve({ close: async () => {} });
+    return shared.listen((name) => {
+      this.heard(name).catch((err: Error) => this.logger.warn('another process refreshed an upstream; could not read what it found', { server: name, error: err.message }));
+    });
+  }
+
+  /**
+   * Another process refreshed server `name` (null: any server may have changed): each serves what
+   * was stored, in its turn among its refreshes, unless it serves that or a newer state already.
+   */
+  async heard(name: string | null): Promise<void> {
+    const states = name === null ? [...this.servers.values()] : [this.servers.get(name)].filter((s): s is ServerState => s !== undefined);
+    await Promise.all(states.map((state) => this.queued(state, () => this.adopt(state))));
   }
 
   list(): UpstreamStatus[] {
@@ -257,17 +304,56 @@ export class ConfiguredUpstreamImports implements UpstreamImports {
     if (refused.length) this.logger.warn('upstream tools not imported', { server: state.name, refused });
     const definitions = this.overridden(state, listed, imported);
     const served = this.governance ? await this.review(state, listed, definitions) : definitions;
-    const { added, removed } = this.registry.replaceSystem(config.system, served, state.address.url);
-    this.registry.holdKeys(config.system, state.held.map((h) => ({ key: h.key, reason: h.reason, pinned_hash: h.pinned?.definition_hash ?? null, listed_hash: h.listed?.definition_hash ?? null })));
+    const { added, removed } = this.serve(state, served, listed, new Date().toISOString());
+    await this.publish(state);
+    const held = state.held.map((h) => h.key);
+    return { ok: true, server: state.name, system: config.system, added, removed, count: served.length, simplified, ...(held.length ? { held } : {}), ...(refused.length ? { refused } : {}) };
+  }
+
+  /** Registers what is served and holds the rest: the system swapped as a whole. */
+  private serve(state: ServerState, served: CapabilityDefinition[], listed: McpToolDescription[], refreshedAt: string): { added: string[]; removed: string[] } {
+    const { added, removed } = this.registry.replaceSystem(state.config.system, served, state.address.url);
+    this.registry.holdKeys(state.config.system, state.held.map((h) => ({ key: h.key, reason: h.reason, pinned_hash: h.pinned?.definition_hash ?? null, listed_hash: h.listed?.definition_hash ?? null })));
     for (const key of removed) this.runners.release(key);
     for (const key of added) this.runners.assign(key, state.runner);
     state.keys = served.map((d) => d.key);
     state.lastListing = listed;
     state.status = 'ok';
     state.lastError = null;
-    state.lastRefresh = new Date().toISOString();
-    const held = state.held.map((h) => h.key);
-    return { ok: true, server: state.name, system: config.system, added, removed, count: served.length, simplified, ...(held.length ? { held } : {}), ...(refused.length ? { refused } : {}) };
+    state.lastRefresh = refreshedAt;
+    return { added, removed };
+  }
+
+  /** Stores what this process now serves of a server and tells the others; if that fails, they keep theirs until the next refresh. */
+  private async publish(state: ServerState): Promise<void> {
+    const shared = this.governance?.shared;
+    if (!shared) return;
+    try {
+      state.version = await shared.publish({ server: state.name, address: state.address.url, listing: state.lastListing ?? [], served: state.keys, held: state.held, omitted: state.omitted, refreshed_at: state.lastRefresh! });
+    } catch (err) {
+      this.logger.warn('upstream refresh not shared with the other processes', { server: state.name, error: (err as Error).message });
+    }
+  }
+
+  /** Serves the state another process stored for this server: its listing imported as here, its served keys and holds as they decided. */
+  private async adopt(state: ServerState): Promise<void> {
+    const stored = await this.governance?.shared?.latest(state.name);
+    if (!stored || stored.version <= state.version) return;
+    if (stored.address !== state.address.url) {
+      this.logger.warn('another process refreshed this upstream name at another address; kept this one', { server: state.name });
+      return;
+    }
+    const { config } = state;
+    const { definitions } = importTools({ name: state.name, system: config.system, ...(config.tools ? { tools: config.tools } : {}), ...(config.defaults ? { defaults: config.defaults } : {}) }, stored.listing);
+    const served = new Set(stored.served);
+    const heldBefore = state.held.map((h) => `${h.key} ${h.listed?.definition_hash}`).join();
+    state.held = stored.held;
+    state.omitted = stored.omitted;
+    const { added, removed } = this.serve(state, this.overridden(state, stored.listing, definitions).filter((d) => served.has(d.key)), stored.listing, stored.refreshed_at);
+    state.version = stored.version;
+    // The same tools as before (processes starting side by side list alike) are not news.
+    const changed = added.length > 0 || removed.length > 0 || heldBefore !== state.held.map((h) => `${h.key} ${h.listed?.definition_hash}`).join();
+    this.logger[changed ? 'info' : 'debug']('upstream tools taken from another process\'s refresh', { server: state.name, added, removed, held: stored.held.map((h) => h.key) });
   }
 
   /** Each definition with the owner's override applied (hidden ones left out); a contradicted override is a coded error naming its config key. */

@@ -35,3 +35,4 @@ export * from './oauth-refresh-token-store.js';
 export * from './upstream-credential-store.js';
 export * from './client-rate-windows.js';
 export * from './circuit-store.js';
+export * from './imported-state-channel.js';

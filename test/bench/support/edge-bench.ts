@@ -11,7 +11,7 @@ import { spawnSimulator } from './simulator.js';
 import { closedLoop, type Figures } from './stats.js';
 import { measureOverhead, type Path } from './overhead.js';
 import { writeReport } from './report.js';
-import { listeningUrl, spawnTs } from '../../support/processes.js';
+import { listeningUrl, spawnTs, startCompiledServiceProcess, startServiceProcess, startWorkerProcess, type Child } from '../../support/processes.js';
 
 // The SDK's default transport (used here as the baseline, unmodified) lets the platform fetch hold
 // an abort listener per request on one long-lived signal until GC; at load that trips Node's leak
@@ -42,6 +42,12 @@ export interface EdgeBench {
   beforeUrl?: string;
   /** Measures `after` (this checkout) against `before` (BENCH_BEFORE's) in one run: report <name>-before-after, ratio after/before. */
   compareBefore(name: string, before: Path, after: Path): Promise<void>;
+  /** With BENCH_COMPILED=1: the compiled service (dist, plain node, as `npm start`), on a database of its own. */
+  compiledUrl?: string;
+  /** With BENCH_SPLIT_DATABASE_URL (PostgreSQL): an api process on that database, with a worker beside it. */
+  splitUrl?: string;
+  /** Measures `variant` (compiledUrl's or splitUrl's) against the service from source in one run: report <name>-<label>, ratio variant/source. */
+  compareVariant(name: string, label: 'compiled' | 'split', source: Path, variant: Path): Promise<void>;
   /** Measures `through` against the direct path and writes the report (bench-results/<name>-<engine>.json). */
   compare(name: string, through: Path, targets: Record<string, string>): Promise<void>;
 }
@@ -62,6 +68,18 @@ export async function runEdgeBench(body: (bench: EdgeBench) => Promise<void>): P
   const before = beforeRoot
     ? await spawnTs('adapters/app/src/main.ts', [], { PORT: '0', DATABASE_URL: beforeDatabaseUrl, SWITCHYARD_API_KEY: API_KEY, SWITCHYARD_CONFIG: configFile, LOG_LEVEL: 'info' }, listeningUrl, 30_000, [], beforeRoot)
     : undefined;
+  // BENCH_COMPILED=1: the compiled service beside it (BENCH_COMPILED_DATABASE_URL, default a temp SQLite file).
+  const compiled = process.env['BENCH_COMPILED'] === '1'
+    ? await startCompiledServiceProcess({ DATABASE_URL: process.env['BENCH_COMPILED_DATABASE_URL'] ?? `sqlite:${join(dir, 'compiled.db')}`, SWITCHYARD_API_KEY: API_KEY, SWITCHYARD_CONFIG: configFile })
+    : undefined;
+  // BENCH_SPLIT_DATABASE_URL: roles, an api process answering while a worker integrates the ledger.
+  const splitDatabaseUrl = process.env['BENCH_SPLIT_DATABASE_URL'];
+  const split: { api: { child: Child; url: string }; worker: Child } | undefined = splitDatabaseUrl
+    ? await (async () => {
+        const env = { DATABASE_URL: splitDatabaseUrl, SWITCHYARD_API_KEY: API_KEY, SWITCHYARD_CONFIG: configFile };
+        return { api: await startServiceProcess({ ...env, SWITCHYARD_ROLE: 'api' }), worker: await startWorkerProcess(env) };
+      })()
+    : undefined;
   const client = new Client({ name: 'bench', version: '1' });
   try {
     await client.connect(new SSEClientTransport(new URL(sim.value)));
@@ -72,6 +90,21 @@ export async function runEdgeBench(body: (bench: EdgeBench) => Promise<void>): P
     await body({
       url: service.value,
       ...(before ? { beforeUrl: before.value } : {}),
+      ...(compiled ? { compiledUrl: compiled.url } : {}),
+      ...(split ? { splitUrl: split.api.url } : {}),
+      async compareVariant(name, label, sourcePath, variantPath) {
+        // measureOverhead's baseline ("direct" in the report) is the service from source (an `all` process).
+        const variant = label === 'compiled' ? compiled!.child : split!.api.child;
+        const report = await measureOverhead(`${name}-${label}`, label, sourcePath, variantPath, {
+          concurrency: CONCURRENCY,
+          rounds: ROUNDS,
+          seconds: SECONDS,
+          engine: databaseUrl.startsWith('postgres') ? 'postgresql' : 'sqlite',
+          pids: { client: undefined, source: service.child.process.pid, [label]: variant.process.pid, upstream: sim.child.process.pid, ...(label === 'split' ? { worker: split!.worker.process.pid } : {}) },
+          targets: {},
+        });
+        writeReport(`${name}-${label}`, report);
+      },
       async compareBefore(name, beforePath, afterPath) {
         // measureOverhead's baseline ("direct" in the report) is the checkout before; "after" is this one.
         const report = await measureOverhead(`${name}-before-after`, 'after', beforePath, afterPath, {
@@ -102,6 +135,9 @@ export async function runEdgeBench(body: (bench: EdgeBench) => Promise<void>): P
     await client.close();
     await service.child.stop();
     await before?.child.stop();
+    await compiled?.child.stop();
+    await split?.worker.stop();
+    await split?.api.child.stop();
     await sim.child.stop();
     rmSync(dir, { recursive: true, force: true });
   }
