@@ -204,7 +204,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
       if (call.unanswered) throw call.unanswered;
       if (call.broken) throw call.broken;
       const answer = result as { isError?: boolean; content?: unknown; structuredContent?: unknown };
-      // Over stdio the answer arrives whole before it can be weighed: at least it is not kept.
+      // Each transport bounds the message as it arrives; the content is weighed too, as it is kept.
       if (answerBytes(answer) > this.maxResultBytes) throw new AnswerTooLargeError(this.maxResultBytes);
       return toToolCallResult(answer);
     } catch (err) {
