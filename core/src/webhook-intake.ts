@@ -8,6 +8,7 @@ import { lazyBody, resolveDeliveryId } from './delivery-id.js';
 import { resolveEventType } from './event-type.js';
 import type { DispatchOutcome, DispatchService } from './dispatch.js';
 import { SwitchyardError, type ErrorCode } from './errors.js';
+import type { IdempotentRuns } from './idempotency.js';
 import { noRequestScope, type Clock, type DeliveryStore, type RequestScope, type WebhookStore } from './ports.js';
 import type { CapabilityRegistry } from './registry.js';
 import { ByteBudget } from './byte-budget.js';
@@ -79,6 +80,11 @@ export class WebhookIntake {
     /** Names the request each delivery came from. */
     private readonly scope: RequestScope = noRequestScope,
     private readonly steps: readonly AcceptedDeliveryStep[] = [],
+    /**
+     * Each delivery's action runs under an idempotency key of its own (the delivery's entry), so
+     * the run the first request could not reserve is run by a retry, once, and never twice.
+     */
+    private readonly actionRuns: IdempotentRuns | null = null,
   ) {}
 
   private readonly storing = new ByteBudget(STORING_BUDGET_BYTES);
@@ -149,9 +155,35 @@ export class WebhookIntake {
     if (stored.duplicate) {
       // A retry of a delivery that already ran its action must not run it again.
       const first = stored.duplicate_of ? await this.deliveries.get(stored.duplicate_of) : undefined;
+      if (first && this.actionPending(first)) return this.runPending(stored, first, caller);
       return { kind: 'duplicate', delivery: stored, firstRun: first?.action_run ?? null };
     }
     return this.accepted({ kind: 'ran', delivery: stored, run: await this.runAction(stored, action, text, caller) });
+  }
+
+  /**
+   * An accepted delivery whose action has no record: its run could not be reserved (the database
+   * refused the write, and the sender was answered 503), or it is still running, or its process
+   * died before linking it. Only with action keys can a retry tell these apart.
+   */
+  private actionPending(first: StoredDelivery): boolean {
+    return this.actionRuns !== null && first.action !== null && first.outcome === 'accepted' && first.action_run === null && first.body !== null && !first.body_omitted;
+  }
+
+  /**
+   * A retry of a delivery whose action is pending runs it, with the first delivery's body, under
+   * the first delivery's key: once, whoever retries. A run still going (409 under its key) answers
+   * the retry as a duplicate whose first run is not known yet; one that ended without its link
+   * (the process died, or the link's write failed) is linked now, not run again.
+   */
+  private async runPending(stored: StoredDelivery, first: StoredDelivery, caller: Caller): Promise<IntakeResult> {
+    try {
+      const run = await this.runAction(first, first.action!, Buffer.from(first.body!).toString('utf8'), caller);
+      return { kind: 'ran', delivery: stored, run };
+    } catch (err) {
+      if (!SwitchyardError.is(err, 'idempotency_key_in_progress')) throw err;
+      return { kind: 'duplicate', delivery: stored, firstRun: null };
+    }
   }
 
   /** The delivery's record, named by the request it came in. */
@@ -165,9 +197,28 @@ export class WebhookIntake {
     return result;
   }
 
-  /** Runs the action as hook:<id> and writes the record linking delivery, invocation and answer. */
+  /** Runs the action as hook:<id> (under the delivery's key) and writes the record linking delivery, invocation and answer. */
   private async runAction(stored: StoredDelivery, action: string, text: string, caller: Caller): Promise<DispatchOutcome> {
-    const outcome = await this.dispatch.dispatch({ key: action, body: text, source: `hook:${stored.hook_id}/${stored.id}` }, caller);
+    const request = { key: action, body: text, source: `hook:${stored.hook_id}/${stored.id}` };
+    const answer = this.actionRuns
+      ? await this.actionRuns.run(caller, `delivery:${stored.id}`, request, (id) => this.dispatch.dispatch({ ...request, id }, caller))
+      : { ran: await this.dispatch.dispatch(request, caller) };
+    const outcome = answer.ran ?? { capability: this.registry.require(answer.replayed.key).capability, invocation: answer.replayed };
+    await this.link(stored, action, outcome);
+    return outcome;
+  }
+
+  /** The action's record (unique per delivery): one a concurrent retry wrote first is as good as ours. */
+  private async link(stored: StoredDelivery, action: string, outcome: DispatchOutcome): Promise<void> {
+    try {
+      await this.appendAction(stored, action, outcome);
+    } catch (err) {
+      if ((await this.deliveries.get(stored.id))?.action_run?.invocation === outcome.invocation.id) return;
+      throw err;
+    }
+  }
+
+  private async appendAction(stored: StoredDelivery, action: string, outcome: DispatchOutcome): Promise<void> {
     const inv = outcome.invocation;
     await this.deliveries.appendAction({
       delivery: stored.id,
@@ -178,7 +229,6 @@ export class WebhookIntake {
       answer: { status: this.options.answerStatus(inv.ok ? null : (inv.error?.code ?? 'internal_error')), body: { ok: inv.ok, result: inv.result, invocation: inv.id, error: inv.error } },
       created_at: this.clock.now().toISOString(),
     });
-    return outcome;
   }
 
   /**

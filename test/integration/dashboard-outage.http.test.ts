@@ -1,6 +1,7 @@
 // Dashboard forms while the database refuses writes: a real SQLite fault on the service's one writer
 // connection (read-only), and a throwaway PostgreSQL cluster stopped mid-run. A form that writes answers 503 storage_unavailable as a page that says so,
-// never 500, and stores nothing; once the database takes writes again the same form works.
+// never 500, and stores nothing; once the database takes writes again the same form works. A browser
+// (asking for HTML) gets the answer as a small page, with the same status and Retry-After.
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Knex } from 'knex';
@@ -8,6 +9,18 @@ import type { Database } from '@switchyard/storage-knex';
 import { TEST_API_KEY, startTestService, type TestService } from '../support/app.js';
 import { startPgCluster, type PgCluster } from '../support/pg-cluster.js';
 import { eventually } from '../support/receiver.js';
+
+/** What a browser sends for a page or a form's answer. */
+const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
+/** A 503 storage_unavailable as a page: HTML, Retry-After, the code and what to do, never JSON. */
+function expectOutagePage(res: request.Response): void {
+  expect(res.status, res.text).to.equal(503);
+  expect(res.headers['content-type']).to.match(/^text\/html/);
+  expect(res.headers['retry-after']).to.match(/^\d+$/);
+  expect(res.text).to.contain('<h1>storage_unavailable</h1>');
+  expect(res.text).to.contain(`Try again in ${res.headers['retry-after']} seconds`);
+}
 
 describe('dashboard forms during a storage outage (sqlite, read-only)', function () {
   this.timeout(30_000);
@@ -49,6 +62,20 @@ describe('dashboard forms during a storage outage (sqlite, read-only)', function
     expect(await hookNames()).to.include('made after the outage');
   });
 
+  it('answers a browser sending the form with the 503 as a page (HTML, Retry-After), and stores nothing', async () => {
+    const csrf = csrfOf((await http.get('/dashboard/webhooks').set('cookie', cookie).expect(200)).text);
+    await writer.raw('PRAGMA query_only = 1');
+    let refused: request.Response;
+    try {
+      refused = await http.post('/dashboard/webhooks').set('cookie', cookie).set('accept', BROWSER_ACCEPT).type('form').send({ csrf, name: 'sent from a browser during the outage' });
+    } finally {
+      await writer.raw('PRAGMA query_only = 0');
+    }
+    expectOutagePage(refused);
+    expect(refused.text).to.contain('the form can be sent again as it is');
+    expect(await hookNames()).to.not.include('sent from a browser during the outage');
+  });
+
   it('still signs in and shows pages while writes are refused: a session is not a database write', async () => {
     await writer.raw('PRAGMA query_only = 1');
     try {
@@ -87,6 +114,13 @@ describe('dashboard forms during a storage outage (a PostgreSQL cluster stopped,
     expect(refused.status, refused.text).to.equal(503);
     expect(refused.headers['retry-after']).to.match(/^\d+$/);
     expect(refused.body.error.code).to.equal('storage_unavailable');
+    // A browser gets both the form's answer and the pages it reads as a page that says so.
+    expectOutagePage(await create('made while PostgreSQL was down').set('accept', BROWSER_ACCEPT));
+    const listing = await http.get('/dashboard/webhooks').set('cookie', cookie).set('accept', BROWSER_ACCEPT);
+    expectOutagePage(listing);
+    expect(listing.text).to.contain('<a href="/dashboard/webhooks">Reload the page</a>');
+    // Any other client reading a page gets the API's JSON answer.
+    expect((await http.get('/dashboard/webhooks').set('cookie', cookie).expect(503)).body.error.code).to.equal('storage_unavailable');
 
     cluster!.start();
     await eventually(async () => ((await create('made once PostgreSQL was back')).status === 303 ? true : undefined), 'the form to create the webhook again');

@@ -280,8 +280,8 @@ export const coreWiring = definePackage('core', [
   // duplicates are never forwarded.
   createServiceFactory({
     service: coreServices.intake,
-    deps: { config: appServices.config, webhooks: coreServices.webhooks, deliveries: coreServices.deliveries, registry: coreServices.registry, dispatch: coreServices.dispatch, clock: coreServices.clock, scope: coreServices.requestScope, forwarding: coreServices.forwarding, tracing: appServices.tracing },
-    factory: ({ config, webhooks, deliveries, registry, dispatch, clock, scope, forwarding, tracing }) => {
+    deps: { config: appServices.config, webhooks: coreServices.webhooks, deliveries: coreServices.deliveries, registry: coreServices.registry, dispatch: coreServices.dispatch, clock: coreServices.clock, scope: coreServices.requestScope, forwarding: coreServices.forwarding, tracing: appServices.tracing, actionRuns: coreServices.idempotentRuns },
+    factory: ({ config, webhooks, deliveries, registry, dispatch, clock, scope, forwarding, tracing, actionRuns }) => {
       const intake = new WebhookIntake(
         webhooks,
         deliveries,
@@ -291,6 +291,7 @@ export const coreWiring = definePackage('core', [
         { bodyLimitBytes: config.webhooks.bodyLimitBytes, refusedBodyBytes: config.webhooks.refusedBodyBytes, answerStatus: (code) => (code === null ? 200 : statusFor(code)) },
         scope,
         [{ afterAccepted: (delivery) => forwarding.accepted(delivery) }],
+        actionRuns,
       );
       return tracing ? traceIntake(intake) : intake;
     },

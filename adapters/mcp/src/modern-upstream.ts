@@ -2,9 +2,10 @@
 // client info ride in each request's _meta, found with server/discover). It runs on the v2 client
 // SDK (@modelcontextprotocol/client), which speaks that revision; the v1 SDK does not. Its errors
 // are told in the v1 SDK's terms (McpError and its codes), which the upstream client maps to ours.
-import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, deserializeMessage, type Transport } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { BoundedStdioTransport } from './bounded-stdio-transport.js';
 import type { UpstreamConnection, UpstreamRequestOptions } from './upstream-connection.js';
 
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
@@ -45,7 +46,7 @@ export function speaksOnlyModern(err: unknown): boolean {
 
 /** How to reach the upstream: a command to start (stdio) or a URL (streamable HTTP). */
 export type ModernTarget =
-  | { transport: 'stdio'; command: string; args: string[]; env: Record<string, string> | undefined; cwd: string | undefined }
+  | { transport: 'stdio'; command: string; args: string[]; env: Record<string, string> | undefined; cwd: string | undefined; maxMessageBytes?: number }
   | { transport: 'streamable-http'; url: URL; fetch: typeof fetch; headers: Record<string, string> | undefined };
 
 /** A v2 SDK error as the v1 SDK would have said it: protocol errors keep code, message and data. */
@@ -57,6 +58,9 @@ function asV1(err: unknown): unknown {
   }
   return err;
 }
+
+/** dispatch.maxResultBytes's default, for a target that names no bound. */
+const DEFAULT_MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 
 const v2Options = (o: UpstreamRequestOptions) => ({ timeout: o.timeout, ...(o.signal ? { signal: o.signal } : {}), ...(o.onprogress ? { onprogress: o.onprogress } : {}) });
 
@@ -72,7 +76,8 @@ export class ModernUpstreamConnection implements UpstreamConnection {
     const client = new Client(clientInfo, { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION }, probe: { timeoutMs } } });
     const transport: Transport =
       target.transport === 'stdio'
-        ? new StdioClientTransport({ command: target.command, args: target.args, env: { ...getDefaultEnvironment(), ...target.env }, ...(target.cwd ? { cwd: target.cwd } : {}), stderr: 'ignore' })
+        ? // Ours, not the SDK's: it holds no line past the bound. (The v2 client then probes the era in place, which a 2026 server answers.)
+          (new BoundedStdioTransport({ command: target.command, args: target.args, env: { ...getDefaultEnvironment(), ...target.env }, cwd: target.cwd, stderr: 'ignore', maxMessageBytes: target.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, parse: deserializeMessage }) as unknown as Transport)
         : new StreamableHTTPClientTransport(target.url, { fetch: target.fetch, ...(target.headers ? { requestInit: { headers: target.headers } } : {}) });
     try {
       await client.connect(transport, { timeout: timeoutMs } as never);

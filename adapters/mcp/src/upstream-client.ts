@@ -7,12 +7,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, LoggingMessageNotificationSchema, McpError, ResourceUpdatedNotificationSchema, ResultSchema, ToolListChangedNotificationSchema, type Request as McpRequest } from '@modelcontextprotocol/sdk/types.js';
 import { SwitchyardError, textOf, type CallerChannel, type ContentBlock, type McpToolDescription, type ToolCallOptions, type ToolCallResult, type UpstreamAddress, type UpstreamLogEntry, type UpstreamToolClient } from '@switchyard/core';
 import { traceHeaders } from '@switchyard/telemetry';
+import { ANSWER_TOO_LARGE_CODE, BoundedStdioTransport } from './bounded-stdio-transport.js';
 import { AnswerCutOffError, AnswerTooLargeError, createLeanFetch } from './lean-fetch.js';
 import { ModernUpstreamConnection, speaksOnlyModern, type ModernTarget } from './modern-upstream.js';
 import type { UpstreamConnection } from './upstream-connection.js';
@@ -202,13 +204,13 @@ export class McpUpstreamClient implements UpstreamToolClient {
       if (call.unanswered) throw call.unanswered;
       if (call.broken) throw call.broken;
       const answer = result as { isError?: boolean; content?: unknown; structuredContent?: unknown };
-      // Over stdio the answer arrives whole before it can be weighed: at least it is not kept.
+      // Each transport bounds the message as it arrives; the content is weighed too, as it is kept.
       if (answerBytes(answer) > this.maxResultBytes) throw new AnswerTooLargeError(this.maxResultBytes);
       return toToolCallResult(answer);
     } catch (err) {
       if (SwitchyardError.is(err)) throw err;
       if (call.unanswered) throw call.unanswered;
-      const broken = call.broken ?? (err instanceof AnswerTooLargeError || err instanceof AnswerCutOffError ? err : null);
+      const broken = call.broken ?? (err instanceof AnswerTooLargeError || err instanceof AnswerCutOffError ? err : null) ?? this.tooLargeOverStdio(err);
       if (broken instanceof AnswerTooLargeError) {
         // Over the legacy SSE transport the cut stream was the connection's only one: open a new one next time.
         if (upstream.transport === 'sse') this.drop(connectionKey, client);
@@ -275,6 +277,11 @@ export class McpUpstreamClient implements UpstreamToolClient {
   private forget(key: string, pending: Promise<UpstreamConnection>, client: UpstreamConnection): void {
     if (this.connections.get(key) === pending) this.connections.delete(key);
     client.close().catch(() => {});
+  }
+
+  /** The stdio transport's stand-in for an answer it dropped past the bound (the connection stays up). */
+  private tooLargeOverStdio(err: unknown): AnswerTooLargeError | null {
+    return err instanceof McpError && err.code === ANSWER_TOO_LARGE_CODE ? new AnswerTooLargeError(this.maxResultBytes) : null;
   }
 
   /** The call a message from this connection belongs to: its own stream's, else the only one in flight. */
@@ -374,13 +381,15 @@ export class McpUpstreamClient implements UpstreamToolClient {
   private async transportFor(upstream: UpstreamAddress): Promise<{ transport: Transport; stderr: () => string }> {
     if (upstream.transport === 'stdio') {
       if (!upstream.command) throw new SwitchyardError('upstream_unavailable', `${upstream.url} has no command to start`, { upstream: upstream.url });
-      const transport = new StdioClientTransport({
+      const transport = new BoundedStdioTransport({
         command: upstream.command,
         args: upstream.args ?? [],
         env: { ...getDefaultEnvironment(), ...upstream.env },
-        ...(upstream.cwd ? { cwd: upstream.cwd } : {}),
+        cwd: upstream.cwd,
         // Piped and drained: kept as a short tail for error messages, never mixed into our own output.
         stderr: 'pipe',
+        maxMessageBytes: this.maxResultBytes,
+        parse: deserializeMessage,
       });
       let tail = '';
       transport.stderr?.on('data', (chunk: Buffer) => {
@@ -417,7 +426,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
     }
     const target: ModernTarget =
       upstream.transport === 'stdio'
-        ? { transport: 'stdio', command: upstream.command!, args: upstream.args ?? [], env: upstream.env, cwd: upstream.cwd }
+        ? { transport: 'stdio', command: upstream.command!, args: upstream.args ?? [], env: upstream.env, cwd: upstream.cwd, maxMessageBytes: this.maxResultBytes }
         : { transport: 'streamable-http', url: new URL(upstream.url), fetch: this.http.fetch as typeof fetch, headers: upstream.headers };
     try {
       return await ModernUpstreamConnection.open(target, CLIENT_INFO, this.connectTimeoutMs);

@@ -21,7 +21,7 @@ export class SqliteStatements implements Statements {
     const client = db.client as { acquireConnection(): Promise<sqlite3.Database>; releaseConnection(c: sqlite3.Database): Promise<void> };
     const connection = await client.acquireConnection();
     try {
-      const statement = this.statement(connection, sql);
+      const statement = await this.statement(connection, sql);
       return await new Promise<T[]>((resolve, reject) =>
         statement.all(bindings, (err: Error | null, rows: T[]) => {
           if (!err) return resolve(rows);
@@ -42,14 +42,14 @@ export class SqliteStatements implements Statements {
     statement.finalize();
   }
 
-  private statement(connection: sqlite3.Database, sql: string): sqlite3.Statement {
+  private async statement(connection: sqlite3.Database, sql: string): Promise<sqlite3.Statement> {
     let cache = this.byConnection.get(connection);
     if (!cache) this.byConnection.set(connection, (cache = new Map()));
     let statement = cache.get(sql);
     if (statement) {
       cache.delete(sql); // re-inserted below: Map order is the LRU order
     } else {
-      statement = connection.prepare(sql);
+      statement = await prepared(connection, sql);
       if (cache.size >= this.capacity) {
         const [oldest, evicted] = cache.entries().next().value as [string, sqlite3.Statement];
         cache.delete(oldest);
@@ -59,4 +59,15 @@ export class SqliteStatements implements Statements {
     cache.set(sql, statement);
     return statement;
   }
+}
+
+/**
+ * Prepares `sql`, failing as a rejected promise. Without a callback the driver throws a failed
+ * prepare (a missing table, a busy or broken database) as an uncaught exception, and a statement
+ * that failed to prepare never calls back the runs queued on it.
+ */
+function prepared(connection: sqlite3.Database, sql: string): Promise<sqlite3.Statement> {
+  return new Promise((resolve, reject) => {
+    const statement = connection.prepare(sql, (err: Error | null) => (err ? reject(err) : resolve(statement)));
+  });
 }

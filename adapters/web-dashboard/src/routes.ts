@@ -22,9 +22,10 @@ import { destinationPayload, formValues, webhookPayload } from './form-fields.js
 import { invocationBody, invocationsBody, ledgerIndexBody } from './pages/ledger.js';
 import { loginBody } from './pages/login.js';
 import { approvalsBody, type DecisionNotice } from './pages/approvals.js';
+import { storageOutagePage } from './storage-outage.js';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
-type Ctx = Needs<'access' | 'mintPerMinute' | 'rateWindows' | 'apiKeys' | 'approvals' | 'deliveries' | 'destinations' | 'forwardAllowlist' | 'forwarding' | 'inlineBodyBytes' | 'invocations' | 'ledger' | 'logger' | 'publicBaseUrl' | 'registry' | 'webhooks'>;
+type Ctx = Needs<'access' | 'mintPerMinute' | 'rateWindows' | 'apiKeys' | 'approvals' | 'deliveries' | 'destinations' | 'forwardAllowlist' | 'forwarding' | 'inlineBodyBytes' | 'invocations' | 'ledger' | 'logger' | 'publicBaseUrl' | 'registry' | 'storageFailures' | 'webhooks'>;
 
 const ASSETS: Record<string, string> = {
   'dashboard.css': 'text/css; charset=utf-8',
@@ -441,8 +442,10 @@ export function dashboardRoutes(ctx: Ctx): Router {
   });
 
   // Failures on dashboard pages answer as pages, with the same codes the API uses.
+  router.use('/dashboard', storageOutagePage(ctx.storageFailures, sessions));
   router.use('/dashboard', ((err, req, res, next) => {
-    if (!SwitchyardError.is(err)) return next(err);
+    // A storage failure not answered as a page above goes to the API's JSON answer (503, Retry-After).
+    if (!SwitchyardError.is(err) || err.code === 'storage_unavailable') return next(err);
     const approvals = req.originalUrl.startsWith('/dashboard/approvals');
     send(req, res, { title: 'Not here', section: approvals ? 'approvals' : 'capabilities' }, html`<h1>${err.code}</h1><p class="message">${err.message}</p><p>${approvals ? html`<a href="/dashboard/approvals">Back to the approvals</a>` : html`<a href="/dashboard">Back to the dashboard</a>`}</p>`, statusFor(err.code));
   }) as ErrorRequestHandler);
