@@ -16,6 +16,7 @@ import { traceHeaders } from '@switchyard/telemetry';
 import { AnswerCutOffError, AnswerTooLargeError, createLeanFetch } from './lean-fetch.js';
 import { ModernUpstreamConnection, speaksOnlyModern, type ModernTarget } from './modern-upstream.js';
 import { probeEra, type EraVerdict } from './era-probe.js';
+import { refuseWrongEraAnswer } from './wrong-era-answer.js';
 import type { UpstreamConnection } from './upstream-connection.js';
 import type { UpstreamOAuthClients } from './upstream-auth.js';
 
@@ -202,6 +203,8 @@ export class McpUpstreamClient implements UpstreamToolClient {
       }
       if (call.unanswered) throw call.unanswered;
       if (call.broken) throw call.broken;
+      // The 2026 connection speaks its own result types; a 2025 session must not receive them.
+      if (client instanceof Client) refuseWrongEraAnswer(result, upstream.url, tool);
       const answer = result as { isError?: boolean; content?: unknown; structuredContent?: unknown };
       // Over stdio the answer arrives whole before it can be weighed: at least it is not kept.
       if (answerBytes(answer) > this.maxResultBytes) throw new AnswerTooLargeError(this.maxResultBytes);
