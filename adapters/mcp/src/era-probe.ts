@@ -10,6 +10,13 @@ import { MODERN_PROTOCOL_VERSION as MODERN_VERSION } from './modern-upstream.js'
 /** The revision's own error codes: only a 2026-era server answers with them. */
 const MODERN_ERRORS = new Set([-32020, -32021, -32022]);
 
+/** The probe had no answer in time: over HTTP that is an outage, not a sign of a legacy server. */
+export class ProbeTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`no answer to server/discover within ${timeoutMs} ms`);
+  }
+}
+
 export type EraVerdict =
   /**
    * Speaks 2026-07-28; `discover` when the probe's own answer can be adopted as it is; `only` when
@@ -39,8 +46,8 @@ function messageOf(text: string, contentType: string, id: string): Record<string
 
 /**
  * Sends server/discover as a 2026-07-28 client does (MCP-Protocol-Version and Mcp-Method headers,
- * the _meta envelope with our client info and capabilities). A network failure is thrown: the
- * caller's legacy connect then fails the way it always has, with its own message.
+ * the _meta envelope with our client info and capabilities). No answer in time is thrown as
+ * ProbeTimeoutError; any other network failure as it came.
  */
 export async function probeEra(url: URL, fetchFn: typeof fetch, headers: Record<string, string> | undefined, clientInfo: { name: string; version: string }, capabilities: Record<string, unknown>, timeoutMs: number): Promise<EraVerdict> {
   const id = `probe-${randomBytes(6).toString('hex')}`;
@@ -50,13 +57,22 @@ export async function probeEra(url: URL, fetchFn: typeof fetch, headers: Record<
     method: 'server/discover',
     params: { _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN_VERSION, 'io.modelcontextprotocol/clientInfo': clientInfo, 'io.modelcontextprotocol/clientCapabilities': capabilities } },
   };
-  const answer = await fetchFn(url, {
-    method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': 'server/discover' },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  const message = messageOf(await answer.text(), answer.headers.get('content-type') ?? '', id);
+  const signal = AbortSignal.timeout(timeoutMs);
+  let answer: Response;
+  let text: string;
+  try {
+    answer = await fetchFn(url, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': 'server/discover' },
+      body: JSON.stringify(body),
+      signal,
+    });
+    text = await answer.text();
+  } catch (err) {
+    if (signal.aborted) throw new ProbeTimeoutError(timeoutMs);
+    throw err;
+  }
+  const message = messageOf(text, answer.headers.get('content-type') ?? '', id);
   const result = message?.['result'];
   if (answer.ok && isObject(result) && Array.isArray(result['supportedVersions'])) {
     return (result['supportedVersions'] as unknown[]).includes(MODERN_VERSION) ? { era: 'modern', discover: result, only: false } : { era: 'legacy' };

@@ -15,7 +15,7 @@ import { SwitchyardError, textOf, type CallerChannel, type ContentBlock, type Mc
 import { traceHeaders } from '@switchyard/telemetry';
 import { AnswerCutOffError, AnswerTooLargeError, createLeanFetch } from './lean-fetch.js';
 import { ModernUpstreamConnection, speaksOnlyModern, type ModernTarget } from './modern-upstream.js';
-import { probeEra, type EraVerdict } from './era-probe.js';
+import { ProbeTimeoutError, probeEra, type EraVerdict } from './era-probe.js';
 import { refuseWrongEraAnswer } from './wrong-era-answer.js';
 import type { UpstreamConnection } from './upstream-connection.js';
 import type { UpstreamOAuthClients } from './upstream-auth.js';
@@ -419,7 +419,12 @@ export class McpUpstreamClient implements UpstreamToolClient {
       const legacy = await this.connectLegacy(upstream);
       return legacy === MODERN_ONLY ? this.connectModern(upstream) : legacy;
     }
-    const verdict = await probeEra(new URL(upstream.url), this.http.fetch as typeof fetch, upstream.headers, CLIENT_INFO, {}, this.connectTimeoutMs).catch((): EraVerdict => ({ era: 'legacy' }));
+    const verdict = await probeEra(new URL(upstream.url), this.http.fetch as typeof fetch, upstream.headers, CLIENT_INFO, {}, this.connectTimeoutMs).catch((err: unknown): EraVerdict => {
+      // Silence over HTTP is an outage, not a legacy server: initialize would only wait as long again.
+      if (err instanceof ProbeTimeoutError) throw new SwitchyardError('upstream_timeout', `cannot connect to ${upstream.url}: ${err.message}`, { upstream: upstream.url });
+      // Anything else (refused, reset): initialize fails the way it always has, with its own message.
+      return { era: 'legacy' };
+    });
     if (verdict.era === 'legacy') {
       const legacy = await this.connectLegacy(upstream);
       return legacy === MODERN_ONLY ? this.connectModern(upstream) : legacy;
