@@ -1,7 +1,7 @@
 // The conformance suite 0.2.0-alpha.12's client scenarios against Switchyard's upstream client
 // (test/support/conformance-client.ts: import the scenario server's tools, call each with the
 // example built from its schema), at each era's wire: tools_call against a 2025-11-25 server and
-// against one that speaks only 2026-07-28 (initialize refused with -32020, then 2026-07-28).
+// against one that speaks only 2026-07-28 (found by the server/discover probe), and request-metadata.
 import { expect } from 'chai';
 import { CONFORMANCE_2026_CLI, runClientScenario } from '../support/conformance.js';
 
@@ -19,13 +19,14 @@ describe('MCP conformance suite 0.2.0-alpha.12: client scenarios against our ups
     });
   }
 
-  it('request-metadata at 2026-07-28: every request after the first carries the envelope; the first is our initialize', async () => {
-    // Known and kept on purpose: the client opens with initialize (what every 2025 upstream needs,
-    // at no extra cost to them), so the scenario sees that one request without the 2026 header and
-    // _meta, then the 2026-07-28 retry with both. A probe-first client would pass it.
+  it('request-metadata at 2026-07-28: every request carries the envelope and the version header, the probe included, and a refused version is retried', async () => {
+    // Over streamable HTTP the client probes with server/discover at 2026-07-28 before any
+    // initialize, as the revision has a client of both eras do; the scenario refuses the first
+    // request (-32022) and sees the retry at a version it offered.
     const result = await runClientScenario('request-metadata', {}, at('2026-07-28'));
-    expect(failures(result)).to.deep.equal(['sep-2575-client-populates-meta', 'sep-2575-client-sends-client-info', 'sep-2575-http-client-sends-version-header']);
+    expect(failures(result), result.log.slice(-2000)).to.deep.equal([]);
+    expect(result.passed).to.equal(true);
     const passed = result.checks.filter((c) => c.status === 'SUCCESS').map((c) => c.id).sort();
-    expect(passed).to.deep.equal(['sep-2575-client-retry-supported-version', 'sep-2575-http-version-header-matches-meta']);
+    expect(passed).to.deep.equal(['sep-2575-client-populates-meta', 'sep-2575-client-retry-supported-version', 'sep-2575-client-sends-client-info', 'sep-2575-http-client-sends-version-header', 'sep-2575-http-version-header-matches-meta']);
   });
 });

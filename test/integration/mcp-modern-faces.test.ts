@@ -13,6 +13,8 @@ import { REDIRECT, consentPage, decide, pkce, registerClient, signIn } from '../
 
 const OPEN = { auth: 'none', risk: 'low', approval: false };
 const FAITHFUL = join(PROJECT_ROOT, 'test', 'support', 'faithful-mcp-server.mjs');
+/** mcp.cacheTtlMs of the service under test: how long its cacheable 2026 results stay fresh. */
+const CACHE_TTL_MS = 60_000;
 const MODES = { default: undefined, auto: { mode: 'auto' as const }, pinned: { mode: { pin: '2026-07-28' } } };
 const FACES = [
   { path: '/mcp', tool: 'FAITHFUL_SAY' },
@@ -29,7 +31,7 @@ for (const engine of engines()) {
     before(async () => {
       svc = await startListeningService(engine, {
         upstreams: { servers: { faithful: { system: 'FAITHFUL', transport: 'stdio', command: process.execPath, args: [FAITHFUL], defaults: OPEN } } },
-        mcp: { virtualServers: { curated: { description: 'The say tool', tools: ['FAITHFUL_SAY'] } } },
+        mcp: { cacheTtlMs: CACHE_TTL_MS, virtualServers: { curated: { description: 'The say tool', tools: ['FAITHFUL_SAY'] } } },
       });
     });
     after(async () => svc?.close());
@@ -75,6 +77,70 @@ for (const engine of engines()) {
         }
       }
     }
+
+    describe('results at 2026-07-28: resultType on every result, ttlMs (mcp.cacheTtlMs) and private scope on the cacheable ones', () => {
+      /** A v2 client pinned to 2026-07-28 with the owner's key; what it receives is read from the wire. */
+      async function pinned(path: string): Promise<{ client: Client; seen: Array<Record<string, unknown>> }> {
+        const seen: Array<Record<string, unknown>> = [];
+        const recording: typeof fetch = async (input, init) => {
+          const res = await fetch(input, init);
+          if ((res.headers.get('content-type') ?? '').includes('application/json')) {
+            const body = (await res.clone().json()) as { result?: Record<string, unknown> };
+            if (body.result) seen.push({ method: (JSON.parse(String(init?.body ?? '{}')) as { method?: string }).method, ...body.result });
+          }
+          return res;
+        };
+        const client = new Client({ name: 'v2-test', version: '0.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+        await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}${path}`), { fetch: recording, requestInit: { headers: { 'x-sheets-key': TEST_API_KEY } } }));
+        return { client, seen };
+      }
+      const hintsOf = (r: Record<string, unknown> | undefined) => ({ resultType: r?.['resultType'], ttlMs: r?.['ttlMs'], cacheScope: r?.['cacheScope'] });
+
+      for (const { path, tool } of FACES) {
+        it(`${path}: server/discover and tools/list are cacheable for ${CACHE_TTL_MS} ms, private; tools/call is complete and carries no cache hint`, async () => {
+          const { client, seen } = await pinned(path);
+          try {
+            await client.listTools();
+            await client.callTool({ name: tool, arguments: { text: 'cached?' } });
+            const of = (method: string) => seen.find((r) => r['method'] === method);
+            expect(hintsOf(of('server/discover'))).to.deep.equal({ resultType: 'complete', ttlMs: CACHE_TTL_MS, cacheScope: 'private' });
+            expect(hintsOf(of('tools/list'))).to.deep.equal({ resultType: 'complete', ttlMs: CACHE_TTL_MS, cacheScope: 'private' });
+            expect(hintsOf(of('tools/call'))).to.deep.equal({ resultType: 'complete', ttlMs: undefined, cacheScope: undefined });
+          } finally {
+            await client.close();
+          }
+        });
+      }
+
+      it('/mcp/servers/faithful: a forwarded resources/list (its 2025 upstream gives no ttlMs) is cacheable for mcp.cacheTtlMs, private', async () => {
+        const { client, seen } = await pinned('/mcp/servers/faithful');
+        try {
+          const { resources } = await client.listResources();
+          expect(resources.map((r) => r.uri)).to.deep.equal(['memo://counter']);
+          expect(hintsOf(seen.find((r) => r['method'] === 'resources/list'))).to.deep.equal({ resultType: 'complete', ttlMs: CACHE_TTL_MS, cacheScope: 'private' });
+        } finally {
+          await client.close();
+        }
+      });
+
+      it('a 2025 caller of the same face gets no 2026 fields', async () => {
+        const client = new Client({ name: 'v2-test', version: '0.0.0' });
+        const seen: Array<Record<string, unknown>> = [];
+        const recording: typeof fetch = async (input, init) => {
+          const res = await fetch(input, init);
+          if ((res.headers.get('content-type') ?? '').includes('application/json')) seen.push(((await res.clone().json()) as { result?: Record<string, unknown> }).result ?? {});
+          return res;
+        };
+        await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), { fetch: recording, requestInit: { headers: { 'x-sheets-key': TEST_API_KEY } } }));
+        try {
+          await client.listTools();
+          expect(seen.length).to.be.greaterThan(0);
+          for (const result of seen) expect(hintsOf(result)).to.deep.equal({ resultType: undefined, ttlMs: undefined, cacheScope: undefined });
+        } finally {
+          await client.close();
+        }
+      });
+    });
 
     describe('wire errors of 2026-07-28, never a 500 and never a run', () => {
       const envelope = (version: string) => ({ 'io.modelcontextprotocol/protocolVersion': version, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' }, 'io.modelcontextprotocol/clientCapabilities': {} });

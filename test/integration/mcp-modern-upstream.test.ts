@@ -1,6 +1,8 @@
 // An upstream that speaks only MCP 2026-07-28 (the v2 server SDK, legacy refused), on each engine:
-// Switchyard's initialize is refused with -32022 naming 2026-07-28, so it connects again on that
-// revision (server/discover, then requests with the per-request envelope), imports the tools with
+// over streamable HTTP Switchyard's first request is the server/discover probe, then initialize
+// (a server of both eras is kept at 2025), refused here, so the probe's discover answer is adopted
+// (not asked again); over stdio its initialize is refused with -32022 naming 2026-07-28, so it
+// connects again on that revision; either way it imports the tools with
 // their 2020-12 schemas as listed, and runs them from /api/dispatch and from an MCP client on
 // /mcp/servers/<name>, into the ledger.
 import { expect } from 'chai';
@@ -38,17 +40,14 @@ for (const engine of engines()) {
       await upstream?.close();
     });
 
-    it('is imported: initialize refused, then server/discover and every request at 2026-07-28; its schema kept as listed', async () => {
+    it('is imported: the server/discover probe, initialize refused, the probe\'s answer adopted, then every request at 2026-07-28; its schema kept as listed', async () => {
       const { items } = (await owner(request(svc.url).get('/api/upstreams')).expect(200)).body;
       expect(items.find((u: { name: string }) => u.name === 'modern')).to.include({ status: 'ok', system: 'MODERN', tools: 1 });
       const { capability } = svc.switchyard.registry.require('MODERN_ECHO');
       expect(capability).to.include({ tool: 'echo', title: 'Echo', runner: 'mcp:modern' });
       expect(capability.inputs).to.deep.equal({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { message: { type: 'string', minLength: 1 } }, required: ['message'] });
-      const methods = upstream.seen.map((s) => s.method);
-      expect(methods[0]).to.equal('initialize');
-      const after = upstream.seen.slice(methods.indexOf('server/discover'));
-      expect(after.map((s) => s.method)).to.deep.equal(['server/discover', 'tools/list']);
-      expect(after.every((s) => s.version === '2026-07-28')).to.equal(true);
+      expect(upstream.seen.map((s) => s.method)).to.deep.equal(['server/discover', 'initialize', 'tools/list']);
+      expect(upstream.seen.filter((s) => s.method !== 'initialize').every((s) => s.version === '2026-07-28')).to.equal(true);
     });
 
     it('runs its tool from /api/dispatch into the ledger; arguments its schema refuses never reach it', async () => {

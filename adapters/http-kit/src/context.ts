@@ -23,6 +23,8 @@ export interface McpFacesConfig {
   allowedOrigins: string[];
   /** Tools per tools/list page. */
   pageSize: number;
+  /** ttlMs on the 2026-07-28 faces' cacheable results (lists, server/discover, resources/read). */
+  cacheTtlMs: number;
   /** Named virtual servers: a curated set of capability keys each, served at /mcp/v/<name>. */
   virtualServers: Record<string, { description?: string; tools: string[] }>;
   /** What a caller's session may hold in one process: log level, resource subscriptions, a stream. */

@@ -140,7 +140,7 @@ export const mcpCaller = (res: { locals: Record<string, unknown> }) => res.local
 export type FaceOptions = Pick<SwitchyardMcpServerOptions, 'baseUrl' | 'version' | 'blobs' | 'exchange' | 'session' | 'pageSize' | 'logging'> & { holder: string };
 
 /** What every face's 2026-07-28 server shares for one request. */
-export type ModernFaceOptions = Pick<ModernMcpServerOptions, 'baseUrl' | 'version' | 'blobs' | 'pageSize'>;
+export type ModernFaceOptions = Pick<ModernMcpServerOptions, 'baseUrl' | 'version' | 'blobs' | 'pageSize' | 'cacheTtlMs'>;
 
 /**
  * Answers one MCP POST on any face. A 2026-07-28 request goes to `buildModern`'s server (stateless
@@ -150,7 +150,7 @@ export type ModernFaceOptions = Pick<ModernMcpServerOptions, 'baseUrl' | 'versio
  */
 export async function answerMcp(req: Request, res: Response, ctx: Ctx, exchange: CallerExchange, sessions: CallerSessions, build: (options: FaceOptions) => Server, buildModern: (options: ModernFaceOptions) => ModernServer): Promise<void> {
   if (isModernRequest(req)) {
-    await serveModernMcp(buildModern({ baseUrl: baseUrlOf(req, ctx.publicBaseUrl), version: MCP_VERSION, blobs: ctx.blobs, pageSize: ctx.mcp.pageSize }), req, res);
+    await serveModernMcp(buildModern({ baseUrl: baseUrlOf(req, ctx.publicBaseUrl), version: MCP_VERSION, blobs: ctx.blobs, pageSize: ctx.mcp.pageSize, cacheTtlMs: ctx.mcp.cacheTtlMs }), req, res);
     return;
   }
   if (refusedAsEnded(req, res, sessions)) return;

@@ -8,10 +8,13 @@ import { ProtocolError, Server, type CallToolResult, type ServerCapabilities, ty
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { SwitchyardError, type CallerChannel, type Capability } from '@switchyard/core';
 import { DEFAULT_PAGE_SIZE, pageOfTools } from './tool-pages.js';
+import { cacheHintsFor, forwardedWithHints, isCacheable } from './cache-hints.js';
 import { IDEMPOTENCY_META_KEY, rpcErrorOf, toolOf, toolResultOf, type CallerTools, type SwitchyardMcpServerOptions } from './switchyard-mcp-server.js';
 import type { ServerPassThrough } from './virtual-mcp-server.js';
 
 export interface ModernMcpServerOptions extends Pick<SwitchyardMcpServerOptions, 'tools' | 'baseUrl' | 'version' | 'blobs' | 'pageSize' | 'nameOf'> {
+  /** How long cacheable results stay fresh (ttlMs, mcp.cacheTtlMs; 0 when left out); always private. */
+  cacheTtlMs?: number;
   /** Shown as the server's name (`switchyard` when left out). */
   name?: string;
   instructions?: string;
@@ -58,10 +61,11 @@ function callByName(tools: CallerTools, nameOf: ((c: Capability) => string) | un
 
 export function createModernMcpServer(options: ModernMcpServerOptions): Server {
   const pass = options.passThrough;
+  const ttlMs = options.cacheTtlMs ?? 0;
   const capabilities: ServerCapabilities = { tools: { listChanged: false }, ...(pass ? { resources: {}, prompts: {}, completions: {} } : {}) };
   const server = new Server(
     { name: options.name ?? 'switchyard', version: options.version },
-    { capabilities, requestState: { verify: refuseRequestState }, ...(options.instructions ? { instructions: options.instructions } : {}) },
+    { capabilities, requestState: { verify: refuseRequestState }, cacheHints: cacheHintsFor(ttlMs), ...(options.instructions ? { instructions: options.instructions } : {}) },
   );
   const nameOf = options.nameOf;
   const call = callByName(options.tools, nameOf, options.name ?? 'switchyard');
@@ -89,7 +93,8 @@ export function createModernMcpServer(options: ModernMcpServerOptions): Server {
       try {
         // The envelope is ours with our caller; the upstream gets the request's own params.
         const { _meta: _envelope, ...own } = (params ?? {}) as Record<string, unknown>;
-        return (await pass.forward(method, own)) as never;
+        const result = await pass.forward(method, own);
+        return (isCacheable(method) ? forwardedWithHints(result, ttlMs) : result) as never;
       } catch (err) {
         throw protocolErrorOf(err);
       }

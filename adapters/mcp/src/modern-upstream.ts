@@ -71,8 +71,11 @@ export class ModernUpstreamConnection implements UpstreamConnection {
     client.onclose = () => this.onclose?.();
   }
 
-  /** Connects pinned to 2026-07-28: server/discover, then requests with the per-request envelope. */
-  static async open(target: ModernTarget, clientInfo: { name: string; version: string }, timeoutMs: number): Promise<ModernUpstreamConnection> {
+  /**
+   * Connects pinned to 2026-07-28: server/discover (or the `discover` result a probe already got,
+   * adopted without asking again), then requests with the per-request envelope.
+   */
+  static async open(target: ModernTarget, clientInfo: { name: string; version: string }, timeoutMs: number, discover?: Record<string, unknown>): Promise<ModernUpstreamConnection> {
     const client = new Client(clientInfo, { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION }, probe: { timeoutMs } } });
     const transport: Transport =
       target.transport === 'stdio'
@@ -80,7 +83,7 @@ export class ModernUpstreamConnection implements UpstreamConnection {
           (new BoundedStdioTransport({ command: target.command, args: target.args, env: { ...getDefaultEnvironment(), ...target.env }, cwd: target.cwd, stderr: 'ignore', maxMessageBytes: target.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, parse: deserializeMessage }) as unknown as Transport)
         : new StreamableHTTPClientTransport(target.url, { fetch: target.fetch, ...(target.headers ? { requestInit: { headers: target.headers } } : {}) });
     try {
-      await client.connect(transport, { timeout: timeoutMs } as never);
+      await client.connect(transport, { timeout: timeoutMs, ...(discover ? { prior: { kind: 'modern', discover } } : {}) } as never);
     } catch (err) {
       await client.close().catch(() => {});
       throw asV1(err);

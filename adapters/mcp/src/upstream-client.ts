@@ -17,6 +17,8 @@ import { traceHeaders } from '@switchyard/telemetry';
 import { ANSWER_TOO_LARGE_CODE, BoundedStdioTransport } from './bounded-stdio-transport.js';
 import { AnswerCutOffError, AnswerTooLargeError, createLeanFetch } from './lean-fetch.js';
 import { ModernUpstreamConnection, speaksOnlyModern, type ModernTarget } from './modern-upstream.js';
+import { ProbeTimeoutError, probeEra, type EraVerdict } from './era-probe.js';
+import { refuseWrongEraAnswer } from './wrong-era-answer.js';
 import type { UpstreamConnection } from './upstream-connection.js';
 import type { UpstreamOAuthClients } from './upstream-auth.js';
 
@@ -203,6 +205,8 @@ export class McpUpstreamClient implements UpstreamToolClient {
       }
       if (call.unanswered) throw call.unanswered;
       if (call.broken) throw call.broken;
+      // The 2026 connection speaks its own result types; a 2025 session must not receive them.
+      if (client instanceof Client) refuseWrongEraAnswer(result, upstream.url, tool);
       const answer = result as { isError?: boolean; content?: unknown; structuredContent?: unknown };
       // Each transport bounds the message as it arrives; the content is weighed too, as it is kept.
       if (answerBytes(answer) > this.maxResultBytes) throw new AnswerTooLargeError(this.maxResultBytes);
@@ -410,17 +414,36 @@ export class McpUpstreamClient implements UpstreamToolClient {
   }
 
   /**
-   * Opens a connection in the era the upstream speaks: initialize (2025 and older) first, which
-   * every upstream before 2026-07-28 needs, and costs a 2025 upstream nothing more; one that refuses
-   * it in the 2026 revision's terms (-32022 naming only 2026-07-28, or -32020) is connected again on
-   * that revision.
+   * Opens a connection in the era the upstream speaks. Over streamable HTTP (without OAuth sign-in)
+   * a 2026-07-28 request comes first, as that revision has a client of both eras find out
+   * (probeEra): an upstream that named 2026-era versions only is connected on that revision at
+   * once. Otherwise initialize (2025 and older) follows, and a server of both eras is kept in the
+   * 2025 era, where every face's features (logging, subscriptions) are bridged; one that refuses
+   * initialize in the 2026 revision's terms (-32022 naming only 2026-07-28, or -32020), or that
+   * answered the probe and then fails initialize, is connected on 2026-07-28 (adopting the
+   * probe's discover result, not asked again).
    */
   private async connectOnce(upstream: UpstreamAddress): Promise<UpstreamConnection> {
-    const legacy = await this.connectLegacy(upstream);
-    return legacy === MODERN_ONLY ? this.connectModern(upstream) : legacy;
+    if (upstream.transport !== 'streamable-http' || upstream.oauth) {
+      const legacy = await this.connectLegacy(upstream);
+      return legacy === MODERN_ONLY ? this.connectModern(upstream) : legacy;
+    }
+    const verdict = await probeEra(new URL(upstream.url), this.http.fetch as typeof fetch, upstream.headers, CLIENT_INFO, {}, this.connectTimeoutMs).catch((err: unknown): EraVerdict => {
+      // Silence over HTTP is an outage, not a legacy server: initialize would only wait as long again.
+      if (err instanceof ProbeTimeoutError) throw new SwitchyardError('upstream_timeout', `cannot connect to ${upstream.url}: ${err.message}`, { upstream: upstream.url });
+      // Anything else (refused, reset): initialize fails the way it always has, with its own message.
+      return { era: 'legacy' };
+    });
+    if (verdict.era === 'legacy') {
+      const legacy = await this.connectLegacy(upstream);
+      return legacy === MODERN_ONLY ? this.connectModern(upstream) : legacy;
+    }
+    if (verdict.only) return this.connectModern(upstream);
+    const legacy = await this.connectLegacy(upstream).catch((): typeof MODERN_ONLY => MODERN_ONLY);
+    return legacy === MODERN_ONLY ? this.connectModern(upstream, verdict.discover) : legacy;
   }
 
-  private async connectModern(upstream: UpstreamAddress): Promise<UpstreamConnection> {
+  private async connectModern(upstream: UpstreamAddress, discover?: Record<string, unknown>): Promise<UpstreamConnection> {
     if (upstream.transport === 'sse' || upstream.oauth) {
       throw new SwitchyardError('upstream_unavailable', `${upstream.url} speaks only MCP 2026-07-28, which Switchyard speaks to upstreams over stdio and streamable HTTP without OAuth sign-in`, { upstream: upstream.url });
     }
@@ -429,7 +452,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
         ? { transport: 'stdio', command: upstream.command!, args: upstream.args ?? [], env: upstream.env, cwd: upstream.cwd, maxMessageBytes: this.maxResultBytes }
         : { transport: 'streamable-http', url: new URL(upstream.url), fetch: this.http.fetch as typeof fetch, headers: upstream.headers };
     try {
-      return await ModernUpstreamConnection.open(target, CLIENT_INFO, this.connectTimeoutMs);
+      return await ModernUpstreamConnection.open(target, CLIENT_INFO, this.connectTimeoutMs, discover);
     } catch (err) {
       const timedOut = err instanceof McpError && err.code === ErrorCode.RequestTimeout;
       throw new SwitchyardError(timedOut ? 'upstream_timeout' : 'upstream_unavailable', `cannot connect to ${upstream.url} on MCP 2026-07-28: ${(err as Error).message}`, { upstream: upstream.url });
