@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { repairInFlight, type InvocationRecord, type RunReservations } from '@switchyard/core';
-import { dialectFor, isUniqueViolation, type Statements } from './dialect.js';
+import { dialectFor, isUniqueViolation, type Dialect, type Statements } from './dialect.js';
 import { GroupCommit } from './group-commit.js';
 import { chunks } from './sql-batches.js';
 
@@ -30,6 +30,7 @@ export class KnexRunReservations implements RunReservations {
   private deleting = false;
   private readonly begins: GroupCommit<InvocationRecord, void>;
   private readonly statements: Statements;
+  private readonly dialect: Dialect;
   private renewTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -37,7 +38,7 @@ export class KnexRunReservations implements RunReservations {
     private readonly options: RunReservationOptions,
     private readonly now: () => number = Date.now,
   ) {
-    const dialect = dialectFor(knex);
+    const dialect = (this.dialect = dialectFor(knex));
     this.statements = dialect.statements(knex);
     // Runs starting together share one INSERT (one commit), like their outcomes do.
     this.begins = new GroupCommit<InvocationRecord, void>(
@@ -121,7 +122,7 @@ export class KnexRunReservations implements RunReservations {
     try {
       while (this.ended.length > 0) {
         const ids = this.ended.splice(0, 500);
-        await this.knex('run_reservations').whereIn('id', ids).delete().catch(() => {});
+        await this.dialect.deleteKeys(this.knex, 'run_reservations', 'id', ids, this.statements).catch(() => {});
       }
     } finally {
       this.deleting = false;
