@@ -102,9 +102,14 @@ const configFile = join(dir, 'config.json');
 writeFileSync(configFile, JSON.stringify({ upstreams: { servers: { echo: { system: 'ECHO', transport: 'stdio', command: process.execPath, args: [ECHO], defaults: { auth: 'none', risk: 'low', approval: false } } } } }));
 const databaseUrl = process.env['DATABASE_URL'] ?? `sqlite:${join(dir, 'bench.db')}`;
 const serviceEnv = { PORT: '0', SWITCHYARD_API_KEY: API_KEY, SWITCHYARD_CONFIG: configFile, LOG_LEVEL: 'info' };
-const service = await spawnTs('adapters/app/src/main.ts', [], { ...serviceEnv, DATABASE_URL: databaseUrl }, listeningUrl);
+// A start may take long on a loaded machine (tsx compiles every module): two minutes before giving up.
+const START_MS = 120_000;
+const service = await spawnTs('adapters/app/src/main.ts', [], { ...serviceEnv, DATABASE_URL: databaseUrl }, listeningUrl, START_MS);
 const before = BEFORE_REF
-  ? await spawnTs('adapters/app/src/main.ts', [], { ...serviceEnv, DATABASE_URL: `sqlite:${join(dir, 'before.db')}` }, listeningUrl, 30_000, [], treeAt(BEFORE_REF, join(dir, 'before')))
+  ? await spawnTs('adapters/app/src/main.ts', [], { ...serviceEnv, DATABASE_URL: `sqlite:${join(dir, 'before.db')}` }, listeningUrl, START_MS, [], treeAt(BEFORE_REF, join(dir, 'before'))).catch(async (error: unknown) => {
+      await service.child.stop();
+      throw error;
+    })
   : undefined;
 const proxies = [
   { name: 'mcp-proxy', ...(await startProxy('mcp-proxy', (port) => ['--port', String(port), '--host', '127.0.0.1', '--server', 'stream', '--', process.execPath, ECHO])) },
