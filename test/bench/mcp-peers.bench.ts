@@ -7,7 +7,9 @@
 // calls per second, its ratio to direct at the same revision, and the CPU per call of the process
 // that serves it (Switchyard's or the proxy's; /proc, the same counters as its process.cpuUsage).
 // Env: BENCH_SECONDS per phase (3), BENCH_ROUNDS (3), BENCH_CONCURRENCY (8), DATABASE_URL (default:
-// a temp SQLite file).
+// a temp SQLite file), BENCH_BEFORE_REF (a git ref whose service is measured too, in the same rounds,
+// on a SQLite file of its own: support/tree-at.ts), BENCH_PATHS (a comma-separated list of path names
+// to keep, e.g. "switchyard,mcp-proxy": those whose name starts with one of them).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +21,7 @@ import { PROJECT_ROOT } from '@switchyard/app';
 import { closedLoop, type Figures } from './support/stats.js';
 import { withCpu } from './support/cpu.js';
 import { writeReport } from './support/report.js';
+import { treeAt } from './support/tree-at.js';
 import { listeningUrl, spawnTs } from '../support/processes.js';
 import { freePort } from '../support/free-port.js';
 
@@ -35,6 +38,9 @@ const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const CONCURRENCY = Number(process.env['BENCH_CONCURRENCY'] ?? 8);
 const API_KEY = 'sy_bench_key_0123456789abcdefghijklmnopqrstuvwxyz';
 const ECHO = join(PROJECT_ROOT, 'test', 'support', 'echo-mcp-server.mjs');
+const BEFORE_REF = process.env['BENCH_BEFORE_REF'];
+const KEEP = process.env['BENCH_PATHS']?.split(',').map((p) => p.trim()).filter(Boolean);
+const kept = (name: string): boolean => !KEEP || KEEP.some((k) => name.startsWith(k));
 const ERAS = { '2025-11-25': undefined, '2026-07-28': { mode: { pin: '2026-07-28' } } } as const;
 type Era = keyof typeof ERAS;
 
@@ -95,7 +101,16 @@ const dir = mkdtempSync(join(tmpdir(), 'switchyard-bench-'));
 const configFile = join(dir, 'config.json');
 writeFileSync(configFile, JSON.stringify({ upstreams: { servers: { echo: { system: 'ECHO', transport: 'stdio', command: process.execPath, args: [ECHO], defaults: { auth: 'none', risk: 'low', approval: false } } } } }));
 const databaseUrl = process.env['DATABASE_URL'] ?? `sqlite:${join(dir, 'bench.db')}`;
-const service = await spawnTs('adapters/app/src/main.ts', [], { PORT: '0', DATABASE_URL: databaseUrl, SWITCHYARD_API_KEY: API_KEY, SWITCHYARD_CONFIG: configFile, LOG_LEVEL: 'info' }, listeningUrl);
+const serviceEnv = { PORT: '0', SWITCHYARD_API_KEY: API_KEY, SWITCHYARD_CONFIG: configFile, LOG_LEVEL: 'info' };
+// A start may take long on a loaded machine (tsx compiles every module): two minutes before giving up.
+const START_MS = 120_000;
+const service = await spawnTs('adapters/app/src/main.ts', [], { ...serviceEnv, DATABASE_URL: databaseUrl }, listeningUrl, START_MS);
+const before = BEFORE_REF
+  ? await spawnTs('adapters/app/src/main.ts', [], { ...serviceEnv, DATABASE_URL: `sqlite:${join(dir, 'before.db')}` }, listeningUrl, START_MS, [], treeAt(BEFORE_REF, join(dir, 'before'))).catch(async (error: unknown) => {
+      await service.child.stop();
+      throw error;
+    })
+  : undefined;
 const proxies = [
   { name: 'mcp-proxy', ...(await startProxy('mcp-proxy', (port) => ['--port', String(port), '--host', '127.0.0.1', '--server', 'stream', '--', process.execPath, ECHO])) },
   { name: 'supergateway', ...(await startProxy('supergateway', (port) => ['--stdio', `${JSON.stringify(process.execPath)} ${JSON.stringify(ECHO)}`, '--outputTransport', 'streamableHttp', '--stateful', '--port', String(port), '--logLevel', 'none'])) },
@@ -110,9 +125,15 @@ try {
       { name: 'direct', tool: 'echo', pid: undefined, transport: () => new StdioClientTransport({ command: process.execPath, args: [ECHO] }) },
       { name: 'switchyard /mcp/servers/echo', tool: 'echo', pid: service.child.process.pid, transport: () => new StreamableHTTPClientTransport(new URL(`${service.value}/mcp/servers/echo`), { requestInit: { headers } }) },
       { name: 'switchyard /mcp', tool: 'ECHO_ECHO', pid: service.child.process.pid, transport: () => new StreamableHTTPClientTransport(new URL(`${service.value}/mcp`), { requestInit: { headers } }) },
+      ...(before
+        ? [
+            { name: `switchyard@${BEFORE_REF} /mcp/servers/echo`, tool: 'echo', pid: before.child.process.pid, transport: () => new StreamableHTTPClientTransport(new URL(`${before.value}/mcp/servers/echo`), { requestInit: { headers } }) },
+            { name: `switchyard@${BEFORE_REF} /mcp`, tool: 'ECHO_ECHO', pid: before.child.process.pid, transport: () => new StreamableHTTPClientTransport(new URL(`${before.value}/mcp`), { requestInit: { headers } }) },
+          ]
+        : []),
       ...proxies.map((p) => ({ name: p.name, tool: 'echo', pid: p.proc.pid, transport: () => new StreamableHTTPClientTransport(new URL(p.url)) })),
     ];
-    for (const path of paths) {
+    for (const path of paths.filter((p) => kept(p.name))) {
       const client = await connect(era, path.transport);
       if (typeof client === 'string') unspoken.push({ path: path.name, era, why: client });
       else peers.push({ name: path.name, era, client, tool: path.tool, servicePid: path.pid });
@@ -150,8 +171,21 @@ try {
     p50_ms: figures.p50_ms,
     errors: figures.errors,
     service_cpu_ms_per_call: peer.servicePid === undefined ? null : figures.cpu_ms_per_request['service'],
+    service_main_thread_ms_per_call: peer.servicePid === undefined ? null : figures.main_thread_ms_per_request['service'],
     rounds: rounds.map((r) => round(r[i]!.per_second)),
+    cpu_rounds: rounds.map((r) => r[i]!.cpu_ms_per_request['service'] ?? null),
   }));
+  // The issue's CPU target: a Switchyard path's service CPU per call over the best proxy's at the same
+  // revision, per round (the same round's machine) and its median.
+  const proxyNames = new Set(proxies.map((p) => p.name));
+  const medianOf = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const cpuToBestProxy = results.flatMap(({ peer }, i) => {
+    if (!peer.name.startsWith('switchyard')) return [];
+    const proxiesAt = results.map((r, j) => ({ r, j })).filter(({ r }) => proxyNames.has(r.peer.name) && r.peer.era === peer.era);
+    if (proxiesAt.length === 0) return [];
+    const perRound = rounds.map((r) => round(r[i]!.cpu_ms_per_request['service']! / Math.min(...proxiesAt.map(({ j }) => r[j]!.cpu_ms_per_request['service']!))));
+    return [{ path: peer.name, era: peer.era, per_round: perRound, median: medianOf(perRound) }];
+  });
   const report = {
     benchmark: 'mcp-peers',
     engine: databaseUrl.startsWith('postgres') ? 'postgresql' : 'sqlite',
@@ -159,6 +193,7 @@ try {
     rounds: ROUNDS,
     concurrency: CONCURRENCY,
     paths,
+    cpu_to_best_proxy: cpuToBestProxy,
     not_spoken: unspoken,
     node: process.version,
     at: new Date().toISOString(),
@@ -168,5 +203,6 @@ try {
   for (const peer of peers) await peer.client.close().catch(() => undefined);
   for (const proxy of proxies) await stopProc(proxy.proc);
   await service.child.stop();
+  await before?.child.stop();
   rmSync(dir, { recursive: true, force: true });
 }

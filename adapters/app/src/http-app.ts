@@ -2,7 +2,7 @@
 // then every face's router in the order the composition root lists their packages, and one error
 // middleware at the end. The faces come from their packages' wiring; this file names none of them.
 import express, { type Express } from 'express';
-import { SESSION_COOKIE, SESSION_COOKIE_PATH, accessLog, requestTrace, errorMiddleware, notFoundHandler, requestGate, requestObserver, type HttpFace, type HttpLogger, type HttpOptions, type StorageFailures } from '@switchyard/http-kit';
+import { SESSION_COOKIE, SESSION_COOKIE_PATH, scopedRouter, accessLog, requestTrace, errorMiddleware, notFoundHandler, requestGate, requestObserver, type HttpFace, type HttpLogger, type HttpOptions, type StorageFailures } from '@switchyard/http-kit';
 import type { ServiceMetrics } from '@switchyard/telemetry';
 
 export function createHttpApp({ faces, options, metrics, logger, failures }: { faces: HttpFace[]; options: HttpOptions; metrics: ServiceMetrics; logger: HttpLogger; failures?: StorageFailures }): Express {
@@ -31,7 +31,8 @@ export function createHttpApp({ faces, options, metrics, logger, failures }: { f
   // no other layer or router (it passes the gate inside, holding a body only once the webhook is known).
   for (const face of faces) face.early?.(app, gate);
   app.use(gate.middleware);
-  for (const face of faces) app.use(face.router);
+  // A face that names its paths is entered for those only (the MCP faces: calls skip the API's routes).
+  for (const face of faces) app.use(face.paths ? scopedRouter(face.paths, face.router) : face.router);
   app.use(notFoundHandler);
   app.use(errorMiddleware(logger, failures));
   return app;

@@ -60,8 +60,10 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
     pluginEnvironmentWiring,
     coreWiring,
     httpKitWiring,
-    httpApiWiring,
+    // MCP before the API: a tools/call then walks none of the API's routes (no API route is under
+    // /mcp), and the API's requests pass the MCP face with one prefix check (its paths).
     httpMcpWiring,
+    httpApiWiring,
     httpOAuthWiring,
     webDashboardWiring,
     webContentWiring,

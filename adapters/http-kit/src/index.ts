@@ -27,6 +27,7 @@ export { requestObserver } from './request-observer.js';
 export { RouteAccess, accessOf, declareAccess, publicRoute, runCredential } from './route-access.js';
 export type { AccessGuard, Admitted, DeclaredAccess, InvocationObject } from './route-access.js';
 export { UNMATCHED_ROUTE, routePattern } from './route-pattern.js';
+export { scopedRouter } from './scoped-router.js';
 export { createHttpServer } from './server.js';
 export type { ServerLimits } from './server.js';
 export { HTTP_STATUS, statusFor } from './status.js';

@@ -42,6 +42,11 @@ export interface HttpFace {
   /** Routes of the app itself, before the request gate (the /hook deliveries: the hottest path walks no other layer). */
   early?(app: Express, gate: RequestGate): void;
   router: Router;
+  /**
+   * The path prefixes every route of this face is under, when it has such: the app enters its
+   * router for those paths only (scoped-router.ts), so other faces' requests skip its layers.
+   */
+  paths?: string[];
   /** Cookies of this face that the malformed-encoding guard reads before any route does. */
   cookies?: Array<{ name: string; path: string }>;
 }

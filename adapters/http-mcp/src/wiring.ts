@@ -15,6 +15,7 @@ export const httpMcpWiring = definePackage('http-mcp', [
       blobs: coreServices.blobs,
       upstreams: coreServices.upstreams,
     },
-    factory: ({ options, ...services }) => ({ id: 'http-mcp', router: mcpRoutes({ ...services, ...options }) }),
+    // Every MCP route is under /mcp: other requests skip this face's router.
+    factory: ({ options, ...services }) => ({ id: 'http-mcp', paths: ['/mcp'], router: mcpRoutes({ ...services, ...options }) }),
   }),
 ]);

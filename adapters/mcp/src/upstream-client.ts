@@ -552,12 +552,22 @@ function toToolCallResult(result: { isError?: boolean; content?: unknown; struct
   const content = Array.isArray(result.content) ? (result.content as ContentBlock[]) : [];
   const text = textOf(content);
   let value: unknown = result.structuredContent;
-  if (value === undefined) {
-    try {
-      value = JSON.parse(text);
-    } catch {
-      value = text;
-    }
-  }
+  if (value === undefined) value = maybeJson(text);
   return { isError: result.isError === true, value, text, content, ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}) };
+}
+
+/** JSON text can only start (after JSON's whitespace) with one of these. */
+const JSON_START = /^[ \t\n\r]*[{["\-0-9tfn]/;
+
+/**
+ * The text parsed as JSON, or the text itself. Plain text (most tool answers) is told apart
+ * without JSON.parse: its throw, with the stack it captures, cost more than the rest of the answer.
+ */
+function maybeJson(text: string): unknown {
+  if (!JSON_START.test(text)) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }

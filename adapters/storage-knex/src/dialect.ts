@@ -47,6 +47,8 @@ export interface Dialect {
   insertRows(db: Knex, table: string, rows: PlainRow[], statements: Statements): Promise<void>;
   /** Deletes the rows whose seq is listed. */
   deleteSeqs(db: Knex, table: string, seqs: string[], statements: Statements): Promise<void>;
+  /** Deletes the rows whose text `column` (a key such as an id) is listed. */
+  deleteKeys(db: Knex, table: string, column: string, keys: string[], statements: Statements): Promise<void>;
   /** Takes a transaction-scoped lock that serialises integrators across processes. */
   lockForIntegration(trx: Knex.Transaction, lockId: number): Promise<void>;
   /** SQL that makes `table` append-only: UPDATE and DELETE (and TRUNCATE where it exists) fail. */
@@ -217,6 +219,10 @@ export const sqliteDialect: Dialect = {
   async deleteSeqs(db, table, seqs, statements) {
     await statements.all(`DELETE FROM ${table} WHERE seq IN (SELECT value FROM json_each(?))`, [JSON.stringify(seqs.map(Number))], db);
   },
+  // One prepared statement for any number of keys, as deleteSeqs: knex would build and plan each anew.
+  async deleteKeys(db, table, column, keys, statements) {
+    await statements.all(`DELETE FROM ${table} WHERE "${column}" IN (SELECT value FROM json_each(?))`, [JSON.stringify(keys)], db);
+  },
   // The one writer connection already serialises every write transaction.
   lockForIntegration: async () => {},
   appendOnly: (table) =>
@@ -277,6 +283,9 @@ export const postgresDialect: Dialect = {
   },
   async deleteSeqs(db, table, seqs) {
     for (const part of chunks(seqs)) await db(table).whereIn('seq', part).delete();
+  },
+  async deleteKeys(db, table, column, keys) {
+    for (const part of chunks(keys)) await db(table).whereIn(column, part).delete();
   },
   lockForIntegration: async (trx, lockId) => {
     await trx.raw('SELECT pg_advisory_xact_lock(?)', [lockId]);

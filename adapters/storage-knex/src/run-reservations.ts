@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { repairInFlight, type InvocationRecord, type RunReservations } from '@switchyard/core';
-import { dialectFor, isUniqueViolation, type Statements } from './dialect.js';
+import { dialectFor, isUniqueViolation, type Dialect, type Statements } from './dialect.js';
 import { GroupCommit } from './group-commit.js';
 import { chunks } from './sql-batches.js';
 
@@ -17,6 +17,14 @@ export interface RunReservationOptions {
 }
 
 const COLUMNS = ['id', 'holder', 'lease_until', 'record', 'repairs'] as const;
+
+/**
+ * How long ended reservations gather before one DELETE takes them all. Each DELETE is a statement
+ * on the one writer; gathered over a tick, runs ending in a burst still cost one per burst. An ended
+ * reservation is no longer renewed and its outcome is in the ledger, so waiting is safe: if the
+ * process stops first, the sweep drops it as it drops any whose delete failed.
+ */
+const END_GATHER_MS = 50;
 const insertSql = (rows: number): string =>
   `INSERT INTO run_reservations (${COLUMNS.join(', ')}) VALUES ${Array.from({ length: rows }, () => `(${COLUMNS.map(() => '?').join(', ')})`).join(', ')} RETURNING id`;
 
@@ -30,6 +38,7 @@ export class KnexRunReservations implements RunReservations {
   private deleting = false;
   private readonly begins: GroupCommit<InvocationRecord, void>;
   private readonly statements: Statements;
+  private readonly dialect: Dialect;
   private renewTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -37,7 +46,7 @@ export class KnexRunReservations implements RunReservations {
     private readonly options: RunReservationOptions,
     private readonly now: () => number = Date.now,
   ) {
-    const dialect = dialectFor(knex);
+    const dialect = (this.dialect = dialectFor(knex));
     this.statements = dialect.statements(knex);
     // Runs starting together share one INSERT (one commit), like their outcomes do.
     this.begins = new GroupCommit<InvocationRecord, void>(
@@ -57,7 +66,7 @@ export class KnexRunReservations implements RunReservations {
     this.ended.push(id);
     if (!this.deleting) {
       this.deleting = true;
-      setImmediate(() => void this.deleteEnded());
+      setTimeout(() => void this.deleteEnded(), END_GATHER_MS).unref();
     }
   }
 
@@ -121,7 +130,7 @@ export class KnexRunReservations implements RunReservations {
     try {
       while (this.ended.length > 0) {
         const ids = this.ended.splice(0, 500);
-        await this.knex('run_reservations').whereIn('id', ids).delete().catch(() => {});
+        await this.dialect.deleteKeys(this.knex, 'run_reservations', 'id', ids, this.statements).catch(() => {});
       }
     } finally {
       this.deleting = false;
