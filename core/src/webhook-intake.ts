@@ -174,11 +174,14 @@ export class WebhookIntake {
    * A retry of a delivery whose action is pending runs it, with the first delivery's body, under
    * the first delivery's key: once, whoever retries. A run still going (409 under its key) answers
    * the retry as a duplicate whose first run is not known yet; one that ended without its link
-   * (the process died, or the link's write failed) is linked now, not run again.
+   * (the process died, or the link's write failed) is linked now, not run again. The steps after
+   * acceptance (forwarding) come after the action, so the first delivery never reached them: it
+   * does now, once, by whichever retry linked its run.
    */
   private async runPending(stored: StoredDelivery, first: StoredDelivery, caller: Caller): Promise<IntakeResult> {
     try {
       const run = await this.runAction(first, first.action!, Buffer.from(first.body!).toString('utf8'), caller);
+      for (const step of this.steps) await step.afterAccepted(first);
       return { kind: 'ran', delivery: stored, run };
     } catch (err) {
       if (!SwitchyardError.is(err, 'idempotency_key_in_progress')) throw err;

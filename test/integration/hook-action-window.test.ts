@@ -12,7 +12,7 @@ import type { Knex } from 'knex';
 import type { Database } from '@switchyard/storage-knex';
 import { PROJECT_ROOT } from '@switchyard/app';
 import { TEST_API_KEY, engines, startTestService, type TestService } from '../support/app.js';
-import { eventually } from '../support/receiver.js';
+import { eventually, startReceiver, type Receiver } from '../support/receiver.js';
 
 const SIDE_EFFECT = join(PROJECT_ROOT, 'test', 'support', 'side-effect-mcp-server.mjs');
 const OPEN = { auth: 'none', risk: 'low', approval: false };
@@ -27,17 +27,25 @@ for (const engine of engines()) {
     let dir: string;
     let marks: string;
     let hookId: string;
+    let rx: Receiver;
 
     before(async () => {
+      rx = await startReceiver();
       dir = mkdtempSync(join(tmpdir(), 'switchyard-hook-window-'));
       marks = join(dir, 'marks');
-      svc = await startTestService(engine, { upstreams: { servers: { side: { system: 'SIDE', transport: 'stdio', command: process.execPath, args: [SIDE_EFFECT, marks], defaults: OPEN } } } });
+      svc = await startTestService(engine, {
+        upstreams: { servers: { side: { system: 'SIDE', transport: 'stdio', command: process.execPath, args: [SIDE_EFFECT, marks], defaults: OPEN } } },
+        webhooks: { forwarding: { allow: [`127.0.0.1:${rx.port}`], pollMs: 20 } },
+      });
       http = request(svc.switchyard.app);
       writer = (await svc.switchyard.container.getAsync<Database>(Symbol.for('switchyard.Database'))).knex;
       hookId = (await http.post('/api/objects/webhook').set('x-sheets-key', TEST_API_KEY).send({ name: 'actions under faults' }).expect(201)).body.id;
+      // Accepted deliveries go on to a destination too: a delivery whose action was pending must still be forwarded.
+      await http.post(`/api/objects/webhook/${hookId}/destinations`).set('x-sheets-key', TEST_API_KEY).send({ url: rx.url() }).expect(201);
     });
     after(async () => {
       await svc?.close();
+      await rx?.close();
       rmSync(dir, { recursive: true, force: true });
     });
 
@@ -71,11 +79,15 @@ for (const engine of engines()) {
       expect(marksIn(marks).filter((m) => m.startsWith('window-1'))).to.deep.equal(['window-1']);
       const [linked] = await deliveriesOf('win-1');
       expect(linked!.action_run!.invocation).to.equal(retry.body.invocation.id);
+      // The first delivery, never forwarded when its action was refused, is forwarded now, once (the retry, a duplicate, is not).
+      await eventually(async () => (rx.received.some((r) => r.headers['webhook-id'] === first!.id) ? true : undefined), 'the first delivery to be forwarded');
 
       const again = await deliver('win-1', { label: 'window-1' }).expect(200);
       expect(again.body.action).to.include({ ran: false, reason: 'duplicate' });
       expect(again.body.action.first_run.invocation).to.equal(retry.body.invocation.id);
       expect(marksIn(marks).filter((m) => m.startsWith('window-1'))).to.deep.equal(['window-1']);
+      expect(rx.received.filter((r) => r.headers['webhook-id'] === first!.id)).to.have.length(1);
+      expect(rx.received.filter((r) => r.headers['webhook-id'] === retry.body.delivery.id || r.headers['webhook-id'] === again.body.delivery?.id)).to.have.length(0);
     });
 
     it('a retry while the pending action runs for another retry does not run it again', async () => {
