@@ -67,9 +67,16 @@ export class ModernUpstreamConnection implements UpstreamConnection {
     client.onclose = () => this.onclose?.();
   }
 
-  /** Connects pinned to 2026-07-28: server/discover, then requests with the per-request envelope. */
-  static async open(target: ModernTarget, clientInfo: { name: string; version: string }, timeoutMs: number): Promise<ModernUpstreamConnection> {
-    const client = new Client(clientInfo, { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION }, probe: { timeoutMs } } });
+  /**
+   * Connects pinned to 2026-07-28: server/discover, then requests with the per-request envelope.
+   * Elicitation and sampling are declared, so the upstream may answer a call InputRequiredResult:
+   * the SDK fulfils each of its questions through `ask` (the call's caller) and retries the call
+   * with the answers and the upstream's own requestState, all within the one call.
+   */
+  static async open(target: ModernTarget, clientInfo: { name: string; version: string }, timeoutMs: number, ask: (kind: 'elicit' | 'sample', params: Record<string, unknown>) => Promise<Record<string, unknown>>): Promise<ModernUpstreamConnection> {
+    const client = new Client(clientInfo, { capabilities: { elicitation: {}, sampling: {} }, versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION }, probe: { timeoutMs } } });
+    client.setRequestHandler('elicitation/create', (request) => ask('elicit', request.params as Record<string, unknown>) as never);
+    client.setRequestHandler('sampling/createMessage', (request) => ask('sample', request.params as Record<string, unknown>) as never);
     const transport: Transport =
       target.transport === 'stdio'
         ? new StdioClientTransport({ command: target.command, args: target.args, env: { ...getDefaultEnvironment(), ...target.env }, ...(target.cwd ? { cwd: target.cwd } : {}), stderr: 'ignore' })
