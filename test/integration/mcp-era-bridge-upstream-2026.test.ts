@@ -23,7 +23,7 @@ for (const engine of engines()) {
     let upstream: ModernUpstream;
     let svc: ListeningService;
     const owner = (r: request.Test) => r.set('x-sheets-key', TEST_API_KEY);
-    const runs = async (key: string) => (await owner(request(svc.url).get(`/api/invocations?object_id=${key}`)).expect(200)).body.items as Array<{ ok: boolean; status: string }>;
+    const runs = async (key: string) => (await owner(request(svc.url).get(`/api/invocations?object_id=${key}`)).expect(200)).body.items as Array<{ ok: boolean; status: string; rounds?: Array<{ kind: string; asked_at: string; answered_at: string | null }> }>;
     const v1 = async (capabilities: Record<string, unknown>) => {
       const client = new V1Client({ name: 'v1-bridge', version: '0.0.0' }, { capabilities });
       await client.connect(new V1Transport(new URL(`${svc.url}${FACE}`), { requestInit: { headers: HEADERS } }));
@@ -59,6 +59,7 @@ for (const engine of engines()) {
       const after = await runs('MODERN_CONFIRM');
       expect(after.length).to.equal(before + 1);
       expect(after[0]).to.include({ ok: true, status: 'ok' });
+      expect(after[0]!.rounds!.map((r) => [r.kind, typeof r.answered_at])).to.deep.equal([['elicitation', 'string']]);
     });
 
     it('a 2025 caller that declared sampling answers the upstream\'s sampling request', async () => {

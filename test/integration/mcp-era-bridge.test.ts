@@ -5,6 +5,7 @@
 // or replayed requestState is -32602 and runs nothing.
 import { expect } from 'chai';
 import request from 'supertest';
+import { opensCommitment } from '@switchyard/core';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { TEST_API_KEY, engines, startListeningService, type ListeningService } from '../support/app.js';
 import { startEverythingHttp, type EverythingHttp } from '../support/everything-server.js';
@@ -24,7 +25,7 @@ for (const engine of engines()) {
     let everything: EverythingHttp;
     let svc: ListeningService;
     const owner = (r: request.Test) => r.set('x-sheets-key', TEST_API_KEY);
-    const runs = async (key: string) => (await owner(request(svc.url).get(`/api/invocations?object_id=${key}`)).expect(200)).body.items as Array<{ id: string; ok: boolean; status: string }>;
+    const runs = async (key: string) => (await owner(request(svc.url).get(`/api/invocations?object_id=${key}`)).expect(200)).body.items as Array<{ id: string; ok: boolean; status: string; rounds?: Array<{ kind: string; asked_at: string; answered_at: string | null }> }>;
     const post = async (params: Record<string, unknown>, headers: Record<string, string> = { 'x-sheets-key': TEST_API_KEY }): Promise<RpcAnswer> => {
       const res = await fetch(`${svc.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...modern(params['name'] as string), ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params }) });
       expect(res.status, `HTTP ${res.status}`).to.not.equal(500);
@@ -65,6 +66,18 @@ for (const engine of engines()) {
       const after = await runs(ELICIT);
       expect(after.length).to.equal(before + 1);
       expect(after[0]).to.include({ ok: true, status: 'ok' });
+      // One round, recorded with the run: its kind and times, never the answer.
+      expect(after[0]!.rounds).to.have.length(1);
+      expect(after[0]!.rounds![0]!.kind).to.equal('elicitation');
+      expect(Date.parse(after[0]!.rounds![0]!.answered_at!)).to.be.at.least(Date.parse(after[0]!.rounds![0]!.asked_at));
+      expect(JSON.stringify(after[0]!.rounds)).to.not.contain('Ada');
+      // The rounds are committed to in the run's leaf: its receipt opens them.
+      const id = after[0]!.id;
+      for (let i = 0; i < 100 && (await request(svc.url).get(`/api/dispatch?confirm=${id}`).expect(200)).body.status !== 'integrated'; i++) await new Promise((r) => setTimeout(r, 50));
+      const receipt = (await owner(request(svc.url).get(`/api/dispatch?receipt=${id}`)).expect(200)).body;
+      expect(receipt.opening.private.rounds).to.deep.equal(after[0]!.rounds);
+      expect(opensCommitment(receipt.proof.leaf_text, receipt.opening.salt, receipt.opening.private)).to.equal(true);
+      expect(opensCommitment(receipt.proof.leaf_text, receipt.opening.salt, { ...receipt.opening.private, rounds: [] })).to.equal(false);
     });
 
     it('a v2 client pinned to 2026-07-28 answers the sampling request', async () => {
@@ -72,7 +85,7 @@ for (const engine of engines()) {
       client.setRequestHandler('sampling/createMessage', async () => ({ role: 'assistant', content: { type: 'text', text: 'sampled by the 2026 caller' }, model: 'test-model' }));
       try {
         const result = (await client.callTool({ name: SAMPLE, arguments: { prompt: 'hi', maxTokens: 5 } })) as CallToolResult;
-        expect(result.isError ?? false).to.equal(false);
+        expect(result.isError ?? false, JSON.stringify(result)).to.equal(false);
         expect(textOf(result)).to.contain('sampled by the 2026 caller');
       } finally {
         await client.close();
