@@ -18,10 +18,10 @@ export const MAX_ROUNDS = 100;
 /** The channel with every question it passes on noted in `rounds`; the channel itself when it cannot be asked. */
 export function recordingRounds(channel: CallerChannel | undefined, rounds: InputRound[], clock: Clock): CallerChannel | undefined {
   if (!channel || (!channel.elicit && !channel.sample)) return channel;
-  const noted = (kind: InputRound['kind'], ask: (params: Record<string, unknown>) => Promise<Record<string, unknown>>) => async (params: Record<string, unknown>) => {
+  const noted = (kind: InputRound['kind'], ask: (params: Record<string, unknown>, key?: string) => Promise<Record<string, unknown>>) => async (params: Record<string, unknown>, key?: string) => {
     const round: InputRound = { kind, asked_at: clock.now().toISOString(), answered_at: null };
     if (rounds.length < MAX_ROUNDS) rounds.push(round);
-    const answer = await ask(params);
+    const answer = await ask(params, key);
     round.answered_at = clock.now().toISOString();
     return answer;
   };

@@ -30,8 +30,8 @@ export function startAsking(round: RoundContext, tool: string, args: string, dec
       signal: run.signal,
       channel: {
         progress: (step) => run.progress?.(step),
-        ...(declared.elicitation ? { elicit: (params) => run.ask('elicitation/create', params) } : {}),
-        ...(declared.sampling ? { sample: (params) => run.ask('sampling/createMessage', params) } : {}),
+        ...(declared.elicitation ? { elicit: (params, key) => run.ask('elicitation/create', params, key) } : {}),
+        ...(declared.sampling ? { sample: (params, key) => run.ask('sampling/createMessage', params, key) } : {}),
       },
     }),
   );

@@ -73,10 +73,11 @@ export class ModernUpstreamConnection implements UpstreamConnection {
    * the SDK fulfils each of its questions through `ask` (the call's caller) and retries the call
    * with the answers and the upstream's own requestState, all within the one call.
    */
-  static async open(target: ModernTarget, clientInfo: { name: string; version: string }, timeoutMs: number, ask: (kind: 'elicit' | 'sample', params: Record<string, unknown>) => Promise<Record<string, unknown>>): Promise<ModernUpstreamConnection> {
+  static async open(target: ModernTarget, clientInfo: { name: string; version: string }, timeoutMs: number, ask: (kind: 'elicit' | 'sample', params: Record<string, unknown>, key: string) => Promise<Record<string, unknown>>): Promise<ModernUpstreamConnection> {
     const client = new Client(clientInfo, { capabilities: { elicitation: {}, sampling: {} }, versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION }, probe: { timeoutMs } } });
-    client.setRequestHandler('elicitation/create', (request) => ask('elicit', request.params as Record<string, unknown>) as never);
-    client.setRequestHandler('sampling/createMessage', (request) => ask('sample', request.params as Record<string, unknown>) as never);
+    // The SDK gives an embedded question its inputRequests key as the request id: passed on, so a 2026 caller sees the upstream's keys.
+    client.setRequestHandler('elicitation/create', (request, ctx) => ask('elicit', request.params as Record<string, unknown>, String(ctx.mcpReq.id)) as never);
+    client.setRequestHandler('sampling/createMessage', (request, ctx) => ask('sample', request.params as Record<string, unknown>, String(ctx.mcpReq.id)) as never);
     const transport: Transport =
       target.transport === 'stdio'
         ? new StdioClientTransport({ command: target.command, args: target.args, env: { ...getDefaultEnvironment(), ...target.env }, ...(target.cwd ? { cwd: target.cwd } : {}), stderr: 'ignore' })

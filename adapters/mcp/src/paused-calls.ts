@@ -60,10 +60,13 @@ export class PausedRun<T> {
   }
 
   /** What the run's channel calls when its upstream asks: resolves with the caller's answer. */
-  ask(method: InputQuestion['method'], params: Record<string, unknown>): Promise<Record<string, unknown>> {
+  ask(method: InputQuestion['method'], params: Record<string, unknown>, upstreamKey?: string): Promise<Record<string, unknown>> {
     if (this.signal.aborted) return Promise.reject(new Error(`the call was withdrawn before the caller answered ${method}`));
     return new Promise((resolve, reject) => {
-      const key = `${method === 'elicitation/create' ? 'elicitation' : 'sampling'}-${++this.asks}`;
+      // The upstream's own key when it gave one (unique within the round), else ours.
+      this.asks += 1;
+      const taken = upstreamKey !== undefined && this.asked.some((q) => q.key === upstreamKey);
+      const key = upstreamKey !== undefined && !taken ? upstreamKey : `${method === 'elicitation/create' ? 'elicitation' : 'sampling'}-${this.asks}`;
       this.asked.push({ key, method, params, resolve, reject });
       this.wake?.();
     });

@@ -310,7 +310,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
    * answer, the run fails with a coded reason and the upstream is told (`several`: the question may
    * have come while more than one call was in flight on the connection).
    */
-  private async askCaller(kind: CallerQuestion, params: Record<string, unknown>, call: InFlightCall | undefined, several: boolean): Promise<Record<string, unknown>> {
+  private async askCaller(kind: CallerQuestion, params: Record<string, unknown>, call: InFlightCall | undefined, several: boolean, key?: string): Promise<Record<string, unknown>> {
     const code = kind === 'elicit' ? 'elicitation_unsupported' : 'sampling_unsupported';
     const what = kind === 'elicit' ? 'elicitation/create' : 'sampling/createMessage';
     const answer = call?.channel?.[kind];
@@ -324,7 +324,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
     }
     call.pauseClock();
     try {
-      return await answer(params);
+      return await answer(params, key);
     } finally {
       call.resumeClock();
     }
@@ -430,7 +430,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
         : { transport: 'streamable-http', url: new URL(upstream.url), fetch: this.http.fetch as typeof fetch, headers: upstream.headers };
     try {
       // Its InputRequiredResult questions go to the caller of the call they belong to (its own async context).
-      return await ModernUpstreamConnection.open(target, CLIENT_INFO, this.connectTimeoutMs, (kind, params) => this.askCaller(kind, params, currentCall.getStore(), false));
+      return await ModernUpstreamConnection.open(target, CLIENT_INFO, this.connectTimeoutMs, (kind, params, key) => this.askCaller(kind, params, currentCall.getStore(), false, key));
     } catch (err) {
       const timedOut = err instanceof McpError && err.code === ErrorCode.RequestTimeout;
       throw new SwitchyardError(timedOut ? 'upstream_timeout' : 'upstream_unavailable', `cannot connect to ${upstream.url} on MCP 2026-07-28: ${(err as Error).message}`, { upstream: upstream.url });
