@@ -6,7 +6,7 @@ import type { CallerChannel } from './ports/caller-channel.js';
 import type { Clock } from './ports.js';
 
 export interface InputRound {
-  kind: 'elicitation' | 'sampling';
+  kind: 'elicitation' | 'sampling' | 'roots';
   asked_at: string;
   /** Null when the caller never answered (it withdrew the call, or the run ended first). */
   answered_at: string | null;
@@ -17,7 +17,7 @@ export const MAX_ROUNDS = 100;
 
 /** The channel with every question it passes on noted in `rounds`; the channel itself when it cannot be asked. */
 export function recordingRounds(channel: CallerChannel | undefined, rounds: InputRound[], clock: Clock): CallerChannel | undefined {
-  if (!channel || (!channel.elicit && !channel.sample)) return channel;
+  if (!channel || (!channel.elicit && !channel.sample && !channel.listRoots)) return channel;
   const noted = (kind: InputRound['kind'], ask: (params: Record<string, unknown>, key?: string) => Promise<Record<string, unknown>>) => async (params: Record<string, unknown>, key?: string) => {
     const round: InputRound = { kind, asked_at: clock.now().toISOString(), answered_at: null };
     if (rounds.length < MAX_ROUNDS) rounds.push(round);
@@ -29,5 +29,6 @@ export function recordingRounds(channel: CallerChannel | undefined, rounds: Inpu
     ...channel,
     ...(channel.elicit ? { elicit: noted('elicitation', channel.elicit.bind(channel)) } : {}),
     ...(channel.sample ? { sample: noted('sampling', channel.sample.bind(channel)) } : {}),
+    ...(channel.listRoots ? { listRoots: noted('roots', channel.listRoots.bind(channel)) } : {}),
   };
 }

@@ -68,8 +68,6 @@ const GATEWAY_LOSES: Record<string, Record<string, string>> = {
  * (Switchyard speaks 2026-07-28 to it): those that pass directly but not through us, and why.
  */
 const MODERN_ONLY_LOSES: Record<string, string> = {
-  'input-required-result-basic-list-roots': 'roots/list is not bridged: Switchyard declares no roots to upstreams and has no way to ask a caller for them',
-  'input-required-result-multiple-input-requests': 'one of its three questions is roots/list, which is not bridged',
   'input-required-result-non-tool-request': 'prompts/get is forwarded as it is (pass-through), not as a run: an InputRequiredResult to it has no caller to ask',
 };
 const INPUT_REQUIRED = /^input-required-result-/;

@@ -86,6 +86,27 @@ for (const engine of engines()) {
       }
     });
 
+    it('roots: a 2026-07-28 caller that declared them answers roots/list; a 2025 caller is not asked, the run fails roots_unsupported', async () => {
+      const client = new Client({ name: 'v2-roots', version: '0.0.0' }, { capabilities: { roots: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///work/project', name: 'project' }] }));
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}${FACE}`), { requestInit: { headers: HEADERS } }));
+      try {
+        expect(textOf(await client.callTool({ name: 'where', arguments: {} }))).to.equal('roots: file:///work/project');
+      } finally {
+        await client.close();
+      }
+      const old = await v1({ roots: {} });
+      try {
+        const result = await old.callTool({ name: 'where', arguments: {} });
+        expect(result.isError).to.equal(true);
+        expect((result._meta as Record<string, { error: { code: string } }>)['switchyard/run']!.error.code).to.equal('roots_unsupported');
+      } finally {
+        await old.close();
+      }
+      // The 2026 run asked one round (roots); the 2025 caller was never asked, so its failed run has none.
+      expect((await runs('MODERN_WHERE')).map((r) => [r.ok, (r.rounds ?? []).map((x) => x.kind)])).to.deep.equal([[false, []], [true, ['roots']]]);
+    });
+
     it('a 2026-07-28 caller gets InputRequiredResult with our requestState, not the upstream\'s; the v2 client completes it', async () => {
       const envelope = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' }, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
       const res = await fetch(`${svc.url}${FACE}`, {

@@ -40,6 +40,15 @@ function build(ctx: McpRequestContext, asking: boolean): McpServer {
     },
   );
   server.registerTool(
+    'where',
+    { title: 'Where', description: "Asks the caller for its roots (roots/list), then names them", inputSchema: z.object({}) },
+    async (_args, handler): Promise<CallToolResult> => {
+      const answer = inputResponse(handler.mcpReq.inputResponses, 'roots');
+      if (answer.kind !== 'roots') return inputRequired({ inputRequests: { roots: inputRequired.listRoots() } }) as never;
+      return { content: [{ type: 'text', text: `roots: ${answer.roots.map((r) => r.uri).join(', ')}` }] };
+    },
+  );
+  server.registerTool(
     'haiku',
     { title: 'Haiku', description: 'Asks the caller for a completion (sampling), then returns it', inputSchema: z.object({ topic: z.string() }) },
     async ({ topic }, handler): Promise<CallToolResult> => {
@@ -63,7 +72,7 @@ async function toRequest(req: IncomingMessage, base: string): Promise<Request> {
   return new Request(new URL(req.url ?? '/', base), { method: req.method ?? 'GET', headers, ...(body && req.method !== 'GET' && req.method !== 'HEAD' ? { body } : {}) });
 }
 
-/** `asking`: with the tools that ask their caller (confirm: elicitation, haiku: sampling) beside echo. */
+/** `asking`: with the tools that ask their caller (confirm: elicitation, haiku: sampling, where: roots) beside echo. */
 export async function startModernUpstream(options: { asking?: boolean } = {}): Promise<ModernUpstream> {
   const handler = createMcpHandler((ctx) => build(ctx, options.asking === true), { legacy: 'reject' });
   const seen: ModernUpstream['seen'] = [];

@@ -23,7 +23,7 @@ type Run = PausedRun<DispatchOutcome>;
 const refused = (why: string): ProtocolError => new ProtocolError(-32602, `Invalid or expired requestState: ${why}`, { reason: 'invalid_request_state', code: 'invalid_request_state' });
 
 /** Starts a run whose channel asks the caller what its client declared (elicitation, sampling). */
-export function startAsking(round: RoundContext, tool: string, args: string, declared: { elicitation: boolean; sampling: boolean }, call: (live: LiveCall) => Promise<DispatchOutcome>): Run {
+export function startAsking(round: RoundContext, tool: string, args: string, declared: { elicitation: boolean; sampling: boolean; roots: boolean }, call: (live: LiveCall) => Promise<DispatchOutcome>): Run {
   const run = round.calls.begin<DispatchOutcome>(round.holder, tool, args);
   run.start(
     call({
@@ -32,6 +32,7 @@ export function startAsking(round: RoundContext, tool: string, args: string, dec
         progress: (step) => run.progress?.(step),
         ...(declared.elicitation ? { elicit: (params, key) => run.ask('elicitation/create', params, key) } : {}),
         ...(declared.sampling ? { sample: (params, key) => run.ask('sampling/createMessage', params, key) } : {}),
+        ...(declared.roots ? { listRoots: (params, key) => run.ask('roots/list', params, key) } : {}),
       },
     }),
   );

@@ -83,10 +83,10 @@ export function createModernMcpServer(options: ModernMcpServerOptions): Server {
       const round: RoundContext | undefined = paused && { ...paused, ctx, baseUrl: options.baseUrl, blobs: options.blobs };
       const claims = ctx.mcpReq.requestState<RequestStateClaims>();
       if (round && claims) return await resumeRound(round, claims, name, argumentsDigest(args ?? {}));
-      const declared = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: unknown; sampling?: unknown } | undefined;
-      if (round && (declared?.elicitation !== undefined || declared?.sampling !== undefined)) {
+      const declared = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: unknown; sampling?: unknown; roots?: unknown } | undefined;
+      if (round && (declared?.elicitation !== undefined || declared?.sampling !== undefined || declared?.roots !== undefined)) {
         const idempotencyKey = (request.params._meta as Record<string, unknown> | undefined)?.[IDEMPOTENCY_META_KEY];
-        const run = startAsking(round, name, argumentsDigest(args ?? {}), { elicitation: declared.elicitation !== undefined, sampling: declared.sampling !== undefined }, (live) => call(name, (args ?? {}) as Record<string, unknown>, live, idempotencyKey));
+        const run = startAsking(round, name, argumentsDigest(args ?? {}), { elicitation: declared.elicitation !== undefined, sampling: declared.sampling !== undefined, roots: declared.roots !== undefined }, (live) => call(name, (args ?? {}) as Record<string, unknown>, live, idempotencyKey));
         return await answerRound(round, run);
       }
       const sent: Promise<unknown>[] = [];

@@ -10,7 +10,7 @@ import type { RequestStateClaims, RequestStateSeal } from './request-state-seal.
 /** A question the run's upstream asked, as it goes into InputRequiredResult.inputRequests. */
 export interface InputQuestion {
   key: string;
-  method: 'elicitation/create' | 'sampling/createMessage';
+  method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
   params: Record<string, unknown>;
 }
 
@@ -66,7 +66,7 @@ export class PausedRun<T> {
       // The upstream's own key when it gave one (unique within the round), else ours.
       this.asks += 1;
       const taken = upstreamKey !== undefined && this.asked.some((q) => q.key === upstreamKey);
-      const key = upstreamKey !== undefined && !taken ? upstreamKey : `${method === 'elicitation/create' ? 'elicitation' : 'sampling'}-${this.asks}`;
+      const key = upstreamKey !== undefined && !taken ? upstreamKey : `${method.split('/')[0]}-${this.asks}`;
       this.asked.push({ key, method, params, resolve, reject });
       this.wake?.();
     });

@@ -43,7 +43,7 @@ interface InFlightCall {
 }
 
 /** What an upstream may ask a call's caller: elicitation/create or sampling/createMessage. */
-type CallerQuestion = 'elicit' | 'sample';
+type CallerQuestion = 'elicit' | 'sample' | 'listRoots';
 
 /** What an initialize refused by an upstream that speaks only 2026-07-28 comes to. */
 const MODERN_ONLY = Symbol('modern-only');
@@ -311,8 +311,8 @@ export class McpUpstreamClient implements UpstreamToolClient {
    * have come while more than one call was in flight on the connection).
    */
   private async askCaller(kind: CallerQuestion, params: Record<string, unknown>, call: InFlightCall | undefined, several: boolean, key?: string): Promise<Record<string, unknown>> {
-    const code = kind === 'elicit' ? 'elicitation_unsupported' : 'sampling_unsupported';
-    const what = kind === 'elicit' ? 'elicitation/create' : 'sampling/createMessage';
+    const code = kind === 'elicit' ? 'elicitation_unsupported' : kind === 'sample' ? 'sampling_unsupported' : 'roots_unsupported';
+    const what = kind === 'elicit' ? 'elicitation/create' : kind === 'sample' ? 'sampling/createMessage' : 'roots/list';
     const answer = call?.channel?.[kind];
     if (!answer) {
       const reason = call || !several

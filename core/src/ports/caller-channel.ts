@@ -21,4 +21,6 @@ export interface CallerChannel {
   /** `key`: the name a 2026-07-28 upstream gave the question in its inputRequests, kept when it is passed on the same way. */
   elicit?(params: Record<string, unknown>, key?: string): Promise<Record<string, unknown>>;
   sample?(params: Record<string, unknown>, key?: string): Promise<Record<string, unknown>>;
+  /** The caller's roots (roots/list); only a 2026-07-28 caller that declared roots is asked (else roots_unsupported). */
+  listRoots?(params: Record<string, unknown>, key?: string): Promise<Record<string, unknown>>;
 }
