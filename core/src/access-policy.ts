@@ -144,7 +144,7 @@ export interface PublicInvocation {
 }
 
 /** The private fields of an invocation that a non-owner does not see, beyond the leaf's commitment. */
-const WITHHELD = ['actor', 'args', 'body', 'content', 'duration_ms', 'error', 'logs', 'path', 'request_id', 'result', 'source', 'structured_content', 'trace_id', 'yield'];
+const WITHHELD = ['actor', 'args', 'body', 'content', 'duration_ms', 'error', 'logs', 'path', 'request_id', 'result', 'rounds', 'source', 'structured_content', 'trace_id', 'yield'];
 
 /** An invocation as this principal may see it: whole to its owner, else its public fields only. */
 export function invocationView(p: Principal, inv: StoredInvocation): StoredInvocation | PublicInvocation {

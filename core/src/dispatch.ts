@@ -9,6 +9,7 @@ import { newInvocationId } from './ids.js';
 import type { InvocationError, InvocationRecord, InvocationStatus, StoredInvocation } from './invocation.js';
 import { INVOCATION_ID, checkRepairTarget, repairInFlight } from './lineage.js';
 import { checkPlan } from './plan.js';
+import { recordingRounds, type InputRound } from './caller-rounds.js';
 import { noRequestScope, type CallerChannel, type Clock, type InvocationStore, type RequestScope } from './ports.js';
 import { DEFAULT_BLOB_THRESHOLD, ToolOutput, binaryBytes, externalizeBlobs, type UpstreamLogEntry } from './content.js';
 import type { BlobStore } from './ports/blob-store.js';
@@ -212,6 +213,9 @@ export class DispatchService {
     let error: InvocationError | null = null;
     let output: ToolOutput | null = null;
     const logs: UpstreamLogEntry[] = [];
+    // The questions its upstream asks the caller are rounds of this one run, recorded with it.
+    const rounds: InputRound[] = [];
+    const channel = recordingRounds(live.channel, rounds, this.clock);
 
     try {
       args = this.checkArguments(capability, validate, rawBody, bodyTooDeep);
@@ -240,7 +244,7 @@ export class DispatchService {
         throw err;
       }
       ran = true;
-      result = await this.runners.runnerFor(capability).run(capability, args, { timeoutMs: this.options.timeoutMs, invocationId: id, actor: caller.actor, ...live, log: (entry) => void (logs.length < MAX_LOGS && logs.push(entry)) });
+      result = await this.runners.runnerFor(capability).run(capability, args, { timeoutMs: this.options.timeoutMs, invocationId: id, actor: caller.actor, ...live, ...(channel ? { channel } : {}), log: (entry) => void (logs.length < MAX_LOGS && logs.push(entry)) });
       if (ToolOutput.is(result)) {
         output = result;
         result = output.value;
@@ -287,6 +291,7 @@ export class DispatchService {
       ...(ok && output && output.structuredContent !== undefined ? { structured_content: output.structuredContent } : {}),
       ...(capability.definition_hash !== undefined ? { definition_hash: capability.definition_hash } : {}),
       ...(logs.length > 0 ? { logs } : {}),
+      ...(rounds.length > 0 ? { rounds } : {}),
       yield: computeYield({ bodyText: text, resultText, ok, ran, cost: capability.cost, args, binaryBytes: content ? binaryBytes(content) : 0 }),
       repairs: links.repairs,
       replays: links.replays,

@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'cancelled'
   | 'elicitation_unsupported'
   | 'sampling_unsupported'
+  | 'roots_unsupported'
   | 'payload_too_large'
   | 'upstream_unavailable'
   | 'upstream_timeout'

@@ -64,3 +64,4 @@ export * from './forwarding/index.js';
 export * from './oauth/index.js';
 export * from './service-ref.js';
 export * from './services.js';
+export * from './caller-rounds.js';

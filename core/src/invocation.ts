@@ -2,6 +2,7 @@
 import type { ErrorCode } from './errors.js';
 import type { ContentBlock, UpstreamLogEntry } from './content.js';
 import type { Yield } from './yield.js';
+import type { InputRound } from './caller-rounds.js';
 
 /**
  * `cancelled`: the caller withdrew the call while it ran (ok false, ran true). `interrupted`: the run
@@ -43,6 +44,8 @@ export interface InvocationRecord {
   definition_hash?: string;
   /** Log messages the upstream sent while the call ran, when it sent any. */
   logs?: UpstreamLogEntry[];
+  /** The questions the upstream asked the caller while the call ran (elicitation, sampling): kind and times, never the answers. */
+  rounds?: InputRound[];
   yield: Yield;
   repairs: string | null;
   replays: string | null;

@@ -51,14 +51,16 @@ export function leafParts(e: LedgerEntry): LeafParts {
           ...(inv.definition_hash !== undefined ? { definition_hash: inv.definition_hash } : {}),
           fingerprint: inv.fingerprint, key: inv.key, ok: inv.ok, ran: inv.ran, repairs: inv.repairs, replays: inv.replays, status: inv.status,
         },
-        // A tool run's content, structured content and log lines are committed to only when the
+        // A tool run's content, structured content, log lines and rounds of input are committed to only when the
         // run has them, so records without them keep their leaves (large binary parts by blob hash).
         private: {
           actor: inv.actor, args: inv.args, body: inv.body,
           ...(inv.content !== undefined ? { content: inv.content } : {}),
           error: inv.error,
           ...(inv.logs !== undefined ? { logs: inv.logs } : {}),
-          result: inv.result, source: inv.source,
+          result: inv.result,
+          ...(inv.rounds !== undefined ? { rounds: inv.rounds } : {}),
+          source: inv.source,
           ...(inv.structured_content !== undefined ? { structured_content: inv.structured_content } : {}),
         },
       };

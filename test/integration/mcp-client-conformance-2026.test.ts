@@ -27,6 +27,7 @@ describe('MCP conformance suite 0.2.0-alpha.12: client scenarios against our ups
     expect(failures(result), result.log.slice(-2000)).to.deep.equal([]);
     expect(result.passed).to.equal(true);
     const passed = result.checks.filter((c) => c.status === 'SUCCESS').map((c) => c.id).sort();
-    expect(passed).to.deep.equal(['sep-2575-client-populates-meta', 'sep-2575-client-retry-supported-version', 'sep-2575-client-sends-client-info', 'sep-2575-http-client-sends-version-header', 'sep-2575-http-version-header-matches-meta']);
+    // Its 2026 connection declares elicitation, sampling and roots (the eras are bridged: an upstream's questions reach the caller).
+    expect(passed).to.deep.equal(['sep-2575-client-declares-elicitation-capability', 'sep-2575-client-declares-roots-capability', 'sep-2575-client-declares-sampling-capability', 'sep-2575-client-populates-meta', 'sep-2575-client-retry-supported-version', 'sep-2575-client-sends-client-info', 'sep-2575-http-client-sends-version-header', 'sep-2575-http-version-header-matches-meta']);
   });
 });

@@ -15,7 +15,12 @@ import { CONFORMANCE_2026_CLI, runConformance, type ScenarioResult } from '../su
 const OPEN = { auth: 'none', risk: 'low', approval: false };
 
 const NO_ASKING_TOOLS = 'the reference has no tools that ask the client (elicitation, sampling) yet';
-const NO_INPUT_REQUIRED = 'the reference has no tools that return InputRequiredResult yet';
+/**
+ * The reference speaks both eras, so Switchyard connects to it at 2025-11-25 (initialize first);
+ * its 2025 face is stateless and cannot send a 2025 client requests, so its InputRequiredResult
+ * tools fail on that connection. Through its 2026-only twin they pass (MODERN_ONLY_LOSES).
+ */
+const ASKS_OVER_2025 = 'Switchyard speaks 2025-11-25 to a server that accepts initialize, and the reference cannot ask a 2025 client (its 2025 face is stateless); they pass through the 2026-only twin';
 const NO_TASKS = 'tasks are an extension the reference does not implement';
 
 /** Scenarios the reference upstream fails on its own, per revision, and why. */
@@ -28,16 +33,6 @@ const REFERENCE_FAILS: Record<string, Record<string, string>> = {
   },
   '2026-07-28': {
     'http-custom-header-server-validation': 'the reference lists no tool with x-mcp-header annotations',
-    'input-required-result-basic-elicitation': NO_INPUT_REQUIRED,
-    'input-required-result-basic-list-roots': NO_INPUT_REQUIRED,
-    'input-required-result-basic-sampling': NO_INPUT_REQUIRED,
-    'input-required-result-capability-check': NO_INPUT_REQUIRED,
-    'input-required-result-multi-round': NO_INPUT_REQUIRED,
-    'input-required-result-multiple-input-requests': NO_INPUT_REQUIRED,
-    'input-required-result-non-tool-request': NO_INPUT_REQUIRED,
-    'input-required-result-request-state': NO_INPUT_REQUIRED,
-    'input-required-result-result-type': NO_INPUT_REQUIRED,
-    'input-required-result-tampered-state': NO_INPUT_REQUIRED,
     'json-schema-2020-12': 'the reference\'s 2020-12 tool predates the suite\'s allOf, if/then/else and $anchor checks',
     'server-stateless': 'the reference lists no diagnostic test_missing_capability tool',
     'tasks-capability-negotiation': NO_TASKS,
@@ -55,8 +50,28 @@ const REFERENCE_FAILS: Record<string, Record<string, string>> = {
 /** Scenarios that pass directly but not through the gateway, per revision, and why. */
 const GATEWAY_LOSES: Record<string, Record<string, string>> = {
   '2025-11-25': {},
-  '2026-07-28': {},
+  '2026-07-28': {
+    'input-required-result-basic-elicitation': ASKS_OVER_2025,
+    'input-required-result-basic-list-roots': ASKS_OVER_2025,
+    'input-required-result-basic-sampling': ASKS_OVER_2025,
+    'input-required-result-capability-check': ASKS_OVER_2025,
+    'input-required-result-multi-round': ASKS_OVER_2025,
+    'input-required-result-multiple-input-requests': ASKS_OVER_2025,
+    'input-required-result-non-tool-request': ASKS_OVER_2025,
+    'input-required-result-request-state': ASKS_OVER_2025,
+    'input-required-result-result-type': ASKS_OVER_2025,
+    'input-required-result-tampered-state': ASKS_OVER_2025,
+  },
 };
+
+/**
+ * The multi-round-trip scenarios through the gateway in front of the reference's 2026-only twin
+ * (Switchyard speaks 2026-07-28 to it): those that pass directly but not through us, and why.
+ */
+const MODERN_ONLY_LOSES: Record<string, string> = {
+  'input-required-result-non-tool-request': 'prompts/get is forwarded as it is (pass-through), not as a run: an InputRequiredResult to it has no caller to ask',
+};
+const INPUT_REQUIRED = /^input-required-result-/;
 
 const passing = (results: Map<string, ScenarioResult>) => [...results].filter(([, r]) => r.passed).map(([name]) => name).sort();
 const failing = (results: Map<string, ScenarioResult>) => [...results].filter(([, r]) => !r.passed).map(([name]) => name).sort();
@@ -65,16 +80,24 @@ for (const engine of engines()) {
   describe(`MCP conformance suite 0.2.0-alpha.12, 2025-11-25 and 2026-07-28, through /mcp/servers/<name> (${engine})`, function () {
     this.timeout(600_000);
     let upstream: ConformanceUpstream2026;
+    let modernOnly: ConformanceUpstream2026;
     let svc: ListeningService;
     let proxy: CredentialProxy;
+    let throughModernOnly = new Map<string, ScenarioResult>();
     const direct = new Map<string, Map<string, ScenarioResult>>();
     const gateway = new Map<string, Map<string, ScenarioResult>>();
 
     before(async () => {
       upstream = await startConformanceUpstream2026();
+      modernOnly = await startConformanceUpstream2026({ modernOnly: true });
       const proxyPort = await freePort();
       svc = await startListeningService(engine, {
-        upstreams: { servers: { conformance: { system: 'CONFORMANCE', transport: 'streamable-http', url: upstream.url, defaults: OPEN } } },
+        upstreams: {
+          servers: {
+            conformance: { system: 'CONFORMANCE', transport: 'streamable-http', url: upstream.url, defaults: OPEN },
+            conformancemodern: { system: 'CONFORMANCEMODERN', transport: 'streamable-http', url: modernOnly.url, defaults: OPEN },
+          },
+        },
         mcp: { allowedHosts: [`127.0.0.1:${proxyPort}`, `localhost:${proxyPort}`] },
       });
       // The suite sends no headers of its own, and its raw header probes drop the URL's query (where
@@ -87,11 +110,19 @@ for (const engine of engines()) {
         direct.set(revision, await runConformance(upstream.url, suite));
         gateway.set(revision, await runConformance(`${proxy.url}/mcp/servers/conformance`, suite));
       }
+      throughModernOnly = await runConformance(`${proxy.url}/mcp/servers/conformancemodern`, { cli: CONFORMANCE_2026_CLI, args: ['--requirements', '2026-07-28'] });
     });
     after(async () => {
       await proxy?.close();
       await svc?.close();
       await upstream?.close();
+      await modernOnly?.close();
+    });
+
+    it('2026-07-28: the multi-round-trip scenarios pass through the gateway in front of a 2026-only upstream (the eras bridged), but those listed', () => {
+      const asking = passing(direct.get('2026-07-28')!).filter((name) => INPUT_REQUIRED.test(name));
+      expect(asking).to.have.length.greaterThan(0);
+      expect(asking.filter((name) => !throughModernOnly.get(name)?.passed)).to.deep.equal(Object.keys(MODERN_ONLY_LOSES).sort());
     });
 
     for (const revision of Object.keys(REFERENCE_FAILS)) {
@@ -109,10 +140,10 @@ for (const engine of engines()) {
       });
     }
 
-    it('scores: 2025-11-25 at parity (29 of 33), 2026-07-28 at parity (28 of 50)', () => {
+    it('scores: 2025-11-25 at parity (29 of 33), 2026-07-28 38 of 50 directly and 28 through the gateway (the 10 that ask need a 2026 upstream connection, see above)', () => {
       const score = (m: Map<string, ScenarioResult>) => `${passing(m).length}/${m.size}`;
       expect([score(direct.get('2025-11-25')!), score(gateway.get('2025-11-25')!)]).to.deep.equal(['29/33', '29/33']);
-      expect([score(direct.get('2026-07-28')!), score(gateway.get('2026-07-28')!)]).to.deep.equal(['28/50', '28/50']);
+      expect([score(direct.get('2026-07-28')!), score(gateway.get('2026-07-28')!)]).to.deep.equal(['38/50', '28/50']);
     });
   });
 }

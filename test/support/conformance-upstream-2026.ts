@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMcpHandler, ProtocolError, Server, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
 import { PNG, TOOLS, WAV } from './conformance-upstream.js';
+import { INPUT_REQUIRED_PROMPT, INPUT_REQUIRED_TOOLS, callInputRequiredTool, getInputRequiredPrompt, stateCodec } from './conformance-input-required.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const LOCAL_HOSTS = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
@@ -47,8 +48,11 @@ async function callTool(name: string, args: Record<string, unknown> | undefined,
       return { isError: true, content: [{ type: 'text', text: 'This tool intentionally returns an error for testing' }] };
     case 'json_schema_2020_12_tool':
       return { content: [{ type: 'text', text: `Hello ${JSON.stringify(args ?? {})}` }] };
-    default:
+    default: {
+      const asked = await callInputRequiredTool(name, ctx);
+      if (asked) return asked;
       throw new ProtocolError(-32602, `Unknown tool: ${name}`);
+    }
   }
 }
 
@@ -87,9 +91,9 @@ function getPrompt(name: string, args: Record<string, string>) {
 function build(): Server {
   const server = new Server(
     { name: 'conformance-reference-2026', version: '1.0.0' },
-    { capabilities: { tools: {}, resources: { subscribe: true }, prompts: {}, logging: {}, completions: {} } },
+    { capabilities: { tools: {}, resources: { subscribe: true }, prompts: {}, logging: {}, completions: {} }, requestState: { verify: stateCodec.verify } },
   );
-  server.setRequestHandler('tools/list', async () => ({ tools: TOOLS }) as never);
+  server.setRequestHandler('tools/list', async () => ({ tools: [...TOOLS, ...INPUT_REQUIRED_TOOLS] }) as never);
   server.setRequestHandler('tools/call', async (request, ctx) => callTool(request.params.name, request.params.arguments, ctx));
   server.setRequestHandler('resources/list', async () => ({
     resources: [
@@ -112,8 +116,8 @@ function build(): Server {
   });
   server.setRequestHandler('resources/subscribe', async () => ({}));
   server.setRequestHandler('resources/unsubscribe', async () => ({}));
-  server.setRequestHandler('prompts/list', async () => ({ prompts: PROMPTS }));
-  server.setRequestHandler('prompts/get', async (request) => getPrompt(request.params.name, (request.params.arguments ?? {}) as Record<string, string>));
+  server.setRequestHandler('prompts/list', async () => ({ prompts: [...PROMPTS, INPUT_REQUIRED_PROMPT] }));
+  server.setRequestHandler('prompts/get', async (request, ctx) => request.params.name === INPUT_REQUIRED_PROMPT.name ? getInputRequiredPrompt(ctx) as never : getPrompt(request.params.name, (request.params.arguments ?? {}) as Record<string, string>));
   server.setRequestHandler('completion/complete', async (request) => {
     const value = request.params.argument.value;
     const values = ['paris', 'park', 'party'].filter((v) => v.startsWith(value));
@@ -136,9 +140,13 @@ async function toRequest(req: IncomingMessage, base: string): Promise<Request> {
   return new Request(new URL(req.url ?? '/', base), { method: req.method ?? 'GET', headers, ...(body ? { body } : {}) });
 }
 
-/** Listens on a loopback port, both eras from one handler, refusing a non-local Host or Origin. */
-export async function startConformanceUpstream2026(): Promise<ConformanceUpstream2026> {
-  const handler = createMcpHandler(() => build());
+/**
+ * Listens on a loopback port, both eras from one handler, refusing a non-local Host or Origin.
+ * `modernOnly`: the 2025 era refused, so a client speaks 2026-07-28 to it (its 2025 face is
+ * stateless, so it cannot ask a 2025 client anything: its InputRequiredResult tools need 2026).
+ */
+export async function startConformanceUpstream2026(options: { modernOnly?: boolean } = {}): Promise<ConformanceUpstream2026> {
+  const handler = createMcpHandler(() => build(), options.modernOnly ? { legacy: 'reject' } : {});
   let base = '';
   const http = createServer((req, res) => {
     const origin = req.headers.origin;

@@ -3,7 +3,7 @@
 // for an upstream that moved to the current protocol, to show Switchyard imports and calls it.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMcpHandler, McpServer, type CallToolResult, type McpRequestContext } from '@modelcontextprotocol/server';
+import { acceptedContent, createMcpHandler, inputRequired, inputResponse, McpServer, type CallToolResult, type McpRequestContext } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 
 export interface ModernUpstream {
@@ -13,12 +13,52 @@ export interface ModernUpstream {
   close(): Promise<void>;
 }
 
-function build(ctx: McpRequestContext): McpServer {
+function build(ctx: McpRequestContext, asking: boolean): McpServer {
   const server = new McpServer({ name: 'modern-only', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.registerTool(
     'echo',
     { title: 'Echo', description: 'Echoes the message back, with the era that served it', inputSchema: z.object({ message: z.string().min(1) }) },
     async ({ message }): Promise<CallToolResult> => ({ content: [{ type: 'text', text: `${message} (${ctx.era})` }], structuredContent: { message, era: ctx.era } }),
+  );
+  if (!asking) return server;
+  // Tools that ask the caller the revision's way: InputRequiredResult, then the retry's answers.
+  // The upstream's own requestState carries what it was asked, so the retry is checked against it.
+  server.registerTool(
+    'confirm',
+    { title: 'Confirm', description: 'Asks the caller to confirm (elicitation), then says what it answered', inputSchema: z.object({ action: z.string() }) },
+    async ({ action }, handler): Promise<CallToolResult> => {
+      const answer = inputResponse(handler.mcpReq.inputResponses, 'confirm');
+      if (answer.kind === 'missing') {
+        return inputRequired({
+          inputRequests: { confirm: inputRequired.elicit({ message: `Really ${action}?`, requestedSchema: { type: 'object', properties: { sure: { type: 'boolean' } }, required: ['sure'] } }) },
+          requestState: `asked:${action}`,
+        }) as never;
+      }
+      if (handler.mcpReq.requestState() !== `asked:${action}`) throw new Error('the retry lost the upstream requestState');
+      const sure = acceptedContent<{ sure: boolean }>(handler.mcpReq.inputResponses, 'confirm')?.sure;
+      return { content: [{ type: 'text', text: `${action}: ${answer.kind === 'elicit' ? answer.action : '?'} sure=${String(sure)}` }] };
+    },
+  );
+  server.registerTool(
+    'where',
+    { title: 'Where', description: "Asks the caller for its roots (roots/list), then names them", inputSchema: z.object({}) },
+    async (_args, handler): Promise<CallToolResult> => {
+      const answer = inputResponse(handler.mcpReq.inputResponses, 'roots');
+      if (answer.kind !== 'roots') return inputRequired({ inputRequests: { roots: inputRequired.listRoots() } }) as never;
+      return { content: [{ type: 'text', text: `roots: ${answer.roots.map((r) => r.uri).join(', ')}` }] };
+    },
+  );
+  server.registerTool(
+    'haiku',
+    { title: 'Haiku', description: 'Asks the caller for a completion (sampling), then returns it', inputSchema: z.object({ topic: z.string() }) },
+    async ({ topic }, handler): Promise<CallToolResult> => {
+      const answer = inputResponse(handler.mcpReq.inputResponses, 'write');
+      if (answer.kind !== 'sampling') {
+        return inputRequired({ inputRequests: { write: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: `A haiku on ${topic}` } }], maxTokens: 50 }) } }) as never;
+      }
+      const content = answer.result.content as { type: string; text?: string };
+      return { content: [{ type: 'text', text: `sampled: ${content.text ?? ''}` }] };
+    },
   );
   return server;
 }
@@ -32,8 +72,9 @@ async function toRequest(req: IncomingMessage, base: string): Promise<Request> {
   return new Request(new URL(req.url ?? '/', base), { method: req.method ?? 'GET', headers, ...(body && req.method !== 'GET' && req.method !== 'HEAD' ? { body } : {}) });
 }
 
-export async function startModernUpstream(): Promise<ModernUpstream> {
-  const handler = createMcpHandler(build, { legacy: 'reject' });
+/** `asking`: with the tools that ask their caller (confirm: elicitation, haiku: sampling, where: roots) beside echo. */
+export async function startModernUpstream(options: { asking?: boolean } = {}): Promise<ModernUpstream> {
+  const handler = createMcpHandler((ctx) => build(ctx, options.asking === true), { legacy: 'reject' });
   const seen: ModernUpstream['seen'] = [];
   let base = '';
   const http = createServer((req, res) => {

@@ -24,6 +24,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   // The upstream asked the caller something its client cannot answer.
   elicitation_unsupported: 422,
   sampling_unsupported: 422,
+  roots_unsupported: 422,
   payload_too_large: 413,
   upstream_unavailable: 502,
   upstream_timeout: 504,

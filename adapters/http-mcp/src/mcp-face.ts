@@ -4,7 +4,7 @@
 import { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Server as ModernServer } from '@modelcontextprotocol/server';
-import { capabilitiesOf, holderOf, isInitialize, sessionIdFor, type CallerExchange, type CallerSessions, type CallerTools, type ModernMcpServerOptions, type SwitchyardMcpServerOptions } from '@switchyard/mcp';
+import { capabilitiesOf, holderOf, isInitialize, sessionIdFor, type PausedCalls, type CallerExchange, type CallerSessions, type CallerTools, type ModernMcpServerOptions, type SwitchyardMcpServerOptions } from '@switchyard/mcp';
 import { SwitchyardError, checkIdempotencyKey, mayInvoke } from '@switchyard/core';
 import { credentialOf, declareAccess, presentedTo, storageFailure, type Credential } from '@switchyard/http-kit';
 import { metadataUrlOf, requestResource } from '@switchyard/http-kit';
@@ -140,17 +140,19 @@ export const mcpCaller = (res: { locals: Record<string, unknown> }) => res.local
 export type FaceOptions = Pick<SwitchyardMcpServerOptions, 'baseUrl' | 'version' | 'blobs' | 'exchange' | 'session' | 'pageSize' | 'logging'> & { holder: string };
 
 /** What every face's 2026-07-28 server shares for one request. */
-export type ModernFaceOptions = Pick<ModernMcpServerOptions, 'baseUrl' | 'version' | 'blobs' | 'pageSize' | 'cacheTtlMs'>;
+export type ModernFaceOptions = Pick<ModernMcpServerOptions, 'baseUrl' | 'version' | 'blobs' | 'pageSize' | 'cacheTtlMs' | 'paused'>;
 
 /**
  * Answers one MCP POST on any face. A 2026-07-28 request goes to `buildModern`'s server (stateless
- * by the revision's design: no session, nothing kept). Otherwise, in the 2025 era: answers to our
+ * by the revision's design: no session; only a run paused for the caller's input is kept, in `paused`). Otherwise, in the 2025 era: answers to our
  * questions and withdrawn calls go to the exchange; `build` makes the face's server for this
  * caller, answered as JSON, or as a stream when the call may send progress or ask the caller something.
  */
-export async function answerMcp(req: Request, res: Response, ctx: Ctx, exchange: CallerExchange, sessions: CallerSessions, build: (options: FaceOptions) => Server, buildModern: (options: ModernFaceOptions) => ModernServer): Promise<void> {
+export async function answerMcp(req: Request, res: Response, ctx: Ctx, exchange: CallerExchange, sessions: CallerSessions, build: (options: FaceOptions) => Server, buildModern: (options: ModernFaceOptions) => ModernServer, paused: PausedCalls): Promise<void> {
   if (isModernRequest(req)) {
-    await serveModernMcp(buildModern({ baseUrl: baseUrlOf(req, ctx.publicBaseUrl), version: MCP_VERSION, blobs: ctx.blobs, pageSize: ctx.mcp.pageSize, cacheTtlMs: ctx.mcp.cacheTtlMs }), req, res);
+    // A run waiting for this caller's input is bound to its credential (the requestState says whose).
+    const calls = { calls: paused, holder: holderOf(mcpCaller(res)) };
+    await serveModernMcp(buildModern({ baseUrl: baseUrlOf(req, ctx.publicBaseUrl), version: MCP_VERSION, blobs: ctx.blobs, pageSize: ctx.mcp.pageSize, cacheTtlMs: ctx.mcp.cacheTtlMs, paused: calls }), req, res);
     return;
   }
   if (refusedAsEnded(req, res, sessions)) return;

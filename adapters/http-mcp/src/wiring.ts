@@ -1,7 +1,9 @@
 // The MCP faces' wiring: what /mcp, /mcp/servers/<name> and /mcp/v/<name> need, and the face they add.
+import { randomBytes } from 'node:crypto';
 import { coreServices } from '@switchyard/core';
 import { faceDeps, httpServices } from '@switchyard/http-kit';
 import { createServiceFactory, definePackage } from '@switchyard/wiring';
+import { PausedCalls, RequestStateSeal } from '@switchyard/mcp';
 import { mcpRoutes } from './routes/mcp.js';
 
 export const httpMcpWiring = definePackage('http-mcp', [
@@ -14,8 +16,14 @@ export const httpMcpWiring = definePackage('http-mcp', [
       idempotentRuns: coreServices.idempotentRuns,
       blobs: coreServices.blobs,
       upstreams: coreServices.upstreams,
+      settings: coreServices.settings,
     },
-    // Every MCP route is under /mcp: other requests skip this face's router.
-    factory: ({ options, ...services }) => ({ id: 'http-mcp', paths: ['/mcp'], router: mcpRoutes({ ...services, ...options }) }),
+    factory: async ({ options, settings, ...services }) => {
+      // The requestState key is shared through the database, as the dashboard's session key is:
+      // every process opens the states any of them minted (and tells a retry that reached the wrong one).
+      const key = Buffer.from(await settings.once('mcp_request_state_key', () => randomBytes(32).toString('base64')), 'base64');
+      // Every MCP route is under /mcp: other requests skip this face's router.
+      return { id: 'http-mcp', paths: ['/mcp'], router: mcpRoutes({ ...services, ...options }, new PausedCalls(new RequestStateSeal(key))) };
+    },
   }),
 ]);

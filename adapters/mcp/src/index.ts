@@ -13,3 +13,5 @@ export { OneRequestTransport } from './one-request-transport.js';
 export { MeteredUpstreamClient } from './metered-upstream-client.js';
 export { TracedUpstreamClient } from './traced-upstream-client.js';
 export * from './modern-mcp-server.js';
+export { PausedCalls, DEFAULT_PAUSE_TTL_MS } from './paused-calls.js';
+export { RequestStateSeal } from './request-state-seal.js';

@@ -2,15 +2,19 @@
 // caller as the 2025 faces (createSwitchyardMcpServer, createVirtualMcpServer), on the v2 server
 // SDK, which speaks that revision (server/discover, the per-request _meta envelope, its wire
 // errors). A tools/call is the same run through the caller's port; the result is the same.
-// What the revision changed about talking back mid-call (InputRequiredResult instead of
-// elicitation and sampling requests, no logging/setLevel) is not offered here: a call's progress is.
-import { ProtocolError, Server, type CallToolResult, type ServerCapabilities, type ServerContext } from '@modelcontextprotocol/server';
+// Talking back mid-call is the revision's: progress, and an upstream's questions (elicitation,
+// sampling) as InputRequiredResult with a requestState we mint, the run paused until the caller
+// retries with the answers (paused-calls.ts). No logging/setLevel.
+import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, Server, type CallToolResult, type ServerCapabilities, type ServerContext } from '@modelcontextprotocol/server';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { SwitchyardError, type CallerChannel, type Capability } from '@switchyard/core';
 import { DEFAULT_PAGE_SIZE, pageOfTools } from './tool-pages.js';
 import { cacheHintsFor, forwardedWithHints, isCacheable } from './cache-hints.js';
 import { IDEMPOTENCY_META_KEY, rpcErrorOf, toolOf, toolResultOf, type CallerTools, type SwitchyardMcpServerOptions } from './switchyard-mcp-server.js';
 import type { ServerPassThrough } from './virtual-mcp-server.js';
+import { answerRound, resumeRound, startAsking, type RoundContext } from './input-rounds.js';
+import type { PausedCalls } from './paused-calls.js';
+import { argumentsDigest, type RequestStateClaims } from './request-state-seal.js';
 
 export interface ModernMcpServerOptions extends Pick<SwitchyardMcpServerOptions, 'tools' | 'baseUrl' | 'version' | 'blobs' | 'pageSize' | 'nameOf'> {
   /** How long cacheable results stay fresh (ttlMs, mcp.cacheTtlMs; 0 when left out); always private. */
@@ -20,19 +24,21 @@ export interface ModernMcpServerOptions extends Pick<SwitchyardMcpServerOptions,
   instructions?: string;
   /** An imported server's resources, templates, prompts and completions, forwarded as they are. */
   passThrough?: Pick<ServerPassThrough, 'readable' | 'forward'>;
+  /** Where runs wait for the caller's input, and the caller's credential its requestState is bound to; without them nothing is asked. */
+  paused?: { calls: PausedCalls; holder: string };
 }
 
 /**
- * This server never answers InputRequiredResult, so it mints no requestState: any a caller echoes
- * is forged, tampered or replayed from elsewhere. Refusing it here makes the SDK answer -32602
- * "Invalid or expired requestState" before the handler, so the tool does not run.
+ * Without paused calls this server never answers InputRequiredResult, so it mints no requestState:
+ * any a caller echoes is forged, tampered or replayed from elsewhere. Refusing it here makes the SDK
+ * answer -32602 "Invalid or expired requestState" before the handler, so the tool does not run.
  */
 const refuseRequestState = (): never => {
   throw new Error('this server issues no requestState');
 };
 
 /** Our coded errors, and an upstream's JSON-RPC errors, as the v2 SDK sends them. */
-function protocolErrorOf(err: unknown): ProtocolError {
+export function protocolErrorOf(err: unknown): ProtocolError {
   if (err instanceof ProtocolError) return err;
   const rpc = err instanceof McpError || SwitchyardError.is(err) ? rpcErrorOf(err) : rpcErrorOf(null);
   const error = new ProtocolError(rpc.code, rpc.message, rpc.data);
@@ -62,10 +68,12 @@ function callByName(tools: CallerTools, nameOf: ((c: Capability) => string) | un
 export function createModernMcpServer(options: ModernMcpServerOptions): Server {
   const pass = options.passThrough;
   const ttlMs = options.cacheTtlMs ?? 0;
+  const paused = options.paused;
   const capabilities: ServerCapabilities = { tools: { listChanged: false }, ...(pass ? { resources: {}, prompts: {}, completions: {} } : {}) };
   const server = new Server(
     { name: options.name ?? 'switchyard', version: options.version },
-    { capabilities, requestState: { verify: refuseRequestState }, cacheHints: cacheHintsFor(ttlMs), ...(options.instructions ? { instructions: options.instructions } : {}) },
+    // A requestState opens only under our key, unexpired, for this caller's credential; else -32602 before any handler.
+    { capabilities, requestState: { verify: paused ? async (state: string) => paused.calls.seal.open(state, paused.holder) : refuseRequestState }, cacheHints: cacheHintsFor(ttlMs), ...(options.instructions ? { instructions: options.instructions } : {}) },
   );
   const nameOf = options.nameOf;
   const call = callByName(options.tools, nameOf, options.name ?? 'switchyard');
@@ -76,6 +84,15 @@ export function createModernMcpServer(options: ModernMcpServerOptions): Server {
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params;
     try {
+      const round: RoundContext | undefined = paused && { ...paused, ctx, baseUrl: options.baseUrl, blobs: options.blobs };
+      const claims = ctx.mcpReq.requestState<RequestStateClaims>();
+      if (round && claims) return await resumeRound(round, claims, name, argumentsDigest(args ?? {}));
+      const declared = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: unknown; sampling?: unknown; roots?: unknown } | undefined;
+      if (round && (declared?.elicitation !== undefined || declared?.sampling !== undefined || declared?.roots !== undefined)) {
+        const idempotencyKey = (request.params._meta as Record<string, unknown> | undefined)?.[IDEMPOTENCY_META_KEY];
+        const run = startAsking(round, name, argumentsDigest(args ?? {}), { elicitation: declared.elicitation !== undefined, sampling: declared.sampling !== undefined, roots: declared.roots !== undefined }, (live) => call(name, (args ?? {}) as Record<string, unknown>, live, idempotencyKey));
+        return await answerRound(round, run);
+      }
       const sent: Promise<unknown>[] = [];
       // The idempotency key rides in _meta, as on the 2025 faces (IDEMPOTENCY_META_KEY).
       const idempotencyKey = (request.params._meta as Record<string, unknown> | undefined)?.[IDEMPOTENCY_META_KEY];

@@ -74,9 +74,16 @@ export class ModernUpstreamConnection implements UpstreamConnection {
   /**
    * Connects pinned to 2026-07-28: server/discover (or the `discover` result a probe already got,
    * adopted without asking again), then requests with the per-request envelope.
+   * Elicitation, sampling and roots are declared, so the upstream may answer a call InputRequiredResult:
+   * the SDK fulfils each of its questions through `ask` (the call's caller) and retries the call
+   * with the answers and the upstream's own requestState, all within the one call.
    */
-  static async open(target: ModernTarget, clientInfo: { name: string; version: string }, timeoutMs: number, discover?: Record<string, unknown>): Promise<ModernUpstreamConnection> {
-    const client = new Client(clientInfo, { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION }, probe: { timeoutMs } } });
+  static async open(target: ModernTarget, clientInfo: { name: string; version: string }, timeoutMs: number, ask: (kind: 'elicit' | 'sample' | 'listRoots', params: Record<string, unknown>, key: string) => Promise<Record<string, unknown>>, discover?: Record<string, unknown>): Promise<ModernUpstreamConnection> {
+    const client = new Client(clientInfo, { capabilities: { elicitation: {}, sampling: {}, roots: {} }, versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION }, probe: { timeoutMs } } });
+    // The SDK gives an embedded question its inputRequests key as the request id: passed on, so a 2026 caller sees the upstream's keys.
+    client.setRequestHandler('elicitation/create', (request, ctx) => ask('elicit', request.params as Record<string, unknown>, String(ctx.mcpReq.id)) as never);
+    client.setRequestHandler('sampling/createMessage', (request, ctx) => ask('sample', request.params as Record<string, unknown>, String(ctx.mcpReq.id)) as never);
+    client.setRequestHandler('roots/list', (request, ctx) => ask('listRoots', (request.params ?? {}) as Record<string, unknown>, String(ctx.mcpReq.id)) as never);
     const transport: Transport =
       target.transport === 'stdio'
         ? // Ours, not the SDK's: it holds no line past the bound. (The v2 client then probes the era in place, which a 2026 server answers.)

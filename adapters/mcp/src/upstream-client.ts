@@ -46,6 +46,9 @@ interface InFlightCall {
   resumeClock(): void;
 }
 
+/** What an upstream may ask a call's caller: elicitation/create or sampling/createMessage. */
+type CallerQuestion = 'elicit' | 'sample' | 'listRoots';
+
 /** What an initialize refused by an upstream that speaks only 2026-07-28 comes to. */
 const MODERN_ONLY = Symbol('modern-only');
 
@@ -301,26 +304,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
    * can answer them; otherwise the upstream gets an error and the run fails with a coded reason.
    */
   private answerCallerRequests(client: Client): void {
-    const ask = async (kind: 'elicit' | 'sample', params: Record<string, unknown>): Promise<Record<string, unknown>> => {
-      const call = this.callFor(client);
-      const code = kind === 'elicit' ? 'elicitation_unsupported' : 'sampling_unsupported';
-      const what = kind === 'elicit' ? 'elicitation/create' : 'sampling/createMessage';
-      const answer = call?.channel?.[kind];
-      if (!answer) {
-        const reason = call
-          ? `the upstream asked the caller for ${what}, which the caller's MCP client does not support`
-          : `the upstream asked for ${what} while several calls were in flight on one connection; it cannot be told which caller to ask`;
-        const error = new SwitchyardError(code, reason, { method: what });
-        if (call) call.unanswered ??= error;
-        throw new McpError(ErrorCode.MethodNotFound, reason);
-      }
-      call.pauseClock();
-      try {
-        return await answer(params);
-      } finally {
-        call.resumeClock();
-      }
-    };
+    const ask = (kind: CallerQuestion, params: Record<string, unknown>) => this.askCaller(kind, params, this.callFor(client), true);
     client.setRequestHandler(ElicitRequestSchema, (request) => ask('elicit', request.params as Record<string, unknown>) as never);
     client.setRequestHandler(CreateMessageRequestSchema, (request) => ask('sample', request.params as Record<string, unknown>) as never);
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
@@ -330,6 +314,31 @@ export class McpUpstreamClient implements UpstreamToolClient {
       call?.onLog?.(entry);
       call?.channel?.log?.(entry);
     });
+  }
+
+  /**
+   * Asks the caller of `call` (elicitation or sampling), its clock paused meanwhile; when it cannot
+   * answer, the run fails with a coded reason and the upstream is told (`several`: the question may
+   * have come while more than one call was in flight on the connection).
+   */
+  private async askCaller(kind: CallerQuestion, params: Record<string, unknown>, call: InFlightCall | undefined, several: boolean, key?: string): Promise<Record<string, unknown>> {
+    const code = kind === 'elicit' ? 'elicitation_unsupported' : kind === 'sample' ? 'sampling_unsupported' : 'roots_unsupported';
+    const what = kind === 'elicit' ? 'elicitation/create' : kind === 'sample' ? 'sampling/createMessage' : 'roots/list';
+    const answer = call?.channel?.[kind];
+    if (!answer) {
+      const reason = call || !several
+        ? `the upstream asked the caller for ${what}, which the caller's MCP client does not support`
+        : `the upstream asked for ${what} while several calls were in flight on one connection; it cannot be told which caller to ask`;
+      const error = new SwitchyardError(code, reason, { method: what });
+      if (call) call.unanswered ??= error;
+      throw new McpError(ErrorCode.MethodNotFound, reason);
+    }
+    call.pauseClock();
+    try {
+      return await answer(params, key);
+    } finally {
+      call.resumeClock();
+    }
   }
 
   /** Remembers what a forwarded resources/subscribe or unsubscribe did, so a new connection can renew it. */
@@ -452,7 +461,8 @@ export class McpUpstreamClient implements UpstreamToolClient {
         ? { transport: 'stdio', command: upstream.command!, args: upstream.args ?? [], env: upstream.env, cwd: upstream.cwd, maxMessageBytes: this.maxResultBytes }
         : { transport: 'streamable-http', url: new URL(upstream.url), fetch: this.http.fetch as typeof fetch, headers: upstream.headers };
     try {
-      return await ModernUpstreamConnection.open(target, CLIENT_INFO, this.connectTimeoutMs, discover);
+      // Its InputRequiredResult questions go to the caller of the call they belong to (its own async context).
+      return await ModernUpstreamConnection.open(target, CLIENT_INFO, this.connectTimeoutMs, (kind, params, key) => this.askCaller(kind, params, currentCall.getStore(), false, key), discover);
     } catch (err) {
       const timedOut = err instanceof McpError && err.code === ErrorCode.RequestTimeout;
       throw new SwitchyardError(timedOut ? 'upstream_timeout' : 'upstream_unavailable', `cannot connect to ${upstream.url} on MCP 2026-07-28: ${(err as Error).message}`, { upstream: upstream.url });

@@ -18,6 +18,9 @@ export interface CallerChannel {
   progress?(step: ProgressStep): void;
   /** A log message the upstream sent while the run ran; present only when the caller asked for log messages (logging/setLevel). */
   log?(entry: UpstreamLogEntry): void;
-  elicit?(params: Record<string, unknown>): Promise<Record<string, unknown>>;
-  sample?(params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** `key`: the name a 2026-07-28 upstream gave the question in its inputRequests, kept when it is passed on the same way. */
+  elicit?(params: Record<string, unknown>, key?: string): Promise<Record<string, unknown>>;
+  sample?(params: Record<string, unknown>, key?: string): Promise<Record<string, unknown>>;
+  /** The caller's roots (roots/list); only a 2026-07-28 caller that declared roots is asked (else roots_unsupported). */
+  listRoots?(params: Record<string, unknown>, key?: string): Promise<Record<string, unknown>>;
 }

@@ -45,6 +45,11 @@ export const schemas = {
       },
       structured_content: { description: "The upstream tool's structuredContent, when it gave one", ...anyValue },
       logs: { type: 'array', description: 'Log messages (notifications/message) the upstream sent while the call ran', items: obj({ level: str, logger: str, data: anyValue }, ['level', 'data']) },
+      rounds: {
+        type: 'array',
+        description: "The questions the upstream asked the caller while the call ran (elicitation, sampling; in the 2026-07-28 era each a round of InputRequiredResult): when asked and answered, never the question or the answer",
+        items: obj({ kind: { type: 'string', enum: ['elicitation', 'sampling', 'roots'] }, asked_at: { type: 'string', format: 'date-time' }, answered_at: { type: ['string', 'null'], format: 'date-time' } }, ['kind', 'asked_at', 'answered_at']),
+      },
       repairs: { type: ['string', 'null'] }, replays: { type: ['string', 'null'] }, repaired_by: { type: 'array', items: str },
       source: str, created_at: { type: 'string', format: 'date-time' }, duration_ms: { type: 'number' },
       request_id: { type: ['string', 'null'], description: 'The x-request-id of the request that caused the run' },

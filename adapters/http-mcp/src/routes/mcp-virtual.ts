@@ -4,7 +4,7 @@
 // a curated set of capabilities named in config (mcp.virtualServers). Tool calls go through the same
 // callerTools as /mcp: authorize + dispatch, ledgered under the capability key.
 import { Router, json } from 'express';
-import { createModernMcpServer, createVirtualMcpServer, type CallerExchange, type CallerSessions, type CallerTools } from '@switchyard/mcp';
+import { createModernMcpServer, createVirtualMcpServer, type PausedCalls, type CallerExchange, type CallerSessions, type CallerTools } from '@switchyard/mcp';
 import { SwitchyardError, mayReadServer } from '@switchyard/core';
 import { mcpParamsCheck } from '../mcp-params.js';
 import { answerMcp, callerTools, mcpCaller, mcpCredential, methodNotAllowed, type McpCtx } from '../mcp-face.js';
@@ -16,7 +16,7 @@ function toolsAmong(all: CallerTools, keys: string[]): CallerTools {
   return { list: () => all.list().filter((c) => wanted.has(c.key.toUpperCase())), call: (key, args, live) => all.call(key, args, live) };
 }
 
-export function virtualMcpRoutes(ctx: McpCtx, exchange: CallerExchange, sessions: CallerSessions): Router {
+export function virtualMcpRoutes(ctx: McpCtx, exchange: CallerExchange, sessions: CallerSessions, paused: PausedCalls): Router {
   const router = Router();
   const credential = mcpCredential(ctx);
   const body = json({ limit: ctx.bodyLimitBytes });
@@ -37,7 +37,7 @@ export function virtualMcpRoutes(ctx: McpCtx, exchange: CallerExchange, sessions
         ? { subscribe: (uri: string) => sessions.subscribe(session, options.holder, name, uri), unsubscribe: (uri: string) => sessions.unsubscribe(session, options.holder, name, uri) }
         : undefined;
       return createVirtualMcpServer({ ...options, name, tools, nameOf: (c) => c.shown_name ?? c.tool ?? c.key, passThrough: { readable, forward, ...(subscriptions ? { subscriptions } : {}) } });
-    }, (options) => createModernMcpServer({ ...options, name: `switchyard/${name}`, tools, nameOf: (c) => c.shown_name ?? c.tool ?? c.key, passThrough: { readable, forward } }));
+    }, (options) => createModernMcpServer({ ...options, name: `switchyard/${name}`, tools, nameOf: (c) => c.shown_name ?? c.tool ?? c.key, passThrough: { readable, forward } }), paused);
   });
 
   router.post('/mcp/v/:name', credential, body, mcpParamsCheck, async (req, res) => {
@@ -49,6 +49,7 @@ export function virtualMcpRoutes(ctx: McpCtx, exchange: CallerExchange, sessions
       req, res, ctx, exchange, sessions,
       (options) => createVirtualMcpServer({ ...options, name, tools, nameOf: (c) => c.key, ...(curated.description ? { instructions: curated.description } : {}) }),
       (options) => createModernMcpServer({ ...options, name: `switchyard/${name}`, tools, nameOf: (c) => c.key, ...(curated.description ? { instructions: curated.description } : {}) }),
+      paused,
     );
   });
 

@@ -5,7 +5,7 @@
 // may invoke; a call goes through the same authorize + dispatch as POST /api/dispatch, so ledger,
 // lineage and approvals match.
 import { Router, json } from 'express';
-import { CallerExchange, CallerSessions, createModernMcpServer, createSwitchyardMcpServer } from '@switchyard/mcp';
+import { CallerExchange, CallerSessions, PausedCalls, createModernMcpServer, createSwitchyardMcpServer } from '@switchyard/mcp';
 import { answerMcp, callerTools, mcpBodyErrors, mcpCaller, mcpCredential, methodNotAllowed, type McpCtx } from '../mcp-face.js';
 import { mcpHostGuard } from '../mcp-host-guard.js';
 import { mcpParamsCheck } from '../mcp-params.js';
@@ -14,7 +14,7 @@ import { endSession } from './mcp-session-stream.js';
 
 type Ctx = McpCtx;
 
-export function mcpRoutes(ctx: Ctx): Router {
+export function mcpRoutes(ctx: Ctx, paused: PausedCalls): Router {
   const router = Router();
   // Answers to our questions and withdrawn calls arrive in their own POSTs: one exchange per service.
   const exchange = new CallerExchange();
@@ -26,11 +26,11 @@ export function mcpRoutes(ctx: Ctx): Router {
 
   router.post('/mcp', credential, json({ limit: ctx.bodyLimitBytes }), mcpParamsCheck, async (req, res) => {
     const tools = callerTools(req, ctx, mcpCaller(res));
-    await answerMcp(req, res, ctx, exchange, sessions, (options) => createSwitchyardMcpServer({ ...options, tools }), (options) => createModernMcpServer({ ...options, tools }));
+    await answerMcp(req, res, ctx, exchange, sessions, (options) => createSwitchyardMcpServer({ ...options, tools }), (options) => createModernMcpServer({ ...options, tools }), paused);
   });
   router.get('/mcp', methodNotAllowed);
   router.delete('/mcp', credential, endSession(sessions));
-  router.use(virtualMcpRoutes(ctx, exchange, sessions));
+  router.use(virtualMcpRoutes(ctx, exchange, sessions, paused));
   router.use('/mcp', mcpBodyErrors);
 
   return router;

@@ -1,0 +1,179 @@
+// Runs that wait for their 2026-07-28 caller's input. An upstream that asks mid-call (2025
+// elicitation or sampling, or a 2026 InputRequiredResult its connection fulfils through us) keeps
+// its call open; the caller is answered InputRequiredResult and retries with the answers, which go
+// to the waiting call. The call lives in the process that started it, so a retry must reach that
+// process; the requestState names the process, and any other refuses it clearly. One per process.
+import { randomBytes } from 'node:crypto';
+import type { ProgressStep } from '@switchyard/core';
+import type { RequestStateClaims, RequestStateSeal } from './request-state-seal.js';
+
+/** A question the run's upstream asked, as it goes into InputRequiredResult.inputRequests. */
+export interface InputQuestion {
+  key: string;
+  method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+  params: Record<string, unknown>;
+}
+
+/** What a round of a run came to: its outcome, or the questions that pause it. */
+export type RoundStep<T> = { done: true; outcome: T } | { done: false; questions: InputQuestion[] };
+
+/** How long a paused run waits for its caller's retry before it is withdrawn (ten minutes). */
+export const DEFAULT_PAUSE_TTL_MS = 10 * 60_000;
+
+interface Asked extends InputQuestion {
+  resolve(result: Record<string, unknown>): void;
+  reject(error: Error): void;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export class PausedRun<T> {
+  readonly id = randomBytes(12).toString('base64url');
+  /** The round the caller is asked to answer (0 until the run first pauses). */
+  round = 0;
+  /** Whether the current round waits for an answer (a retry consumes it, so a replay finds none). */
+  awaiting = false;
+  /** Where progress goes: the request of the current round, when it gave a progress token. */
+  progress: ((step: ProgressStep) => void) | undefined;
+  private readonly controller = new AbortController();
+  private asked: Asked[] = [];
+  private asks = 0;
+  private settled: { outcome: T } | { error: unknown } | undefined;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    readonly holder: string,
+    readonly tool: string,
+    readonly args: string,
+  ) {}
+
+  /** Aborted when the caller withdraws the call or never comes back for it. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  start(outcome: Promise<T>): void {
+    outcome.then(
+      (value) => (this.settled = { outcome: value }),
+      (error: unknown) => (this.settled = { error }),
+    ).finally(() => this.wake?.());
+  }
+
+  /** What the run's channel calls when its upstream asks: resolves with the caller's answer. */
+  ask(method: InputQuestion['method'], params: Record<string, unknown>, upstreamKey?: string): Promise<Record<string, unknown>> {
+    if (this.signal.aborted) return Promise.reject(new Error(`the call was withdrawn before the caller answered ${method}`));
+    return new Promise((resolve, reject) => {
+      // The upstream's own key when it gave one (unique within the round), else ours.
+      this.asks += 1;
+      const taken = upstreamKey !== undefined && this.asked.some((q) => q.key === upstreamKey);
+      const key = upstreamKey !== undefined && !taken ? upstreamKey : `${method.split('/')[0]}-${this.asks}`;
+      this.asked.push({ key, method, params, resolve, reject });
+      this.wake?.();
+    });
+  }
+
+  /** Waits for the run to end or to ask; questions asked together (one upstream round) go out together. */
+  async next(): Promise<RoundStep<T>> {
+    for (;;) {
+      if (this.asked.length > 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+        return { done: false, questions: this.asked.map(({ key, method, params }) => ({ key, method, params })) };
+      }
+      const settled = this.settled;
+      if (settled) {
+        if ('error' in settled) throw settled.error;
+        return { done: true, outcome: settled.outcome };
+      }
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = undefined;
+    }
+  }
+
+  /** The keys of the current questions that `responses` leaves unanswered. */
+  missing(responses: Record<string, unknown>): string[] {
+    return this.asked.filter((q) => !isObject(responses[q.key])).map((q) => q.key);
+  }
+
+  /** Hands every answer to the upstream waiting for it; the round is consumed. */
+  answer(responses: Record<string, unknown>): void {
+    const asked = this.asked;
+    this.asked = [];
+    this.awaiting = false;
+    for (const q of asked) q.resolve(responses[q.key] as Record<string, unknown>);
+  }
+
+  /** The caller went away or never retried: the questions fail and the run is cancelled. */
+  withdraw(reason: string): void {
+    const asked = this.asked;
+    this.asked = [];
+    this.awaiting = false;
+    for (const q of asked) q.reject(new Error(reason));
+    this.controller.abort();
+  }
+}
+
+/** Why a requestState that verified finds no call to resume (answered as the spec's -32602). */
+export class RequestStateRefused extends Error {}
+
+export class PausedCalls {
+  /** Names this process inside the states it mints. */
+  readonly process = randomBytes(6).toString('base64url');
+  private readonly runs = new Map<string, { run: PausedRun<unknown>; timer: NodeJS.Timeout }>();
+
+  constructor(
+    readonly seal: RequestStateSeal,
+    private readonly ttlMs: number = DEFAULT_PAUSE_TTL_MS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  begin<T>(holder: string, tool: string, args: string): PausedRun<T> {
+    return new PausedRun<T>(holder, tool, args);
+  }
+
+  /** Pauses the run for a new round: the requestState its caller echoes to answer it. */
+  pause(run: PausedRun<unknown>): string {
+    run.round += 1;
+    run.awaiting = true;
+    return this.keep(run);
+  }
+
+  /** The same round asked again (the retry left some question unanswered): a fresh expiry. */
+  askAgain(run: PausedRun<unknown>): string {
+    run.awaiting = true;
+    return this.keep(run);
+  }
+
+  private keep(run: PausedRun<unknown>): string {
+    const previous = this.runs.get(run.id);
+    if (previous) clearTimeout(previous.timer);
+    const timer = setTimeout(() => {
+      if (this.runs.get(run.id)?.run !== run || !run.awaiting) return;
+      this.runs.delete(run.id);
+      run.withdraw(`the caller did not answer within ${this.ttlMs} ms`);
+    }, this.ttlMs);
+    timer.unref();
+    this.runs.set(run.id, { run, timer });
+    const claims: RequestStateClaims = { run: run.id, round: run.round, process: this.process, tool: run.tool, args: run.args, exp: this.now() + this.ttlMs };
+    return this.seal.seal(claims, run.holder);
+  }
+
+  /** The run a verified state's retry answers; refuses a state from another process, another call, or a round already answered. */
+  resume(claims: RequestStateClaims, tool: string, args: string): PausedRun<unknown> {
+    if (claims.process !== this.process) {
+      throw new RequestStateRefused('this call waits in another service process: a retry must reach the process that answered input_required (route by the requestState, as for 2025 sessions)');
+    }
+    if (claims.tool !== tool || claims.args !== args) throw new RequestStateRefused('this requestState was issued for another tool call (name or arguments differ)');
+    const kept = this.runs.get(claims.run)?.run;
+    if (!kept || kept.round !== claims.round || !kept.awaiting) throw new RequestStateRefused('no call waits on this requestState: its round was answered already (a replay), or the call ended or expired');
+    kept.awaiting = false;
+    return kept;
+  }
+
+  /** The run ended: nothing is kept for it. */
+  end(run: PausedRun<unknown>): void {
+    const kept = this.runs.get(run.id);
+    if (kept?.run !== run) return;
+    clearTimeout(kept.timer);
+    this.runs.delete(run.id);
+  }
+}
