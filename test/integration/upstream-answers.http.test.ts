@@ -14,7 +14,7 @@ import request from 'supertest';
 import { PROJECT_ROOT } from '@switchyard/app';
 import { TEST_API_KEY, engines, freshDatabase, startTestService, type TestService } from '../support/app.js';
 import { startServiceProcess, type Child } from '../support/processes.js';
-import { integrated, peakResident } from '../support/service-memory.js';
+import { answerSizeProbe } from '../support/service-memory.js';
 
 const FIXTURE = join(PROJECT_ROOT, 'test', 'support', 'answer-mcp-server.mjs');
 const OPEN = { auth: 'none', risk: 'low', approval: false };
@@ -123,24 +123,8 @@ describe('upstream answers: a 30 MB answer to a service process (default dispatc
         const config = join(dir, 'config.json');
         writeFileSync(config, JSON.stringify({ upstreams: { servers: servers({ answers: { mode, url: fixture.url } }) }, dispatch: { timeoutMs: 60_000 } }));
         service = await startServiceProcess({ SWITCHYARD_API_KEY: TEST_API_KEY, DATABASE_URL: db.url, SWITCHYARD_CONFIG: config });
-        const dispatch = async (bytes: number) => {
-          const res = await fetch(`${service!.url}/api/dispatch`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-sheets-key': TEST_API_KEY }, body: JSON.stringify({ key: 'ANSWERS_BIG', body: { bytes } }) });
-          return { status: res.status, body: (await res.json()) as { error?: { code: string; max_bytes?: number }; invocation: { id: string } } };
-        };
-        // Warm: the first call opens the connection and loads what a call needs, and its integration the leaf worker.
-        const warm = await dispatch(1000);
-        expect(warm.status).to.equal(200);
-        await integrated(service.url, warm.body.invocation.id);
-        const pid = service.child.process.pid!;
-        const grewBy = async (bytes: number) => {
-          const before = peakResident(pid);
-          const answer = await dispatch(bytes);
-          expect(answer.status).to.equal(502);
-          expect(answer.body.error).to.include({ code: 'upstream_answer_too_large', max_bytes: 8 * 1024 * 1024 });
-          const stored = await fetch(`${service!.url}/api/invocations/${answer.body.invocation.id}`, { headers: { 'x-sheets-key': TEST_API_KEY } });
-          expect((await stored.text()).length).to.be.below(4000);
-          return (peakResident(pid) - before) / 1e6;
-        };
+        const { warm, grewBy } = answerSizeProbe(service.url, service.child.process.pid!, TEST_API_KEY, expect);
+        await warm();
         const first = await grewBy(30_000_000);
         const second = await grewBy(90_000_000);
         console.log(`      peak RSS +${first.toFixed(1)} MB for a 30 MB answer, then +${second.toFixed(1)} MB for a 90 MB one (${mode}; unbounded, a 30 MB answer took +445 MB)`);

@@ -19,3 +19,36 @@ export async function integrated(serviceUrl: string, invocationId: string): Prom
   }
   throw new Error(`${invocationId} was not integrated within 30 s`);
 }
+
+/**
+ * The answer-size probe both transports' tests use, against a service whose upstream has an
+ * ANSWERS_BIG tool that answers `bytes` bytes: `dispatch` runs it, and `warm` runs it small and
+ * waits for its integration; `grewBy` runs it oversized and answers how much the process's peak
+ * resident memory grew (MB), having checked the run failed upstream_answer_too_large at the 8 MiB
+ * bound with a small record.
+ */
+export function answerSizeProbe(serviceUrl: string, pid: number, apiKey: string, expect: Chai.ExpectStatic) {
+  const headers = { 'content-type': 'application/json', 'x-sheets-key': apiKey };
+  const dispatch = async (bytes: number) => {
+    const res = await fetch(`${serviceUrl}/api/dispatch`, { method: 'POST', headers, body: JSON.stringify({ key: 'ANSWERS_BIG', body: { bytes } }) });
+    return { status: res.status, body: (await res.json()) as { error?: { code: string; max_bytes?: number }; invocation: { id: string } } };
+  };
+  return {
+    dispatch,
+    /** The first call starts the connection and loads what a call needs, and its integration the leaf worker. */
+    async warm(): Promise<void> {
+      const warm = await dispatch(1000);
+      expect(warm.status).to.equal(200);
+      await integrated(serviceUrl, warm.body.invocation.id);
+    },
+    async grewBy(bytes: number): Promise<number> {
+      const before = peakResident(pid);
+      const answer = await dispatch(bytes);
+      expect(answer.status).to.equal(502);
+      expect(answer.body.error).to.include({ code: 'upstream_answer_too_large', max_bytes: 8 * 1024 * 1024 });
+      const stored = await fetch(`${serviceUrl}/api/invocations/${answer.body.invocation.id}`, { headers: { 'x-sheets-key': apiKey } });
+      expect((await stored.text()).length).to.be.below(4000);
+      return (peakResident(pid) - before) / 1e6;
+    },
+  };
+}
