@@ -3,7 +3,7 @@
 // the caller answered. Only the times and the kind are kept: an answer (or a question) may hold
 // what the caller would not have written to a ledger, so neither is recorded.
 import type { CallerChannel } from './ports/caller-channel.js';
-import type { Clock } from './ports.js';
+import type { Clock } from './ports/clock.js';
 
 export interface InputRound {
   kind: 'elicitation' | 'sampling' | 'roots';
