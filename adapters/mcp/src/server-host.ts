@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 
 export interface HostedMcpServer {
   /** The URL a client connects to (the SSE stream, or the streamable HTTP endpoint). */
@@ -66,6 +67,14 @@ export async function hostMcpServer(options: HostOptions): Promise<HostedMcpServ
       return;
     }
     if (req.method !== 'POST') return notFound(res);
+    // Only an initialize starts a session: anything else without one (a 2026-07-28 client's
+    // server/discover probe among them) is refused as the SDK's transport would, without building
+    // a server that no session would ever hold.
+    if (!isInitializeRequest(body)) {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: Server not initialized' }, id: null }));
+      return;
+    }
     const server = options.createServer();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
