@@ -88,13 +88,35 @@ export interface OpenOptions {
   leafWorker?: boolean;
 }
 
+/** Any fixed 32-bit number naming "Switchyard's migrations" among advisory locks (the other key is the schema). */
+const MIGRATIONS_LOCK = 0x53794d67;
+
+/**
+ * Brings the schema up to date. Processes sharing a database (PostgreSQL) may start at the same
+ * instant on a fresh one, and knex creates its own bookkeeping tables without a lock of its own,
+ * so the losers would fail "relation knex_migrations already exists": they wait instead, on an
+ * advisory lock per schema held on a connection of its own, and then find nothing left to do.
+ */
+async function migrate(knex: Knex, lockConnection: (() => Knex) | null): Promise<void> {
+  if (!lockConnection) return void (await knex.migrate.latest({ migrationSource }));
+  const lock = lockConnection();
+  try {
+    await lock.raw('SELECT pg_advisory_lock(?, hashtext(current_schema()))', [MIGRATIONS_LOCK]);
+    await knex.migrate.latest({ migrationSource });
+  } finally {
+    // Ending the session lets the lock go whatever happened; unlocking first keeps it short.
+    await lock.raw('SELECT pg_advisory_unlock(?, hashtext(current_schema()))', [MIGRATIONS_LOCK]).catch(() => undefined);
+    await lock.destroy();
+  }
+}
+
 export async function openDatabase(url: string, { leafWorker = true }: OpenOptions = {}): Promise<Database> {
   const { dialect, connection } = parseDatabaseUrl(url);
   const file = dialect.fileOf(connection);
   if (file !== null) mkdirSync(dirname(file), { recursive: true });
   const knex = knexFactory({ ...dialect.knexConfig(connection), ...SQL_ERRORS_WITHOUT_VALUES });
   try {
-    await knex.migrate.latest({ migrationSource });
+    await migrate(knex, dialect.sharedByProcesses ? () => knexFactory({ ...dialect.knexConfig(connection), pool: { min: 1, max: 1 }, ...SQL_ERRORS_WITHOUT_VALUES }) : null);
   } catch (error) {
     await knex.destroy();
     throw unavailable(error, url) ?? error;
