@@ -88,10 +88,10 @@ for (const engine of engines()) {
 
     it('roots: a 2026-07-28 caller that declared them answers roots/list; a 2025 caller is not asked, the run fails roots_unsupported', async () => {
       const client = new Client({ name: 'v2-roots', version: '0.0.0' }, { capabilities: { roots: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
-      client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///home/ada/project', name: 'project' }] }));
+      client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///srv/project', name: 'project' }] }));
       await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}${FACE}`), { requestInit: { headers: HEADERS } }));
       try {
-        expect(textOf(await client.callTool({ name: 'where', arguments: {} }))).to.equal('roots: file:///home/ada/project');
+        expect(textOf(await client.callTool({ name: 'where', arguments: {} }))).to.equal('roots: file:///srv/project');
       } finally {
         await client.close();
       }
