@@ -119,11 +119,11 @@ for (const engine of engines()) {
     });
 
     /** tools/call on /mcp as a client sends it, the idempotency key in params._meta. */
-    const callTool = async (key: string | undefined, args: Record<string, unknown>) => {
-      const res = await fetch(`${svc.url}/mcp`, {
+    const callTool = async (key: string | undefined, args: Record<string, unknown>, face: { path: string; tool: string } = { path: '/mcp', tool: 'SIDE_MARK' }) => {
+      const res = await fetch(`${svc.url}${face.path}`, {
         method: 'POST',
         headers: { 'x-sheets-key': TEST_API_KEY, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'SIDE_MARK', arguments: args, ...(key ? { _meta: { 'io.switchyard/idempotency-key': key } } : {}) } }),
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: face.tool, arguments: args, ...(key ? { _meta: { 'io.switchyard/idempotency-key': key } } : {}) } }),
       });
       const text = await res.text();
       const json = text.startsWith('{') ? text : text.split('\n').find((l) => l.startsWith('data:'))!.slice(5);
@@ -146,6 +146,18 @@ for (const engine of engines()) {
       await callTool(undefined, { label: 'mcp-keyless' });
       await callTool(undefined, { label: 'mcp-keyless' });
       expect(timesRun('mcp-keyless')).to.equal(2);
+    });
+
+    it('on /mcp/servers/<name> too (the server face keeps the key): a retry answers the first call', async () => {
+      const face = { path: '/mcp/servers/side', tool: 'mark' };
+      const first = await callTool('server-1', { label: 'server-once' }, face);
+      const again = await callTool('server-1', { label: 'server-once' }, face);
+      expect(first.result, JSON.stringify(first)).to.not.equal(undefined);
+      expect(again.result!._meta['switchyard/run'].invocation).to.equal(first.result!._meta['switchyard/run'].invocation);
+      expect(timesRun('server-once')).to.equal(1);
+      const reused = await callTool('server-1', { label: 'server-other' }, face);
+      expect(reused.error!.data.code).to.equal('idempotency_key_reused');
+      expect(timesRun('server-other')).to.equal(0);
     });
 
     it('on /mcp at 2026-07-28 (no session, the envelope in _meta): the same key is the same run', async () => {

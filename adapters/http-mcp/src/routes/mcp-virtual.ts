@@ -13,7 +13,7 @@ import { endSession, sessionStreamRoutes } from './mcp-session-stream.js';
 /** The caller's tools cut to `keys` (a server's imports, or a curated list), in the registry's letter case. */
 function toolsAmong(all: CallerTools, keys: string[]): CallerTools {
   const wanted = new Set(keys.map((k) => k.toUpperCase()));
-  return { list: () => all.list().filter((c) => wanted.has(c.key.toUpperCase())), call: (key, args, live) => all.call(key, args, live) };
+  return { list: () => all.list().filter((c) => wanted.has(c.key.toUpperCase())), call: (key, args, live, idempotencyKey) => all.call(key, args, live, idempotencyKey) };
 }
 
 export function virtualMcpRoutes(ctx: McpCtx, exchange: CallerExchange, sessions: CallerSessions, paused: PausedCalls): Router {
