@@ -22,7 +22,7 @@ import { closedLoop, type Figures } from './support/stats.js';
 import { withCpu } from './support/cpu.js';
 import { writeReport } from './support/report.js';
 import { treeAt } from './support/tree-at.js';
-import { listeningUrl, spawnTs } from '../support/processes.js';
+import { listeningUrl, spawnTs, stopChild } from '../support/processes.js';
 import { freePort } from '../support/free-port.js';
 
 // As in edge-bench: the SDK's HTTP transport holds an abort listener per request on one signal until
@@ -61,14 +61,7 @@ async function startProxy(bin: string, args: (port: number) => string[]): Promis
   throw new Error(`${bin} did not listen: ${stderr}`);
 }
 
-const stopProc = async (proc: ChildProcess): Promise<void> => {
-  if (proc.exitCode !== null || proc.signalCode !== null) return;
-  const exited = new Promise<void>((r) => proc.once('exit', () => r()));
-  proc.kill('SIGTERM');
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(timer);
-};
+const stopProc = stopChild;
 
 interface Peer {
   name: string;

@@ -12,7 +12,7 @@ import { createInterface } from 'node:readline';
 import { PROJECT_ROOT } from '@switchyard/app';
 import { TEST_API_KEY } from '../support/app.js';
 import { startPgCluster, type PgCluster } from '../support/pg-cluster.js';
-import { listeningUrl, startServiceProcess, type Child } from '../support/processes.js';
+import { listeningUrl, startServiceProcess, stopChild, type Child } from '../support/processes.js';
 import { parseExposition, valueOf } from '../support/prometheus.js';
 
 const SIDE_EFFECT = join(PROJECT_ROOT, 'test', 'support', 'side-effect-mcp-server.mjs');
@@ -154,14 +154,7 @@ async function startOnTmpfs(folder: string, env: NodeJS.ProcessEnv): Promise<{ p
   return {
     proc,
     url,
-    stop: async () => {
-      if (proc.exitCode !== null || proc.signalCode !== null) return;
-      const exited = new Promise<void>((r) => proc.once('exit', () => r()));
-      proc.kill('SIGTERM');
-      const timer = setTimeout(() => proc.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-    },
+    stop: () => stopChild(proc),
   };
 }
 

@@ -21,6 +21,16 @@ const START_TIMEOUT_MS = Number(process.env['SWITCHYARD_START_TIMEOUT_MS'] ?? 30
 const NODE_ARGS = ['--conditions=switchyard-source', '--import', 'tsx', ...(process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean)];
 
 /** Spawns a TypeScript entry point (relative to `root`, the project by default) and resolves with the first stdout line that `match` accepts. */
+/** Stops a child: SIGTERM, then SIGKILL if it has not exited after 5 s; at once if it already has. */
+export async function stopChild(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+  proc.kill('SIGTERM');
+  const timer = setTimeout(() => proc.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
 export function spawnTs<T>(entry: string, args: string[], env: NodeJS.ProcessEnv, match: (line: string) => T | undefined, timeoutMs = START_TIMEOUT_MS, nodeArgs: string[] = [], root = PROJECT_ROOT): Promise<{ child: Child; value: T }> {
   return spawnNode([...NODE_ARGS, ...nodeArgs, entry, ...args], entry, env, match, timeoutMs, root);
 }
@@ -30,14 +40,7 @@ export function spawnNode<T>(argv: string[], entry: string, env: NodeJS.ProcessE
   const proc = spawn(process.execPath, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const stop = async (): Promise<void> => {
-    if (proc.exitCode !== null) return;
-    const exited = new Promise<void>((r) => proc.once('exit', () => r()));
-    proc.kill('SIGTERM');
-    const timer = setTimeout(() => proc.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
-  };
+  const stop = (): Promise<void> => stopChild(proc);
   const kill = async (): Promise<void> => {
     if (proc.exitCode !== null || proc.signalCode !== null) return;
     const exited = new Promise<void>((r) => proc.once('exit', () => r()));
