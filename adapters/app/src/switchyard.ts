@@ -6,7 +6,7 @@ import type { Express } from 'express';
 import { Container } from 'inversify';
 import { WitnessService, coreServices, randomId, type ApiKeyStore, type CapabilityRegistry } from '@switchyard/core';
 import { KnexRunReservations } from '@switchyard/storage-knex';
-import { createHttpServer } from '@switchyard/http-kit';
+import { createHttpServer, httpServices, type HttpFace } from '@switchyard/http-kit';
 import { httpKitWiring } from '@switchyard/http-kit';
 import { httpApiWiring } from '@switchyard/http-api';
 import { httpMcpWiring } from '@switchyard/http-mcp';
@@ -76,11 +76,14 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
   let server: Server | undefined;
   let background: BackgroundWork | undefined;
   let upstreams: ConfiguredUpstreamImports | undefined;
+  const faces: HttpFace[] = [];
   const close = async (): Promise<void> => {
     if (server) {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server!.close(() => resolve()));
     }
+    // What the faces keep beyond a request (paused MCP runs) ends while it can still be recorded.
+    await Promise.all(faces.map((f) => f.close?.()));
     // Background work stops in reverse order of start: the forwarder's attempts in flight end first.
     await background?.stop();
     if (container.isBound(appServices.outboundSender.token) && background) container.get<typeof appServices.outboundSender.T>(appServices.outboundSender.token).close();
@@ -92,6 +95,7 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
 
   try {
     const app = await container.getAsync<Express>(appServices.httpApp.token);
+    faces.push(...(await container.getAllAsync<HttpFace>(httpServices.face.token)));
     plugins.push(...(await container.getAllAsync<LoadedPlugin>(appServices.loadedPlugins.token)));
     const registry = await container.getAsync<CapabilityRegistry>(coreServices.registry.token);
     upstreams = await container.getAsync<ConfiguredUpstreamImports>(appServices.upstreamImports.token);

@@ -29,6 +29,8 @@ export interface McpFacesConfig {
   virtualServers: Record<string, { description?: string; tools: string[] }>;
   /** What a caller's session may hold in one process: log level, resource subscriptions, a stream. */
   sessions: { maxSessions: number; maxSubscriptions: number; idleMs: number };
+  /** Runs waiting for their 2026-07-28 caller's input, kept in one process: how many, per credential, and how long. */
+  pausedCalls: { max: number; maxPerCredential: number; ttlMs: number };
 }
 
 export interface HttpContext {

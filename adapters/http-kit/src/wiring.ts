@@ -49,6 +49,12 @@ export interface HttpFace {
   paths?: string[];
   /** Cookies of this face that the malformed-encoding guard reads before any route does. */
   cookies?: Array<{ name: string; path: string }>;
+  /**
+   * Shutdown, once the server accepts no more requests and before the connections to upstreams and
+   * the database close: ends what the face keeps beyond a request (the MCP faces' paused runs), so
+   * it can still be recorded.
+   */
+  close?(): Promise<void>;
 }
 
 export const httpServices = {

@@ -22,8 +22,9 @@ export const httpMcpWiring = definePackage('http-mcp', [
       // The requestState key is shared through the database, as the dashboard's session key is:
       // every process opens the states any of them minted (and tells a retry that reached the wrong one).
       const key = Buffer.from(await settings.once('mcp_request_state_key', () => randomBytes(32).toString('base64')), 'base64');
+      const paused = new PausedCalls(new RequestStateSeal(key), options.mcp.pausedCalls);
       // Every MCP route is under /mcp: other requests skip this face's router.
-      return { id: 'http-mcp', paths: ['/mcp'], router: mcpRoutes({ ...services, ...options }, new PausedCalls(new RequestStateSeal(key))) };
+      return { id: 'http-mcp', paths: ['/mcp'], router: mcpRoutes({ ...services, ...options }, paused), close: () => paused.close() };
     },
   }),
 ]);

@@ -2,9 +2,11 @@
 // elicitation or sampling, or a 2026 InputRequiredResult its connection fulfils through us) keeps
 // its call open; the caller is answered InputRequiredResult and retries with the answers, which go
 // to the waiting call. The call lives in the process that started it, so a retry must reach that
-// process; the requestState names the process, and any other refuses it clearly. One per process.
+// process; the requestState names the process, and any other refuses it clearly. One per process,
+// bounded: a run that would pause past the limits is withdrawn (session_limit), and shutdown
+// withdraws every paused run, so each ends recorded as cancelled rather than cut off.
 import { randomBytes } from 'node:crypto';
-import type { ProgressStep } from '@switchyard/core';
+import { SwitchyardError, type ProgressStep } from '@switchyard/core';
 import type { RequestStateClaims, RequestStateSeal } from './request-state-seal.js';
 
 /** A question the run's upstream asked, as it goes into InputRequiredResult.inputRequests. */
@@ -19,6 +21,21 @@ export type RoundStep<T> = { done: true; outcome: T } | { done: false; questions
 
 /** How long a paused run waits for its caller's retry before it is withdrawn (ten minutes). */
 export const DEFAULT_PAUSE_TTL_MS = 10 * 60_000;
+
+/** How many runs may wait for their callers' input in one process, and for one credential. */
+export interface PausedCallLimits {
+  /** Paused runs in this process (mcp.pausedCalls.max). */
+  max: number;
+  /** Paused runs of one credential (mcp.pausedCalls.maxPerCredential). */
+  maxPerCredential: number;
+  /** How long a paused run waits for its caller's retry (mcp.pausedCalls.ttlMs). */
+  ttlMs: number;
+}
+
+export const DEFAULT_PAUSED_CALL_LIMITS: PausedCallLimits = { max: 1000, maxPerCredential: 32, ttlMs: DEFAULT_PAUSE_TTL_MS };
+
+/** How long shutdown waits for withdrawn runs to record their end. */
+const SHUTDOWN_WAIT_MS = 5000;
 
 interface Asked extends InputQuestion {
   resolve(result: Record<string, unknown>): void;
@@ -40,6 +57,8 @@ export class PausedRun<T> {
   private asks = 0;
   private settled: { outcome: T } | { error: unknown } | undefined;
   private wake: (() => void) | undefined;
+  /** Settles when the run has ended (its record written), whatever its outcome. */
+  ended: Promise<void> = Promise.resolve();
 
   constructor(
     readonly holder: string,
@@ -53,6 +72,10 @@ export class PausedRun<T> {
   }
 
   start(outcome: Promise<T>): void {
+    this.ended = outcome.then(
+      () => {},
+      () => {},
+    );
     outcome.then(
       (value) => (this.settled = { outcome: value }),
       (error: unknown) => (this.settled = { error }),
@@ -108,8 +131,14 @@ export class PausedRun<T> {
     this.asked = [];
     this.awaiting = false;
     for (const q of asked) q.reject(new Error(reason));
-    this.controller.abort();
+    // The reason rides on the abort, so the run's record says why it was cancelled.
+    this.controller.abort(new CallWithdrawn(reason));
   }
+}
+
+/** Why a paused run was cancelled: its caller withdrew it, never came back, or it could not be kept. */
+export class CallWithdrawn extends Error {
+  override readonly name = 'CallWithdrawn';
 }
 
 /** Why a requestState that verified finds no call to resume (answered as the spec's -32602). */
@@ -119,19 +148,48 @@ export class PausedCalls {
   /** Names this process inside the states it mints. */
   readonly process = randomBytes(6).toString('base64url');
   private readonly runs = new Map<string, { run: PausedRun<unknown>; timer: NodeJS.Timeout }>();
+  /** Paused runs per credential, for maxPerCredential. */
+  private readonly perHolder = new Map<string, number>();
+  private readonly ttlMs: number;
+  private closed = false;
 
   constructor(
     readonly seal: RequestStateSeal,
-    private readonly ttlMs: number = DEFAULT_PAUSE_TTL_MS,
+    private readonly limits: PausedCallLimits = DEFAULT_PAUSED_CALL_LIMITS,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.ttlMs = limits.ttlMs;
+  }
+
+  /** Paused runs now held (for tests and metrics). */
+  get size(): number {
+    return this.runs.size;
+  }
 
   begin<T>(holder: string, tool: string, args: string): PausedRun<T> {
     return new PausedRun<T>(holder, tool, args);
   }
 
-  /** Pauses the run for a new round: the requestState its caller echoes to answer it. */
+  /**
+   * Pauses the run for a new round: the requestState its caller echoes to answer it. Past the
+   * limits (or while shutting down) the run is withdrawn instead, its questions unanswered, and
+   * session_limit thrown: the caller is told, the upstream is cancelled, the run is recorded as such.
+   */
   pause(run: PausedRun<unknown>): string {
+    if (!this.runs.has(run.id)) {
+      const why = this.closed
+        ? 'this service process is shutting down; retry the call on another'
+        : this.runs.size >= this.limits.max
+          ? `this process holds ${this.limits.max} calls waiting for their callers' input already (config mcp.pausedCalls.max); answer or withdraw one, or retry later`
+          : (this.perHolder.get(run.holder) ?? 0) >= this.limits.maxPerCredential
+            ? `this credential has ${this.limits.maxPerCredential} calls waiting for its input already (config mcp.pausedCalls.maxPerCredential); answer or withdraw one first`
+            : null;
+      if (why) {
+        run.withdraw(why);
+        throw new SwitchyardError('session_limit', why, { limit: this.closed ? 0 : this.runs.size >= this.limits.max ? this.limits.max : this.limits.maxPerCredential });
+      }
+      this.perHolder.set(run.holder, (this.perHolder.get(run.holder) ?? 0) + 1);
+    }
     run.round += 1;
     run.awaiting = true;
     return this.keep(run);
@@ -148,7 +206,7 @@ export class PausedCalls {
     if (previous) clearTimeout(previous.timer);
     const timer = setTimeout(() => {
       if (this.runs.get(run.id)?.run !== run || !run.awaiting) return;
-      this.runs.delete(run.id);
+      this.forget(run);
       run.withdraw(`the caller did not answer within ${this.ttlMs} ms`);
     }, this.ttlMs);
     timer.unref();
@@ -171,9 +229,34 @@ export class PausedCalls {
 
   /** The run ended: nothing is kept for it. */
   end(run: PausedRun<unknown>): void {
+    this.forget(run);
+  }
+
+  /**
+   * Shutdown: no run pauses any more, and every paused one is withdrawn (its upstream told, its
+   * record written as cancelled) before the connections and the database close; waits for those
+   * records, at most a few seconds.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    const runs = [...this.runs.values()].map(({ run }) => run);
+    for (const run of runs) {
+      this.forget(run);
+      run.withdraw('this service process is shutting down');
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_WAIT_MS)));
+    await Promise.race([Promise.all(runs.map((r) => r.ended)), waited]);
+    clearTimeout(timer);
+  }
+
+  private forget(run: PausedRun<unknown>): void {
     const kept = this.runs.get(run.id);
     if (kept?.run !== run) return;
     clearTimeout(kept.timer);
     this.runs.delete(run.id);
+    const left = (this.perHolder.get(run.holder) ?? 1) - 1;
+    if (left > 0) this.perHolder.set(run.holder, left);
+    else this.perHolder.delete(run.holder);
   }
 }

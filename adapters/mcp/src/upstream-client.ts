@@ -228,7 +228,10 @@ export class McpUpstreamClient implements UpstreamToolClient {
         throw new SwitchyardError('upstream_unavailable', `${upstream.url} closed the connection in the middle of ${tool}: ${broken.message}`, { upstream: upstream.url, tool });
       }
       if (options.signal?.aborted) {
-        throw new SwitchyardError('cancelled', `the caller cancelled ${tool} on ${upstream.url}`, { upstream: upstream.url, tool });
+        // A reason given with the abort (a paused run withdrawn, say) is kept in the record; a plain abort has none.
+        const reason = options.signal.reason as unknown;
+        const why = reason instanceof Error && reason.name !== 'AbortError' ? `: ${reason.message}` : '';
+        throw new SwitchyardError('cancelled', `the caller cancelled ${tool} on ${upstream.url}${why}`, { upstream: upstream.url, tool });
       }
       if (timedOut || (err instanceof McpError && err.code === ErrorCode.RequestTimeout)) {
         throw new SwitchyardError('upstream_timeout', `${upstream.url} did not answer ${tool} within ${options.timeoutMs} ms`, { upstream: upstream.url, tool });
