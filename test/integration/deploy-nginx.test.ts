@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { PROJECT_ROOT } from '@switchyard/app';
 import { TEST_API_KEY, engines, freshDatabase, type TestDatabase } from '../support/app.js';
-import { CHANGING_FIXTURE } from '../support/everything-server.js';
+import { CHANGING_FIXTURE, startEverythingHttp, type EverythingHttp } from '../support/everything-server.js';
 import { startNginx, type Nginx } from '../support/nginx.js';
 import { startServiceProcess, startWorkerProcess, type Child } from '../support/processes.js';
 import { eventually, startReceiver, type Receiver } from '../support/receiver.js';
@@ -59,9 +59,12 @@ if (engines().includes('postgres')) {
     let answered: Array<Array<{ route: string; id: string }>>;
     let worker: Child | undefined;
     let nginx: Nginx;
+    let everything: EverythingHttp;
 
     before(async () => {
       db = await freshDatabase('postgres');
+      // server-everything asks its caller mid-call (elicitation): a 2026-07-28 call of it pauses.
+      everything = await startEverythingHttp();
       rx = await startReceiver();
       dir = mkdtempSync(join(tmpdir(), 'switchyard-fleet-'));
       writeFileSync(join(dir, 'gov.json'), JSON.stringify([echo]));
@@ -77,6 +80,7 @@ if (engines().includes('postgres')) {
             connectTimeoutMs: 20_000,
             servers: {
               faithful: { system: 'FAITHFUL', transport: 'stdio', command: process.execPath, args: [FAITHFUL], defaults: OPEN },
+              everything: { system: 'EVERYTHING', transport: 'streamable-http', url: everything.url, defaults: OPEN },
               // Announces list_changed when gov.json changes; logs which process listed it.
               gov: { system: 'GOV', transport: 'stdio', command: process.execPath, args: [CHANGING_FIXTURE], env: { DEFINITIONS_FILE: join(dir, 'gov.json'), WATCH_DEFINITIONS: '1', LIST_LOG: join(dir, 'lists.log') }, defaults: OPEN },
             },
@@ -96,6 +100,7 @@ if (engines().includes('postgres')) {
       await worker?.stop();
       await Promise.all(apis.map((a) => a.child.stop()));
       await rx?.close();
+      await everything?.stop();
       await db?.drop();
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
@@ -176,23 +181,61 @@ if (engines().includes('postgres')) {
       expect((await processesOf(sessionless)).size, 'both processes answered calls without a session').to.equal(2);
     });
 
-    it('answers 2026-07-28 MCP calls (no session) round-robin, from both api processes', async () => {
-      const envelope = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' }, 'io.modelcontextprotocol/clientCapabilities': {} };
-      const ids: string[] = [];
-      for (let i = 0; i < 12; i++) {
-        const answer = await fetch(`${nginx.url}/mcp`, {
-          method: 'POST',
-          headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'FAITHFUL_SAY' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 200 + i, method: 'tools/call', params: { name: 'FAITHFUL_SAY', arguments: { text: `modern ${i}` }, _meta: envelope } }),
-        });
-        expect(answer.status).to.equal(200);
-        const message = (await answer.json()) as { error?: unknown; result?: { isError?: boolean; content?: unknown } };
-        expect(message.error).to.equal(undefined);
-        expect(message.result?.isError).to.not.equal(true);
-        expect(JSON.stringify(message.result?.content)).to.contain(`modern ${i}`);
-        ids.push(answer.headers.get('x-request-id')!);
+    const OWNER = { 'x-sheets-key': TEST_API_KEY };
+    const ENVELOPE = (capabilities: Record<string, unknown>) => ({ 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' }, 'io.modelcontextprotocol/clientCapabilities': capabilities });
+    type Modern = { error?: { code: number; message: string }; result?: Record<string, any> };
+    /** A 2026-07-28 tools/call through nginx with `credential`'s headers; its answer and the request id that answered it. */
+    const modernCall = async (credential: Record<string, string>, name: string, params: Record<string, unknown>): Promise<{ message: Modern; id: string }> => {
+      const answer = await fetch(`${nginx.url}/mcp`, {
+        method: 'POST',
+        headers: { accept: MCP_HEADERS.accept, 'content-type': MCP_HEADERS['content-type'], ...credential, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 200, method: 'tools/call', params: { name, ...params } }),
+      });
+      expect(answer.status).to.equal(200);
+      return { message: (await answer.json()) as Modern, id: answer.headers.get('x-request-id')! };
+    };
+
+    it('answers 2026-07-28 MCP calls (no session) from both api processes: spread by credential and tool', async () => {
+      // Share tokens from /start, minted by a client of its own (its own rate-limit budget).
+      const tokens: string[] = [];
+      for (let i = 0; i < 7; i++) {
+        tokens.push(await new Promise<string>((resolve, reject) => {
+          const req = httpRequest(`${nginx.url}/start`, { localAddress: '127.0.0.4' }, (res) => {
+            let body = '';
+            res.on('data', (d: Buffer) => (body += d.toString()));
+            res.on('end', () => resolve((JSON.parse(body) as { token: string }).token));
+          });
+          req.on('error', reject);
+          req.end();
+        }));
       }
+      const credentials: Array<Record<string, string>> = [OWNER, ...tokens.map((t) => ({ authorization: `Bearer ${t}` }))];
+      const ids: string[] = [];
+      for (const [i, credential] of credentials.entries()) {
+        for (const [name, args] of [['FAITHFUL_SAY', { text: `modern ${i}` }], ['FAITHFUL_STEPS', { steps: 1 }]] as const) {
+          const { message, id } = await modernCall(credential, name, { arguments: args, _meta: ENVELOPE({}) });
+          expect(message.error, JSON.stringify(message)).to.equal(undefined);
+          expect(message.result?.['isError']).to.not.equal(true);
+          if (name === 'FAITHFUL_SAY') expect(JSON.stringify(message.result?.['content'])).to.contain(`modern ${i}`);
+          ids.push(id);
+        }
+      }
+      // 16 (credential, tool) pairs, each hashed to one of two processes: both answer some.
       expect((await processesOf(ids)).size, 'both processes answered 2026-07-28 calls').to.equal(2);
+    });
+
+    it("brings the retry of a 2026-07-28 call paused for its caller's input to the process where it waits, every time", async () => {
+      for (let i = 0; i < 6; i++) {
+        const ask = { name: 'EVERYTHING_TRIGGER_ELICITATION_REQUEST', arguments: {}, _meta: ENVELOPE({ elicitation: {} }) };
+        const first = await modernCall(OWNER, ask.name, ask);
+        expect(first.message.result, JSON.stringify(first.message)).to.include({ resultType: 'input_required' });
+        const key = Object.keys(first.message.result!['inputRequests'])[0]!;
+        const retry = await modernCall(OWNER, ask.name, { ...ask, requestState: first.message.result!['requestState'], inputResponses: { [key]: { action: 'accept', content: { name: `caller ${i}` } } } });
+        // Another process would refuse it: -32602, "this call waits in another service process".
+        expect(retry.message.error, JSON.stringify(retry.message)).to.equal(undefined);
+        expect(JSON.stringify(retry.message.result?.['content'])).to.contain(`caller ${i}`);
+        expect((await processesOf([first.id, retry.id])).size, 'the call and its retry answered by one process').to.equal(1);
+      }
     });
 
     it("serves an imported server's refresh by the worker from both api processes, neither listing the server again", async () => {

@@ -218,7 +218,7 @@ export class PausedCalls {
   /** The run a verified state's retry answers; refuses a state from another process, another call, or a round already answered. */
   resume(claims: RequestStateClaims, tool: string, args: string): PausedRun<unknown> {
     if (claims.process !== this.process) {
-      throw new RequestStateRefused('this call waits in another service process: a retry must reach the process that answered input_required (route by the requestState, as for 2025 sessions)');
+      throw new RequestStateRefused('this call waits in another service process: a retry must reach the process that answered input_required (route a 2026-07-28 tools/call by its credential and Mcp-Name, as deploy/nginx.conf does)');
     }
     if (claims.tool !== tool || claims.args !== args) throw new RequestStateRefused('this requestState was issued for another tool call (name or arguments differ)');
     const kept = this.runs.get(claims.run)?.run;
