@@ -128,7 +128,14 @@ export async function serveModernMcp(server: ModernServer, req: Request, res: Re
   res.on('close', () => {
     if (!res.writableFinished) controller.abort();
   });
-  const request = new globalThis.Request(`${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`, { method: req.method, headers, signal: controller.signal });
+  const url = `${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`;
+  // Given the parsed body, the handler reads only the method, headers and signal (and hands the
+  // request to handlers, which read none of it): no fetch Request is built for that. Without a
+  // parsed body it reads the body itself, from a real Request (an empty one: express read it).
+  const request =
+    req.body === undefined
+      ? new globalThis.Request(url, { method: req.method, headers, signal: controller.signal })
+      : ({ method: req.method, url, headers, signal: controller.signal } as unknown as globalThis.Request);
   const answer = await handler.fetch(request, { parsedBody: req.body });
   res.status(answer.status);
   answer.headers.forEach((value, name) => res.setHeader(name, value));
