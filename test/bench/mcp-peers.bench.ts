@@ -19,7 +19,7 @@ import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcon
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { PROJECT_ROOT } from '@switchyard/app';
 import { closedLoop, type Figures } from './support/stats.js';
-import { withCpu } from './support/cpu.js';
+import { threadCpuMs, withCpu } from './support/cpu.js';
 import { writeReport } from './support/report.js';
 import { treeAt } from './support/tree-at.js';
 import { listeningUrl, spawnTs, stopChild } from '../support/processes.js';
@@ -134,8 +134,11 @@ try {
   }
 
   let n = 0;
-  const phase = (peer: Peer) =>
-    withCpu({ service: peer.servicePid, client: undefined }, (): Promise<Figures> =>
+  // The service's CPU per call by thread (main, the database driver's pool, V8's collector, the leaf
+  // worker): what the main thread's profile does not show.
+  const phase = async (peer: Peer) => {
+    const threadsBefore = peer.servicePid === undefined ? {} : threadCpuMs(peer.servicePid);
+    const measured = await withCpu({ service: peer.servicePid, client: undefined }, (): Promise<Figures> =>
       closedLoop(
         async () => {
           const r = await peer.client.callTool({ name: peer.tool, arguments: { message: `m${n++}` } });
@@ -144,6 +147,10 @@ try {
         { concurrency: CONCURRENCY, seconds: SECONDS, warmupSeconds: 0.5 },
       ),
     );
+    const threadsAfter = peer.servicePid === undefined ? {} : threadCpuMs(peer.servicePid);
+    const threads = Object.fromEntries(Object.entries(threadsAfter).map(([name, ms]) => [name, Math.round(((ms - (threadsBefore[name] ?? 0)) / Math.max(1, measured.requests)) * 1000) / 1000]));
+    return { ...measured, threads };
+  };
   type Measured = Awaited<ReturnType<typeof phase>>;
   const rounds: Measured[][] = [];
   for (let r = 0; r < ROUNDS; r++) {
@@ -167,6 +174,7 @@ try {
     service_main_thread_ms_per_call: peer.servicePid === undefined ? null : figures.main_thread_ms_per_request['service'],
     rounds: rounds.map((r) => round(r[i]!.per_second)),
     cpu_rounds: rounds.map((r) => r[i]!.cpu_ms_per_request['service'] ?? null),
+    service_threads_ms_per_call: peer.servicePid === undefined ? null : figures.threads,
   }));
   // The issue's CPU target: a Switchyard path's service CPU per call over the best proxy's at the same
   // revision, per round (the same round's machine) and its median.

@@ -2,9 +2,8 @@
 // credential check with its OAuth challenge, the caller's tools, JSON-RPC answers to bad bodies, and
 // answering one POST with a fresh SDK server for the caller. The routes of each face use these.
 import { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Server as ModernServer } from '@modelcontextprotocol/server';
-import { capabilitiesOf, holderOf, isInitialize, sessionIdFor, type PausedCalls, type CallerExchange, type CallerSessions, type CallerTools, type ModernMcpServerOptions, type SwitchyardMcpServerOptions } from '@switchyard/mcp';
+import { capabilitiesOf, holderOf, isInitialize, sessionIdFor, type PausedCalls, type CallerExchange, type CallerSessions, type CallerTools, type ModernMcpServerOptions, type ServerFace, type SwitchyardMcpServerOptions } from '@switchyard/mcp';
 import { SwitchyardError, checkIdempotencyKey, mayInvoke } from '@switchyard/core';
 import { credentialOf, declareAccess, presentedTo, storageFailure, type Credential } from '@switchyard/http-kit';
 import { metadataUrlOf, requestResource } from '@switchyard/http-kit';
@@ -146,9 +145,9 @@ export type ModernFaceOptions = Pick<ModernMcpServerOptions, 'baseUrl' | 'versio
  * Answers one MCP POST on any face. A 2026-07-28 request goes to `buildModern`'s server (stateless
  * by the revision's design: no session; only a run paused for the caller's input is kept, in `paused`). Otherwise, in the 2025 era: answers to our
  * questions and withdrawn calls go to the exchange; `build` makes the face's server for this
- * caller, answered as JSON, or as a stream when the call may send progress or ask the caller something.
+ * caller (built only when the request needs it: see serveMcp), answered as JSON, or as a stream when the call may send progress or ask the caller something.
  */
-export async function answerMcp(req: Request, res: Response, ctx: Ctx, exchange: CallerExchange, sessions: CallerSessions, build: (options: FaceOptions) => Server, buildModern: (options: ModernFaceOptions) => ModernServer, paused: PausedCalls): Promise<void> {
+export async function answerMcp(req: Request, res: Response, ctx: Ctx, exchange: CallerExchange, sessions: CallerSessions, build: (options: FaceOptions) => ServerFace, buildModern: (options: ModernFaceOptions) => ModernServer, paused: PausedCalls): Promise<void> {
   if (isModernRequest(req)) {
     // A run waiting for this caller's input is bound to its credential (the requestState says whose).
     const calls = { calls: paused, holder: holderOf(mcpCaller(res)) };
@@ -170,7 +169,7 @@ export async function answerMcp(req: Request, res: Response, ctx: Ctx, exchange:
   // Logging is declared and answered where it matters (building it costs every request otherwise):
   // at initialize, for setLevel, and for the calls of a session that set a level.
   const logging = level !== undefined || isInitialize(req.body) || asks(req.body, 'logging/setLevel');
-  const server = build({
+  const face = build({
     holder,
     ...(logging ? { logging: { level, setLevel: (l) => sessionId !== undefined && sessions.setLevel(sessionId, holder, l) } } : {}),
     baseUrl: baseUrlOf(req, ctx.publicBaseUrl),
@@ -180,5 +179,5 @@ export async function answerMcp(req: Request, res: Response, ctx: Ctx, exchange:
     pageSize: ctx.mcp.pageSize,
     ...(sessionId ? { session: { id: sessionId, capabilities: capabilitiesOf(sessionId) } } : {}),
   });
-  await serveMcp(server, req, res, { json: !streams(req.body, sessionHeader, level !== undefined) });
+  await serveMcp(face, req, res, { json: !streams(req.body, sessionHeader, level !== undefined) });
 }

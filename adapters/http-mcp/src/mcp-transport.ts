@@ -11,7 +11,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { JSONRPCRequestSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpHandler, type Server as ModernServer } from '@modelcontextprotocol/server';
-import { OneRequestTransport } from '@switchyard/mcp';
+import { OneRequestTransport, leanToolCall, type LeanCall, type ServerFace } from '@switchyard/mcp';
 
 /** The parts of a fetch Request the transport reads; the body is passed parsed. */
 function webRequestOf(req: Request): globalThis.Request {
@@ -49,13 +49,20 @@ function singleRequest(req: Request, headers: Record<string, string>): JSONRPCRe
   return parsed.success ? (parsed.data as JSONRPCRequest) : null;
 }
 
-/** Stateless: a fresh server and transport per request, both closed when the response is done. */
-export async function serveMcp(server: Server, req: Request, res: Response, options: { json: boolean }): Promise<void> {
+/**
+ * Stateless: a fresh server and transport per request, both closed when the response is done; a
+ * plain tools/call answered as JSON runs without a server (leanToolCall).
+ */
+export async function serveMcp(face: ServerFace, req: Request, res: Response, options: { json: boolean }): Promise<void> {
   if (options.json) {
     const headers = headerRecord(req);
     const request = singleRequest(req, headers);
-    if (request) return answerOne(server, request, headers, req, res);
+    if (request) {
+      const lean = leanToolCall(face.options, request);
+      return lean ? answerLean(lean, res) : answerOne(face.create(), request, headers, req, res);
+    }
   }
+  const server = face.create();
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: options.json });
   res.on('close', () => {
     void transport.close();
@@ -94,6 +101,18 @@ async function answerOne(server: Server, request: JSONRPCRequest, headers: Recor
   res.end(JSON.stringify(answer));
 }
 
+/** A lean tools/call, answered as answerOne answers: a caller that goes away first withdraws it and gets nothing. */
+async function answerLean(call: LeanCall, res: Response): Promise<void> {
+  const controller = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  const answer = await call(controller.signal);
+  if (answer === undefined || res.destroyed) return;
+  res.status(200).setHeader('content-type', 'application/json');
+  res.end(JSON.stringify(answer));
+}
+
 /**
  * One 2026-07-28 request, answered by the v2 SDK's per-request handler with 2025 traffic refused
  * (the 2025 faces answer it before this): it checks the envelope and headers and answers their
@@ -109,7 +128,14 @@ export async function serveModernMcp(server: ModernServer, req: Request, res: Re
   res.on('close', () => {
     if (!res.writableFinished) controller.abort();
   });
-  const request = new globalThis.Request(`${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`, { method: req.method, headers, signal: controller.signal });
+  const url = `${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`;
+  // Given the parsed body, the handler reads only the method, headers and signal (and hands the
+  // request to handlers, which read none of it): no fetch Request is built for that. Without a
+  // parsed body it reads the body itself, from a real Request (an empty one: express read it).
+  const request =
+    req.body === undefined
+      ? new globalThis.Request(url, { method: req.method, headers, signal: controller.signal })
+      : ({ method: req.method, url, headers, signal: controller.signal } as unknown as globalThis.Request);
   const answer = await handler.fetch(request, { parsedBody: req.body });
   res.status(answer.status);
   answer.headers.forEach((value, name) => res.setHeader(name, value));

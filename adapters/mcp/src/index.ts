@@ -10,6 +10,7 @@ export { CallerSessions, holderOf, logPasses, LOG_LEVELS, type CallerSessionLimi
 export { UpstreamOAuthClients, type OAuthUpstream, type UpstreamOAuthConfig, type UpstreamOAuthClientsOptions } from './upstream-auth.js';
 export { CredentialSealer, type SealingKey } from './upstream-auth-sealer.js';
 export { OneRequestTransport } from './one-request-transport.js';
+export { leanToolCall, switchyardFace, virtualFace, type LeanCall, type ServerFace } from './lean-tool-call.js';
 export { MeteredUpstreamClient } from './metered-upstream-client.js';
 export { TracedUpstreamClient } from './traced-upstream-client.js';
 export * from './modern-mcp-server.js';

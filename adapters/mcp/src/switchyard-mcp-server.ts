@@ -2,7 +2,7 @@
 // low-level Server (our input schemas are already JSON Schema, so McpServer's zod layer would only
 // get in the way). It knows nothing of HTTP: whoever hosts it decides the caller and the transport.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, SetLevelRequestSchema, type CallToolResult, type ServerCapabilities, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, SetLevelRequestSchema, type CallToolRequest, type CallToolResult, type RequestId, type ServerCapabilities, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { SwitchyardError, authRisk, inlineBlobs, isImportedTool, readableTitleOf, type BlobStore, type CallerChannel, type Capability, type DispatchOutcome, type LiveCall, type ErrorCode as SwitchyardErrorCode } from '@switchyard/core';
 import { DEFAULT_PAGE_SIZE, pageOfTools } from './tool-pages.js';
@@ -160,28 +160,42 @@ export function createSwitchyardMcpServer(options: SwitchyardMcpServerOptions): 
   server.setRequestHandler(ListToolsRequestSchema, async (request) =>
     pageOfTools(options.tools.list().map((c) => (nameOf ? { ...toolOf(c), name: nameOf(c) } : toolOf(c))), request.params?.cursor, options.pageSize ?? DEFAULT_PAGE_SIZE),
   );
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const { name, arguments: args } = request.params;
-    const controller = new AbortController();
-    const withdraw = () => controller.abort();
-    extra.signal.addEventListener('abort', withdraw, { once: true });
-    if (extra.signal.aborted) withdraw();
-    const untrack = options.session && options.exchange ? options.exchange.track(options.session.id, extra.requestId, controller) : () => {};
-    try {
-      const sent: Promise<unknown>[] = [];
-      const channel = channelOf(server, options, request.params._meta?.progressToken, extra.requestId, controller.signal, sent);
-      const outcome = await options.tools.call(name, args ?? {}, { signal: controller.signal, channel }, request.params._meta?.[IDEMPOTENCY_META_KEY]);
-      // Progress goes out before the answer, which closes the caller's stream.
-      await Promise.allSettled(sent);
-      return await toolResultOf(outcome, options.baseUrl, options.blobs);
-    } catch (err) {
-      throw rpcErrorOf(err);
-    } finally {
-      untrack();
-      extra.signal.removeEventListener('abort', withdraw);
-    }
-  });
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
+    runToolCall(options, request.params, extra.requestId, extra.signal, (signal, sent) => channelOf(server, options, request.params._meta?.progressToken, extra.requestId, signal, sent)),
+  );
   return server;
+}
+
+/**
+ * What this server's tools/call handler does, given the call's params, its JSON-RPC id and the
+ * signal that withdraws it: a run through the caller's port, answered as a tool result or thrown
+ * as a JSON-RPC error. The lean path (lean-tool-call.ts) runs the same, without a server.
+ */
+export async function runToolCall(
+  options: SwitchyardMcpServerOptions,
+  params: CallToolRequest['params'],
+  requestId: RequestId,
+  signal: AbortSignal,
+  channelFor: (signal: AbortSignal, sent: Promise<unknown>[]) => CallerChannel,
+): Promise<CallToolResult> {
+  const { name, arguments: args } = params;
+  const controller = new AbortController();
+  const withdraw = () => controller.abort();
+  signal.addEventListener('abort', withdraw, { once: true });
+  if (signal.aborted) withdraw();
+  const untrack = options.session && options.exchange ? options.exchange.track(options.session.id, requestId, controller) : () => {};
+  try {
+    const sent: Promise<unknown>[] = [];
+    const outcome = await options.tools.call(name, args ?? {}, { signal: controller.signal, channel: channelFor(controller.signal, sent) }, params._meta?.[IDEMPOTENCY_META_KEY]);
+    // Progress goes out before the answer, which closes the caller's stream.
+    await Promise.allSettled(sent);
+    return await toolResultOf(outcome, options.baseUrl, options.blobs);
+  } catch (err) {
+    throw rpcErrorOf(err);
+  } finally {
+    untrack();
+    signal.removeEventListener('abort', withdraw);
+  }
 }
 
 /**

@@ -58,9 +58,10 @@ function namedTools(tools: CallerTools, nameOf: (c: Capability) => string, serve
   };
 }
 
-export function createVirtualMcpServer(options: VirtualMcpServerOptions): Server {
+/** The options of Switchyard's server face that a virtual server is built on; a lean tools/call runs with them too. */
+export function virtualServerOptions(options: VirtualMcpServerOptions): SwitchyardMcpServerOptions {
   const { name, nameOf, instructions, passThrough: pass, ...rest } = options;
-  const server = createSwitchyardMcpServer({
+  return {
     ...rest,
     tools: namedTools(options.tools, nameOf, name),
     nameOf,
@@ -70,7 +71,12 @@ export function createVirtualMcpServer(options: VirtualMcpServerOptions): Server
       // Subscriptions are offered to a caller with a session: its GET stream carries the updates.
       ...(pass ? { capabilities: { resources: pass.subscriptions ? { subscribe: true } : {}, prompts: {}, completions: {} } } : {}),
     },
-  });
+  };
+}
+
+export function createVirtualMcpServer(options: VirtualMcpServerOptions): Server {
+  const { name, passThrough: pass } = options;
+  const server = createSwitchyardMcpServer(virtualServerOptions(options));
   if (pass) {
     const forward = async (method: string, params: Record<string, unknown> | undefined): Promise<Record<string, unknown>> => {
       if (!pass.readable) throw new McpError(-32003, `this credential may not read the resources and prompts of ${name}: it needs every tool of the server`, { code: 'scope_denied' });

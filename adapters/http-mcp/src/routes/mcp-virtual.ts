@@ -4,7 +4,7 @@
 // a curated set of capabilities named in config (mcp.virtualServers). Tool calls go through the same
 // callerTools as /mcp: authorize + dispatch, ledgered under the capability key.
 import { Router, json } from 'express';
-import { createModernMcpServer, createVirtualMcpServer, type PausedCalls, type CallerExchange, type CallerSessions, type CallerTools } from '@switchyard/mcp';
+import { createModernMcpServer, virtualFace, type PausedCalls, type CallerExchange, type CallerSessions, type CallerTools } from '@switchyard/mcp';
 import { SwitchyardError, mayReadServer } from '@switchyard/core';
 import { mcpParamsCheck } from '../mcp-params.js';
 import { answerMcp, callerTools, mcpCaller, mcpCredential, methodNotAllowed, type McpCtx } from '../mcp-face.js';
@@ -36,7 +36,7 @@ export function virtualMcpRoutes(ctx: McpCtx, exchange: CallerExchange, sessions
       const subscriptions = session
         ? { subscribe: (uri: string) => sessions.subscribe(session, options.holder, name, uri), unsubscribe: (uri: string) => sessions.unsubscribe(session, options.holder, name, uri) }
         : undefined;
-      return createVirtualMcpServer({ ...options, name, tools, nameOf: (c) => c.shown_name ?? c.tool ?? c.key, passThrough: { readable, forward, ...(subscriptions ? { subscriptions } : {}) } });
+      return virtualFace({ ...options, name, tools, nameOf: (c) => c.shown_name ?? c.tool ?? c.key, passThrough: { readable, forward, ...(subscriptions ? { subscriptions } : {}) } });
     }, (options) => createModernMcpServer({ ...options, name: `switchyard/${name}`, tools, nameOf: (c) => c.shown_name ?? c.tool ?? c.key, passThrough: { readable, forward } }), paused);
   });
 
@@ -47,7 +47,7 @@ export function virtualMcpRoutes(ctx: McpCtx, exchange: CallerExchange, sessions
     const tools = toolsAmong(callerTools(req, ctx, mcpCaller(res)), curated.tools);
     await answerMcp(
       req, res, ctx, exchange, sessions,
-      (options) => createVirtualMcpServer({ ...options, name, tools, nameOf: (c) => c.key, ...(curated.description ? { instructions: curated.description } : {}) }),
+      (options) => virtualFace({ ...options, name, tools, nameOf: (c) => c.key, ...(curated.description ? { instructions: curated.description } : {}) }),
       (options) => createModernMcpServer({ ...options, name: `switchyard/${name}`, tools, nameOf: (c) => c.key, ...(curated.description ? { instructions: curated.description } : {}) }),
       paused,
     );

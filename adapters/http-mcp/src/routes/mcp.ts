@@ -5,7 +5,7 @@
 // may invoke; a call goes through the same authorize + dispatch as POST /api/dispatch, so ledger,
 // lineage and approvals match.
 import { Router, json } from 'express';
-import { CallerExchange, CallerSessions, PausedCalls, createModernMcpServer, createSwitchyardMcpServer } from '@switchyard/mcp';
+import { CallerExchange, CallerSessions, PausedCalls, createModernMcpServer, switchyardFace } from '@switchyard/mcp';
 import { answerMcp, callerTools, mcpBodyErrors, mcpCaller, mcpCredential, methodNotAllowed, type McpCtx } from '../mcp-face.js';
 import { mcpHostGuard } from '../mcp-host-guard.js';
 import { mcpParamsCheck } from '../mcp-params.js';
@@ -26,7 +26,7 @@ export function mcpRoutes(ctx: Ctx, paused: PausedCalls): Router {
 
   router.post('/mcp', credential, json({ limit: ctx.bodyLimitBytes }), mcpParamsCheck, async (req, res) => {
     const tools = callerTools(req, ctx, mcpCaller(res));
-    await answerMcp(req, res, ctx, exchange, sessions, (options) => createSwitchyardMcpServer({ ...options, tools }), (options) => createModernMcpServer({ ...options, tools }), paused);
+    await answerMcp(req, res, ctx, exchange, sessions, (options) => switchyardFace({ ...options, tools }), (options) => createModernMcpServer({ ...options, tools }), paused);
   });
   router.get('/mcp', methodNotAllowed);
   router.delete('/mcp', credential, endSession(sessions));
