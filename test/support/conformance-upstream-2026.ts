@@ -128,6 +128,10 @@ function build(): Server {
 
 export interface ConformanceUpstream2026 {
   url: string;
+  /** Reports a change of `uri` to the subscriptions/listen streams that asked for it (the 2026 era's only way to hear of one). */
+  resourceUpdated(uri: string): void;
+  /** The subscriptions/listen streams open now, so a test sees one opened and closed. */
+  listening(): number;
   close(): Promise<void>;
 }
 
@@ -177,6 +181,8 @@ export async function startConformanceUpstream2026(options: { modernOnly?: boole
   base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   return {
     url: `${base}/mcp`,
+    resourceUpdated: (uri) => handler.notify.resourceUpdated(uri),
+    listening: () => (handler.bus as unknown as { listenerCount: number }).listenerCount,
     close: () =>
       new Promise<void>((resolve) => {
         http.closeAllConnections();

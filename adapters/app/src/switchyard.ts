@@ -7,7 +7,7 @@ import { Container } from 'inversify';
 import { WitnessService, coreServices, randomId, type ApiKeyStore, type CapabilityRegistry } from '@switchyard/core';
 import { KnexRunReservations } from '@switchyard/storage-knex';
 import { createHttpServer } from '@switchyard/http-kit';
-import { httpKitWiring } from '@switchyard/http-kit';
+import { httpKitWiring, httpServices, type HttpFace } from '@switchyard/http-kit';
 import { httpApiWiring } from '@switchyard/http-api';
 import { httpMcpWiring } from '@switchyard/http-mcp';
 import { httpOAuthWiring } from '@switchyard/http-oauth';
@@ -41,6 +41,8 @@ export interface Switchyard {
   /** A new HTTP server around the app with the configured header limits (not listening yet). */
   createServer(): Server;
   listen(): Promise<{ server: Server; url: string }>;
+  /** Ends the faces' long-lived streams as their protocol says (close does it first; a caller with its own server calls it before closing that). */
+  endStreams(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -76,8 +78,14 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
   let server: Server | undefined;
   let background: BackgroundWork | undefined;
   let upstreams: ConfiguredUpstreamImports | undefined;
+  let faces: HttpFace[] = [];
+  // Streams that outlive a request (an MCP caller's subscriptions/listen) end as their protocol says, before the connections go.
+  const endStreams = async (): Promise<void> => {
+    await Promise.all(faces.map((f) => f.close?.().catch(() => {})));
+  };
   const close = async (): Promise<void> => {
     if (server) {
+      await endStreams();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server!.close(() => resolve()));
     }
@@ -92,6 +100,7 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
 
   try {
     const app = await container.getAsync<Express>(appServices.httpApp.token);
+    faces = await container.getAllAsync<HttpFace>(httpServices.face.token);
     plugins.push(...(await container.getAllAsync<LoadedPlugin>(appServices.loadedPlugins.token)));
     const registry = await container.getAsync<CapabilityRegistry>(coreServices.registry.token);
     upstreams = await container.getAsync<ConfiguredUpstreamImports>(appServices.upstreamImports.token);
@@ -139,6 +148,7 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
         const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;
         return { server, url: `http://${host}:${port}` };
       },
+      endStreams,
       close,
     };
   } catch (err) {

@@ -49,6 +49,8 @@ export interface HttpFace {
   paths?: string[];
   /** Cookies of this face that the malformed-encoding guard reads before any route does. */
   cookies?: Array<{ name: string; path: string }>;
+  /** At shutdown, before the connections close: ends the face's long-lived streams in its protocol's terms. */
+  close?(): Promise<void>;
 }
 
 export const httpServices = {

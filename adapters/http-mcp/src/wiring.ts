@@ -23,7 +23,8 @@ export const httpMcpWiring = definePackage('http-mcp', [
       // every process opens the states any of them minted (and tells a retry that reached the wrong one).
       const key = Buffer.from(await settings.once('mcp_request_state_key', () => randomBytes(32).toString('base64')), 'base64');
       // Every MCP route is under /mcp: other requests skip this face's router.
-      return { id: 'http-mcp', paths: ['/mcp'], router: mcpRoutes({ ...services, ...options }, new PausedCalls(new RequestStateSeal(key))) };
+      const { router, close } = mcpRoutes({ ...services, ...options }, new PausedCalls(new RequestStateSeal(key)));
+      return { id: 'http-mcp', paths: ['/mcp'], router, close };
     },
   }),
 ]);
