@@ -60,7 +60,7 @@ for (const engine of engines()) {
             modern: { system: 'MODERN', transport: 'streamable-http', url: modern.url, defaults: OPEN },
           },
         },
-        mcp: { sessions: { maxSessions: 50, maxSubscriptions: 2, idleMs: 60_000 } },
+        mcp: { sessions: { maxSessions: 50, maxSubscriptions: 2, idleMs: 60_000 }, virtualServers: { curated: { tools: ['FAITHFUL_SAY'] } } },
       });
     });
     afterEach(async () => {
@@ -135,7 +135,7 @@ for (const engine of engines()) {
     });
 
     it('/mcp and a curated server honor nothing: acknowledged empty, then ended gracefully', async () => {
-      for (const path of ['/mcp']) {
+      for (const path of ['/mcp', '/mcp/v/curated']) {
         const { client } = await modernClient(path);
         const listen = await client.listen({ toolsListChanged: true, resourceSubscriptions: [COUNTER] });
         expect(listen.honoredFilter, path).to.deep.equal({});
@@ -173,6 +173,26 @@ for (const engine of engines()) {
       modern.resourceUpdated(WATCHED);
       await until(() => [updates.length, modernUpdates.length], ([a, b]) => a === 2 && b === 1);
       await listen.close();
+      await legacy.unsubscribeResource({ uri: WATCHED });
+      await until(() => modern.listening(), (n) => n === 0);
+    });
+
+    it('listens to a 2026-only upstream again when it restarts, so a 2025 caller\'s subscription keeps its updates', async () => {
+      const legacy = new LegacyClient({ name: 'legacy', version: '0.0.0' });
+      const updates: string[] = [];
+      legacy.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
+      await legacy.connect(new LegacyTransport(new URL(`${svc.url}/mcp/servers/modern`), { requestInit: { headers: OWNER } }));
+      closing.push(() => legacy.close());
+      await legacy.subscribeResource({ uri: WATCHED });
+      expect(modern.listening()).to.equal(1);
+      const port = Number(new URL(modern.url).port);
+      await modern.close();
+      modern = await startConformanceUpstream2026({ modernOnly: true, port });
+      // Switchyard's stream broke off: it listens again, with the same URIs, on the upstream's new life.
+      await until(() => modern.listening(), (n) => n === 1);
+      modern.resourceUpdated(WATCHED);
+      await until(() => updates.length, (n) => n === 1);
+      expect(updates).to.deep.equal([WATCHED]);
       await legacy.unsubscribeResource({ uri: WATCHED });
       await until(() => modern.listening(), (n) => n === 0);
     });
