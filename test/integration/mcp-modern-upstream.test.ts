@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { PROJECT_ROOT } from '@switchyard/app';
 import { TEST_API_KEY, engines, startListeningService, type ListeningService } from '../support/app.js';
 import { startModernUpstream, type ModernUpstream } from '../support/modern-mcp-server.js';
@@ -62,6 +63,19 @@ for (const engine of engines()) {
         await new Promise((r) => setTimeout(r, 25));
       }
       expect(upstream.seen.at(-1)).to.deep.equal({ method: 'tools/list', version: '2026-07-28' });
+    });
+
+    it('answers a 2025 caller\'s resources/subscribe -32601 when the 2026-only upstream does not honor resource subscriptions on its listen', async () => {
+      const client = new Client({ name: 'era-test', version: '0.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp/servers/modern`), { requestInit: { headers: { 'x-sheets-key': TEST_API_KEY } } }));
+      try {
+        const refused = await client.subscribeResource({ uri: 'memo://nothing' }).then(() => null, (err: unknown) => err);
+        expect(refused).to.be.instanceOf(McpError);
+        expect((refused as McpError).code).to.equal(-32601);
+        expect((refused as McpError).message).to.contain('did not honor a subscription to memo://nothing');
+      } finally {
+        await client.close();
+      }
     });
 
     it('runs its tool from /api/dispatch into the ledger; arguments its schema refuses never reach it', async () => {
