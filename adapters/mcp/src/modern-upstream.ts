@@ -135,7 +135,7 @@ export class ModernUpstreamConnection implements UpstreamConnection {
    * A forwarded resources/subscribe or unsubscribe becomes the listen filter: the stream is opened
    * again with the new set of URIs, then the old one closed (no update falls between the two). A
    * server that does not honor resource subscriptions answers -32601, as a 2025 server without
-   * them does; its refusal leaves the set as it was.
+   * them does, and the URI is not held.
    */
   private async changeSubscription(method: 'resources/subscribe' | 'resources/unsubscribe', uri: string, timeoutMs: number): Promise<Record<string, unknown>> {
     const change = this.changing.then(async () => {
@@ -148,8 +148,8 @@ export class ModernUpstreamConnection implements UpstreamConnection {
           throw new McpError(ErrorCode.MethodNotFound, `the upstream did not honor a subscription to ${uri} on its subscriptions/listen stream`);
         }
       } catch (err) {
-        if (had) this.uris.add(uri);
-        else this.uris.delete(uri);
+        // A refused subscribe is not held; an unsubscribe stays done (the stream opened next leaves the URI out).
+        if (method === 'resources/subscribe' && !had) this.uris.delete(uri);
         throw err;
       }
       return {};
