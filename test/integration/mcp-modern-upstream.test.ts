@@ -4,12 +4,14 @@
 // (not asked again); over stdio its initialize is refused with -32022 naming 2026-07-28, so it
 // connects again on that revision; either way it imports the tools with
 // their 2020-12 schemas as listed, and runs them from /api/dispatch and from an MCP client on
-// /mcp/servers/<name>, into the ledger.
+// /mcp/servers/<name>, into the ledger. Its tools/list_changed (which a 2025 server sends unasked)
+// is listened for with subscriptions/listen, and refreshes the import.
 import { expect } from 'chai';
 import { join } from 'node:path';
 import request from 'supertest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { PROJECT_ROOT } from '@switchyard/app';
 import { TEST_API_KEY, engines, startListeningService, type ListeningService } from '../support/app.js';
 import { startModernUpstream, type ModernUpstream } from '../support/modern-mcp-server.js';
@@ -46,8 +48,34 @@ for (const engine of engines()) {
       const { capability } = svc.switchyard.registry.require('MODERN_ECHO');
       expect(capability).to.include({ tool: 'echo', title: 'Echo', runner: 'mcp:modern' });
       expect(capability.inputs).to.deep.equal({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { message: { type: 'string', minLength: 1 } }, required: ['message'] });
-      expect(upstream.seen.map((s) => s.method)).to.deep.equal(['server/discover', 'initialize', 'tools/list']);
+      // Its tools say listChanged (the SDK's McpServer declares it): a subscriptions/listen for that is opened beside, in no fixed order.
+      expect(upstream.seen.map((s) => s.method).filter((m) => m !== 'subscriptions/listen')).to.deep.equal(['server/discover', 'initialize', 'tools/list']);
+      expect(upstream.seen.filter((s) => s.method === 'subscriptions/listen')).to.have.length(1);
       expect(upstream.seen.filter((s) => s.method !== 'initialize').every((s) => s.version === '2026-07-28')).to.equal(true);
+    });
+
+    it('hears its tools/list_changed on the subscriptions/listen stream Switchyard holds, and lists its tools again', async () => {
+      const listed = () => upstream.seen.filter((s) => s.method === 'tools/list').length;
+      const before = listed();
+      upstream.addTool('shout');
+      for (;;) {
+        if (listed() > before) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(upstream.seen.at(-1)).to.deep.equal({ method: 'tools/list', version: '2026-07-28' });
+    });
+
+    it('answers a 2025 caller\'s resources/subscribe -32601 when the 2026-only upstream does not honor resource subscriptions on its listen', async () => {
+      const client = new Client({ name: 'era-test', version: '0.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp/servers/modern`), { requestInit: { headers: { 'x-sheets-key': TEST_API_KEY } } }));
+      try {
+        const refused = await client.subscribeResource({ uri: 'memo://nothing' }).then(() => null, (err: unknown) => err);
+        expect(refused).to.be.instanceOf(McpError);
+        expect((refused as McpError).code).to.equal(-32601);
+        expect((refused as McpError).message).to.contain('did not honor a subscription to memo://nothing');
+      } finally {
+        await client.close();
+      }
     });
 
     it('runs its tool from /api/dispatch into the ledger; arguments its schema refuses never reach it', async () => {

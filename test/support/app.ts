@@ -94,6 +94,7 @@ export async function startListeningService(engine: Engine, overrides: Record<st
     url: `http://127.0.0.1:${port}`,
     server,
     async close() {
+      await svc.switchyard.endStreams();
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
       await svc.close();

@@ -128,24 +128,29 @@ function build(): Server {
 
 export interface ConformanceUpstream2026 {
   url: string;
+  /** Reports a change of `uri` to the subscriptions/listen streams that asked for it (the 2026 era's only way to hear of one). */
+  resourceUpdated(uri: string): void;
+  /** The subscriptions/listen streams open now, so a test sees one opened and closed. */
+  listening(): number;
   close(): Promise<void>;
 }
 
-async function toRequest(req: IncomingMessage, base: string): Promise<Request> {
+async function toRequest(req: IncomingMessage, base: string, signal: AbortSignal): Promise<Request> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
   const body = chunks.length > 0 && req.method !== 'GET' && req.method !== 'HEAD' ? Buffer.concat(chunks) : undefined;
-  return new Request(new URL(req.url ?? '/', base), { method: req.method ?? 'GET', headers, ...(body ? { body } : {}) });
+  return new Request(new URL(req.url ?? '/', base), { method: req.method ?? 'GET', headers, signal, ...(body ? { body } : {}) });
 }
 
 /**
  * Listens on a loopback port, both eras from one handler, refusing a non-local Host or Origin.
  * `modernOnly`: the 2025 era refused, so a client speaks 2026-07-28 to it (its 2025 face is
  * stateless, so it cannot ask a 2025 client anything: its InputRequiredResult tools need 2026).
+ * `port`: listen there again (a restarted upstream at the same address).
  */
-export async function startConformanceUpstream2026(options: { modernOnly?: boolean } = {}): Promise<ConformanceUpstream2026> {
+export async function startConformanceUpstream2026(options: { modernOnly?: boolean; port?: number } = {}): Promise<ConformanceUpstream2026> {
   const handler = createMcpHandler(() => build(), options.modernOnly ? { legacy: 'reject' } : {});
   let base = '';
   const http = createServer((req, res) => {
@@ -160,8 +165,11 @@ export async function startConformanceUpstream2026(options: { modernOnly?: boole
       res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Host or Origin not allowed' }, id: null }));
       return;
     }
+    // A client that closes its stream (a subscriptions/listen it ends) aborts the request, as the SDK's listen router expects.
+    const gone = new AbortController();
+    res.on('close', () => gone.abort());
     void (async () => {
-      const answer = await handler.fetch(await toRequest(req, base));
+      const answer = await handler.fetch(await toRequest(req, base, gone.signal));
       res.statusCode = answer.status;
       answer.headers.forEach((value, name) => res.setHeader(name, value));
       res.flushHeaders();
@@ -173,10 +181,12 @@ export async function startConformanceUpstream2026(options: { modernOnly?: boole
       res.end(err.message);
     });
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
+  await new Promise<void>((resolve) => http.listen(options.port ?? 0, '127.0.0.1', () => resolve()));
   base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   return {
     url: `${base}/mcp`,
+    resourceUpdated: (uri) => handler.notify.resourceUpdated(uri),
+    listening: () => (handler.bus as unknown as { listenerCount: number }).listenerCount,
     close: () =>
       new Promise<void>((resolve) => {
         http.closeAllConnections();

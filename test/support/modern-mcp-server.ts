@@ -10,11 +10,14 @@ export interface ModernUpstream {
   url: string;
   /** The JSON-RPC methods it was asked, in order, and the protocol version each request named. */
   seen: Array<{ method: string; version: string | undefined }>;
+  /** Adds a tool and tells the subscriptions/listen streams that asked for it (notifications/tools/list_changed). */
+  addTool(name: string): void;
   close(): Promise<void>;
 }
 
-function build(ctx: McpRequestContext, asking: boolean): McpServer {
+function build(ctx: McpRequestContext, asking: boolean, added: Set<string>): McpServer {
   const server = new McpServer({ name: 'modern-only', version: '1.0.0' }, { capabilities: { tools: {} } });
+  for (const name of added) server.registerTool(name, { description: `Added later: ${name}`, inputSchema: z.object({}) }, async (): Promise<CallToolResult> => ({ content: [{ type: 'text', text: name }] }));
   server.registerTool(
     'echo',
     { title: 'Echo', description: 'Echoes the message back, with the era that served it', inputSchema: z.object({ message: z.string().min(1) }) },
@@ -74,7 +77,8 @@ async function toRequest(req: IncomingMessage, base: string): Promise<Request> {
 
 /** `asking`: with the tools that ask their caller (confirm: elicitation, haiku: sampling, where: roots) beside echo. */
 export async function startModernUpstream(options: { asking?: boolean } = {}): Promise<ModernUpstream> {
-  const handler = createMcpHandler((ctx) => build(ctx, options.asking === true), { legacy: 'reject' });
+  const added = new Set<string>();
+  const handler = createMcpHandler((ctx) => build(ctx, options.asking === true, added), { legacy: 'reject' });
   const seen: ModernUpstream['seen'] = [];
   let base = '';
   const http = createServer((req, res) => {
@@ -104,6 +108,10 @@ export async function startModernUpstream(options: { asking?: boolean } = {}): P
   return {
     url: `${base}/mcp`,
     seen,
+    addTool: (name) => {
+      added.add(name);
+      handler.notify.toolsChanged();
+    },
     close: () => new Promise<void>((resolve) => { http.closeAllConnections(); http.close(() => resolve()); }),
   };
 }

@@ -6,8 +6,8 @@ import type { Express } from 'express';
 import { Container } from 'inversify';
 import { WitnessService, coreServices, randomId, type ApiKeyStore, type CapabilityRegistry } from '@switchyard/core';
 import { KnexRunReservations } from '@switchyard/storage-knex';
-import { createHttpServer, httpServices, type HttpFace } from '@switchyard/http-kit';
-import { httpKitWiring } from '@switchyard/http-kit';
+import { createHttpServer } from '@switchyard/http-kit';
+import { httpKitWiring, httpServices, type HttpFace } from '@switchyard/http-kit';
 import { httpApiWiring } from '@switchyard/http-api';
 import { httpMcpWiring } from '@switchyard/http-mcp';
 import { httpOAuthWiring } from '@switchyard/http-oauth';
@@ -41,6 +41,8 @@ export interface Switchyard {
   /** A new HTTP server around the app with the configured header limits (not listening yet). */
   createServer(): Server;
   listen(): Promise<{ server: Server; url: string }>;
+  /** Ends the faces' long-lived streams as their protocol says (close does it first; a caller with its own server calls it before closing that). */
+  endStreams(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -76,14 +78,18 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
   let server: Server | undefined;
   let background: BackgroundWork | undefined;
   let upstreams: ConfiguredUpstreamImports | undefined;
-  const faces: HttpFace[] = [];
+  let faces: HttpFace[] = [];
+  // What outlives a request ends first, in its protocol's terms, while it can still be answered and
+  // recorded: an MCP caller's subscriptions/listen streams, and the runs paused for a caller's input.
+  const endStreams = async (): Promise<void> => {
+    await Promise.all(faces.map((f) => f.close?.().catch(() => {})));
+  };
   const close = async (): Promise<void> => {
+    await endStreams();
     if (server) {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server!.close(() => resolve()));
     }
-    // What the faces keep beyond a request (paused MCP runs) ends while it can still be recorded.
-    await Promise.all(faces.map((f) => f.close?.()));
     // Background work stops in reverse order of start: the forwarder's attempts in flight end first.
     await background?.stop();
     if (container.isBound(appServices.outboundSender.token) && background) container.get<typeof appServices.outboundSender.T>(appServices.outboundSender.token).close();
@@ -95,7 +101,7 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
 
   try {
     const app = await container.getAsync<Express>(appServices.httpApp.token);
-    faces.push(...(await container.getAllAsync<HttpFace>(httpServices.face.token)));
+    faces = await container.getAllAsync<HttpFace>(httpServices.face.token);
     plugins.push(...(await container.getAllAsync<LoadedPlugin>(appServices.loadedPlugins.token)));
     const registry = await container.getAsync<CapabilityRegistry>(coreServices.registry.token);
     upstreams = await container.getAsync<ConfiguredUpstreamImports>(appServices.upstreamImports.token);
@@ -143,6 +149,7 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
         const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;
         return { server, url: `http://${host}:${port}` };
       },
+      endStreams,
       close,
     };
   } catch (err) {

@@ -50,9 +50,9 @@ export interface HttpFace {
   /** Cookies of this face that the malformed-encoding guard reads before any route does. */
   cookies?: Array<{ name: string; path: string }>;
   /**
-   * Shutdown, once the server accepts no more requests and before the connections to upstreams and
-   * the database close: ends what the face keeps beyond a request (the MCP faces' paused runs), so
-   * it can still be recorded.
+   * Shutdown, before the connections to callers, upstreams and the database close: ends what the
+   * face keeps beyond a request in its protocol's terms (the MCP faces' subscriptions/listen streams,
+   * and their paused runs, withdrawn so each is still recorded). Called more than once, it ends nothing twice.
    */
   close?(): Promise<void>;
 }

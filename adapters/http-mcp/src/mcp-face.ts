@@ -11,6 +11,7 @@ import { baseUrlOf } from '@switchyard/http-kit';
 import type { Needs } from '@switchyard/http-kit';
 import { serveMcp, serveModernMcp } from './mcp-transport.js';
 import { isModernRequest } from './mcp-era.js';
+import type { CallerListens, ListenFace } from './mcp-listen.js';
 
 /** What this module uses of the HTTP context: it receives nothing else. */
 export type McpCtx = Needs<'access' | 'apiKeys' | 'blobs' | 'bodyLimitBytes' | 'dispatch' | 'idempotentRuns' | 'logger' | 'mcp' | 'publicBaseUrl' | 'registry' | 'storageFailures' | 'tokenUses' | 'tokens' | 'upstreams'>;
@@ -90,6 +91,9 @@ const challengeText = (message: string): string => message.replace(/["\\]/g, "'"
 
 /** Token problems an OAuth client answers by refreshing or asking again (RFC 6750 §3.1 invalid_token). */
 const INVALID_TOKEN = new Set(['token_corrupted', 'token_expired', 'token_revoked', 'token_wrong_resource']);
+/** Whether a POST body is one request for `method`. */
+const asksOnly = (body: unknown, method: string): boolean => typeof body === 'object' && body !== null && !Array.isArray(body) && (body as { method?: unknown }).method === method && (body as { id?: unknown }).id !== undefined;
+
 /** Whether a POST body (one message or a batch) holds a request for `method`. */
 function asks(body: unknown, method: string): boolean {
   return (Array.isArray(body) ? body : [body]).some((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === method);
@@ -147,8 +151,10 @@ export type ModernFaceOptions = Pick<ModernMcpServerOptions, 'baseUrl' | 'versio
  * questions and withdrawn calls go to the exchange; `build` makes the face's server for this
  * caller (built only when the request needs it: see serveMcp), answered as JSON, or as a stream when the call may send progress or ask the caller something.
  */
-export async function answerMcp(req: Request, res: Response, ctx: Ctx, exchange: CallerExchange, sessions: CallerSessions, build: (options: FaceOptions) => ServerFace, buildModern: (options: ModernFaceOptions) => ModernServer, paused: PausedCalls): Promise<void> {
+export async function answerMcp(req: Request, res: Response, ctx: Ctx, exchange: CallerExchange, sessions: CallerSessions, build: (options: FaceOptions) => ServerFace, buildModern: (options: ModernFaceOptions) => ModernServer, paused: PausedCalls, listen: { listens: CallerListens; face: Omit<ListenFace, 'version'> }): Promise<void> {
   if (isModernRequest(req)) {
+    // A stream that outlives the request: answered by hand (mcp-listen.ts says why), after the SDK's checks.
+    if (asksOnly(req.body, 'subscriptions/listen')) return listen.listens.serve(req, res, holderOf(mcpCaller(res)), { ...listen.face, version: MCP_VERSION });
     // A run waiting for this caller's input is bound to its credential (the requestState says whose).
     const calls = { calls: paused, holder: holderOf(mcpCaller(res)) };
     await serveModernMcp(buildModern({ baseUrl: baseUrlOf(req, ctx.publicBaseUrl), version: MCP_VERSION, blobs: ctx.blobs, pageSize: ctx.mcp.pageSize, cacheTtlMs: ctx.mcp.cacheTtlMs, paused: calls }), req, res);

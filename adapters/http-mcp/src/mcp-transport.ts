@@ -10,7 +10,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { JSONRPCRequestSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
-import { createMcpHandler, type Server as ModernServer } from '@modelcontextprotocol/server';
+import { createMcpHandler, Server as ModernServerClass, type Server as ModernServer } from '@modelcontextprotocol/server';
 import { OneRequestTransport, leanToolCall, type LeanCall, type ServerFace } from '@switchyard/mcp';
 
 /** The parts of a fetch Request the transport reads; the body is passed parsed. */
@@ -121,6 +121,29 @@ async function answerLean(call: LeanCall, res: Response): Promise<void> {
  */
 export async function serveModernMcp(server: ModernServer, req: Request, res: Response): Promise<void> {
   const handler = createMcpHandler(() => server, { legacy: 'reject' });
+  await writeModernAnswer(await handler.fetch(webRequestFor(req, res), { parsedBody: req.body }), res);
+}
+
+/**
+ * Whether the v2 SDK would serve this 2026-07-28 request, as serveModernMcp does: its envelope,
+ * headers, version and params (the subscriptions/listen filter among them) are as the revision
+ * has them. When not, the SDK's own refusal is written and false returned. For a request answered
+ * by hand (subscriptions/listen, see routes/mcp-listen.ts) that still gets every check the SDK makes.
+ */
+export async function admitModern(req: Request, res: Response): Promise<boolean> {
+  // A server with no capabilities: a listen it serves honors nothing and ends at once.
+  const handler = createMcpHandler(() => new ModernServerClass({ name: 'switchyard', version: '0' }, { capabilities: {} }), { legacy: 'reject' });
+  const answer = await handler.fetch(webRequestFor(req, res), { parsedBody: req.body });
+  if (answer.status === 200 && (answer.headers.get('content-type') ?? '').includes('text/event-stream')) {
+    await answer.body?.cancel().catch(() => {});
+    return true;
+  }
+  await writeModernAnswer(answer, res);
+  return false;
+}
+
+/** The fetch Request the v2 SDK's handler reads, aborted when the caller goes away first. */
+function webRequestFor(req: Request, res: Response): globalThis.Request {
   const headers = new Headers();
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
@@ -132,11 +155,12 @@ export async function serveModernMcp(server: ModernServer, req: Request, res: Re
   // Given the parsed body, the handler reads only the method, headers and signal (and hands the
   // request to handlers, which read none of it): no fetch Request is built for that. Without a
   // parsed body it reads the body itself, from a real Request (an empty one: express read it).
-  const request =
-    req.body === undefined
-      ? new globalThis.Request(url, { method: req.method, headers, signal: controller.signal })
-      : ({ method: req.method, url, headers, signal: controller.signal } as unknown as globalThis.Request);
-  const answer = await handler.fetch(request, { parsedBody: req.body });
+  return req.body === undefined
+    ? new globalThis.Request(url, { method: req.method, headers, signal: controller.signal })
+    : ({ method: req.method, url, headers, signal: controller.signal } as unknown as globalThis.Request);
+}
+
+async function writeModernAnswer(answer: globalThis.Response, res: Response): Promise<void> {
   res.status(answer.status);
   answer.headers.forEach((value, name) => res.setHeader(name, value));
   if (answer.status === 400 && (answer.headers.get('content-type') ?? '').includes('application/json')) {

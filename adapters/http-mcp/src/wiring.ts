@@ -24,7 +24,10 @@ export const httpMcpWiring = definePackage('http-mcp', [
       const key = Buffer.from(await settings.once('mcp_request_state_key', () => randomBytes(32).toString('base64')), 'base64');
       const paused = new PausedCalls(new RequestStateSeal(key), options.mcp.pausedCalls);
       // Every MCP route is under /mcp: other requests skip this face's router.
-      return { id: 'http-mcp', paths: ['/mcp'], router: mcpRoutes({ ...services, ...options }, paused), close: () => paused.close() };
+      const { router, close } = mcpRoutes({ ...services, ...options }, paused);
+      return { id: 'http-mcp', paths: ['/mcp'], router, close: async () => {
+        await Promise.all([close(), paused.close()]);
+      } };
     },
   }),
 ]);

@@ -51,6 +51,9 @@ interface Session {
 
 const subscriptionKey = (server: string, uri: string) => `${server}\0${uri}`;
 
+/** The ids of listens begin with a NUL, which no mcp-session-id header can carry: never a caller's session id. */
+const LISTEN_PREFIX = '\0listen:';
+
 /** A credential's identity for binding sessions to it, without keeping a token's text. */
 export function holderOf(credential: { kind: string; token?: string }): string {
   return credential.token ? `token:${createHash('sha256').update(credential.token).digest('hex').slice(0, 32)}` : credential.kind;
@@ -65,6 +68,8 @@ export class CallerSessions {
   /** Sessions their callers ended here (`holder\0id`), oldest first: their id is not taken again. */
   private readonly endedIds = new Set<string>();
   private sweeper: NodeJS.Timeout | undefined;
+  /** Listens opened in this process, for their ids. */
+  private listens = 0;
 
   constructor(
     private readonly limits: CallerSessionLimits,
@@ -153,6 +158,38 @@ export class CallerSessions {
   /** Whether this holder ended the session here (another credential's requests with the id are not refused). */
   hasEnded(sessionId: string | undefined, holder: string): boolean {
     return sessionId !== undefined && this.endedIds.size > 0 && this.endedIds.has(`${holder}\0${sessionId}`);
+  }
+
+  /**
+   * A 2026-07-28 caller's subscriptions/listen: held as a session of its own (it counts against
+   * maxSessions and is never evicted while open) whose subscriptions share the upstream ones with
+   * the 2025 sessions. One credential's open listens hold at most maxSubscriptions URIs together,
+   * else session_limit before anything is subscribed. Resolves with the URIs the upstream took
+   * (one it refused is left out, and logged) and what ends the listen, releasing them.
+   */
+  async listen(holder: string, server: string, uris: string[], stream: SessionStream): Promise<{ honored: string[]; close(): void }> {
+    const wanted = [...new Set(uris)];
+    let held = 0;
+    for (const [id, session] of this.sessions) if (id.startsWith(LISTEN_PREFIX) && session.holder === holder) held += session.subscriptions.size;
+    if (held + wanted.length > this.limits.maxSubscriptions) {
+      throw new SwitchyardError('session_limit', `this credential's open subscriptions/listen streams would hold ${held + wanted.length} resource subscriptions, more than ${this.limits.maxSubscriptions} (config mcp.sessions.maxSubscriptions); close one first`, { limit: this.limits.maxSubscriptions, held });
+    }
+    const id = `${LISTEN_PREFIX}${++this.listens}`;
+    const session = this.sessionFor(id, holder);
+    // Held open from the start: the idle sweep and the eviction pass over it until it closes.
+    session.stream = stream;
+    const outcomes = await Promise.allSettled(wanted.map((uri) => this.subscribe(id, holder, server, uri)));
+    const honored = wanted.filter((uri, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.status === 'rejected') this.onError('upstream resource subscribe for a listen failed', { server, uri, error: (outcome.reason as Error).message });
+      return outcome.status === 'fulfilled';
+    });
+    return {
+      honored,
+      close: () => {
+        if (this.sessions.get(id) === session) this.drop(id, session);
+      },
+    };
   }
 
   /** An upstream said a resource changed: every session subscribed to it is told on its stream. */

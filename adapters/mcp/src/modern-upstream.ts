@@ -2,7 +2,7 @@
 // client info ride in each request's _meta, found with server/discover). It runs on the v2 client
 // SDK (@modelcontextprotocol/client), which speaks that revision; the v1 SDK does not. Its errors
 // are told in the v1 SDK's terms (McpError and its codes), which the upstream client maps to ours.
-import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, deserializeMessage, type Transport } from '@modelcontextprotocol/client';
+import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, deserializeMessage, type McpSubscription, type SubscriptionFilter, type Transport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { BoundedStdioTransport } from './bounded-stdio-transport.js';
@@ -62,10 +62,30 @@ function asV1(err: unknown): unknown {
 /** dispatch.maxResultBytes's default, for a target that names no bound. */
 const DEFAULT_MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 
+/** What the upstream says on its listen stream, for the upstream client's listeners (as a 2025 upstream's unsolicited notifications). */
+export interface ModernUpstreamEvents {
+  resourceUpdated(params: { uri: string } & Record<string, unknown>): void;
+  toolListChanged(): void;
+}
+
+/** A listen stream that ended (the upstream restarted or dropped it) is opened again after this, doubling up to the cap. */
+const RELISTEN_FIRST_MS = 500;
+const RELISTEN_MAX_MS = 30_000;
+/** How long a listen opened again may wait for its acknowledgement. */
+const RELISTEN_TIMEOUT_MS = 10_000;
+
 const v2Options = (o: UpstreamRequestOptions) => ({ timeout: o.timeout, ...(o.signal ? { signal: o.signal } : {}), ...(o.onprogress ? { onprogress: o.onprogress } : {}) });
 
 export class ModernUpstreamConnection implements UpstreamConnection {
   onclose?: (() => void) | undefined;
+  /** The resource URIs forwarded resources/subscribe asked for: 2026-07-28 has no such request, so they are this connection's listen filter. */
+  private readonly uris = new Set<string>();
+  /** The listen stream open now, if any, and the change of filter in progress (one at a time). */
+  private subscription: McpSubscription | undefined;
+  private changing: Promise<unknown> = Promise.resolve();
+  private relistenMs = RELISTEN_FIRST_MS;
+  private relistenTimer: NodeJS.Timeout | undefined;
+  private closed = false;
 
   private constructor(private readonly client: Client) {
     client.onclose = () => this.onclose?.();
@@ -78,12 +98,18 @@ export class ModernUpstreamConnection implements UpstreamConnection {
    * the SDK fulfils each of its questions through `ask` (the call's caller) and retries the call
    * with the answers and the upstream's own requestState, all within the one call.
    */
-  static async open(target: ModernTarget, clientInfo: { name: string; version: string }, timeoutMs: number, ask: (kind: 'elicit' | 'sample' | 'listRoots', params: Record<string, unknown>, key: string) => Promise<Record<string, unknown>>, discover?: Record<string, unknown>): Promise<ModernUpstreamConnection> {
+  static async open(target: ModernTarget, clientInfo: { name: string; version: string }, timeoutMs: number, ask: (kind: 'elicit' | 'sample' | 'listRoots', params: Record<string, unknown>, key: string) => Promise<Record<string, unknown>>, events: ModernUpstreamEvents, discover?: Record<string, unknown>): Promise<ModernUpstreamConnection> {
     const client = new Client(clientInfo, { capabilities: { elicitation: {}, sampling: {}, roots: {} }, versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION }, probe: { timeoutMs } } });
     // The SDK gives an embedded question its inputRequests key as the request id: passed on, so a 2026 caller sees the upstream's keys.
     client.setRequestHandler('elicitation/create', (request, ctx) => ask('elicit', request.params as Record<string, unknown>, String(ctx.mcpReq.id)) as never);
     client.setRequestHandler('sampling/createMessage', (request, ctx) => ask('sample', request.params as Record<string, unknown>, String(ctx.mcpReq.id)) as never);
     client.setRequestHandler('roots/list', (request, ctx) => ask('listRoots', (request.params ?? {}) as Record<string, unknown>, String(ctx.mcpReq.id)) as never);
+    // What arrives on the connection's listen stream goes where a 2025 upstream's unsolicited notifications go.
+    client.setNotificationHandler('notifications/resources/updated', (notification) => {
+      const { _meta: _stamp, ...params } = notification.params as { uri: string } & Record<string, unknown>;
+      events.resourceUpdated(params as { uri: string } & Record<string, unknown>);
+    });
+    client.setNotificationHandler('notifications/tools/list_changed', () => events.toolListChanged());
     const transport: Transport =
       target.transport === 'stdio'
         ? // Ours, not the SDK's: it holds no line past the bound. (The v2 client then probes the era in place, which a 2026 server answers.)
@@ -95,7 +121,75 @@ export class ModernUpstreamConnection implements UpstreamConnection {
       await client.close().catch(() => {});
       throw asV1(err);
     }
-    return new ModernUpstreamConnection(client);
+    const connection = new ModernUpstreamConnection(client);
+    // A server that says its tools change is listened to for that from the start, as a 2025 one tells it unasked.
+    if (connection.listChanged) connection.changing = connection.relisten(timeoutMs).catch(() => connection.relistenLater());
+    return connection;
+  }
+
+  private get listChanged(): boolean {
+    return this.client.getServerCapabilities()?.tools?.listChanged === true;
+  }
+
+  /**
+   * A forwarded resources/subscribe or unsubscribe becomes the listen filter: the stream is opened
+   * again with the new set of URIs, then the old one closed (no update falls between the two). A
+   * server that does not honor resource subscriptions answers -32601, as a 2025 server without
+   * them does, and the URI is not held.
+   */
+  private async changeSubscription(method: 'resources/subscribe' | 'resources/unsubscribe', uri: string, timeoutMs: number): Promise<Record<string, unknown>> {
+    const change = this.changing.then(async () => {
+      const had = this.uris.has(uri);
+      if (method === 'resources/subscribe') this.uris.add(uri);
+      else this.uris.delete(uri);
+      try {
+        const honored = await this.relisten(timeoutMs);
+        if (method === 'resources/subscribe' && !honored?.resourceSubscriptions?.includes(uri)) {
+          throw new McpError(ErrorCode.MethodNotFound, `the upstream did not honor a subscription to ${uri} on its subscriptions/listen stream`);
+        }
+      } catch (err) {
+        // A refused subscribe is not held; an unsubscribe stays done (the stream opened next leaves the URI out).
+        if (method === 'resources/subscribe' && !had) this.uris.delete(uri);
+        throw err;
+      }
+      return {};
+    });
+    this.changing = change.catch(() => {});
+    return change;
+  }
+
+  /** Opens the listen stream for the current filter (none when it is empty) and closes the one it replaces. */
+  private async relisten(timeoutMs: number): Promise<SubscriptionFilter | undefined> {
+    clearTimeout(this.relistenTimer);
+    const filter: SubscriptionFilter = { ...(this.listChanged ? { toolsListChanged: true } : {}), ...(this.uris.size > 0 ? { resourceSubscriptions: [...this.uris] } : {}) };
+    const old = this.subscription;
+    let opened: McpSubscription | undefined;
+    if (Object.keys(filter).length > 0 && !this.closed) {
+      opened = await this.client.listen(filter, { timeout: timeoutMs });
+      const listening = opened;
+      this.subscription = opened;
+      // Ended by the upstream (gone, restarted, or shutting down) rather than by us: listened to again.
+      // (A stream that honored nothing ends at once, gracefully: nothing to listen to again.)
+      void listening.closed.then((how) => {
+        if (how !== 'local' && this.subscription === listening && Object.keys(listening.honoredFilter).length > 0) this.relistenLater();
+      });
+      this.relistenMs = RELISTEN_FIRST_MS;
+    } else {
+      this.subscription = undefined;
+    }
+    await old?.close().catch(() => {});
+    return opened?.honoredFilter;
+  }
+
+  private relistenLater(): void {
+    if (this.closed) return;
+    this.subscription = undefined;
+    clearTimeout(this.relistenTimer);
+    this.relistenTimer = setTimeout(() => {
+      this.changing = this.changing.then(() => this.relisten(RELISTEN_TIMEOUT_MS)).catch(() => this.relistenLater());
+    }, this.relistenMs);
+    this.relistenTimer.unref();
+    this.relistenMs = Math.min(this.relistenMs * 2, RELISTEN_MAX_MS);
   }
 
   async listTools(params: { cursor?: string }, options: UpstreamRequestOptions): Promise<{ tools: unknown[]; nextCursor?: string | undefined }> {
@@ -115,6 +209,14 @@ export class ModernUpstreamConnection implements UpstreamConnection {
   }
 
   async request(request: { method: string; params?: Record<string, unknown> }, _resultSchema: never, options: UpstreamRequestOptions): Promise<Record<string, unknown>> {
+    const uri = request.params?.['uri'];
+    if ((request.method === 'resources/subscribe' || request.method === 'resources/unsubscribe') && typeof uri === 'string') {
+      try {
+        return await this.changeSubscription(request.method, uri, options.timeout);
+      } catch (err) {
+        throw asV1(err);
+      }
+    }
     try {
       return (await this.client.request(request as never, v2Options(options))) as Record<string, unknown>;
     } catch (err) {
@@ -122,7 +224,12 @@ export class ModernUpstreamConnection implements UpstreamConnection {
     }
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.relistenTimer);
+    const open = this.subscription;
+    this.subscription = undefined;
+    await open?.close().catch(() => {});
     return this.client.close();
   }
 }

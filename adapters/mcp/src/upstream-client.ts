@@ -465,7 +465,16 @@ export class McpUpstreamClient implements UpstreamToolClient {
         : { transport: 'streamable-http', url: new URL(upstream.url), fetch: this.http.fetch as typeof fetch, headers: upstream.headers };
     try {
       // Its InputRequiredResult questions go to the caller of the call they belong to (its own async context).
-      return await ModernUpstreamConnection.open(target, CLIENT_INFO, this.connectTimeoutMs, (kind, params, key) => this.askCaller(kind, params, currentCall.getStore(), false, key), discover);
+      // Its listen stream's notifications reach the same listeners as a 2025 upstream's unsolicited ones.
+      const events = {
+        resourceUpdated: (params: { uri: string } & Record<string, unknown>) => {
+          for (const listener of this.resourceListeners) listener(upstream, params);
+        },
+        toolListChanged: () => {
+          for (const listener of this.toolListListeners) listener(upstream);
+        },
+      };
+      return await ModernUpstreamConnection.open(target, CLIENT_INFO, this.connectTimeoutMs, (kind, params, key) => this.askCaller(kind, params, currentCall.getStore(), false, key), events, discover);
     } catch (err) {
       const timedOut = err instanceof McpError && err.code === ErrorCode.RequestTimeout;
       throw new SwitchyardError(timedOut ? 'upstream_timeout' : 'upstream_unavailable', `cannot connect to ${upstream.url} on MCP 2026-07-28: ${(err as Error).message}`, { upstream: upstream.url });

@@ -126,4 +126,39 @@ describe('adapter mcp: caller sessions', () => {
     expect(logPasses('debug', 'info')).to.equal(false);
     expect(logPasses('emergency', 'error')).to.equal(true);
   });
+  it('holds a listen as a session of its own: it shares the upstream subscription, leaves out what the upstream refused, and releases on close', async () => {
+    const { sessions, forwarded, stream } = setup(new Set(['x://refused']));
+    open.push(sessions);
+    const a = stream();
+    sessions.openStream('a', 'owner', a.stream);
+    await sessions.subscribe('a', 'owner', 'srv', 'x://1');
+    const l = stream();
+    const listen = await sessions.listen('owner', 'srv', ['x://1', 'x://refused'], l.stream);
+    expect(listen.honored).to.deep.equal(['x://1']);
+    expect(forwarded).to.deep.equal(['srv resources/subscribe x://1', 'srv resources/subscribe x://refused']);
+    sessions.resourceUpdated('srv', { uri: 'x://1' });
+    expect(l.sent).to.have.length(1);
+    expect(a.sent).to.have.length(1);
+    listen.close();
+    await new Promise((r) => setImmediate(r));
+    expect(forwarded).to.have.length(2);
+    await sessions.unsubscribe('a', 'owner', 'srv', 'x://1');
+    expect(forwarded.at(-1)).to.equal('srv resources/unsubscribe x://1');
+    expect(sessions.size).to.deep.equal({ sessions: 1, upstreamSubscriptions: 0 });
+  });
+
+  it('bounds one credential\'s listens together by maxSubscriptions, and a listen counts against maxSessions', async () => {
+    const { sessions, forwarded, stream } = setup();
+    open.push(sessions);
+    expect(await codeOf(sessions.listen('owner', 'srv', ['x://1', 'x://2', 'x://3'], stream().stream))).to.equal('session_limit');
+    expect(forwarded).to.deep.equal([]);
+    const first = await sessions.listen('owner', 'srv', ['x://1'], stream().stream);
+    await sessions.listen('owner', 'srv', ['x://2'], stream().stream);
+    expect(await codeOf(sessions.listen('owner', 'srv', ['x://3'], stream().stream))).to.equal('session_limit');
+    // Another credential has its own allowance, but the process holds at most maxSessions (3).
+    await sessions.listen('token:t', 'srv', ['x://3'], stream().stream);
+    expect(await codeOf(sessions.listen('token:u', 'srv', ['x://4'], stream().stream))).to.equal('session_limit');
+    first.close();
+    expect((await sessions.listen('token:u', 'srv', ['x://4'], stream().stream)).honored).to.deep.equal(['x://4']);
+  });
 });

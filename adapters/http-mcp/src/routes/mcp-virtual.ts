@@ -9,6 +9,7 @@ import { SwitchyardError, mayReadServer } from '@switchyard/core';
 import { mcpParamsCheck } from '../mcp-params.js';
 import { answerMcp, callerTools, mcpCaller, mcpCredential, methodNotAllowed, type McpCtx } from '../mcp-face.js';
 import { endSession, sessionStreamRoutes } from './mcp-session-stream.js';
+import type { CallerListens } from '../mcp-listen.js';
 
 /** The caller's tools cut to `keys` (a server's imports, or a curated list), in the registry's letter case. */
 function toolsAmong(all: CallerTools, keys: string[]): CallerTools {
@@ -16,7 +17,7 @@ function toolsAmong(all: CallerTools, keys: string[]): CallerTools {
   return { list: () => all.list().filter((c) => wanted.has(c.key.toUpperCase())), call: (key, args, live, idempotencyKey) => all.call(key, args, live, idempotencyKey) };
 }
 
-export function virtualMcpRoutes(ctx: McpCtx, exchange: CallerExchange, sessions: CallerSessions, paused: PausedCalls): Router {
+export function virtualMcpRoutes(ctx: McpCtx, exchange: CallerExchange, sessions: CallerSessions, paused: PausedCalls, listens: CallerListens): Router {
   const router = Router();
   const credential = mcpCredential(ctx);
   const body = json({ limit: ctx.bodyLimitBytes });
@@ -37,7 +38,7 @@ export function virtualMcpRoutes(ctx: McpCtx, exchange: CallerExchange, sessions
         ? { subscribe: (uri: string) => sessions.subscribe(session, options.holder, name, uri), unsubscribe: (uri: string) => sessions.unsubscribe(session, options.holder, name, uri) }
         : undefined;
       return virtualFace({ ...options, name, tools, nameOf: (c) => c.shown_name ?? c.tool ?? c.key, passThrough: { readable, forward, ...(subscriptions ? { subscriptions } : {}) } });
-    }, (options) => createModernMcpServer({ ...options, name: `switchyard/${name}`, tools, nameOf: (c) => c.shown_name ?? c.tool ?? c.key, passThrough: { readable, forward } }), paused);
+    }, (options) => createModernMcpServer({ ...options, name: `switchyard/${name}`, tools, nameOf: (c) => c.shown_name ?? c.tool ?? c.key, passThrough: { readable, forward } }), paused, { listens, face: { name: `switchyard/${name}`, resources: { server: name, readable } } });
   });
 
   router.post('/mcp/v/:name', credential, body, mcpParamsCheck, async (req, res) => {
@@ -50,6 +51,7 @@ export function virtualMcpRoutes(ctx: McpCtx, exchange: CallerExchange, sessions
       (options) => virtualFace({ ...options, name, tools, nameOf: (c) => c.key, ...(curated.description ? { instructions: curated.description } : {}) }),
       (options) => createModernMcpServer({ ...options, name: `switchyard/${name}`, tools, nameOf: (c) => c.key, ...(curated.description ? { instructions: curated.description } : {}) }),
       paused,
+      { listens, face: { name: `switchyard/${name}` } },
     );
   });
 
