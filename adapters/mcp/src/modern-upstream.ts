@@ -2,7 +2,7 @@
 // client info ride in each request's _meta, found with server/discover). It runs on the v2 client
 // SDK (@modelcontextprotocol/client), which speaks that revision; the v1 SDK does not. Its errors
 // are told in the v1 SDK's terms (McpError and its codes), which the upstream client maps to ours.
-import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, deserializeMessage, type Transport } from '@modelcontextprotocol/client';
+import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, deserializeMessage, type OAuthClientProvider, type Transport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { BoundedStdioTransport } from './bounded-stdio-transport.js';
@@ -47,7 +47,7 @@ export function speaksOnlyModern(err: unknown): boolean {
 /** How to reach the upstream: a command to start (stdio) or a URL (streamable HTTP). */
 export type ModernTarget =
   | { transport: 'stdio'; command: string; args: string[]; env: Record<string, string> | undefined; cwd: string | undefined; maxMessageBytes?: number }
-  | { transport: 'streamable-http'; url: URL; fetch: typeof fetch; headers: Record<string, string> | undefined };
+  | { transport: 'streamable-http'; url: URL; fetch: typeof fetch; headers: Record<string, string> | undefined; authProvider?: OAuthClientProvider };
 
 /** A v2 SDK error as the v1 SDK would have said it: protocol errors keep code, message and data. */
 function asV1(err: unknown): unknown {
@@ -88,7 +88,7 @@ export class ModernUpstreamConnection implements UpstreamConnection {
       target.transport === 'stdio'
         ? // Ours, not the SDK's: it holds no line past the bound. (The v2 client then probes the era in place, which a 2026 server answers.)
           (new BoundedStdioTransport({ command: target.command, args: target.args, env: { ...getDefaultEnvironment(), ...target.env }, cwd: target.cwd, stderr: 'ignore', maxMessageBytes: target.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, parse: deserializeMessage }) as unknown as Transport)
-        : new StreamableHTTPClientTransport(target.url, { fetch: target.fetch, ...(target.headers ? { requestInit: { headers: target.headers } } : {}) });
+        : new StreamableHTTPClientTransport(target.url, { fetch: target.fetch, ...(target.headers ? { requestInit: { headers: target.headers } } : {}), ...(target.authProvider ? { authProvider: target.authProvider } : {}) });
     try {
       await client.connect(transport, { timeout: timeoutMs, ...(discover ? { prior: { kind: 'modern', discover } } : {}) } as never);
     } catch (err) {
