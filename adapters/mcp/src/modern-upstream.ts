@@ -59,6 +59,35 @@ function asV1(err: unknown): unknown {
   return err;
 }
 
+/** A result that does not say its resultType, given "complete" (SEP-2322); anything else as it came. */
+function withResultType(message: unknown): unknown {
+  if (!isObject(message) || !('id' in message) || !isObject(message['result']) || message['result']['resultType'] !== undefined) return message;
+  return { ...message, result: { ...message['result'], resultType: 'complete' } };
+}
+
+/**
+ * SEP-2322 has a client assume resultType "complete" when a result leaves it out; the v2 SDK holds
+ * 2026 servers to including it and refuses such a result. The connection reads results through
+ * this, so a server that leaves it out is understood as the revision's clients must understand it.
+ * Everything else of the transport is its own (a proxy: the SDK uses more than the interface).
+ */
+function assumingComplete(inner: Transport): Transport {
+  let handler: Transport['onmessage'];
+  return new Proxy(inner, {
+    get(target, prop) {
+      if (prop === 'onmessage') return handler;
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+    set(target, prop, value) {
+      if (prop !== 'onmessage') return Reflect.set(target, prop, value, target);
+      handler = value as Transport['onmessage'];
+      target.onmessage = handler ? (message, extra) => handler!(withResultType(message) as Parameters<NonNullable<Transport['onmessage']>>[0], extra) : undefined;
+      return true;
+    },
+  });
+}
+
 /** dispatch.maxResultBytes's default, for a target that names no bound. */
 const DEFAULT_MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 
@@ -90,7 +119,7 @@ export class ModernUpstreamConnection implements UpstreamConnection {
           (new BoundedStdioTransport({ command: target.command, args: target.args, env: { ...getDefaultEnvironment(), ...target.env }, cwd: target.cwd, stderr: 'ignore', maxMessageBytes: target.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, parse: deserializeMessage }) as unknown as Transport)
         : new StreamableHTTPClientTransport(target.url, { fetch: target.fetch, ...(target.headers ? { requestInit: { headers: target.headers } } : {}), ...(target.authProvider ? { authProvider: target.authProvider } : {}) });
     try {
-      await client.connect(transport, { timeout: timeoutMs, ...(discover ? { prior: { kind: 'modern', discover } } : {}) } as never);
+      await client.connect(assumingComplete(transport), { timeout: timeoutMs, ...(discover ? { prior: { kind: 'modern', discover } } : {}) } as never);
     } catch (err) {
       await client.close().catch(() => {});
       throw asV1(err);
