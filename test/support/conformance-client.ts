@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SwitchyardError, exampleFor, inputSchemaOf, type UpstreamAddress } from '@switchyard/core';
+import { SwitchyardError, exampleFor, inputSchemaOf, type CallerChannel, type UpstreamAddress } from '@switchyard/core';
 import { CredentialSealer, McpUpstreamClient, UpstreamOAuthClients, type UpstreamOAuthConfig } from '@switchyard/mcp';
 import { KnexUpstreamCredentialStore, openDatabase } from '@switchyard/storage-knex';
 
@@ -21,7 +21,7 @@ const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json
 const url = process.argv[2];
 if (!url) throw new Error('usage: conformance-client.ts <server url>');
 const scenario = process.env['MCP_CONFORMANCE_SCENARIO'] ?? '';
-const context = JSON.parse(process.env['MCP_CONFORMANCE_CONTEXT'] ?? '{}') as Record<string, string>;
+const context = JSON.parse(process.env['MCP_CONFORMANCE_CONTEXT'] ?? '{}') as Record<string, string> & { toolCalls?: Array<{ name: string; arguments?: Record<string, unknown> }> };
 
 function configFor(): UpstreamOAuthConfig {
   if (scenario === 'auth/client-credentials-basic') return { grant: 'client_credentials', clientId: context['client_id']!, clientSecret: context['client_secret']! };
@@ -64,12 +64,25 @@ async function withConsent<T>(step: () => Promise<T>, tries = 3): Promise<T> {
   }
 }
 
+/**
+ * The caller of each call, as a person at an MCP client would be: it accepts an elicitation with the
+ * example of the schema asked for, answers a sampling request, and has no roots. The upstream
+ * client bridges the upstream's questions to it (in either era), as it does for a real caller.
+ */
+const caller: CallerChannel = {
+  elicit: async (params) => ({ action: 'accept', content: exampleFor((params['requestedSchema'] ?? { type: 'object' }) as Record<string, unknown>) }),
+  sample: async () => ({ role: 'assistant', content: { type: 'text', text: 'an answer from the caller' }, model: 'conformance-caller' }),
+  listRoots: async () => ({ roots: [] }),
+};
+
 let exit = 0;
 try {
   const tools = await withConsent(() => client.listTools(upstream, { timeoutMs: 10_000 }));
-  for (const tool of tools) {
-    // The arguments a caller would start from: the example Switchyard builds from the tool's schema.
-    await withConsent(() => client.callTool(upstream, tool.name, exampleFor(inputSchemaOf(tool)), { timeoutMs: 10_000 }));
+  // The scenario may say which calls to make (toolCalls in its context); else each tool once, with
+  // the arguments a caller would start from: the example Switchyard builds from the tool's schema.
+  const calls = context.toolCalls ?? tools.map((tool) => ({ name: tool.name, arguments: exampleFor(inputSchemaOf(tool)) }));
+  for (const call of calls) {
+    await withConsent(() => client.callTool(upstream, call.name, call.arguments ?? {}, { timeoutMs: 10_000, channel: caller }));
   }
 } catch (err) {
   process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);

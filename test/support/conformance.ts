@@ -74,7 +74,10 @@ export async function runClientScenario(scenario: string, env: Record<string, st
     const file = run ? join(dir, run, 'checks.json') : '';
     if (!run || !existsSync(file)) return { passed: false, checks: [], log };
     const checks = JSON.parse(readFileSync(file, 'utf8')) as Check[];
-    return { passed: !checks.some((c) => c.status === 'FAILURE' || c.status === 'WARNING'), checks, log };
+    // Our client failing (exit code not 0) fails the scenario, even when every check the suite made
+    // passed: its checks may all come before the request that failed.
+    const exited = /CLIENT EXITED WITH ERROR/.test(log);
+    return { passed: !exited && !checks.some((c) => c.status === 'FAILURE' || c.status === 'WARNING'), checks, log };
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

@@ -2,7 +2,7 @@
 // client info ride in each request's _meta, found with server/discover). It runs on the v2 client
 // SDK (@modelcontextprotocol/client), which speaks that revision; the v1 SDK does not. Its errors
 // are told in the v1 SDK's terms (McpError and its codes), which the upstream client maps to ours.
-import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, deserializeMessage, type McpSubscription, type SubscriptionFilter, type Transport } from '@modelcontextprotocol/client';
+import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, deserializeMessage, type McpSubscription, type OAuthClientProvider, type SubscriptionFilter, type Transport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { BoundedStdioTransport } from './bounded-stdio-transport.js';
@@ -47,7 +47,7 @@ export function speaksOnlyModern(err: unknown): boolean {
 /** How to reach the upstream: a command to start (stdio) or a URL (streamable HTTP). */
 export type ModernTarget =
   | { transport: 'stdio'; command: string; args: string[]; env: Record<string, string> | undefined; cwd: string | undefined; maxMessageBytes?: number }
-  | { transport: 'streamable-http'; url: URL; fetch: typeof fetch; headers: Record<string, string> | undefined };
+  | { transport: 'streamable-http'; url: URL; fetch: typeof fetch; headers: Record<string, string> | undefined; authProvider?: OAuthClientProvider };
 
 /** A v2 SDK error as the v1 SDK would have said it: protocol errors keep code, message and data. */
 function asV1(err: unknown): unknown {
@@ -57,6 +57,35 @@ function asV1(err: unknown): unknown {
     if (err.code === SdkErrorCode.ConnectionClosed) return new McpError(ErrorCode.ConnectionClosed, err.message);
   }
   return err;
+}
+
+/** A result that does not say its resultType, given "complete" (SEP-2322); anything else as it came. */
+function withResultType(message: unknown): unknown {
+  if (!isObject(message) || !('id' in message) || !isObject(message['result']) || message['result']['resultType'] !== undefined) return message;
+  return { ...message, result: { ...message['result'], resultType: 'complete' } };
+}
+
+/**
+ * SEP-2322 has a client assume resultType "complete" when a result leaves it out; the v2 SDK holds
+ * 2026 servers to including it and refuses such a result. The connection reads results through
+ * this, so a server that leaves it out is understood as the revision's clients must understand it.
+ * Everything else of the transport is its own (a proxy: the SDK uses more than the interface).
+ */
+function assumingComplete(inner: Transport): Transport {
+  let handler: Transport['onmessage'];
+  return new Proxy(inner, {
+    get(target, prop) {
+      if (prop === 'onmessage') return handler;
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+    set(target, prop, value) {
+      if (prop !== 'onmessage') return Reflect.set(target, prop, value, target);
+      handler = value as Transport['onmessage'];
+      target.onmessage = handler ? (message, extra) => handler!(withResultType(message) as Parameters<NonNullable<Transport['onmessage']>>[0], extra) : undefined;
+      return true;
+    },
+  });
 }
 
 /** dispatch.maxResultBytes's default, for a target that names no bound. */
@@ -114,9 +143,9 @@ export class ModernUpstreamConnection implements UpstreamConnection {
       target.transport === 'stdio'
         ? // Ours, not the SDK's: it holds no line past the bound. (The v2 client then probes the era in place, which a 2026 server answers.)
           (new BoundedStdioTransport({ command: target.command, args: target.args, env: { ...getDefaultEnvironment(), ...target.env }, cwd: target.cwd, stderr: 'ignore', maxMessageBytes: target.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, parse: deserializeMessage }) as unknown as Transport)
-        : new StreamableHTTPClientTransport(target.url, { fetch: target.fetch, ...(target.headers ? { requestInit: { headers: target.headers } } : {}) });
+        : new StreamableHTTPClientTransport(target.url, { fetch: target.fetch, ...(target.headers ? { requestInit: { headers: target.headers } } : {}), ...(target.authProvider ? { authProvider: target.authProvider } : {}) });
     try {
-      await client.connect(transport, { timeout: timeoutMs, ...(discover ? { prior: { kind: 'modern', discover } } : {}) } as never);
+      await client.connect(assumingComplete(transport), { timeout: timeoutMs, ...(discover ? { prior: { kind: 'modern', discover } } : {}) } as never);
     } catch (err) {
       await client.close().catch(() => {});
       throw asV1(err);

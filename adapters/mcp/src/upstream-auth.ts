@@ -278,14 +278,18 @@ class UpstreamAuthSession {
       },
       get clientMetadata(): OAuthClientMetadata {
         const url = redirectUrl();
-        return {
+        // SEP-837: a registration says what kind of client it is; ours is a web server with its own
+        // callback. (The v1 SDK's type predates the field; it sends the metadata as given.)
+        const metadata: OAuthClientMetadata & { application_type: 'web' } = {
           client_name: config.clientName ?? 'Switchyard',
+          application_type: 'web',
           redirect_uris: url ? [url] : [],
           grant_types: interactive ? ['authorization_code', 'refresh_token'] : ['client_credentials'],
           response_types: interactive ? ['code'] : [],
           token_endpoint_auth_method: privateKeyJwt ? 'private_key_jwt' : config.clientSecret ? 'client_secret_basic' : 'none',
           ...(config.scope ? { scope: config.scope } : {}),
         };
+        return metadata;
       },
       ...(config.clientMetadataUrl ? { clientMetadataUrl: config.clientMetadataUrl } : {}),
       state: () => (mode.kind === 'connect' ? mode.state : randomUUID()),

@@ -17,6 +17,7 @@ import { traceHeaders } from '@switchyard/telemetry';
 import { ANSWER_TOO_LARGE_CODE, BoundedStdioTransport } from './bounded-stdio-transport.js';
 import { AnswerCutOffError, AnswerTooLargeError, createLeanFetch } from './lean-fetch.js';
 import { ModernUpstreamConnection, speaksOnlyModern, type ModernTarget } from './modern-upstream.js';
+import type { OAuthClientProvider as ModernOAuthProvider } from '@modelcontextprotocol/client';
 import { ProbeTimeoutError, probeEra, type EraVerdict } from './era-probe.js';
 import { refuseWrongEraAnswer } from './wrong-era-answer.js';
 import type { UpstreamConnection } from './upstream-connection.js';
@@ -456,13 +457,20 @@ export class McpUpstreamClient implements UpstreamToolClient {
   }
 
   private async connectModern(upstream: UpstreamAddress, discover?: Record<string, unknown>): Promise<UpstreamConnection> {
-    if (upstream.transport === 'sse' || upstream.oauth) {
-      throw new SwitchyardError('upstream_unavailable', `${upstream.url} speaks only MCP 2026-07-28, which Switchyard speaks to upstreams over stdio and streamable HTTP without OAuth sign-in`, { upstream: upstream.url });
+    if (upstream.transport === 'sse') {
+      throw new SwitchyardError('upstream_unavailable', `${upstream.url} speaks only MCP 2026-07-28, which has no SSE transport: configure it as streamable-http`, { upstream: upstream.url });
     }
-    const target: ModernTarget =
-      upstream.transport === 'stdio'
-        ? { transport: 'stdio', command: upstream.command!, args: upstream.args ?? [], env: upstream.env, cwd: upstream.cwd, maxMessageBytes: this.maxResultBytes }
-        : { transport: 'streamable-http', url: new URL(upstream.url), fetch: this.http.fetch as typeof fetch, headers: upstream.headers };
+    let target: ModernTarget;
+    if (upstream.transport === 'stdio') {
+      target = { transport: 'stdio', command: upstream.command!, args: upstream.args ?? [], env: upstream.env, cwd: upstream.cwd, maxMessageBytes: this.maxResultBytes };
+    } else if (upstream.oauth) {
+      // The same sign-in as the 2025 era: our provider (its sealed tokens, refresh, the owner's consent) and its fetch.
+      if (!this.oauth?.has(upstream.oauth)) throw new SwitchyardError('upstream_unavailable', `${upstream.url} signs in with OAuth, and no sign-in is configured for ${upstream.oauth}`, { upstream: upstream.url });
+      const { authProvider, fetch } = await this.oauth.transportAuth(upstream.oauth, this.http.fetch);
+      target = { transport: 'streamable-http', url: new URL(upstream.url), fetch: fetch as typeof globalThis.fetch, headers: upstream.headers, authProvider: authProvider as unknown as ModernOAuthProvider };
+    } else {
+      target = { transport: 'streamable-http', url: new URL(upstream.url), fetch: this.http.fetch as typeof fetch, headers: upstream.headers };
+    }
     try {
       // Its InputRequiredResult questions go to the caller of the call they belong to (its own async context).
       // Its listen stream's notifications reach the same listeners as a 2025 upstream's unsolicited ones.
@@ -476,6 +484,8 @@ export class McpUpstreamClient implements UpstreamToolClient {
       };
       return await ModernUpstreamConnection.open(target, CLIENT_INFO, this.connectTimeoutMs, (kind, params, key) => this.askCaller(kind, params, currentCall.getStore(), false, key), events, discover);
     } catch (err) {
+      // upstream_auth_required (the owner has not connected it, or must again) is said as it is.
+      if (SwitchyardError.is(err)) throw err;
       const timedOut = err instanceof McpError && err.code === ErrorCode.RequestTimeout;
       throw new SwitchyardError(timedOut ? 'upstream_timeout' : 'upstream_unavailable', `cannot connect to ${upstream.url} on MCP 2026-07-28: ${(err as Error).message}`, { upstream: upstream.url });
     }
