@@ -64,13 +64,20 @@ async function withConsent<T>(step: () => Promise<T>, tries = 3): Promise<T> {
   }
 }
 
+/** A form as a person accepts it: every field that has a default keeps it (SEP-1034), the required rest from the schema's example. */
+function formAsFilled(schema: Record<string, unknown>): Record<string, unknown> {
+  const properties = (schema['properties'] ?? {}) as Record<string, { default?: unknown }>;
+  const defaults = Object.entries(properties).filter(([, field]) => field?.default !== undefined).map(([name, field]) => [name, field.default]);
+  return { ...exampleFor(schema), ...Object.fromEntries(defaults) };
+}
+
 /**
  * The caller of each call, as a person at an MCP client would be: it accepts an elicitation with the
  * example of the schema asked for, answers a sampling request, and has no roots. The upstream
  * client bridges the upstream's questions to it (in either era), as it does for a real caller.
  */
 const caller: CallerChannel = {
-  elicit: async (params) => ({ action: 'accept', content: exampleFor((params['requestedSchema'] ?? { type: 'object' }) as Record<string, unknown>) }),
+  elicit: async (params) => ({ action: 'accept', content: formAsFilled((params['requestedSchema'] ?? { type: 'object' }) as Record<string, unknown>) }),
   sample: async () => ({ role: 'assistant', content: { type: 'text', text: 'an answer from the caller' }, model: 'conformance-caller' }),
   listRoots: async () => ({ roots: [] }),
 };
