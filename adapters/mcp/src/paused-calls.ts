@@ -122,7 +122,7 @@ export class PausedCalls {
 
   constructor(
     readonly seal: RequestStateSeal,
-    private readonly ttlMs: number = DEFAULT_PAUSE_TTL_MS,
+    readonly ttlMs: number = DEFAULT_PAUSE_TTL_MS,
     private readonly now: () => number = Date.now,
   ) {}
 
