@@ -21,6 +21,7 @@ function build(ctx: McpRequestContext, asking: boolean): McpServer {
     { title: 'Echo', description: 'Echoes the message back, with the era that served it', inputSchema: z.object({ message: z.string().min(1) }) },
     async ({ message }): Promise<CallToolResult> => ({ content: [{ type: 'text', text: `${message} (${ctx.era})` }], structuredContent: { message, era: ctx.era } }),
   );
+  if (!asking) return server;
   // Logs the SDK's way (ctx.mcpReq.log): at 2026-07-28 only when the request's _meta names a log level.
   server.registerTool(
     'chatty',
@@ -31,7 +32,6 @@ function build(ctx: McpRequestContext, asking: boolean): McpServer {
       return { content: [{ type: 'text', text: `chatty done (${ctx.era})` }] };
     },
   );
-  if (!asking) return server;
   // A prompt that asks for context first (InputRequiredResult on prompts/get), with a requestState of its own.
   server.registerPrompt(
     'briefing',
