@@ -88,6 +88,23 @@ for (const engine of engines()) {
       expect([count(dual, 'server/discover'), count(dual, 'initialize')]).to.deep.equal([1, 1]);
     });
 
+    it('a 2026 caller\'s run over the 2026 connection keeps the upstream\'s log messages, as a 2025 caller\'s does', async () => {
+      const modern = await v2('dual');
+      const legacy = await v1('dual');
+      try {
+        const ran = [await modern.callTool({ name: 'chatty', arguments: {} }), await legacy.callTool({ name: 'chatty', arguments: {} })];
+        expect(ran.map((r) => ((r as CallToolResult).content as Array<{ text: string }>)[0]!.text)).to.deep.equal(['chatty done (modern)', 'chatty done (legacy)']);
+        for (const r of ran) {
+          const id = ((r as CallToolResult)._meta as Record<string, { invocation: string }>)['switchyard/run']!.invocation;
+          const stored = (await request(svc.url).get(`/api/invocations/${id}`).set(HEADERS).expect(200)).body.invocation as { logs: Array<{ level: string; data: unknown }> };
+          expect(stored.logs.map((l) => [l.level, l.data])).to.deep.equal([['info', 'chatty started'], ['debug', 'chatty details']]);
+        }
+      } finally {
+        await modern.close();
+        await legacy.close();
+      }
+    });
+
     it('a 2026 caller\'s prompts/get that asks: the InputRequiredResult as the upstream sent it, its requestState sealed in ours; the retry completes it', async () => {
       const asked = await raw2026('prompts/get', { name: 'briefing', arguments: { team: 'ops' } });
       const result = asked.result as { resultType: string; inputRequests: Record<string, { method: string; params: { message: string } }>; requestState: string };

@@ -290,7 +290,9 @@ export class McpUpstreamClient implements UpstreamToolClient {
       const pending = this.connection(connectionKey, upstream);
       client = await pending;
       const send = (c: UpstreamConnection) => {
-        track(c);
+        // Counted in flight (where a message's call is told by being the only one) only when it can
+        // be asked: one that cannot must not make a call's questions and logs over stdio unmatchable.
+        if (options.channel) track(c);
         // A 2026 caller on a 2026 connection answers an InputRequiredResult itself: handed back as it is.
         const asIs = era === MODERN_PROTOCOL_VERSION && c instanceof ModernUpstreamConnection;
         return currentCall.run(call, () => c.request({ method, ...(params ? { params } : {}) } as McpRequest, AnyResult as never, { timeout: options.timeoutMs, ...(asIs ? { allowInputRequired: true } : {}) }));
