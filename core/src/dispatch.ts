@@ -32,6 +32,8 @@ export const storageUnavailable = (what: string, err: unknown, details: Record<s
 export interface LiveCall {
   signal?: AbortSignal;
   channel?: CallerChannel;
+  /** The MCP revision the caller speaks, when it is an MCP caller (see ToolCallOptions.callerProtocol). */
+  callerProtocol?: string;
 }
 
 /** `id`: the invocation id the run gets (an idempotency key's claim names it first); a new one otherwise. */
@@ -91,7 +93,7 @@ export class DispatchService {
 
   async dispatch(request: DispatchRequest, caller: Caller): Promise<DispatchOutcome> {
     const source = request.source ?? 'api';
-    const live: LiveCall = { ...(request.signal ? { signal: request.signal } : {}), ...(request.channel ? { channel: request.channel } : {}) };
+    const live: LiveCall = { ...(request.signal ? { signal: request.signal } : {}), ...(request.channel ? { channel: request.channel } : {}), ...(request.callerProtocol ? { callerProtocol: request.callerProtocol } : {}) };
     const id = request.id ?? newInvocationId();
     if ('replay' in request) return this.replay(request.replay, caller, source, live, id);
     if (typeof request.key !== 'string' || request.key.length === 0) fail('invalid_request', 'key must be a non-empty string');

@@ -23,6 +23,7 @@ export class ToolRunner implements CapabilityRunner {
       ...(context.signal ? { signal: context.signal } : {}),
       ...(context.channel ? { channel: context.channel } : {}),
       ...(context.log ? { onLog: context.log } : {}),
+      ...(context.callerProtocol ? { callerProtocol: context.callerProtocol } : {}),
     });
     if (!result.isError) return new ToolOutput(result.value, result.content, result.structuredContent);
     const match = /^([a-z_]+):\s*(.*)$/s.exec(result.text);

@@ -15,12 +15,6 @@ import { CONFORMANCE_2026_CLI, runConformance, type ScenarioResult } from '../su
 const OPEN = { auth: 'none', risk: 'low', approval: false };
 
 const NO_ASKING_TOOLS = 'the reference has no tools that ask the client (elicitation, sampling) yet';
-/**
- * The reference speaks both eras, so Switchyard connects to it at 2025-11-25 (initialize first);
- * its 2025 face is stateless and cannot send a 2025 client requests, so its InputRequiredResult
- * tools fail on that connection. Through its 2026-only twin they pass (MODERN_ONLY_LOSES).
- */
-const ASKS_OVER_2025 = 'Switchyard speaks 2025-11-25 to a server that accepts initialize, and the reference cannot ask a 2025 client (its 2025 face is stateless); they pass through the 2026-only twin';
 const NO_TASKS = 'tasks are an extension the reference does not implement';
 
 /** Scenarios the reference upstream fails on its own, per revision, and why. */
@@ -47,30 +41,22 @@ const REFERENCE_FAILS: Record<string, Record<string, string>> = {
   },
 };
 
-/** Scenarios that pass directly but not through the gateway, per revision, and why. */
+/**
+ * Scenarios that pass directly but not through the gateway, per revision, and why: none. The
+ * reference speaks both eras, and Switchyard speaks each caller its own (a 2026-07-28 caller over a
+ * 2026 connection), so the multi-round-trip scenarios reach a 2026 caller as they do directly.
+ */
 const GATEWAY_LOSES: Record<string, Record<string, string>> = {
   '2025-11-25': {},
-  '2026-07-28': {
-    'input-required-result-basic-elicitation': ASKS_OVER_2025,
-    'input-required-result-basic-list-roots': ASKS_OVER_2025,
-    'input-required-result-basic-sampling': ASKS_OVER_2025,
-    'input-required-result-capability-check': ASKS_OVER_2025,
-    'input-required-result-multi-round': ASKS_OVER_2025,
-    'input-required-result-multiple-input-requests': ASKS_OVER_2025,
-    'input-required-result-non-tool-request': ASKS_OVER_2025,
-    'input-required-result-request-state': ASKS_OVER_2025,
-    'input-required-result-result-type': ASKS_OVER_2025,
-    'input-required-result-tampered-state': ASKS_OVER_2025,
-  },
+  '2026-07-28': {},
 };
 
 /**
  * The multi-round-trip scenarios through the gateway in front of the reference's 2026-only twin
- * (Switchyard speaks 2026-07-28 to it): those that pass directly but not through us, and why.
+ * (Switchyard speaks 2026-07-28 to it): those that pass directly but not through us, and why: none
+ * (prompts/get's InputRequiredResult reaches the 2026 caller as it is, forwarded-input.ts).
  */
-const MODERN_ONLY_LOSES: Record<string, string> = {
-  'input-required-result-non-tool-request': 'prompts/get is forwarded as it is (pass-through), not as a run: an InputRequiredResult to it has no caller to ask',
-};
+const MODERN_ONLY_LOSES: Record<string, string> = {};
 const INPUT_REQUIRED = /^input-required-result-/;
 
 const passing = (results: Map<string, ScenarioResult>) => [...results].filter(([, r]) => r.passed).map(([name]) => name).sort();
@@ -140,10 +126,10 @@ for (const engine of engines()) {
       });
     }
 
-    it('scores: 2025-11-25 at parity (29 of 33), 2026-07-28 38 of 50 directly and 28 through the gateway (the 10 that ask need a 2026 upstream connection, see above)', () => {
+    it('scores: at parity in both revisions, 2025-11-25 29 of 33 and 2026-07-28 38 of 50, directly and through the gateway', () => {
       const score = (m: Map<string, ScenarioResult>) => `${passing(m).length}/${m.size}`;
       expect([score(direct.get('2025-11-25')!), score(gateway.get('2025-11-25')!)]).to.deep.equal(['29/33', '29/33']);
-      expect([score(direct.get('2026-07-28')!), score(gateway.get('2026-07-28')!)]).to.deep.equal(['38/50', '28/50']);
+      expect([score(direct.get('2026-07-28')!), score(gateway.get('2026-07-28')!)]).to.deep.equal(['38/50', '38/50']);
     });
   });
 }

@@ -1,6 +1,7 @@
 // An MCP server that speaks only protocol 2026-07-28 (no initialize, no sessions): the v2 server
 // SDK's createMcpHandler with `legacy: 'reject'`, over node:http on a free loopback port. It stands
 // for an upstream that moved to the current protocol, to show Switchyard imports and calls it.
+// With `bothEras` it also serves 2025-11-25 (stateless), as an upstream in the middle of that move.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { acceptedContent, createMcpHandler, inputRequired, inputResponse, McpServer, type CallToolResult, type McpRequestContext } from '@modelcontextprotocol/server';
@@ -16,7 +17,7 @@ export interface ModernUpstream {
 }
 
 function build(ctx: McpRequestContext, asking: boolean, added: Set<string>): McpServer {
-  const server = new McpServer({ name: 'modern-only', version: '1.0.0' }, { capabilities: { tools: {} } });
+  const server = new McpServer({ name: 'modern-only', version: '1.0.0' }, { capabilities: { tools: {}, logging: {}, prompts: {} } });
   for (const name of added) server.registerTool(name, { description: `Added later: ${name}`, inputSchema: z.object({}) }, async (): Promise<CallToolResult> => ({ content: [{ type: 'text', text: name }] }));
   server.registerTool(
     'echo',
@@ -24,6 +25,32 @@ function build(ctx: McpRequestContext, asking: boolean, added: Set<string>): Mcp
     async ({ message }): Promise<CallToolResult> => ({ content: [{ type: 'text', text: `${message} (${ctx.era})` }], structuredContent: { message, era: ctx.era } }),
   );
   if (!asking) return server;
+  // Logs the SDK's way (ctx.mcpReq.log): at 2026-07-28 only when the request's _meta names a log level.
+  server.registerTool(
+    'chatty',
+    { title: 'Chatty', description: 'Logs two lines while it runs', inputSchema: z.object({}) },
+    async (_args, handler): Promise<CallToolResult> => {
+      await handler.mcpReq.log('info', 'chatty started');
+      await handler.mcpReq.log('debug', 'chatty details');
+      return { content: [{ type: 'text', text: `chatty done (${ctx.era})` }] };
+    },
+  );
+  // A prompt that asks for context first (InputRequiredResult on prompts/get), with a requestState of its own.
+  server.registerPrompt(
+    'briefing',
+    { title: 'Briefing', description: 'Asks what the briefing is about, then gives it', argsSchema: z.object({ team: z.string() }) },
+    async ({ team }, handler) => {
+      const topic = acceptedContent<{ topic: string }>(handler.mcpReq.inputResponses, 'topic')?.topic;
+      if (topic === undefined) {
+        return inputRequired({
+          inputRequests: { topic: inputRequired.elicit({ message: `What should ${team}'s briefing cover?`, requestedSchema: { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'] } }) },
+          requestState: `briefing:${team}`,
+        }) as never;
+      }
+      if (handler.mcpReq.requestState() !== `briefing:${team}`) throw new Error('the retry lost the upstream requestState');
+      return { messages: [{ role: 'user', content: { type: 'text', text: `Brief ${team} on ${topic}` } }] };
+    },
+  );
   // Tools that ask the caller the revision's way: InputRequiredResult, then the retry's answers.
   // The upstream's own requestState carries what it was asked, so the retry is checked against it.
   server.registerTool(
@@ -75,10 +102,14 @@ async function toRequest(req: IncomingMessage, base: string): Promise<Request> {
   return new Request(new URL(req.url ?? '/', base), { method: req.method ?? 'GET', headers, ...(body && req.method !== 'GET' && req.method !== 'HEAD' ? { body } : {}) });
 }
 
-/** `asking`: with the tools that ask their caller (confirm: elicitation, haiku: sampling, where: roots) beside echo. */
-export async function startModernUpstream(options: { asking?: boolean } = {}): Promise<ModernUpstream> {
+/**
+ * `asking`: with the tools that ask their caller (confirm: elicitation, haiku: sampling, where:
+ * roots) and the prompt that asks (briefing) beside echo and chatty. `bothEras`: 2025-11-25 served
+ * too (stateless, so it cannot ask a 2025 client anything).
+ */
+export async function startModernUpstream(options: { asking?: boolean; bothEras?: boolean } = {}): Promise<ModernUpstream> {
   const added = new Set<string>();
-  const handler = createMcpHandler((ctx) => build(ctx, options.asking === true, added), { legacy: 'reject' });
+  const handler = createMcpHandler((ctx) => build(ctx, options.asking === true, added), options.bothEras ? {} : { legacy: 'reject' });
   const seen: ModernUpstream['seen'] = [];
   let base = '';
   const http = createServer((req, res) => {

@@ -26,6 +26,7 @@ import {
   type CapabilityDefinition,
   type CapabilityRegistry,
   type RunnerDirectory,
+  type ForwardedRequestOptions,
   type UpstreamAddress,
   type UpstreamImports,
   type UpstreamRefresh,
@@ -201,12 +202,12 @@ export class ConfiguredUpstreamImports implements UpstreamImports {
     return state ? [...state.keys] : undefined;
   }
 
-  /** A resources, prompts or completion request to the server, with the list timeout. */
-  async forward(name: string, method: string, params: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
+  /** A resources, prompts or completion request to the server, with the list timeout; the caller's era and channel go with it. */
+  async forward(name: string, method: string, params: Record<string, unknown> | undefined, options: Omit<ForwardedRequestOptions, 'timeoutMs'> = {}): Promise<Record<string, unknown>> {
     const state = this.servers.get(name);
     if (!state) throw new SwitchyardError('upstream_not_found', `no upstream server named ${JSON.stringify(name)} in config upstreams.servers`, { name, upstreams: [...this.servers.keys()].sort() });
     if (!this.tools.request) throw new SwitchyardError('upstream_unavailable', `the upstream client cannot forward ${method}`, { upstream: state.address.url, method });
-    return this.tools.request(state.address, method, params, { timeoutMs: this.listTimeoutMs });
+    return this.tools.request(state.address, method, params, { ...options, timeoutMs: this.listTimeoutMs });
   }
 
   /** Each server configured at the address that sent notifications/resources/updated (usually one). */

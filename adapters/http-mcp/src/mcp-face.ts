@@ -68,15 +68,22 @@ export function refusedAsEnded(req: Request, res: Response, sessions: CallerSess
   return true;
 }
 
+/** Forwarded requests an upstream may answer by asking the caller first (elicitation, sampling). */
+const FORWARDED_ASKING = new Set(['prompts/get', 'resources/read']);
+
 /**
  * A tools/call answered as a stream (SSE) rather than one JSON body: when the caller asked for
- * progress or log messages, or its client can be asked things (elicitation, sampling) while the call runs.
+ * progress or log messages, or its client can be asked things (elicitation, sampling) while the
+ * call runs; a forwarded prompts/get or resources/read too when it can be asked.
  */
 function streams(body: unknown, sessionId: string | undefined, logging: boolean): boolean {
   const messages = Array.isArray(body) ? body : [body];
   const caps = capabilitiesOf(sessionId);
   return messages.some((m) => {
-    if (typeof m !== 'object' || m === null || (m as { method?: unknown }).method !== 'tools/call') return false;
+    if (typeof m !== 'object' || m === null) return false;
+    const method = (m as { method?: unknown }).method;
+    if (typeof method === 'string' && FORWARDED_ASKING.has(method)) return caps.elicitation || caps.sampling;
+    if (method !== 'tools/call') return false;
     const meta = ((m as { params?: { _meta?: { progressToken?: unknown } } }).params ?? {})._meta;
     return meta?.progressToken !== undefined || logging || caps.elicitation || caps.sampling;
   });

@@ -1,6 +1,6 @@
 // An upstream client that hands every call to another: the base of the decorators (metered,
 // traced), which override only what they add to and pass the rest through unchanged.
-import type { McpToolDescription, ToolCallOptions, ToolCallResult, UpstreamAddress, UpstreamToolClient } from '@switchyard/core';
+import type { ForwardedRequestOptions, McpToolDescription, ToolCallOptions, ToolCallResult, UpstreamAddress, UpstreamToolClient } from '@switchyard/core';
 
 export class DelegatingUpstreamClient implements UpstreamToolClient {
   constructor(protected readonly inner: UpstreamToolClient) {}
@@ -13,7 +13,7 @@ export class DelegatingUpstreamClient implements UpstreamToolClient {
     return this.inner.listTools(upstream, options);
   }
 
-  request(upstream: UpstreamAddress, method: string, params: Record<string, unknown> | undefined, options: { timeoutMs: number }): Promise<Record<string, unknown>> {
+  request(upstream: UpstreamAddress, method: string, params: Record<string, unknown> | undefined, options: ForwardedRequestOptions): Promise<Record<string, unknown>> {
     if (!this.inner.request) return Promise.reject(new Error(`the upstream client cannot forward ${method}`));
     return this.inner.request(upstream, method, params, options);
   }

@@ -15,6 +15,11 @@ import type { ServerPassThrough } from './virtual-mcp-server.js';
 import { answerRound, resumeRound, startAsking, type RoundContext } from './input-rounds.js';
 import type { PausedCalls } from './paused-calls.js';
 import { argumentsDigest, type RequestStateClaims } from './request-state-seal.js';
+import { MODERN_PROTOCOL_VERSION } from './modern-upstream.js';
+import { askedOf, asksForInput, retryFieldsOf } from './forwarded-input.js';
+
+/** What this face tells the runs it starts and the requests it forwards: its caller speaks 2026-07-28 (an upstream of both eras is spoken that too). */
+const CALLER = { callerProtocol: MODERN_PROTOCOL_VERSION };
 
 export interface ModernMcpServerOptions extends Pick<SwitchyardMcpServerOptions, 'tools' | 'baseUrl' | 'version' | 'blobs' | 'pageSize' | 'nameOf'> {
   /** How long cacheable results stay fresh (ttlMs, mcp.cacheTtlMs; 0 when left out); always private. */
@@ -90,13 +95,13 @@ export function createModernMcpServer(options: ModernMcpServerOptions): Server {
       const declared = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: unknown; sampling?: unknown; roots?: unknown } | undefined;
       if (round && (declared?.elicitation !== undefined || declared?.sampling !== undefined || declared?.roots !== undefined)) {
         const idempotencyKey = (request.params._meta as Record<string, unknown> | undefined)?.[IDEMPOTENCY_META_KEY];
-        const run = startAsking(round, name, argumentsDigest(args ?? {}), { elicitation: declared.elicitation !== undefined, sampling: declared.sampling !== undefined, roots: declared.roots !== undefined }, (live) => call(name, (args ?? {}) as Record<string, unknown>, live, idempotencyKey));
+        const run = startAsking(round, name, argumentsDigest(args ?? {}), { elicitation: declared.elicitation !== undefined, sampling: declared.sampling !== undefined, roots: declared.roots !== undefined }, (live) => call(name, (args ?? {}) as Record<string, unknown>, { ...live, ...CALLER }, idempotencyKey));
         return await answerRound(round, run);
       }
       const sent: Promise<unknown>[] = [];
       // The idempotency key rides in _meta, as on the 2025 faces (IDEMPOTENCY_META_KEY).
       const idempotencyKey = (request.params._meta as Record<string, unknown> | undefined)?.[IDEMPOTENCY_META_KEY];
-      const outcome = await call(name, (args ?? {}) as Record<string, unknown>, { signal: ctx.mcpReq.signal, channel: channelOf(ctx, sent) }, idempotencyKey);
+      const outcome = await call(name, (args ?? {}) as Record<string, unknown>, { signal: ctx.mcpReq.signal, channel: channelOf(ctx, sent), ...CALLER }, idempotencyKey);
       await Promise.allSettled(sent);
       return (await toolResultOf(outcome, options.baseUrl, options.blobs)) as unknown as CallToolResult;
     } catch (err) {
@@ -105,19 +110,21 @@ export function createModernMcpServer(options: ModernMcpServerOptions): Server {
   });
 
   if (pass) {
-    const forward = async (method: string, params: unknown): Promise<never> => {
+    const forward = async (method: string, params: unknown, ctx: ServerContext): Promise<never> => {
       if (!pass.readable) throw new ProtocolError(-32003, `this credential may not read the resources and prompts of ${options.name}: it needs every tool of the server`, { code: 'scope_denied' });
       try {
-        // The envelope is ours with our caller; the upstream gets the request's own params.
+        // The envelope is ours with our caller; the upstream gets the request's own params, and a
+        // retry's answers and the upstream's requestState (forwarded-input.ts).
         const { _meta: _envelope, ...own } = (params ?? {}) as Record<string, unknown>;
-        const result = await pass.forward(method, own);
+        const result = await pass.forward(method, { ...own, ...retryFieldsOf(ctx, method, own) }, CALLER);
+        if (asksForInput(result)) return askedOf(result, method, own, paused) as never;
         return (isCacheable(method) ? forwardedWithHints(result, ttlMs) : result) as never;
       } catch (err) {
         throw protocolErrorOf(err);
       }
     };
     for (const method of ['resources/list', 'resources/templates/list', 'resources/read', 'prompts/list', 'prompts/get', 'completion/complete'] as const) {
-      server.setRequestHandler(method, ((request: { params?: unknown }) => forward(method, request.params)) as never);
+      server.setRequestHandler(method, ((request: { params?: unknown }, ctx: ServerContext) => forward(method, request.params, ctx)) as never);
     }
   }
   return server;

@@ -2,7 +2,8 @@
 // client info ride in each request's _meta, found with server/discover). It runs on the v2 client
 // SDK (@modelcontextprotocol/client), which speaks that revision; the v1 SDK does not. Its errors
 // are told in the v1 SDK's terms (McpError and its codes), which the upstream client maps to ours.
-import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, deserializeMessage, type McpSubscription, type OAuthClientProvider, type SubscriptionFilter, type Transport } from '@modelcontextprotocol/client';
+import { Client, LOG_LEVEL_META_KEY, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, deserializeMessage, type McpSubscription, type OAuthClientProvider, type SubscriptionFilter, type Transport } from '@modelcontextprotocol/client';
+import type { UpstreamLogEntry } from '@switchyard/core';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { BoundedStdioTransport } from './bounded-stdio-transport.js';
@@ -103,7 +104,16 @@ const RELISTEN_MAX_MS = 30_000;
 /** How long a listen opened again may wait for its acknowledgement. */
 const RELISTEN_TIMEOUT_MS = 10_000;
 
-const v2Options = (o: UpstreamRequestOptions) => ({ timeout: o.timeout, ...(o.signal ? { signal: o.signal } : {}), ...(o.onprogress ? { onprogress: o.onprogress } : {}) });
+const v2Options = (o: UpstreamRequestOptions) => ({ timeout: o.timeout, ...(o.signal ? { signal: o.signal } : {}), ...(o.onprogress ? { onprogress: o.onprogress } : {}), ...(o.allowInputRequired ? { allowInputRequired: true } : {}) });
+
+/**
+ * 2026-07-28 has no logging/setLevel: a request names the least level it wants logged in its own
+ * _meta (LOG_LEVEL_META_KEY, deprecated in the SDK but what its servers read; without it they log
+ * nothing). Every level is asked for, as a 2025 connection that never set a level gets them all:
+ * the run keeps them, and the caller's own level filters what reaches it.
+ */
+const LOG_EVERYTHING = 'debug';
+const withLogLevel = <P extends { _meta?: Record<string, unknown> }>(params: P): P => ({ ...params, _meta: { ...params._meta, [LOG_LEVEL_META_KEY]: LOG_EVERYTHING } });
 
 export class ModernUpstreamConnection implements UpstreamConnection {
   onclose?: (() => void) | undefined;
@@ -125,9 +135,10 @@ export class ModernUpstreamConnection implements UpstreamConnection {
    * adopted without asking again), then requests with the per-request envelope.
    * Elicitation, sampling and roots are declared, so the upstream may answer a call InputRequiredResult:
    * the SDK fulfils each of its questions through `ask` (the call's caller) and retries the call
-   * with the answers and the upstream's own requestState, all within the one call.
+   * with the answers and the upstream's own requestState, all within the one call; a request sent
+   * with `allowInputRequired` gets the InputRequiredResult itself instead. Log messages go to `log`.
    */
-  static async open(target: ModernTarget, clientInfo: { name: string; version: string }, timeoutMs: number, ask: (kind: 'elicit' | 'sample' | 'listRoots', params: Record<string, unknown>, key: string) => Promise<Record<string, unknown>>, events: ModernUpstreamEvents, discover?: Record<string, unknown>): Promise<ModernUpstreamConnection> {
+  static async open(target: ModernTarget, clientInfo: { name: string; version: string }, timeoutMs: number, ask: (kind: 'elicit' | 'sample' | 'listRoots', params: Record<string, unknown>, key: string) => Promise<Record<string, unknown>>, events: ModernUpstreamEvents, discover?: Record<string, unknown>, log?: (entry: UpstreamLogEntry) => void): Promise<ModernUpstreamConnection> {
     const client = new Client(clientInfo, { capabilities: { elicitation: {}, sampling: {}, roots: {} }, versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION }, probe: { timeoutMs } } });
     // The SDK gives an embedded question its inputRequests key as the request id: passed on, so a 2026 caller sees the upstream's keys.
     client.setRequestHandler('elicitation/create', (request, ctx) => ask('elicit', request.params as Record<string, unknown>, String(ctx.mcpReq.id)) as never);
@@ -139,6 +150,12 @@ export class ModernUpstreamConnection implements UpstreamConnection {
       events.resourceUpdated(params as { uri: string } & Record<string, unknown>);
     });
     client.setNotificationHandler('notifications/tools/list_changed', () => events.toolListChanged());
+    if (log) {
+      client.setNotificationHandler('notifications/message', (notification) => {
+        const { level, logger, data } = notification.params;
+        log({ level, ...(logger !== undefined ? { logger } : {}), data });
+      });
+    }
     const transport: Transport =
       target.transport === 'stdio'
         ? // Ours, not the SDK's: it holds no line past the bound. (The v2 client then probes the era in place, which a 2026 server answers.)
@@ -231,7 +248,7 @@ export class ModernUpstreamConnection implements UpstreamConnection {
 
   async callTool(params: { name: string; arguments: Record<string, unknown> }, _resultSchema: undefined, options: UpstreamRequestOptions): Promise<unknown> {
     try {
-      return await this.client.callTool(params, v2Options(options));
+      return await this.client.callTool(withLogLevel(params as typeof params & { _meta?: Record<string, unknown> }), v2Options(options));
     } catch (err) {
       throw asV1(err);
     }
@@ -247,7 +264,7 @@ export class ModernUpstreamConnection implements UpstreamConnection {
       }
     }
     try {
-      return (await this.client.request(request as never, v2Options(options))) as Record<string, unknown>;
+      return (await this.client.request({ ...request, params: withLogLevel(request.params ?? {}) } as never, v2Options(options))) as Record<string, unknown>;
     } catch (err) {
       throw asV1(err);
     }

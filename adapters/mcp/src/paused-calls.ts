@@ -150,7 +150,8 @@ export class PausedCalls {
   private readonly runs = new Map<string, { run: PausedRun<unknown>; timer: NodeJS.Timeout }>();
   /** Paused runs per credential, for maxPerCredential. */
   private readonly perHolder = new Map<string, number>();
-  private readonly ttlMs: number;
+  /** How long a paused run waits for its caller's retry (mcp.pausedCalls.ttlMs). */
+  readonly ttlMs: number;
   private closed = false;
 
   constructor(

@@ -18,6 +18,11 @@ export interface RequestStateClaims {
   args: string;
   /** Expiry, milliseconds since the epoch. */
   exp: number;
+  /**
+   * A forwarded request's (prompts/get, resources/read): the upstream's own requestState, carried
+   * inside ours so the caller's echo reaches it (forwarded-input.ts); `tool` then names the method.
+   */
+  upstream?: string;
 }
 
 const VERSION = 'sy1';

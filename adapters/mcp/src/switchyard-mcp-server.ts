@@ -204,15 +204,25 @@ export async function runToolCall(
  * elicitation and sampling are offered only when its client declared them at initialize.
  */
 function channelOf(server: Server, options: SwitchyardMcpServerOptions, progressToken: string | number | undefined, requestId: string | number, signal: AbortSignal, sent: Promise<unknown>[]): CallerChannel {
-  const capabilities = options.session?.capabilities ?? NO_CALLER_CAPABILITIES;
-  const exchange = options.exchange;
   const level = options.logging?.level;
-  const ask = (method: string) => (params: Record<string, unknown>) => exchange!.ask(server.transport!, options.session?.id, requestId, method, params, signal);
   return {
     ...(progressToken !== undefined
       ? { progress: (step) => void sent.push(server.notification({ method: 'notifications/progress', params: { ...step, progressToken } }, { relatedRequestId: requestId })) }
       : {}),
     ...(level ? { log: (entry) => void (logPasses(entry.level, level) && sent.push(server.notification(logNotificationOf(entry), { relatedRequestId: requestId }))) } : {}),
+    ...askingChannelOf(server, options, requestId, signal),
+  };
+}
+
+/**
+ * What an upstream may ask the caller of one request (a tools/call, or a forwarded prompts/get or
+ * resources/read): elicitation and sampling, each only when its client declared it at initialize.
+ */
+export function askingChannelOf(server: Server, options: Pick<SwitchyardMcpServerOptions, 'session' | 'exchange'>, requestId: string | number, signal: AbortSignal): CallerChannel {
+  const capabilities = options.session?.capabilities ?? NO_CALLER_CAPABILITIES;
+  const exchange = options.exchange;
+  const ask = (method: string) => (params: Record<string, unknown>) => exchange!.ask(server.transport!, options.session?.id, requestId, method, params, signal);
+  return {
     ...(exchange && capabilities.elicitation ? { elicit: ask('elicitation/create') } : {}),
     ...(exchange && capabilities.sampling ? { sample: ask('sampling/createMessage') } : {}),
   };

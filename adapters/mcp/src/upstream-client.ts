@@ -1,5 +1,6 @@
 // McpUpstreamClient: the one MCP client adapter. Keeps one connection per upstream and reuses it
-// (for stdio: one child process, started on first use and again after it exits); maps transport
+// (for stdio: one child process, started on first use and again after it exits), and for an
+// upstream that speaks both eras a second one, in 2026-07-28, for callers of that revision; maps transport
 // failures to upstream_unavailable and slow calls to upstream_timeout. A call passes on what the
 // upstream says meanwhile: progress and elicitation/sampling requests to the caller's channel, log
 // messages to the run (and to the caller, when it asked for them); the caller's abort becomes
@@ -12,11 +13,11 @@ import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, LoggingMessageNotificationSchema, McpError, ResourceUpdatedNotificationSchema, ResultSchema, ToolListChangedNotificationSchema, type Request as McpRequest } from '@modelcontextprotocol/sdk/types.js';
-import { SwitchyardError, textOf, type CallerChannel, type ContentBlock, type McpToolDescription, type ToolCallOptions, type ToolCallResult, type UpstreamAddress, type UpstreamLogEntry, type UpstreamToolClient } from '@switchyard/core';
+import { SwitchyardError, textOf, type CallerChannel, type ContentBlock, type ForwardedRequestOptions, type McpToolDescription, type ToolCallOptions, type ToolCallResult, type UpstreamAddress, type UpstreamLogEntry, type UpstreamToolClient } from '@switchyard/core';
 import { traceHeaders } from '@switchyard/telemetry';
 import { ANSWER_TOO_LARGE_CODE, BoundedStdioTransport } from './bounded-stdio-transport.js';
 import { AnswerCutOffError, AnswerTooLargeError, createLeanFetch } from './lean-fetch.js';
-import { ModernUpstreamConnection, speaksOnlyModern, type ModernTarget } from './modern-upstream.js';
+import { MODERN_PROTOCOL_VERSION, ModernUpstreamConnection, speaksOnlyModern, type ModernTarget } from './modern-upstream.js';
 import type { OAuthClientProvider as ModernOAuthProvider } from '@modelcontextprotocol/client';
 import { ProbeTimeoutError, probeEra, type EraVerdict } from './era-probe.js';
 import { refuseWrongEraAnswer } from './wrong-era-answer.js';
@@ -33,7 +34,13 @@ const MAX_TOOL_PAGES = 100;
 const connectionKeyOf = (u: UpstreamAddress): string =>
   u.transport === 'stdio' ? `stdio ${JSON.stringify([u.command, u.args ?? [], u.cwd ?? null, u.env ?? {}])}` : `${u.transport} ${u.url}`;
 
-/** One tools/call in flight: where the upstream's messages about it go. */
+/** The key of the 2026-07-28 connection to an upstream of both eras, beside its 2025 one (`key`). */
+const modernKeyOf = (key: string): string => `${key} ${MODERN_PROTOCOL_VERSION}`;
+
+/** Requests that stay on an upstream's 2025 connection whoever asks: its resource updates arrive there (notifications/resources/updated). */
+const ON_LEGACY_CONNECTION = new Set(['resources/subscribe', 'resources/unsubscribe']);
+
+/** One tools/call (or forwarded request) in flight: where the upstream's messages about it go. */
 interface InFlightCall {
   channel: CallerChannel | undefined;
   onLog: ((entry: UpstreamLogEntry) => void) | undefined;
@@ -100,6 +107,12 @@ export class McpUpstreamClient implements UpstreamToolClient {
   private readonly subscribed = new Map<string, Set<string>>();
   /** Calls in flight on each connection. */
   private readonly inFlight = new WeakMap<UpstreamConnection, Set<InFlightCall>>();
+  /**
+   * Upstreams (by connection key) whose probe found both eras: the verdict, with the probe's
+   * discover result when it gave one, kept so a 2026 caller's connection opens without probing
+   * again. Set or cleared each time the 2025 connection is opened.
+   */
+  private readonly bothEras = new Map<string, { discover?: Record<string, unknown> }>();
 
   constructor(options: McpUpstreamClientOptions = {}) {
     this.connectTimeoutMs = options.connectTimeoutMs ?? 5000;
@@ -143,7 +156,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
   }
 
   async callTool(upstream: UpstreamAddress, tool: string, args: unknown, options: ToolCallOptions): Promise<ToolCallResult> {
-    const connectionKey = connectionKeyOf(upstream);
+    const connectionKey = await this.keyFor(upstream, options.callerProtocol);
     const pending = this.connection(connectionKey, upstream);
     let client = await pending;
     // Out of time or withdrawn by the caller: the upstream is told (notifications/cancelled). One
@@ -251,13 +264,43 @@ export class McpUpstreamClient implements UpstreamToolClient {
     }
   }
 
-  async request(upstream: UpstreamAddress, method: string, params: Record<string, unknown> | undefined, options: { timeoutMs: number }): Promise<Record<string, unknown>> {
-    const connectionKey = connectionKeyOf(upstream);
+  async request(upstream: UpstreamAddress, method: string, params: Record<string, unknown> | undefined, options: ForwardedRequestOptions): Promise<Record<string, unknown>> {
+    // Subscriptions stay on the 2025 connection (see ON_LEGACY_CONNECTION); the rest follows the caller's era.
+    const era = ON_LEGACY_CONNECTION.has(method) ? undefined : options.callerProtocol;
+    let connectionKey = connectionKeyOf(upstream);
     let client: UpstreamConnection | undefined;
+    // What the upstream asks while the request runs (an elicitation during prompts/get, or a 2026
+    // upstream's InputRequiredResult fulfilled by the SDK) goes to this caller's channel, as for a call.
+    const call: InFlightCall = {
+      channel: options.channel,
+      onLog: undefined,
+      unanswered: null,
+      broken: null,
+      fail: (err) => {
+        call.broken ??= err;
+      },
+      pauseClock: () => {},
+      resumeClock: () => {},
+    };
+    let calls: Set<InFlightCall> | undefined;
+    const track = (c: UpstreamConnection) => {
+      calls?.delete(call);
+      calls = this.inFlight.get(c) ?? new Set<InFlightCall>();
+      this.inFlight.set(c, calls);
+      calls.add(call);
+    };
     try {
+      connectionKey = await this.keyFor(upstream, era);
       const pending = this.connection(connectionKey, upstream);
       client = await pending;
-      const send = (c: UpstreamConnection) => c.request({ method, ...(params ? { params } : {}) } as McpRequest, AnyResult as never, { timeout: options.timeoutMs });
+      const send = (c: UpstreamConnection) => {
+        // Counted in flight (where a message's call is told by being the only one) only when it can
+        // be asked: one that cannot must not make a call's questions and logs over stdio unmatchable.
+        if (options.channel) track(c);
+        // A 2026 caller on a 2026 connection answers an InputRequiredResult itself: handed back as it is.
+        const asIs = era === MODERN_PROTOCOL_VERSION && c instanceof ModernUpstreamConnection;
+        return currentCall.run(call, () => c.request({ method, ...(params ? { params } : {}) } as McpRequest, AnyResult as never, { timeout: options.timeoutMs, ...(asIs ? { allowInputRequired: true } : {}) }));
+      };
       let answer: Record<string, unknown>;
       try {
         answer = await send(client);
@@ -267,9 +310,11 @@ export class McpUpstreamClient implements UpstreamToolClient {
         client = await this.connection(connectionKey, upstream);
         answer = await send(client);
       }
+      if (call.unanswered) throw call.unanswered;
       this.noteSubscription(connectionKey, method, params);
       return answer;
     } catch (err) {
+      if (call.unanswered) throw call.unanswered;
       if (SwitchyardError.is(err)) throw err;
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
         throw new SwitchyardError('upstream_timeout', `${upstream.url} did not answer ${method} within ${options.timeoutMs} ms`, { upstream: upstream.url, method });
@@ -278,7 +323,24 @@ export class McpUpstreamClient implements UpstreamToolClient {
       if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed) throw err;
       if (client) this.drop(connectionKey, client);
       throw new SwitchyardError('upstream_unavailable', `${upstream.url} is unavailable: ${(err as Error).message}`, { upstream: upstream.url, method });
+    } finally {
+      calls?.delete(call);
     }
+  }
+
+  /**
+   * Which connection a caller of `callerProtocol` uses: an upstream of both eras is spoken
+   * 2026-07-28 to a 2026 caller (its own connection, so what that revision can carry reaches the
+   * caller: an InputRequiredResult, answers per request), 2025-11-25 to everyone else (2025 MCP
+   * callers, REST, webhooks, CLI), as the 2025 faces bridge that era's features (logging levels,
+   * sessions, subscriptions). Whether it speaks both is learnt by opening the 2025 connection (the
+   * probe), once, so a 2026 caller's first call may open both.
+   */
+  private async keyFor(upstream: UpstreamAddress, callerProtocol: string | undefined): Promise<string> {
+    const key = connectionKeyOf(upstream);
+    if (callerProtocol !== MODERN_PROTOCOL_VERSION) return key;
+    if (!this.bothEras.has(key)) await this.connection(key, upstream);
+    return this.bothEras.has(key) ? modernKeyOf(key) : key;
   }
 
   /**
@@ -313,11 +375,14 @@ export class McpUpstreamClient implements UpstreamToolClient {
     client.setRequestHandler(CreateMessageRequestSchema, (request) => ask('sample', request.params as Record<string, unknown>) as never);
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
       const { level, logger, data } = notification.params;
-      const call = this.callFor(client);
-      const entry = { level, ...(logger !== undefined ? { logger } : {}), data };
-      call?.onLog?.(entry);
-      call?.channel?.log?.(entry);
+      this.passLog(this.callFor(client), { level, ...(logger !== undefined ? { logger } : {}), data });
     });
+  }
+
+  /** An upstream's log message goes to the run of the call it belongs to, and to its caller when it asked for them. */
+  private passLog(call: InFlightCall | undefined, entry: UpstreamLogEntry): void {
+    call?.onLog?.(entry);
+    call?.channel?.log?.(entry);
   }
 
   /**
@@ -371,7 +436,8 @@ export class McpUpstreamClient implements UpstreamToolClient {
   private connection(key: string, upstream: UpstreamAddress): Promise<UpstreamConnection> {
     let pending = this.connections.get(key);
     if (!pending) {
-      pending = this.connect(upstream);
+      // The 2026 connection of an upstream of both eras adopts the probe's discover result (none: it asks).
+      pending = key === modernKeyOf(connectionKeyOf(upstream)) ? this.connectModern(upstream, this.bothEras.get(connectionKeyOf(upstream))?.discover) : this.connect(upstream, key);
       this.connections.set(key, pending);
       pending.then(
         (client) => {
@@ -385,13 +451,13 @@ export class McpUpstreamClient implements UpstreamToolClient {
   }
 
   /** One retry on a refused or reset connection: a keep-alive socket left from a restarted upstream fails once. */
-  private async connect(upstream: UpstreamAddress): Promise<UpstreamConnection> {
+  private async connect(upstream: UpstreamAddress, key: string): Promise<UpstreamConnection> {
     try {
-      return await this.connectOnce(upstream);
+      return await this.connectOnce(upstream, key);
     } catch (err) {
       if (!SwitchyardError.is(err, 'upstream_unavailable')) throw err;
       await new Promise((resolve) => setTimeout(resolve, 50));
-      return this.connectOnce(upstream);
+      return this.connectOnce(upstream, key);
     }
   }
 
@@ -431,12 +497,14 @@ export class McpUpstreamClient implements UpstreamToolClient {
    * a 2026-07-28 request comes first, as that revision has a client of both eras find out
    * (probeEra): an upstream that named 2026-era versions only is connected on that revision at
    * once. Otherwise initialize (2025 and older) follows, and a server of both eras is kept in the
-   * 2025 era, where every face's features (logging, subscriptions) are bridged; one that refuses
+   * 2025 era on this connection, where every face's features (logging, subscriptions) are bridged,
+   * and noted in bothEras, so 2026 callers get a connection of their own (keyFor); one that refuses
    * initialize in the 2026 revision's terms (-32022 naming only 2026-07-28, or -32020), or that
    * answered the probe and then fails initialize, is connected on 2026-07-28 (adopting the
    * probe's discover result, not asked again).
    */
-  private async connectOnce(upstream: UpstreamAddress): Promise<UpstreamConnection> {
+  private async connectOnce(upstream: UpstreamAddress, key: string): Promise<UpstreamConnection> {
+    this.bothEras.delete(key);
     if (upstream.transport !== 'streamable-http' || upstream.oauth) {
       const legacy = await this.connectLegacy(upstream);
       return legacy === MODERN_ONLY ? this.connectModern(upstream) : legacy;
@@ -453,7 +521,9 @@ export class McpUpstreamClient implements UpstreamToolClient {
     }
     if (verdict.only) return this.connectModern(upstream);
     const legacy = await this.connectLegacy(upstream).catch((): typeof MODERN_ONLY => MODERN_ONLY);
-    return legacy === MODERN_ONLY ? this.connectModern(upstream, verdict.discover) : legacy;
+    if (legacy === MODERN_ONLY) return this.connectModern(upstream, verdict.discover);
+    this.bothEras.set(key, verdict.discover ? { discover: verdict.discover } : {});
+    return legacy;
   }
 
   private async connectModern(upstream: UpstreamAddress, discover?: Record<string, unknown>): Promise<UpstreamConnection> {
@@ -472,8 +542,9 @@ export class McpUpstreamClient implements UpstreamToolClient {
       target = { transport: 'streamable-http', url: new URL(upstream.url), fetch: this.http.fetch as typeof fetch, headers: upstream.headers };
     }
     try {
-      // Its InputRequiredResult questions go to the caller of the call they belong to (its own async context).
-      // Its listen stream's notifications reach the same listeners as a 2025 upstream's unsolicited ones.
+      // Its InputRequiredResult questions go to the caller of the call they belong to (its own async
+      // context); its log messages to the call's run, as on a 2025 connection; its listen stream's
+      // notifications reach the same listeners as a 2025 upstream's unsolicited ones.
       const events = {
         resourceUpdated: (params: { uri: string } & Record<string, unknown>) => {
           for (const listener of this.resourceListeners) listener(upstream, params);
@@ -482,7 +553,10 @@ export class McpUpstreamClient implements UpstreamToolClient {
           for (const listener of this.toolListListeners) listener(upstream);
         },
       };
-      return await ModernUpstreamConnection.open(target, CLIENT_INFO, this.connectTimeoutMs, (kind, params, key) => this.askCaller(kind, params, currentCall.getStore(), false, key), events, discover);
+      let connection: ModernUpstreamConnection | undefined;
+      const log = (entry: UpstreamLogEntry) => this.passLog(connection ? this.callFor(connection) : currentCall.getStore(), entry);
+      connection = await ModernUpstreamConnection.open(target, CLIENT_INFO, this.connectTimeoutMs, (kind, params, key) => this.askCaller(kind, params, currentCall.getStore(), false, key), events, discover, log);
+      return connection;
     } catch (err) {
       // upstream_auth_required (the owner has not connected it, or must again) is said as it is.
       if (SwitchyardError.is(err)) throw err;

@@ -7,6 +7,8 @@ export interface UpstreamRequestOptions {
   timeout: number;
   signal?: AbortSignal;
   onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** 2026-07-28 only: an InputRequiredResult is returned as it is, not fulfilled through the connection's handlers. */
+  allowInputRequired?: boolean;
 }
 
 export interface UpstreamConnection {

@@ -15,14 +15,15 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { SwitchyardError, type Capability } from '@switchyard/core';
-import { createSwitchyardMcpServer, rpcErrorOf, type CallerTools, type SwitchyardMcpServerOptions } from './switchyard-mcp-server.js';
+import { SwitchyardError, type CallerChannel, type Capability } from '@switchyard/core';
+import { askingChannelOf, createSwitchyardMcpServer, rpcErrorOf, type CallerTools, type SwitchyardMcpServerOptions } from './switchyard-mcp-server.js';
 
 /** What a virtual server forwards to its upstream as it is (an imported server only). */
 export interface ServerPassThrough {
   /** False when this caller may not read the server's resources and prompts. */
   readable: boolean;
-  forward(method: string, params: Record<string, unknown> | undefined): Promise<Record<string, unknown>>;
+  /** `options`: the caller's era (callerProtocol, set by the 2026 face) and its channel for an upstream's questions meanwhile. */
+  forward(method: string, params: Record<string, unknown> | undefined, options?: { callerProtocol?: string; channel?: CallerChannel }): Promise<Record<string, unknown>>;
   /**
    * The caller's resource subscriptions, kept with its session (notifications/resources/updated
    * reach its GET stream); absent for a caller without a session, which is then offered none.
@@ -78,10 +79,11 @@ export function createVirtualMcpServer(options: VirtualMcpServerOptions): Server
   const { name, passThrough: pass } = options;
   const server = createSwitchyardMcpServer(virtualServerOptions(options));
   if (pass) {
-    const forward = async (method: string, params: Record<string, unknown> | undefined): Promise<Record<string, unknown>> => {
+    const forward = async (method: string, params: Record<string, unknown> | undefined, extra: { requestId: string | number; signal: AbortSignal }): Promise<Record<string, unknown>> => {
       if (!pass.readable) throw new McpError(-32003, `this credential may not read the resources and prompts of ${name}: it needs every tool of the server`, { code: 'scope_denied' });
       try {
-        return await pass.forward(method, params);
+        // What the upstream asks meanwhile goes to this caller as for a tool call (its session, what its client declared).
+        return await pass.forward(method, params, { channel: askingChannelOf(server, options, extra.requestId, extra.signal) });
       } catch (err) {
         throw rpcErrorOf(err);
       }
@@ -89,7 +91,7 @@ export function createVirtualMcpServer(options: VirtualMcpServerOptions): Server
     const forwarded = [ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ReadResourceRequestSchema, ListPromptsRequestSchema, GetPromptRequestSchema, CompleteRequestSchema] as const;
     for (const schema of forwarded) {
       const method = schema.shape.method.value;
-      server.setRequestHandler(schema, (async (request: { params?: Record<string, unknown> }) => forward(method, request.params)) as never);
+      server.setRequestHandler(schema, (async (request: { params?: Record<string, unknown> }, extra: { requestId: string | number; signal: AbortSignal }) => forward(method, request.params, extra)) as never);
     }
     const subscriptions = pass.subscriptions;
     if (subscriptions) {

@@ -12,6 +12,8 @@ export interface RunContext {
   signal?: AbortSignal;
   /** The caller's side of an MCP call, when there is one: progress and the requests an upstream makes of it. */
   channel?: CallerChannel;
+  /** The MCP revision the caller speaks, when it is an MCP caller: a tool runner passes it on (ToolCallOptions.callerProtocol). */
+  callerProtocol?: string;
   /** Keeps a log message the upstream sent during the run with the invocation. */
   log?: (entry: UpstreamLogEntry) => void;
 }

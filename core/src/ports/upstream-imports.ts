@@ -1,5 +1,5 @@
 // The imported MCP servers' port: their status, a refresh of one, and the tools held for review.
-import type { UpstreamAddress } from './upstream-tool-client.js';
+import type { UpstreamAddress, ForwardedRequestOptions } from './upstream-tool-client.js';
 import type { HeldTool } from '../tool-review.js';
 import type { DefinitionChange } from '../tool-diff.js';
 import type { ToolPin } from '../tool-pin.js';
@@ -49,8 +49,8 @@ export interface UpstreamImports {
   refresh(name: string): Promise<UpstreamRefresh>;
   /** The capability keys imported from server `name` (undefined when no such server is configured). */
   keysOf(name: string): string[] | undefined;
-  /** Sends a non-tool MCP request (resources, prompts, completion) to server `name` unchanged. */
-  forward(name: string, method: string, params: Record<string, unknown> | undefined): Promise<Record<string, unknown>>;
+  /** Sends a non-tool MCP request (resources, prompts, completion) to server `name` unchanged; `options` as UpstreamToolClient.request's (the timeout is the import's). */
+  forward(name: string, method: string, params: Record<string, unknown> | undefined, options?: Omit<ForwardedRequestOptions, 'timeoutMs'>): Promise<Record<string, unknown>>;
   /** Every tool held for review, by key, with how many each server left out past the bound. */
   held(): { tools: HeldTool[]; omitted: number };
   /** One held tool and what changed (not_found when the key is not held). */

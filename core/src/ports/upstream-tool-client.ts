@@ -10,6 +10,22 @@ export interface ToolCallOptions {
   channel?: CallerChannel;
   /** Called with each notifications/message the upstream sends while the call runs. */
   onLog?: (entry: UpstreamLogEntry) => void;
+  /**
+   * The MCP protocol revision the caller speaks (its face's: '2026-07-28' on the 2026 faces), when
+   * the call comes from an MCP caller. An upstream that speaks both eras is spoken the caller's era
+   * (2026-07-28 for a 2026 caller, else 2025-11-25), so what the caller's revision can do (an
+   * upstream's InputRequiredResult) reaches it. Left out (REST, webhooks, CLI): 2025-11-25.
+   */
+  callerProtocol?: string;
+}
+
+/** How one forwarded request (resources, prompts, completion) is made. */
+export interface ForwardedRequestOptions {
+  timeoutMs: number;
+  /** As in ToolCallOptions: which era a dual-era upstream is spoken for this caller. */
+  callerProtocol?: string;
+  /** The caller's side, when it can answer an upstream's questions (elicitation, sampling) asked while the request runs. */
+  channel?: CallerChannel;
 }
 
 /** A connection to upstream MCP tool servers, reused across calls. */
@@ -28,9 +44,11 @@ export interface UpstreamToolClient {
   /**
    * Any other MCP request (resources, prompts, completion) sent to the upstream as it is; the
    * answer is the upstream's result; a JSON-RPC error from it is thrown as the client's own error,
-   * code kept. Optional: only the MCP client adapter forwards.
+   * code kept. A 2026-07-28 caller (`callerProtocol`) over a 2026 connection gets an upstream's
+   * InputRequiredResult as it is (`resultType: 'input_required'`), to answer itself and retry with
+   * `inputResponses` and `requestState` in params. Optional: only the MCP client adapter forwards.
    */
-  request?(upstream: UpstreamAddress, method: string, params: Record<string, unknown> | undefined, options: { timeoutMs: number }): Promise<Record<string, unknown>>;
+  request?(upstream: UpstreamAddress, method: string, params: Record<string, unknown> | undefined, options: ForwardedRequestOptions): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 export const UpstreamToolClient = Symbol.for('switchyard.UpstreamToolClient');

@@ -5,7 +5,7 @@
 // callerTools as /mcp: authorize + dispatch, ledgered under the capability key.
 import { Router, json } from 'express';
 import { createModernMcpServer, virtualFace, type PausedCalls, type CallerExchange, type CallerSessions, type CallerTools } from '@switchyard/mcp';
-import { SwitchyardError, mayReadServer } from '@switchyard/core';
+import { SwitchyardError, mayReadServer, type CallerChannel } from '@switchyard/core';
 import { mcpParamsCheck } from '../mcp-params.js';
 import { answerMcp, callerTools, mcpCaller, mcpCredential, methodNotAllowed, type McpCtx } from '../mcp-face.js';
 import { endSession, sessionStreamRoutes } from './mcp-session-stream.js';
@@ -30,7 +30,8 @@ export function virtualMcpRoutes(ctx: McpCtx, exchange: CallerExchange, sessions
     const tools = toolsAmong(callerTools(req, ctx, cred), keys);
     const imported = keys.flatMap((k) => ctx.registry.get(k)?.capability ?? []);
     const readable = mayReadServer(cred, imported);
-    const forward = (method: string, params: Record<string, unknown> | undefined) => ctx.upstreams.forward(name, method, params);
+    // The caller's era and channel go with each forwarded request (the 2026 face names its era).
+    const forward = (method: string, params: Record<string, unknown> | undefined, options?: { callerProtocol?: string; channel?: CallerChannel }) => ctx.upstreams.forward(name, method, params, options);
     // An imported tool is offered under the name its server gave it.
     await answerMcp(req, res, ctx, exchange, sessions, (options) => {
       const session = options.session?.id;
