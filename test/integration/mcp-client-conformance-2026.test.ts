@@ -30,7 +30,6 @@ const CLIENT_FAILS: Record<string, Record<string, string>> = {
     'auth/iss-wrong-issuer': ISS,
     'auth/metadata-issuer-mismatch': 'authorization server metadata whose issuer differs from the URL it was fetched for is not refused',
     'auth/scope-step-up': 'SEP-2350: a step-up asks for the challenged scope alone, not the union with the scopes granted before (a warning the suite counts as a failure)',
-    'http-standard-headers': 'an upstream that speaks both eras is spoken to at 2025-11-25 (initialize, which carries no Mcp-Method header) when no caller of 2026-07-28 asks',
   },
 };
 

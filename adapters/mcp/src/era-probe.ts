@@ -86,3 +86,19 @@ export async function probeEra(url: URL, fetchFn: typeof fetch, headers: Record<
   }
   return { era: 'legacy' };
 }
+
+/**
+ * A fetch that adds `Mcp-Method: initialize` to an initialize POST: the one request a client of both
+ * eras sends before it knows the server's (when the probe could not tell). The 2026-07-28 revision
+ * requires the header on every POST, and a server of that revision checks it; a 2025 server ignores
+ * it. (The SDK writes a request's method first, so the body's start tells.)
+ */
+export function announcingInitialize(fetchFn: typeof fetch): typeof fetch {
+  return (input, init) => {
+    const body = init?.body;
+    if (typeof body !== 'string' || !body.startsWith('{"method":"initialize"')) return fetchFn(input, init);
+    const headers = new Headers(init!.headers);
+    headers.set('mcp-method', 'initialize');
+    return fetchFn(input, { ...init, headers });
+  };
+}

@@ -19,7 +19,7 @@ import { ANSWER_TOO_LARGE_CODE, BoundedStdioTransport } from './bounded-stdio-tr
 import { AnswerCutOffError, AnswerTooLargeError, createLeanFetch } from './lean-fetch.js';
 import { MODERN_PROTOCOL_VERSION, ModernUpstreamConnection, speaksOnlyModern, type ModernTarget } from './modern-upstream.js';
 import type { OAuthClientProvider as ModernOAuthProvider } from '@modelcontextprotocol/client';
-import { ProbeTimeoutError, probeEra, type EraVerdict } from './era-probe.js';
+import { ProbeTimeoutError, announcingInitialize, probeEra, type EraVerdict } from './era-probe.js';
 import { refuseWrongEraAnswer } from './wrong-era-answer.js';
 import type { UpstreamConnection } from './upstream-connection.js';
 import type { UpstreamOAuthClients } from './upstream-auth.js';
@@ -482,11 +482,12 @@ export class McpUpstreamClient implements UpstreamToolClient {
     }
     const url = new URL(upstream.url);
     // Configured headers (e.g. authorization) go on every request, the SSE stream included.
-    const options = { fetch: this.http.fetch, ...(upstream.headers ? { requestInit: { headers: upstream.headers } } : {}) };
+    const announcing = announcingInitialize(this.http.fetch as typeof fetch);
+    const options = { fetch: announcing, ...(upstream.headers ? { requestInit: { headers: upstream.headers } } : {}) };
     if (upstream.oauth) {
       if (!this.oauth?.has(upstream.oauth)) throw new SwitchyardError('upstream_unavailable', `${upstream.url} signs in with OAuth, and no sign-in is configured for ${upstream.oauth}`, { upstream: upstream.url });
       // Throws upstream_auth_required when the owner has not connected it: nothing is sent.
-      const { authProvider, fetch } = await this.oauth.transportAuth(upstream.oauth, this.http.fetch);
+      const { authProvider, fetch } = await this.oauth.transportAuth(upstream.oauth, announcing);
       return { transport: new StreamableHTTPClientTransport(url, { ...options, authProvider, fetch }), stderr: () => '' };
     }
     return { transport: upstream.transport === 'sse' ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options), stderr: () => '' };
