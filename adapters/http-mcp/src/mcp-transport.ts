@@ -120,9 +120,23 @@ async function answerLean(call: LeanCall, res: Response): Promise<void> {
  * contradicts the body), then hands the request to `server`.
  */
 export async function serveModernMcp(server: ModernServer, req: Request, res: Response): Promise<void> {
-  const handler = createMcpHandler(() => server, { legacy: 'reject' });
-  await writeModernAnswer(await handler.fetch(webRequestFor(req, res), { parsedBody: req.body }), res);
+  const request = webRequestFor(req, res);
+  serverFor.set(request, server);
+  await writeModernAnswer(await modernHandler.fetch(request, { parsedBody: req.body }), res);
 }
+
+/** The server each request is answered by, found by the one handler's factory from the request it was given. */
+const serverFor = new WeakMap<globalThis.Request, ModernServer>();
+
+/**
+ * One v2 handler for every request, its server given per request: a handler built per request
+ * (its event bus and listen router each time) cost more than the tools/call it answered.
+ */
+const modernHandler = createMcpHandler((ctx) => {
+  const server = serverFor.get(ctx.requestInfo as globalThis.Request);
+  if (!server) throw new Error('no server was given for this request');
+  return server;
+}, { legacy: 'reject' });
 
 /**
  * Whether the v2 SDK would serve this 2026-07-28 request, as serveModernMcp does: its envelope,
