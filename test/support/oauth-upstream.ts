@@ -1,8 +1,8 @@
 // An MCP server that needs OAuth, with its own small authorization server, on one loopback port:
 // protected resource metadata (RFC 9728), authorization server metadata (RFC 8414), dynamic
 // registration (RFC 7591), authorization code with PKCE S256 (the owner's consent is granted at
-// once: the fixture has no sign-in page), client credentials, and refresh tokens that rotate (a
-// reused one revokes its family). The MCP endpoint is guarded by the SDK's requireBearerAuth.
+// once: the fixture has no sign-in page; its answer names its issuer, RFC 9207), client
+// credentials, and refresh tokens that rotate (a reused one revokes its family). The MCP endpoint is guarded by the SDK's requireBearerAuth.
 // Tests expire access tokens and revoke refresh tokens at will, and read what was issued.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
@@ -87,6 +87,7 @@ export async function startOAuthUpstream(options: { accessTtlS?: number; scopes?
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
       scopes_supported: scopes,
+      authorization_response_iss_parameter_supported: true,
     });
   });
 
@@ -109,6 +110,7 @@ export async function startOAuthUpstream(options: { accessTtlS?: number; scopes?
     const back = new URL(q['redirect_uri']!);
     back.searchParams.set('code', code);
     if (q['state']) back.searchParams.set('state', q['state']);
+    back.searchParams.set('iss', base);
     res.redirect(302, back.href);
   });
 
