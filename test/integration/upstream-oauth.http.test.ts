@@ -243,6 +243,23 @@ for (const engine of engines()) {
       }
     });
 
+    it('refuses an authorization server whose metadata names another issuer (RFC 8414 §3.3): upstream_auth_failed at Connect, nothing registered or asked', async () => {
+      const poisoned = await startOAuthUpstream({ metadataIssuer: 'https://attacker.example.com' });
+      const db = await openDatabase(tdb.url, { leafWorker: false });
+      dbs.push(db);
+      const oauth = new UpstreamOAuthClients([{ name: 'poisoned', url: poisoned.url, oauth: { grant: 'authorization_code' } }], new KnexUpstreamCredentialStore(db.knex), new CredentialSealer(sharedKeys), { connectUrl: '/dashboard/upstreams' });
+      try {
+        const refused = await oauth.begin('poisoned', 'http://127.0.0.1:1/dashboard/upstreams/poisoned/callback', 'state-of-poisoned-connect-0123456789').then(() => null, (err: unknown) => err);
+        expect(refused).to.have.property('code', 'upstream_auth_failed');
+        expect((refused as Error).message).to.contain('https://attacker.example.com').and.contain('RFC 8414');
+        expect(poisoned.registrations).to.deep.equal([]);
+        expect(poisoned.authorizeRequests).to.deep.equal([]);
+        expect((await oauth.list())[0]).to.include({ state: 'not_connected' });
+      } finally {
+        await poisoned.close();
+      }
+    });
+
     it('two processes refreshing at once spend a rotating refresh token once, and both calls run', async () => {
       const keys = sharedKeys;
       const config: UpstreamOAuthConfig = { grant: 'authorization_code' };
