@@ -27,6 +27,7 @@ export type ErrorCode =
   | 'upstream_answer_too_large'
   | 'upstream_not_found'
   | 'upstream_auth_required'
+  | 'upstream_auth_failed'
   | 'blocked_address'
   | 'fetch_failed'
   | 'transform_failed'

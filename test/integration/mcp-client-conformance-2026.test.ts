@@ -17,20 +17,9 @@ function requiredClientScenarios(revision: string): string[] {
 }
 
 /** Required client scenarios our upstream client fails, per revision, and why. The test fails when one starts passing. */
-const ISS = 'RFC 9207: the authorization response\'s iss parameter is not checked against the authorization server\'s issuer';
 const CLIENT_FAILS: Record<string, Record<string, string>> = {
-  '2025-11-25': {
-    'auth/scope-step-up': 'SEP-2350: a step-up asks for the challenged scope alone, not the union with the scopes granted before (a warning the suite counts as a failure)',
-  },
-  '2026-07-28': {
-    'auth/authorization-server-migration': 'a protected resource that names a new authorization server is not followed: the client registered with the old one is kept',
-    'auth/iss-normalized': ISS,
-    'auth/iss-supported-missing': ISS,
-    'auth/iss-unexpected': ISS,
-    'auth/iss-wrong-issuer': ISS,
-    'auth/metadata-issuer-mismatch': 'authorization server metadata whose issuer differs from the URL it was fetched for is not refused',
-    'auth/scope-step-up': 'SEP-2350: a step-up asks for the challenged scope alone, not the union with the scopes granted before (a warning the suite counts as a failure)',
-  },
+  '2025-11-25': {},
+  '2026-07-28': {},
 };
 
 /** Runs `run` over `items` two at a time (the suite starts servers and a client process for each). */

@@ -139,6 +139,29 @@ for (const engine of engines()) {
       await run('AC_WHOAMI').expect(200);
     });
 
+    it('refuses an answer whose iss names another authorization server, or has none though the server always sends it (RFC 9207): upstream_auth_failed, its code never exchanged', async () => {
+      for (const tamper of [(u: URL) => u.searchParams.set('iss', 'https://evil.example.com'), (u: URL) => u.searchParams.set('iss', `${ac.issuer}/`), (u: URL) => u.searchParams.delete('iss')]) {
+        const csrf = /name="csrf" value="([^"]+)"/.exec(await upstreamsPage())![1]!;
+        const pressed = await http.post('/dashboard/upstreams/ac/connect').set('cookie', cookie).type('form').send({ csrf }).expect(200);
+        const binding = pressed.headers['set-cookie']![0]!.split(';')[0]!;
+        const consent = await fetch(decode(/id="continue" href="([^"]+)"/.exec(pressed.text)![1]!), { redirect: 'manual' });
+        const back = new URL(consent.headers.get('location')!);
+        expect(back.searchParams.get('iss')).to.equal(ac.issuer);
+        tamper(back);
+        const exchanges = ac.tokenRequests.filter((t) => t.grant === 'authorization_code').length;
+        const refused = await http.get(`${back.pathname}${back.search}`).set('cookie', binding).expect(502);
+        expect(refused.text).to.contain('upstream_auth_failed').and.contain('RFC 9207');
+        expect(ac.tokenRequests.filter((t) => t.grant === 'authorization_code').length).to.equal(exchanges);
+        // The same answer with its iss put right is no longer awaited: that connection has ended.
+        back.searchParams.set('iss', ac.issuer);
+        await http.get(`${back.pathname}${back.search}`).set('cookie', binding).expect(400);
+        expect(ac.tokenRequests.filter((t) => t.grant === 'authorization_code').length).to.equal(exchanges);
+      }
+      // The connection made before is untouched.
+      expect(await upstreamsPage()).to.match(/data-upstream="ac" data-state="connected"/);
+      await run('AC_WHOAMI').expect(200);
+    });
+
     it('refreshes an expired access token with the refresh token, and the call runs', async () => {
       const refreshes = ac.tokenRequests.filter((t) => t.grant === 'refresh_token').length;
       ac.expireAccessTokens();
@@ -213,10 +236,27 @@ for (const engine of engines()) {
         expect(refused).to.have.property('code', 'upstream_auth_required');
         const consent = await fetch(await sides[0]!.oauth.begin('late', 'http://127.0.0.1:1/dashboard/upstreams/late/callback', 'state-of-late-connect-0123456789'), { redirect: 'manual' });
         const back = new URL(consent.headers.get('location')!);
-        await sides[0]!.oauth.complete('late', back.searchParams.get('state')!, back.searchParams.get('code')!);
+        await sides[0]!.oauth.complete('late', back.searchParams.get('state')!, back.searchParams.get('code')!, back.searchParams.get('iss'));
         expect((await sides[1]!.client.callTool(address, 'whoami', {}, { timeoutMs: 5000 })).isError).to.equal(false);
       } finally {
         for (const side of sides) await side.client.close();
+      }
+    });
+
+    it('refuses an authorization server whose metadata names another issuer (RFC 8414 §3.3): upstream_auth_failed at Connect, nothing registered or asked', async () => {
+      const poisoned = await startOAuthUpstream({ metadataIssuer: 'https://attacker.example.com' });
+      const db = await openDatabase(tdb.url, { leafWorker: false });
+      dbs.push(db);
+      const oauth = new UpstreamOAuthClients([{ name: 'poisoned', url: poisoned.url, oauth: { grant: 'authorization_code' } }], new KnexUpstreamCredentialStore(db.knex), new CredentialSealer(sharedKeys), { connectUrl: '/dashboard/upstreams' });
+      try {
+        const refused = await oauth.begin('poisoned', 'http://127.0.0.1:1/dashboard/upstreams/poisoned/callback', 'state-of-poisoned-connect-0123456789').then(() => null, (err: unknown) => err);
+        expect(refused).to.have.property('code', 'upstream_auth_failed');
+        expect((refused as Error).message).to.contain('https://attacker.example.com').and.contain('RFC 8414');
+        expect(poisoned.registrations).to.deep.equal([]);
+        expect(poisoned.authorizeRequests).to.deep.equal([]);
+        expect((await oauth.list())[0]).to.include({ state: 'not_connected' });
+      } finally {
+        await poisoned.close();
       }
     });
 
@@ -235,7 +275,7 @@ for (const engine of engines()) {
       const state = randomBytes(16).toString('base64url');
       const consent = await fetch(await sides[0]!.oauth.begin('ac', 'http://127.0.0.1:1/dashboard/upstreams/ac/callback', state), { redirect: 'manual' });
       const back = new URL(consent.headers.get('location')!);
-      await sides[0]!.oauth.complete('ac', back.searchParams.get('state')!, back.searchParams.get('code')!);
+      await sides[0]!.oauth.complete('ac', back.searchParams.get('state')!, back.searchParams.get('code')!, back.searchParams.get('iss'));
       for (const side of sides) expect((await side.client.callTool(address, 'whoami', {}, { timeoutMs: 5000 })).isError).to.equal(false);
       try {
         for (let round = 0; round < 3; round++) {
@@ -263,7 +303,7 @@ for (const engine of engines()) {
       try {
         const consent = await fetch(await oauth.begin('clocked', 'http://127.0.0.1:1/dashboard/upstreams/clocked/callback', 'state-of-clocked-connect-0123456789'), { redirect: 'manual' });
         const back = new URL(consent.headers.get('location')!);
-        await oauth.complete('clocked', back.searchParams.get('state')!, back.searchParams.get('code')!);
+        await oauth.complete('clocked', back.searchParams.get('state')!, back.searchParams.get('code')!, back.searchParams.get('iss'));
         expect((await client.callTool(address, 'whoami', {}, { timeoutMs: 5000 })).isError).to.equal(false);
         const first = upstream.presented.at(-1)!;
         const refreshes = upstream.tokenRequests.filter((t) => t.grant === 'refresh_token').length;

@@ -49,7 +49,8 @@ async function ownerConnects(): Promise<void> {
   const location = answer.headers.get('location');
   if (!location) throw new Error(`the authorization server did not redirect back (${answer.status})`);
   const back = new URL(location);
-  await oauth.complete(NAME, back.searchParams.get('state') ?? '', back.searchParams.get('code') ?? '');
+  // As the dashboard's callback does: the answer's iss (RFC 9207) goes with its code, null when absent.
+  await oauth.complete(NAME, back.searchParams.get('state') ?? '', back.searchParams.get('code') ?? '', back.searchParams.get('iss'));
 }
 
 /** Runs `step`; when the upstream needs the owner's consent (first use, or a wider scope), the owner connects and it runs again, at most `tries` times. */

@@ -1,8 +1,8 @@
 // An MCP server that needs OAuth, with its own small authorization server, on one loopback port:
 // protected resource metadata (RFC 9728), authorization server metadata (RFC 8414), dynamic
 // registration (RFC 7591), authorization code with PKCE S256 (the owner's consent is granted at
-// once: the fixture has no sign-in page), client credentials, and refresh tokens that rotate (a
-// reused one revokes its family). The MCP endpoint is guarded by the SDK's requireBearerAuth.
+// once: the fixture has no sign-in page; its answer names its issuer, RFC 9207), client
+// credentials, and refresh tokens that rotate (a reused one revokes its family). The MCP endpoint is guarded by the SDK's requireBearerAuth.
 // Tests expire access tokens and revoke refresh tokens at will, and read what was issued.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
@@ -45,6 +45,8 @@ export interface OAuthUpstream {
   tokenRequests: Array<{ grant: string; ok: boolean; error?: string }>;
   /** Every authorization request's parameters. */
   authorizeRequests: Array<Record<string, string>>;
+  /** Every dynamic registration's client_id. */
+  registrations: string[];
   /** Every token issued (access and refresh), to check none of them shows anywhere. */
   issued: string[];
   /** Bearer tokens presented at the MCP endpoint. */
@@ -59,7 +61,8 @@ export interface OAuthUpstream {
 const b64url = (b: Buffer) => b.toString('base64url');
 const newToken = (prefix: string) => `${prefix}_${b64url(randomBytes(24))}`;
 
-export async function startOAuthUpstream(options: { accessTtlS?: number; scopes?: string[] } = {}): Promise<OAuthUpstream> {
+/** `metadataIssuer`: the issuer its metadata names instead of its own (a poisoned or misconfigured document). */
+export async function startOAuthUpstream(options: { accessTtlS?: number; scopes?: string[]; metadataIssuer?: string } = {}): Promise<OAuthUpstream> {
   const accessTtlS = options.accessTtlS ?? 3600;
   const scopes = options.scopes ?? ['tools'];
   const clients = new Map<string, Client>();
@@ -68,7 +71,7 @@ export async function startOAuthUpstream(options: { accessTtlS?: number; scopes?
   const refresh = new Map<string, RefreshToken>();
   const confidential = { clientId: 'switchyard-service', clientSecret: b64url(randomBytes(24)) };
   clients.set(confidential.clientId, { id: confidential.clientId, secret: confidential.clientSecret, redirectUris: [] });
-  const fixture = { tokenRequests: [] as OAuthUpstream['tokenRequests'], authorizeRequests: [] as OAuthUpstream['authorizeRequests'], issued: [] as string[], presented: [] as string[] };
+  const fixture = { tokenRequests: [] as OAuthUpstream['tokenRequests'], authorizeRequests: [] as OAuthUpstream['authorizeRequests'], registrations: [] as string[], issued: [] as string[], presented: [] as string[] };
 
   const app = express();
   let base = '';
@@ -78,7 +81,7 @@ export async function startOAuthUpstream(options: { accessTtlS?: number; scopes?
   });
   app.get('/.well-known/oauth-authorization-server', (_req, res) => {
     res.json({
-      issuer: base,
+      issuer: options.metadataIssuer ?? base,
       authorization_endpoint: `${base}/authorize`,
       token_endpoint: `${base}/token`,
       registration_endpoint: `${base}/register`,
@@ -87,6 +90,7 @@ export async function startOAuthUpstream(options: { accessTtlS?: number; scopes?
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
       scopes_supported: scopes,
+      authorization_response_iss_parameter_supported: true,
     });
   });
 
@@ -94,6 +98,7 @@ export async function startOAuthUpstream(options: { accessTtlS?: number; scopes?
     const body = req.body as { redirect_uris?: string[]; token_endpoint_auth_method?: string };
     const client: Client = { id: `dyn_${b64url(randomBytes(8))}`, redirectUris: body.redirect_uris ?? [], ...(body.token_endpoint_auth_method === 'none' ? {} : { secret: b64url(randomBytes(24)) }) };
     clients.set(client.id, client);
+    fixture.registrations.push(client.id);
     res.status(201).json({ ...body, client_id: client.id, ...(client.secret ? { client_secret: client.secret } : {}), client_id_issued_at: Math.floor(Date.now() / 1000) });
   });
 
@@ -109,6 +114,7 @@ export async function startOAuthUpstream(options: { accessTtlS?: number; scopes?
     const back = new URL(q['redirect_uri']!);
     back.searchParams.set('code', code);
     if (q['state']) back.searchParams.set('state', q['state']);
+    back.searchParams.set('iss', base);
     res.redirect(302, back.href);
   });
 

@@ -33,6 +33,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   upstream_not_found: 404,
   // The upstream signs in with OAuth and the owner has not connected it (or must again): nothing ran.
   upstream_auth_required: 503,
+  // Its authorization server failed a check it is held to (RFC 8414 issuer, RFC 9207 iss): nothing was exchanged or kept.
+  upstream_auth_failed: 502,
   blocked_address: 403,
   fetch_failed: 502,
   // Only ever a forwarding attempt's error in the ledger (a destination's transform failed): nothing was sent.

@@ -11,6 +11,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { SwitchyardError, tokenNeedsRefresh, type UpstreamAuthState, type UpstreamCredentialStore, type UpstreamOAuth, type UpstreamOAuthGrant, type UpstreamOAuthStatus } from '@switchyard/core';
+import { metadataIssuerProblem, responseIssuerProblem } from './issuer-checks.js';
 import type { CredentialSealer } from './upstream-auth-sealer.js';
 
 /** upstreams.servers.<name>.oauth */
@@ -48,7 +49,10 @@ interface CredentialRecord {
   redirectUri?: string;
   /** The scope the upstream last asked for (a 401 or a 403 insufficient_scope): the next Connect asks for it. */
   wantedScope?: string;
-  pending?: { state: string; verifier: string; redirectUri: string; expiresAt: number };
+  /** The scope the stored tokens were granted (or asked for): a later Connect asks for it too (SEP-2350). */
+  grantedScope?: string;
+  /** A Connect under way; `scope` is what it asked for. */
+  pending?: { state: string; verifier: string; redirectUri: string; expiresAt: number; scope?: string };
 }
 
 interface Loaded {
@@ -108,8 +112,8 @@ export class UpstreamOAuthClients implements UpstreamOAuth {
     return this.session(name).begin(redirectUri, state);
   }
 
-  async complete(name: string, state: string, code: string): Promise<void> {
-    return this.session(name).complete(state, code);
+  async complete(name: string, state: string, code: string, iss: string | null = null): Promise<void> {
+    return this.session(name).complete(state, code, iss);
   }
 
   private session(name: string): UpstreamAuthSession {
@@ -149,6 +153,21 @@ class UpstreamAuthSession {
       server: this.upstream.name,
       connect_url: this.options.connectUrl,
     });
+  }
+
+  private authFailed(reason: string): SwitchyardError {
+    return new SwitchyardError('upstream_auth_failed', `upstream ${this.upstream.name} was not connected: ${reason}`, {
+      upstream: this.upstream.url,
+      server: this.upstream.name,
+      connect_url: this.options.connectUrl,
+    });
+  }
+
+  /** RFC 8414 §3.3: metadata that names another issuer than the one it was fetched for is never used (its endpoints could be anyone's). */
+  checkDiscovery(discovery: OAuthDiscoveryState): void {
+    if (!discovery.authorizationServerMetadata) return;
+    const problem = metadataIssuerProblem(discovery.authorizationServerUrl, discovery.authorizationServerMetadata.issuer);
+    if (problem) throw this.authFailed(problem);
   }
 
   async load(): Promise<Loaded> {
@@ -210,12 +229,21 @@ class UpstreamAuthSession {
       throw new SwitchyardError('invalid_request', `upstream ${this.upstream.name} signs in with client credentials: there is nothing for the owner to connect`, { server: this.upstream.name });
     }
     // A client registered for another redirect URI (the public address changed) registers again.
-    await this.update((record, s) => (record.clientRedirectUri && record.clientRedirectUri !== redirectUri ? { record: { ...record, client: undefined, clientRedirectUri: undefined }, state: s } : null));
+    // Discovery starts afresh: the upstream may name another authorization server now (SEP-2352);
+    // the SDK then registers anew, as a client stamped with the old issuer is not presented to it.
+    await this.update((record, s) => {
+      const moved = record.clientRedirectUri && record.clientRedirectUri !== redirectUri;
+      if (!moved && !record.discovery) return null;
+      const { discovery: _rediscovered, ...rest } = record;
+      return { record: moved ? { ...rest, client: undefined, clientRedirectUri: undefined } : rest, state: s };
+    });
     const mode: Mode = { kind: 'connect', state, redirectUri };
     let result: string;
     try {
       const asked = await this.askedFor();
-      const wantedScope = (await this.load()).record.wantedScope ?? asked.scope;
+      const { record } = await this.load();
+      // SEP-2350: what was granted before is asked for again with what the upstream asks for now.
+      const wantedScope = unionOfScopes(record.grantedScope, record.wantedScope ?? asked.scope);
       result = await auth(this.provider(mode), {
         serverUrl: this.url,
         fetchFn: this.http,
@@ -223,33 +251,55 @@ class UpstreamAuthSession {
         ...(asked.resourceMetadataUrl ? { resourceMetadataUrl: asked.resourceMetadataUrl } : {}),
       });
     } catch (err) {
+      if (SwitchyardError.is(err)) throw err;
       throw new SwitchyardError('upstream_unavailable', `cannot start connecting upstream ${this.upstream.name}: ${(err as Error).message}`, { upstream: this.upstream.url, server: this.upstream.name });
     }
     if (result !== 'REDIRECT' || !mode.captured) throw new SwitchyardError('upstream_unavailable', `upstream ${this.upstream.name}'s authorization server did not ask for consent`, { server: this.upstream.name });
+    // What this consent asks for: the tokens it brings are taken to have been granted it, unless they say otherwise.
+    const scope = mode.captured.searchParams.get('scope');
+    if (scope) await this.update((record, s) => (record.pending?.state === state ? { record: { ...record, pending: { ...record.pending, scope } }, state: s } : null));
     return mode.captured.href;
   }
 
   /**
    * What the upstream's 401 says (RFC 9728 resource_metadata, the scope it wants), as a client that
-   * knows only its URL learns it: by sending an unauthenticated initialize.
+   * knows only its URL learns it: by sending an unauthenticated initialize, and when that is let
+   * through (or refused as the wrong era), the tools/list a client sends next: some servers guard
+   * only the requests after initialize, and their challenge names the scope to start with.
    */
   private async askedFor(): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
-    const response = await this.http(this.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'switchyard', version: '0.1.0' } } }),
-    });
-    await response.body?.cancel();
-    if (response.status !== 401) return {};
-    const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
-    return { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(scope ? { scope } : {}) };
+    const probes = [
+      { method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'switchyard', version: '0.1.0' } } },
+      { method: 'tools/list', params: {} },
+    ];
+    for (const probe of probes) {
+      const response = await this.http(this.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 0, ...probe }),
+      });
+      await response.body?.cancel();
+      if (response.status !== 401) continue;
+      const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
+      return { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(scope ? { scope } : {}) };
+    }
+    return {};
   }
 
-  async complete(state: string, code: string): Promise<void> {
+  async complete(state: string, code: string, iss: string | null): Promise<void> {
     const { record } = await this.load();
     const pending = record.pending;
     if (!pending || !sameText(pending.state, state)) throw new SwitchyardError('invalid_request', `this answer for upstream ${this.upstream.name} does not match the connection started here: start again`, { server: this.upstream.name });
     if (pending.expiresAt < this.now()) throw new SwitchyardError('invalid_request', `connecting upstream ${this.upstream.name} took too long: start again`, { server: this.upstream.name });
+    // RFC 9207: checked against the metadata Connect used, before the code goes anywhere. A refused
+    // answer ends this connection: its code is never exchanged.
+    // (RFC 9207's metadata field postdates the SDK's type; its schema keeps unknown fields.)
+    const metadata = record.discovery?.authorizationServerMetadata as { issuer?: string; authorization_response_iss_parameter_supported?: unknown } | undefined;
+    const problem = responseIssuerProblem(metadata?.issuer, metadata?.authorization_response_iss_parameter_supported === true, iss);
+    if (problem) {
+      await this.update((r, s) => (r.pending?.state === pending.state ? { record: { ...r, pending: undefined }, state: s } : null));
+      throw this.authFailed(problem);
+    }
     try {
       const result = await auth(this.provider({ kind: 'exchange' }), { serverUrl: this.url, authorizationCode: code, fetchFn: this.http });
       if (result !== 'AUTHORIZED') throw new Error('no tokens were issued');
@@ -355,7 +405,9 @@ class UpstreamAuthSession {
         });
       },
       discoveryState: async () => (await session.current()).record.discovery,
+      // The SDK saves what it discovered before it registers or sends anyone to consent: refused here, nothing is used.
       saveDiscoveryState: async (discovery) => {
+        session.checkDiscovery(discovery);
         await session.update((record, state) => (JSON.stringify(record.discovery) === JSON.stringify(discovery) ? null : { record: { ...record, discovery }, state }));
       },
     };
@@ -368,8 +420,10 @@ class UpstreamAuthSession {
       // A refresh answer without a refresh token keeps the one we have (same authorization server only).
       const keep = !tokens.refresh_token && record.tokens?.refresh_token && record.tokens.issuer === tokens.issuer ? { refresh_token: record.tokens.refresh_token } : {};
       const redirectUri = record.pending?.redirectUri ?? record.redirectUri;
+      // An answer without scope was granted what was asked (RFC 6749 §5.1).
+      const grantedScope = tokens.scope || record.pending?.scope || record.grantedScope;
       const { pending: _done, ...rest } = record;
-      return { record: { ...rest, tokens: { ...tokens, ...keep }, obtainedAt, ...(record.client ? { tokensClient: record.client } : {}), ...(redirectUri ? { redirectUri } : {}) }, state: 'connected' };
+      return { record: { ...rest, tokens: { ...tokens, ...keep }, obtainedAt, ...(grantedScope ? { grantedScope } : {}), ...(record.client ? { tokensClient: record.client } : {}), ...(redirectUri ? { redirectUri } : {}) }, state: 'connected' };
     });
   }
 
@@ -428,6 +482,7 @@ class UpstreamAuthSession {
       // Another process refreshed while we waited, or there is nothing to refresh with.
       if (!tokens || tokens.access_token !== used || !tokens.refresh_token) return;
       const info = record.discovery?.authorizationServerUrl ? record.discovery : await discoverOAuthServerInfo(this.url, { fetchFn: this.http });
+      this.checkDiscovery(info);
       const provider = this.provider({ kind: 'service' });
       const clientInformation = this.config.clientId ? await provider.clientInformation() : (record.tokensClient ?? record.client);
       if (!clientInformation) return;
@@ -459,4 +514,10 @@ function sameText(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** The scopes of both, each once, in the order first named (undefined when neither names any). */
+export function unionOfScopes(...scopes: Array<string | undefined>): string | undefined {
+  const all = [...new Set(scopes.flatMap((s) => (s ?? '').split(' ').filter(Boolean)))];
+  return all.length > 0 ? all.join(' ') : undefined;
 }

@@ -74,7 +74,8 @@ export function upstreamConnectRoutes(ctx: Ctx): Router {
     if (!state || !code || !bound || !safeEqual(bound, `${name}.${state}`)) {
       throw new SwitchyardError('invalid_request', `this answer for ${name} does not belong to a connection started in this browser: press Connect again`);
     }
-    await ctx.upstreamOAuth.complete(name, state, code);
+    // RFC 9207: the answer's iss (null when it has none) is checked against the authorization server before the code is used.
+    await ctx.upstreamOAuth.complete(name, state, code, text(query['iss']));
     ctx.logger.info('upstream connected', { server: name, via: 'dashboard' });
     // Imported at once by this process; others import on their next refresh.
     await ctx.upstreams.refresh(name).catch((err: Error) => ctx.logger.warn('upstream connected but not imported; refresh to retry', { server: name, error: err.message }));

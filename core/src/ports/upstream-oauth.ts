@@ -19,7 +19,10 @@ export interface UpstreamOAuth {
    * the owner's browser goes to. `state` binds the answer to this start; `redirectUri` is where it comes back.
    */
   begin(name: string, redirectUri: string, state: string): Promise<string>;
-  /** Exchanges the code the authorization server sent back (with its state) and stores the tokens. */
-  complete(name: string, state: string, code: string): Promise<void>;
+  /**
+   * Exchanges the code the authorization server sent back (with its state) and stores the tokens.
+   * `iss` is the answer's iss parameter (RFC 9207), null when it had none: checked before the code is used.
+   */
+  complete(name: string, state: string, code: string, iss?: string | null): Promise<void>;
 }
 export const UpstreamOAuth = Symbol.for('switchyard.UpstreamOAuth');
