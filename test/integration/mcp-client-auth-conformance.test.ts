@@ -4,7 +4,7 @@
 // except the ones named below with the reason.
 import { expect } from 'chai';
 import { engines, freshDatabase } from '../support/app.js';
-import { listClientScenarios, runClientScenario, type ScenarioResult } from '../support/conformance.js';
+import { inPairs, listClientScenarios, runClientScenario, type ScenarioResult } from '../support/conformance.js';
 
 /** Auth scenarios Switchyard's upstream client does not pass, each with why. The test fails when one starts passing: remove it then. */
 const NOT_SUPPORTED: Record<string, string> = {
@@ -13,16 +13,6 @@ const NOT_SUPPORTED: Record<string, string> = {
   'auth/2025-03-26-oauth-metadata-backcompat':
     'this suite\'s fixture serves the metadata for the issuer <server> at its root but names the issuer <server>/oauth in it, which RFC 8414 §3.3 has the client refuse (upstream_auth_failed); conformance-2026\'s same scenario names <server> and passes',
 };
-
-/** Runs `tasks` two at a time (the suite starts servers and a client process for each). */
-async function inPairs<T>(items: string[], run: (item: string) => Promise<T>): Promise<Map<string, T>> {
-  const results = new Map<string, T>();
-  const queue = [...items];
-  await Promise.all([0, 1].map(async () => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) results.set(item, await run(item));
-  }));
-  return results;
-}
 
 for (const engine of engines()) {
   describe(`MCP conformance suite: client auth scenarios against the upstream client (${engine})`, function () {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { PROJECT_ROOT } from '@switchyard/app';
-import { CONFORMANCE_2026_CLI, runClientScenario, type ScenarioResult } from '../support/conformance.js';
+import { CONFORMANCE_2026_CLI, inPairs, runClientScenario, type ScenarioResult } from '../support/conformance.js';
 
 /** The client scenarios a revision's frozen requirements list (requirements/<revision>.yaml, `client:`). */
 function requiredClientScenarios(revision: string): string[] {
@@ -21,16 +21,6 @@ const CLIENT_FAILS: Record<string, Record<string, string>> = {
   '2025-11-25': {},
   '2026-07-28': {},
 };
-
-/** Runs `run` over `items` two at a time (the suite starts servers and a client process for each). */
-async function inPairs<T>(items: string[], run: (item: string) => Promise<T>): Promise<Map<string, T>> {
-  const results = new Map<string, T>();
-  const queue = [...items];
-  await Promise.all([0, 1].map(async () => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) results.set(item, await run(item));
-  }));
-  return results;
-}
 
 describe('MCP conformance suite 0.2.0-alpha.12: client scenarios against our upstream client', function () {
   this.timeout(900_000);

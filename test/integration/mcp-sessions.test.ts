@@ -11,19 +11,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { LoggingMessageNotificationSchema, McpError, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { PROJECT_ROOT } from '@switchyard/app';
 import { TEST_API_KEY, engines, startListeningService, type ListeningService } from '../support/app.js';
+import { until } from '../support/until.js';
 
 const OPEN = { auth: 'none', risk: 'low', approval: false };
 const FAITHFUL = join(PROJECT_ROOT, 'test', 'support', 'faithful-mcp-server.mjs');
 const COUNTER = 'memo://counter';
-
-/** Polls `read` until `done` holds for its value (no timing assert: the test's own timeout bounds it). */
-async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean): Promise<T> {
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 for (const engine of engines()) {
   describe(`MCP sessions through the gateway: log levels, resource subscriptions, limits (${engine})`, function () {

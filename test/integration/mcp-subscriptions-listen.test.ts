@@ -15,21 +15,13 @@ import { Client, ProtocolError, SUBSCRIPTION_ID_META_KEY, StreamableHTTPClientTr
 import { PROJECT_ROOT } from '@switchyard/app';
 import { TEST_API_KEY, engines, startListeningService, type ListeningService } from '../support/app.js';
 import { startConformanceUpstream2026, type ConformanceUpstream2026 } from '../support/conformance-upstream-2026.js';
+import { until } from '../support/until.js';
 
 const OPEN = { auth: 'none', risk: 'low', approval: false };
 const FAITHFUL = join(PROJECT_ROOT, 'test', 'support', 'faithful-mcp-server.mjs');
 const COUNTER = 'memo://counter';
 const WATCHED = 'test://watched-resource';
 const OWNER = { 'x-sheets-key': TEST_API_KEY };
-
-/** Polls `read` until `done` holds for its value (no timing assert: the test's own timeout bounds it). */
-async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean): Promise<T> {
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 for (const engine of engines()) {
   describe(`MCP resource subscriptions across the eras: subscriptions/listen and resources/subscribe (${engine})`, function () {

@@ -82,3 +82,13 @@ export async function runClientScenario(scenario: string, env: Record<string, st
     rmSync(out, { recursive: true, force: true });
   }
 }
+
+/** Runs `run` over `items` two at a time (the suite starts servers and a client process for each). */
+export async function inPairs<T>(items: string[], run: (item: string) => Promise<T>): Promise<Map<string, T>> {
+  const results = new Map<string, T>();
+  const queue = [...items];
+  await Promise.all([0, 1].map(async () => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) results.set(item, await run(item));
+  }));
+  return results;
+}
