@@ -73,12 +73,8 @@ export class PausedRun<T> {
 
   start(outcome: Promise<T>): void {
     this.ended = outcome.then(
-      () => {},
-      () => {},
-    );
-    outcome.then(
-      (value) => (this.settled = { outcome: value }),
-      (error: unknown) => (this.settled = { error }),
+      (value) => void (this.settled = { outcome: value }),
+      (error: unknown) => void (this.settled = { error }),
     ).finally(() => this.wake?.());
   }
 
@@ -178,22 +174,25 @@ export class PausedCalls {
    */
   pause(run: PausedRun<unknown>): string {
     if (!this.runs.has(run.id)) {
-      const why = this.closed
-        ? 'this service process is shutting down; retry the call on another'
-        : this.runs.size >= this.limits.max
-          ? `this process holds ${this.limits.max} calls waiting for their callers' input already (config mcp.pausedCalls.max); answer or withdraw one, or retry later`
-          : (this.perHolder.get(run.holder) ?? 0) >= this.limits.maxPerCredential
-            ? `this credential has ${this.limits.maxPerCredential} calls waiting for its input already (config mcp.pausedCalls.maxPerCredential); answer or withdraw one first`
-            : null;
-      if (why) {
-        run.withdraw(why);
-        throw new SwitchyardError('session_limit', why, { limit: this.closed ? 0 : this.runs.size >= this.limits.max ? this.limits.max : this.limits.maxPerCredential });
+      const refusal = this.refusalFor(run.holder);
+      if (refusal) {
+        run.withdraw(refusal.why);
+        throw new SwitchyardError('session_limit', refusal.why, { limit: refusal.limit });
       }
       this.perHolder.set(run.holder, (this.perHolder.get(run.holder) ?? 0) + 1);
     }
     run.round += 1;
     run.awaiting = true;
     return this.keep(run);
+  }
+
+  /** Why a new run of `holder` may not pause now, with the limit it met; null when it may. */
+  private refusalFor(holder: string): { why: string; limit: number } | null {
+    if (this.closed) return { why: 'this service process is shutting down; retry the call on another', limit: 0 };
+    const { max, maxPerCredential } = this.limits;
+    if (this.runs.size >= max) return { why: `this process holds ${max} calls waiting for their callers' input already (config mcp.pausedCalls.max); answer or withdraw one, or retry later`, limit: max };
+    if ((this.perHolder.get(holder) ?? 0) >= maxPerCredential) return { why: `this credential has ${maxPerCredential} calls waiting for its input already (config mcp.pausedCalls.maxPerCredential); answer or withdraw one first`, limit: maxPerCredential };
+    return null;
   }
 
   /** The same round asked again (the retry left some question unanswered): a fresh expiry. */

@@ -156,7 +156,8 @@ export class McpUpstreamClient implements UpstreamToolClient {
   }
 
   async callTool(upstream: UpstreamAddress, tool: string, args: unknown, options: ToolCallOptions): Promise<ToolCallResult> {
-    const connectionKey = await this.keyFor(upstream, options.callerProtocol);
+    // Only a 2026 caller may need the era found first; every other call goes straight to its connection.
+    const connectionKey = options.callerProtocol === MODERN_PROTOCOL_VERSION ? await this.keyFor(upstream, options.callerProtocol) : connectionKeyOf(upstream);
     const pending = this.connection(connectionKey, upstream);
     let client = await pending;
     // Out of time or withdrawn by the caller: the upstream is told (notifications/cancelled). One
@@ -433,6 +434,26 @@ export class McpUpstreamClient implements UpstreamToolClient {
     }
   }
 
+  /** An upstream said its tools changed (a 2025 notification, or on a 2026 listen stream): its listeners hear it. */
+  private toolListChanged(upstream: UpstreamAddress): void {
+    for (const listener of this.toolListListeners) listener(upstream);
+  }
+
+  /** An upstream said a subscribed resource changed, in either era. */
+  private resourceUpdated(upstream: UpstreamAddress, params: { uri: string } & Record<string, unknown>): void {
+    for (const listener of this.resourceListeners) listener(upstream, params);
+  }
+
+  /**
+   * The OAuth sign-in of an upstream, in either era: our provider (its sealed tokens, refresh, the
+   * owner's consent) and its fetch over `inner`. Throws upstream_auth_required when the owner has
+   * not connected it: nothing is sent.
+   */
+  private async signIn(upstream: UpstreamAddress, name: string, inner: typeof globalThis.fetch): Promise<Awaited<ReturnType<UpstreamOAuthClients['transportAuth']>>> {
+    if (!this.oauth?.has(name)) throw new SwitchyardError('upstream_unavailable', `${upstream.url} signs in with OAuth, and no sign-in is configured for ${name}`, { upstream: upstream.url });
+    return this.oauth.transportAuth(name, inner);
+  }
+
   private connection(key: string, upstream: UpstreamAddress): Promise<UpstreamConnection> {
     let pending = this.connections.get(key);
     if (!pending) {
@@ -485,9 +506,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
     const announcing = announcingInitialize(this.http.fetch as typeof fetch);
     const options = { fetch: announcing, ...(upstream.headers ? { requestInit: { headers: upstream.headers } } : {}) };
     if (upstream.oauth) {
-      if (!this.oauth?.has(upstream.oauth)) throw new SwitchyardError('upstream_unavailable', `${upstream.url} signs in with OAuth, and no sign-in is configured for ${upstream.oauth}`, { upstream: upstream.url });
-      // Throws upstream_auth_required when the owner has not connected it: nothing is sent.
-      const { authProvider, fetch } = await this.oauth.transportAuth(upstream.oauth, announcing);
+      const { authProvider, fetch } = await this.signIn(upstream, upstream.oauth, announcing);
       return { transport: new StreamableHTTPClientTransport(url, { ...options, authProvider, fetch }), stderr: () => '' };
     }
     return { transport: upstream.transport === 'sse' ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options), stderr: () => '' };
@@ -535,9 +554,8 @@ export class McpUpstreamClient implements UpstreamToolClient {
     if (upstream.transport === 'stdio') {
       target = { transport: 'stdio', command: upstream.command!, args: upstream.args ?? [], env: upstream.env, cwd: upstream.cwd, maxMessageBytes: this.maxResultBytes };
     } else if (upstream.oauth) {
-      // The same sign-in as the 2025 era: our provider (its sealed tokens, refresh, the owner's consent) and its fetch.
-      if (!this.oauth?.has(upstream.oauth)) throw new SwitchyardError('upstream_unavailable', `${upstream.url} signs in with OAuth, and no sign-in is configured for ${upstream.oauth}`, { upstream: upstream.url });
-      const { authProvider, fetch } = await this.oauth.transportAuth(upstream.oauth, this.http.fetch);
+      // The same sign-in as the 2025 era.
+      const { authProvider, fetch } = await this.signIn(upstream, upstream.oauth, this.http.fetch as typeof globalThis.fetch);
       target = { transport: 'streamable-http', url: new URL(upstream.url), fetch: fetch as typeof globalThis.fetch, headers: upstream.headers, authProvider: authProvider as unknown as ModernOAuthProvider };
     } else {
       target = { transport: 'streamable-http', url: new URL(upstream.url), fetch: this.http.fetch as typeof fetch, headers: upstream.headers };
@@ -546,14 +564,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
       // Its InputRequiredResult questions go to the caller of the call they belong to (its own async
       // context); its log messages to the call's run, as on a 2025 connection; its listen stream's
       // notifications reach the same listeners as a 2025 upstream's unsolicited ones.
-      const events = {
-        resourceUpdated: (params: { uri: string } & Record<string, unknown>) => {
-          for (const listener of this.resourceListeners) listener(upstream, params);
-        },
-        toolListChanged: () => {
-          for (const listener of this.toolListListeners) listener(upstream);
-        },
-      };
+      const events = { resourceUpdated: (params: { uri: string } & Record<string, unknown>) => this.resourceUpdated(upstream, params), toolListChanged: () => this.toolListChanged(upstream) };
       let connection: ModernUpstreamConnection | undefined;
       const log = (entry: UpstreamLogEntry) => this.passLog(connection ? this.callFor(connection) : currentCall.getStore(), entry);
       connection = await ModernUpstreamConnection.open(target, CLIENT_INFO, this.connectTimeoutMs, (kind, params, key) => this.askCaller(kind, params, currentCall.getStore(), false, key), events, discover, log);
@@ -574,10 +585,10 @@ export class McpUpstreamClient implements UpstreamToolClient {
     const client = new Client(CLIENT_INFO, { capabilities: { elicitation: {}, sampling: {} } });
     this.answerCallerRequests(client);
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      for (const listener of this.toolListListeners) listener(upstream);
+      this.toolListChanged(upstream);
     });
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
-      for (const listener of this.resourceListeners) listener(upstream, notification.params as { uri: string } & Record<string, unknown>);
+      this.resourceUpdated(upstream, notification.params as { uri: string } & Record<string, unknown>);
     });
     // The SSE handshake waits for an endpoint event with no timeout of its own, so the whole
     // connect is raced against one deadline.
