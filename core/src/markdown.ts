@@ -5,6 +5,14 @@ import { describe, exampleBody } from './self-description.js';
 
 const fence = (lang: string, text: string): string => `\`\`\`${lang}\n${text}\n\`\`\``;
 
+/**
+ * Text from outside (a question, a slug, a title) placed inside markdown: every character that could
+ * open a link or an image (`[`), an autolink or raw HTML (`<`), emphasis, code or a table cell is
+ * escaped (CommonMark lets any ASCII punctuation be escaped), and line breaks fold to spaces, so the text stays one line
+ * of literal words in any renderer: `[x](javascript:…)` and `<script>` arrive as themselves.
+ */
+export const markdownText = (text: string): string => text.replace(/[\\`*_[\]<>|]/g, (c) => `\\${c}`).replace(/\s+/g, ' ');
+
 export function contractMarkdown(c: Capability, baseUrl: string, token?: string): string {
   const d = describe(c, baseUrl, token);
   const lines = [

@@ -71,6 +71,28 @@ for (const engine of engines()) {
         expect(one.count).to.equal(1);
       });
 
+      it('echoes the question in markdown as literal text: no link, autolink or HTML of the caller survives, and nothing is sniffed', async () => {
+        const hostile = '[x](javascript:alert(1)) <script>alert(2)</script> ![i](javascript:y) <javascript:z> *b* | c';
+        const md = await http.get(`/api/dispatch?ask=${encodeURIComponent(hostile)}&format=markdown`).expect(200);
+        expect(md.headers['x-content-type-options']).to.equal('nosniff');
+        const heading = md.text.split('\n')[0]!;
+        expect(heading).to.equal('# Ask: \\[x\\](javascript:alert(1)) \\<script\\>alert(2)\\</script\\> !\\[i\\](javascript:y) \\<javascript:z\\> \\*b\\* \\| c');
+        // No unescaped bracket or angle bracket anywhere the question is echoed (the did-you-mean line too).
+        for (const line of md.text.split('\n').filter((l) => l.includes('javascript'))) expect(line, line).not.to.match(/(^|[^\\])[[<]/);
+        // Plain-text and markdown answers of every face carry nosniff, like JSON ones.
+        for (const path of ['/llms.txt', '/api/dispatch?map=EDGE&format=markdown', '/api/dispatch?key=MESSAGING_UPDATE_GROUP&format=markdown', '/articles/nope.md', '/healthz']) {
+          expect((await http.get(path)).headers['x-content-type-options'], path).to.equal('nosniff');
+        }
+      });
+
+      it('takes only a real host from the Host header into the links it writes', async () => {
+        const md = await http.get('/api/dispatch?ask=messaging&format=markdown').set('host', 'x](javascript:alert(1))').expect(200);
+        expect(md.text).not.to.contain('javascript');
+        expect(md.text).to.contain('http://localhost/api/dispatch?registry=1');
+        const ok = await http.get('/api/dispatch?ask=messaging&format=markdown').set('host', 'switchyard.example:8443').expect(200);
+        expect(ok.text).to.contain('http://switchyard.example:8443/api/dispatch?registry=1');
+      });
+
       it('refuses an empty, an oversized or a badly limited question with a coded error', async () => {
         for (const q of ['ask=', 'ask=%20%20', `ask=${'a'.repeat(501)}`, 'ask=group&limit=0', 'ask=group&limit=21', 'ask=group&limit=two', 'ask=a&ask=b']) {
           const res = await http.get(`/api/dispatch?${q}`).expect(400);

@@ -111,6 +111,12 @@ for (const engine of engines()) {
         expect(res.body.error).to.include({ code: 'blocked_address', field: 'url' });
         const metadata = await owner(http.post(`/api/objects/webhook/${hook}/destinations`)).send({ url: 'http://169.254.169.254/latest' }).expect(403);
         expect(metadata.body.error.code).to.equal('blocked_address');
+        // IPv6 forms that carry an IPv4 address are judged by it: IPv4-translated (::ffff:0:0/96) and ISATAP too.
+        for (const url of ['http://[::ffff:0:7f00:1]/in', 'http://[::ffff:0:a9fe:a9fe]/latest', 'http://[2001:470::5efe:a00:1]/in']) {
+          const embedded = await owner(http.post(`/api/objects/webhook/${hook}/destinations`)).send({ url }).expect(403);
+          expect(embedded.body.error, url).to.include({ code: 'blocked_address', field: 'url' });
+        }
+        expect((await owner(http.get(`/api/objects/webhook/${hook}/destinations`)).expect(200)).body.items).to.deep.equal([]);
       });
 
       it('checks a change like a create: the field named, a blocked address refused, nothing changed', async () => {

@@ -1,5 +1,5 @@
 // Answers of the discovery queries: ask (plain-language lookup) and build (the whole registry as one map).
-import { ROOT, SwitchyardError, counted, describe, systemArticleMarkdown, rootMapMarkdown, type AskAnswer, type BuildMap, type CapabilityRegistry } from '@switchyard/core';
+import { ROOT, SwitchyardError, counted, describe, markdownText, systemArticleMarkdown, rootMapMarkdown, type AskAnswer, type BuildMap, type CapabilityRegistry } from '@switchyard/core';
 import { contractUrl, didYouMeanLinks } from './presenters.js';
 
 export const ASK_MAX_LENGTH = 500;
@@ -50,13 +50,14 @@ export function askJson(registry: CapabilityRegistry, question: string, answer: 
 }
 
 export function askMarkdown(registry: CapabilityRegistry, question: string, answer: AskAnswer, baseUrl: string, token?: string): string {
-  const lines = [`# Ask: ${question.replace(/[\r\n]+/g, ' ')}`, ''];
+  // The question is the caller's text: escaped, so no link or HTML of theirs is echoed as markdown.
+  const lines = [`# Ask: ${markdownText(question)}`, ''];
   if (answer.hits.length === 0) lines.push('No capability matches.', '');
   answer.hits.forEach((h, i) => {
     const self = describe(registry.require(h.key).capability, baseUrl, token);
     lines.push(`${i + 1}. **${h.key}** (${h.path.join(' > ')}): ${h.description}`, `   - auth · risk: ${self['auth · risk']}`, `   - contract: ${contractUrl(baseUrl, h.key, true)}`, `   - run_now: ${self.run_now}`);
   });
-  if (answer.didYouMean.length) lines.push('', `No capability is named ${question}. Did you mean: ${answer.didYouMean.map((k) => `${k} (${contractUrl(baseUrl, k, true)})`).join(', ')}?`);
+  if (answer.didYouMean.length) lines.push('', `No capability is named ${markdownText(question)}. Did you mean: ${answer.didYouMean.map((k) => `${k} (${contractUrl(baseUrl, k, true)})`).join(', ')}?`);
   lines.push('', `Every capability: ${baseUrl}/api/dispatch?registry=1`, '');
   return lines.join('\n');
 }

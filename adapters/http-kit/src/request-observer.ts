@@ -81,6 +81,9 @@ export function requestObserver(options: RequestObserverOptions): RequestHandler
     const id = requestIdFrom(req.headers[REQUEST_ID_HEADER]);
     res.locals['requestId'] = id;
     res.setHeader(REQUEST_ID_HEADER, id);
+    // Every answer is read as the type it names, never sniffed: a markdown or plain-text echo of a
+    // caller's words cannot turn into a page that runs script.
+    res.setHeader('x-content-type-options', 'nosniff');
     (req as ObservedRequest)[OBSERVED] = { id, started: performance.now(), held: 0, answered: false, emit: req.emit };
     req.emit = scopedEmit as Request['emit'];
     res.on('close', onClose);

@@ -63,14 +63,18 @@ const startsWith = (bytes: number[], prefix: number[]) => prefix.every((v, i) =>
 
 /**
  * The IPv4 address an IPv6 address carries to its IPv4 host, where a router or the kernel may
- * deliver it there: IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d), NAT64
- * (64:ff9b::a.b.c.d), 6to4 (2002:aabb:ccdd::) and Teredo (2001:0::, the client's address
- * inverted in the last 32 bits). Each is judged by the IPv4 address, so 2002:7f00:1:: is loopback.
+ * deliver it there: IPv4-mapped (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d, RFC 2765's
+ * SIIT), IPv4-compatible (::a.b.c.d), NAT64 (64:ff9b::a.b.c.d), 6to4 (2002:aabb:ccdd::), Teredo
+ * (2001:0::, the client's address inverted in the last 32 bits) and ISATAP (an interface id of
+ * 0:5efe or 200:5efe before the address, RFC 5214, under any prefix). Each is judged by the IPv4
+ * address, so 2002:7f00:1:: is loopback.
  */
 function embeddedIPv4(address: string): string | null {
   const b = ipv6Bytes(address);
   const zeros = (n: number) => new Array<number>(n).fill(0);
   if (startsWith(b, [...zeros(10), 255, 255])) return dotted(b.slice(12));
+  if (startsWith(b, [...zeros(8), 255, 255, 0, 0])) return dotted(b.slice(12));
+  if ((b[8] === 0x00 || b[8] === 0x02) && b[9] === 0x00 && b[10] === 0x5e && b[11] === 0xfe) return dotted(b.slice(12));
   if (startsWith(b, [0x00, 0x64, 0xff, 0x9b, ...zeros(8)])) return dotted(b.slice(12));
   // ::a.b.c.d, but not :: and ::1 (their own ranges).
   if (startsWith(b, zeros(12)) && (b[12]! | b[13]!) !== 0) return dotted(b.slice(12));

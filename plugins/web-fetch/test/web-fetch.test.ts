@@ -163,6 +163,8 @@ describe('plugin web-fetch: refusals (no allowlist)', function () {
     ['http://[fe80::1]/', 'link-local'],
     ['http://[fd12::1]/', 'private'],
     ['http://[::ffff:127.0.0.1]/', 'loopback'],
+    ['http://[::ffff:0:7f00:1]/', 'loopback'],
+    ['http://[::ffff:0:169.254.169.254]/latest/meta-data/', 'cloud-metadata'],
     ['http://0.0.0.0/', 'unspecified'],
     ['http://2130706433/', 'loopback'],
   ];
@@ -235,6 +237,14 @@ describe('plugin web-fetch: address ranges (pure)', function () {
     ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'loopback'],
     ['2001:0:4136:e378:8000:63bf:f7f7:f7f7', null],
     ['64:ff9b:1::a00:1', 'reserved'],
+    // IPv4-translated (RFC 2765, ::ffff:0:0/96) and ISATAP (RFC 5214, any prefix).
+    ['::ffff:0:7f00:1', 'loopback'],
+    ['0:0:0:0:ffff:0:a9fe:a9fe', 'cloud-metadata'],
+    ['::ffff:0:c0a8:101', 'private'],
+    ['::ffff:0:808:808', null],
+    ['2001:470::5efe:7f00:1', 'loopback'],
+    ['2001:470::200:5efe:a00:1', 'private'],
+    ['2001:470::200:5efe:808:808', null],
     ['not-an-ip', 'reserved'],
   ];
   for (const [address, range] of table) {

@@ -8,5 +8,5 @@ const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
 
 export const renderMarkdown = (text: string): Html => new Html(md.render(text));
 
-/** Text placed inside markdown (titles, summaries in lists): no link or emphasis syntax survives. */
-export const markdownText = (text: string): string => text.replace(/[\\`[\]<>]/g, (c) => `\\${c}`).replace(/\s+/g, ' ');
+/** Text placed inside markdown (titles, summaries in lists): core's rule, so every face escapes alike. */
+export { markdownText } from '@switchyard/core';
