@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { PROJECT_ROOT } from '@switchyard/app';
-import type { StoredInvocation } from '@switchyard/core';
+import { InterruptedRuns, PendingOutcomes, interruptedRecord, newInvocationId, systemClock, type InvocationRecord, type StoredInvocation } from '@switchyard/core';
+import { KnexInvocationStore, KnexRunReservations, openDatabase } from '@switchyard/storage-knex';
 import { TEST_API_KEY } from '../support/app.js';
 import { startCuttingProxy, type CuttingProxy } from '../support/cutting-proxy.js';
 import { startPgCluster, type PgCluster } from '../support/pg-cluster.js';
@@ -65,12 +66,19 @@ describe('outage: work in flight when PostgreSQL stops, and writes whose commit 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** A service on a database of its own in the cluster (through `port`, the cluster's or a proxy's). */
-  async function startOn(database: string, port = cluster.port): Promise<string> {
-    direct = knexFactory({ client: 'pg', connection: `${cluster.url.replace(/\/postgres$/, '')}/postgres`, pool: { min: 0, max: 1 } });
+  const urlOf = (database: string): string => cluster.url.replace(/\/postgres$/, `/${database}`);
+
+  /** A database of its own in the cluster, and a connection of the test's to it. */
+  async function createDatabase(database: string): Promise<void> {
+    direct = knexFactory({ client: 'pg', connection: cluster.url, pool: { min: 0, max: 1 } });
     await direct.raw(`CREATE DATABASE ${database}`);
     await direct.destroy();
-    direct = knexFactory({ client: 'pg', connection: cluster.url.replace(/\/postgres$/, `/${database}`), pool: { min: 0, max: 1 } });
+    direct = knexFactory({ client: 'pg', connection: urlOf(database), pool: { min: 0, max: 1 } });
+  }
+
+  /** A service on a database of its own in the cluster (through `port`, the cluster's or a proxy's). */
+  async function startOn(database: string, port = cluster.port): Promise<string> {
+    await createDatabase(database);
     const config = join(dir, `${database}.json`);
     writeFileSync(config, JSON.stringify({
       // Short run leases, so that an outage outlasts them; long job leases, so a job is never sent
@@ -85,11 +93,10 @@ describe('outage: work in flight when PostgreSQL stops, and writes whose commit 
 
   const reservationsLeft = async (): Promise<number> => Number(((await direct!('run_reservations').count({ n: '*' })) as Array<{ n: string }>)[0]!.n);
 
-  it('forwarding attempts answered while the cluster is down are recorded once it is back, each sent once, their reservations gone', async () => {
-    const url = await startOn('forwarding_outage');
+  it('forwarding attempts and a run that end while the cluster is down get their true outcomes once it is back: each sent once, recorded once, their reservations gone', async () => {
+    const url = await startOn('work_in_flight');
     const hook = (await post(`${url}/api/objects/webhook`, { name: 'outage' })).body['id'] as string;
     expect((await post(`${url}/api/objects/webhook/${hook}/destinations`, { url: rx.url(), timeout_ms: 60_000 })).status).to.equal(201);
-    rx.received.length = 0;
     // As many attempts as one destination takes at once (forwarding.perDestinationConcurrency), each held.
     rx.answer = () => 'hang';
     const deliveries: string[] = [];
@@ -98,13 +105,20 @@ describe('outage: work in flight when PostgreSQL stops, and writes whose commit 
       expect(res.status).to.equal(200);
       deliveries.push(res.body['entry'] as string);
     }
-    await eventually(async () => (rx.hanging() === 4 ? true : undefined), 'the receiver to hold every attempt');
+    const pending = post(`${url}/api/dispatch`, { key: 'SIDE_MARK', body: { label: 'held-run', hold: true } });
+    await eventually(async () => (rx.hanging() === 4 && marksIn(marks).includes('held-run') ? true : undefined), 'the receiver and the upstream to hold their calls');
 
     cluster.stop('immediate');
     await untilNotReady(url);
-    // Every attempt is answered while nothing can be written: circuit, outcome and job all fail.
+    // Every attempt and the run end while nothing can be written: circuits, outcomes, jobs all fail.
     rx.answer = () => ({ status: 200, body: 'ok' });
     rx.release(200);
+    writeFileSync(`${marks}.release`, '');
+    const answer = await pending;
+    const error = answer.body['error'] as { code?: string; invocation?: string; ran?: boolean } | undefined;
+    expect({ status: answer.status, code: error?.code, ran: error?.ran }).to.deep.equal({ status: 503, code: 'storage_unavailable', ran: true });
+    const runId = error!.invocation!;
+    expect(runId).to.match(/^inv_/);
     // Longer than the run lease: the reservations lapse in the database's time while it is down.
     await new Promise((r) => setTimeout(r, 1500));
     cluster.start();
@@ -115,35 +129,60 @@ describe('outage: work in flight when PostgreSQL stops, and writes whose commit 
     }, 'every attempt recorded after the outage', 30_000);
     expect(attempts.map((a) => a.status)).to.deep.equal(Array(4).fill('ok'));
     expect(attempts.map((a) => (a.args as { delivery: string }).delivery).sort()).to.deep.equal([...deliveries].sort());
-    await eventually(async () => ((await reservationsLeft()) === 0 ? true : undefined), 'the reservations of the ended attempts to go');
+    const run = await eventually(async () => {
+      const got = await json(`${url}/api/invocations/${runId}`, { headers: owner });
+      return got.status === 200 ? (got.body['invocation'] as StoredInvocation) : undefined;
+    }, 'the run recorded after the outage', 30_000);
+    expect(run).to.deep.include({ key: 'SIDE_MARK', status: 'ok', ok: true, ran: true });
+    // No reservation is left renewed: every one went with its outcome.
+    await eventually(async () => ((await reservationsLeft()) === 0 ? true : undefined), 'the reservations of the ended work to go');
     const ledger = (await json(`${url}/api/ledger?event=webhook%20delivery&hook=${hook}&limit=100`, { headers: owner })).body['items'] as Array<{ forwarding: Array<{ state: string; attempts: number }> }>;
     expect(ledger.flatMap((d) => d.forwarding.map((f) => ({ state: f.state, attempts: f.attempts })))).to.deep.equal(Array(4).fill({ state: 'delivered', attempts: 1 }));
     expect(rx.received).to.have.length(4);
   });
 
-  it('a run that ends while the cluster is down is answered 503 naming it, and its true outcome is recorded once the cluster is back', async () => {
-    const url = await startOn('run_outage');
-    const pending = post(`${url}/api/dispatch`, { key: 'SIDE_MARK', body: { label: 'held-run', hold: true } });
-    await eventually(async () => (marksIn(marks).includes('held-run') ? true : undefined), 'the upstream to take the call');
+  it('an outcome kept past its bounds (in number, in time) lets its reservation lapse, and the sweep records it interrupted', async () => {
+    await createDatabase('pending_bounds');
+    const db = await openDatabase(urlOf('pending_bounds'), { leafWorker: false });
+    try {
+      // Leases are read against a clock the test moves, so a slow machine cannot lapse one early.
+      let now = Date.now();
+      const reservations = new KnexRunReservations(db.knex, { leaseMs: 300 }, () => now);
+      const store = new KnexInvocationStore(db.knex);
+      const outcomes = new PendingOutcomes(store, reservations, { maxHeld: 1, maxMs: 400, firstDelayMs: 50, maxDelayMs: 100 });
+      const run = (): InvocationRecord => interruptedRecord({
+        id: newInvocationId(),
+        capability: { key: 'SIDE_MARK', path: ['OIP', 'SIDE', 'SIDE_MARK'], cost: undefined },
+        caller: { actor: 'owner', fingerprint: null },
+        bodyText: '{"label":"x"}',
+        args: { label: 'x' },
+        links: { repairs: null, replays: null, source: 'api' },
+        createdAt: new Date(),
+        requestId: null,
+      });
+      const [kept, refused] = [run(), run()];
+      await reservations.begin(kept);
+      await reservations.begin(refused);
 
-    cluster.stop('immediate');
-    await untilNotReady(url);
-    writeFileSync(`${marks}.release`, '');
-    const answer = await pending;
-    expect(answer.status).to.equal(503);
-    const error = answer.body['error'] as { code: string; details?: { invocation?: string; ran?: boolean }; invocation?: string; ran?: boolean };
-    expect(error.code).to.equal('storage_unavailable');
-    const id = error.details?.invocation ?? error.invocation;
-    expect(id).to.match(/^inv_/);
-    await new Promise((r) => setTimeout(r, 1500)); // past the run lease while the cluster is down
-    cluster.start();
+      cluster.stop('immediate');
+      const ended = (r: InvocationRecord): InvocationRecord => ({ ...r, status: 'ok', ok: true, error: null, result: { done: true } });
+      // The first is kept (and tried again until maxMs); the second finds the one place taken and is let go at once.
+      await outcomes.record(ended(kept)).then(() => expect.fail('recorded while the cluster is down'), () => undefined);
+      expect(outcomes.size).to.equal(1);
+      await outcomes.record(ended(refused)).then(() => expect.fail('recorded while the cluster is down'), () => undefined);
+      expect(outcomes.size).to.equal(1);
+      await eventually(async () => (outcomes.size === 0 ? true : undefined), 'the kept outcome to be given up');
+      cluster.start();
 
-    const run = await eventually(async () => {
-      const got = await json(`${url}/api/invocations/${id}`, { headers: owner });
-      return got.status === 200 ? (got.body['invocation'] as StoredInvocation) : undefined;
-    }, 'the run recorded after the outage', 30_000);
-    expect(run).to.deep.include({ key: 'SIDE_MARK', status: 'ok', ok: true, ran: true });
-    await eventually(async () => ((await reservationsLeft()) === 0 ? true : undefined), 'the run\'s reservation to go');
+      // Neither reservation is renewed any more: once their leases pass, the sweep records both interrupted.
+      now += 1000;
+      await eventually(async () => (await reservations.renew().then(() => true, () => undefined)), 'the cluster to take writes again');
+      const swept = await new InterruptedRuns(reservations, store, systemClock).sweep();
+      expect([...swept].sort()).to.deep.equal([kept.id, refused.id].sort());
+      for (const r of [kept, refused]) expect(await store.get(r.id)).to.deep.include({ status: 'interrupted', ran: true });
+    } finally {
+      await db.close();
+    }
   });
 
   describe('a commit whose connection died', () => {

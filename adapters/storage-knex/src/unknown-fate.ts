@@ -4,9 +4,14 @@
 // its write, so a store looks it up on another connection before it fails the write: a row that
 // landed is answered as stored, and only a write known not to have landed fails (503 upstream).
 
-/** The pg client's words for a socket that died under a query, and the server's for a backend killed mid-statement. */
-const DIED_MESSAGE = /Connection terminated unexpectedly|Connection terminated|terminating connection due to (administrator command|unexpected postmaster exit)|server closed the connection unexpectedly/i;
-const DIED_CODE = /^(ECONNRESET|EPIPE|57P01|57P02)$/;
+/**
+ * The pg client's words for a socket that died under a query, and the server's for a backend killed
+ * at once (an immediate shutdown or a crash: it exits even mid-commit). A backend terminated in the
+ * ordinary way (pg_terminate_backend, a fast shutdown: 57P01 "administrator command") aborts its
+ * statement first, so that one is known not to have landed.
+ */
+const DIED_MESSAGE = /Connection terminated|server closed the connection unexpectedly|terminating connection (due to immediate shutdown|because of crash of another server process|due to unexpected postmaster exit)/i;
+const DIED_CODE = /^(ECONNRESET|EPIPE)$/;
 
 /** Whether `err` (or an error it was caused by) leaves a write's fate unknown: it may have committed. */
 export function fateUnknown(err: unknown, depth = 0): boolean {
