@@ -195,9 +195,12 @@ describe('outage: work in flight when PostgreSQL stops, and writes whose commit 
     const deliveriesOf = async (url: string, hook: string): Promise<string[]> =>
       ((await json(`${url}/api/ledger?event=webhook%20delivery&hook=${hook}&limit=100`, { headers: owner })).body['items'] as Array<{ id: string }>).map((d) => d.id);
 
-    it('a delivery that landed is answered 200 with its entry; one that did not is 503 and nothing is stored', async () => {
+    it('a delivery that landed is answered 200 with its entry, and forwarded once; one that did not is 503 and nothing is stored', async () => {
       const url = await startOn('unknown_fate_delivery', proxy.port);
       const hook = (await post(`${url}/api/objects/webhook`, { name: 'cut' })).body['id'] as string;
+      expect((await post(`${url}/api/objects/webhook/${hook}/destinations`, { url: rx.url('/cut'), timeout_ms: 5000 })).status).to.equal(201);
+      rx.answer = () => ({ status: 200, body: 'ok' });
+      const forwardedOf = (n: string): number => rx.received.filter((r) => r.path === '/cut' && r.body.toString() === JSON.stringify({ n })).length;
 
       const cut = proxy.cutAfterReply('INSERT INTO deliveries', 300);
       const landed = await post(`${url}/hook/${hook}`, { n: 'landed' }, { 'content-type': 'application/json' });
@@ -210,6 +213,15 @@ describe('outage: work in flight when PostgreSQL stops, and writes whose commit 
       await refusedCut;
       expect({ status: lost.status, code: (lost.body['error'] as { code?: string } | undefined)?.code }).to.deep.equal({ status: 503, code: 'storage_unavailable' });
       expect(await deliveriesOf(url, hook)).to.deep.equal([landed.body['entry']]);
+
+      // The delivery's forwarding jobs, written after it: landed as the connection died, so still its 2xx, forwarded once.
+      const jobsCut = proxy.cutAfterReply('INSERT INTO forward_jobs', 300);
+      const scheduled = await post(`${url}/hook/${hook}`, { n: 'scheduled' }, { 'content-type': 'application/json' });
+      await jobsCut;
+      expect({ status: scheduled.status, outcome: scheduled.body['outcome'] }).to.deep.equal({ status: 200, outcome: 'accepted' });
+      await eventually(async () => (forwardedOf('scheduled') === 1 && forwardedOf('landed') === 1 ? true : undefined), 'both stored deliveries forwarded');
+      expect(await deliveriesOf(url, hook)).to.have.members([landed.body['entry'], scheduled.body['entry']]);
+      expect([forwardedOf('landed'), forwardedOf('lost'), forwardedOf('scheduled')]).to.deep.equal([1, 0, 1]);
     });
 
     it('a run whose reservation landed runs, once, and is recorded as it ended', async () => {
