@@ -17,6 +17,7 @@ import type { CapabilityRegistry } from './registry.js';
 import type { RunnerDirectory } from './runner-directory.js';
 import { computeYield } from './yield.js';
 import { interruptedRecord } from './interrupted-runs.js';
+import { PendingOutcomes } from './pending-outcomes.js';
 import type { RunReservations } from './ports/run-reservations.js';
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '@switchyard/verifier';
@@ -89,6 +90,8 @@ export class DispatchService {
     private readonly blobs: BlobStore | null = null,
     /** Where a run is reserved before its runner is called (write-ahead); without one, runs are not reserved. */
     private readonly reservations: RunReservations | null = null,
+    /** Where an outcome the database did not take waits to be written again (shared with forwarding in the app). */
+    private readonly outcomes: PendingOutcomes = new PendingOutcomes(store, reservations),
   ) {}
 
   async dispatch(request: DispatchRequest, caller: Caller): Promise<DispatchOutcome> {
@@ -306,14 +309,12 @@ export class DispatchService {
     await useUp();
     let stored: StoredInvocation;
     try {
-      stored = await this.store.append(record);
+      // A run that ran holds its reservation: an outcome the database does not take now is kept and
+      // written once it is back (pending-outcomes.ts), or, past its bounds, swept as interrupted.
+      stored = ran ? await this.outcomes.record(record) : await this.store.append(record);
     } catch (err) {
-      // The run happened but its outcome is not in the ledger: its reservation lapses and is
-      // swept as interrupted (interrupted-runs.ts), which is what a retry will find.
-      if (ran) this.reservations?.abandon(id);
-      throw storageUnavailable(`${capability.key} ${ran ? 'ran, but its outcome was not recorded' : 'was not recorded'}`, err, { invocation: id, ran });
+      throw storageUnavailable(`${capability.key} ${ran ? 'ran, but its outcome was not recorded yet' : 'was not recorded'}`, err, { invocation: id, ran });
     }
-    if (ran) this.reservations?.end(id);
     return { capability, invocation: stored };
   }
 

@@ -24,6 +24,7 @@ export * from './plan.js';
 export * from './runner-directory.js';
 export * from './dispatch.js';
 export * from './interrupted-runs.js';
+export * from './pending-outcomes.js';
 export * from './idempotency.js';
 export * from './self-description.js';
 export * from './markdown.js';

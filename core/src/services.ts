@@ -4,6 +4,7 @@ import type { ApprovalService } from './approvals.js';
 import type { CapabilityRegistry } from './registry.js';
 import type { DispatchService } from './dispatch.js';
 import type { InterruptedRuns } from './interrupted-runs.js';
+import type { PendingOutcomes } from './pending-outcomes.js';
 import type { IdempotentRuns } from './idempotency.js';
 import type { DestinationAdmin, ForwardAllowlist, ForwardingService } from './forwarding/index.js';
 import type { OAuthAuthorizationServer } from './oauth/index.js';
@@ -51,6 +52,7 @@ export const coreServices = {
   forwardAllowlist: createServiceRef<ForwardAllowlist>({ id: 'ForwardAllowlist' }),
   intake: createServiceRef<WebhookIntake>({ id: 'WebhookIntake' }),
   interruptedRuns: createServiceRef<InterruptedRuns>({ id: 'InterruptedRuns' }),
+  pendingOutcomes: createServiceRef<PendingOutcomes>({ id: 'PendingOutcomes' }),
   idempotentRuns: createServiceRef<IdempotentRuns>({ id: 'IdempotentRuns' }),
   clock: port<Clock>('Clock', Clock),
   requestScope: port<RequestScope>('RequestScope', RequestScope),

@@ -16,6 +16,8 @@ import {
   ForwardingService,
   IdempotentRuns,
   InterruptedRuns,
+  PendingOutcomes,
+  DEFAULT_PENDING_OUTCOMES,
   MemoryCircuitStore,
   NO_TRACES,
   MemoryRateWindows,
@@ -219,8 +221,8 @@ export const coreWiring = definePackage('core', [
   }),
   createServiceFactory({
     service: coreServices.dispatch,
-    deps: { config: appServices.config, registry: coreServices.registry, runners: coreServices.runners, invocations: coreServices.invocations, clock: coreServices.clock, scope: coreServices.requestScope, blobs: coreServices.blobs, reservations: coreServices.reservations },
-    factory: ({ config, registry, runners, invocations, clock, scope, blobs, reservations }) =>
+    deps: { config: appServices.config, registry: coreServices.registry, runners: coreServices.runners, invocations: coreServices.invocations, clock: coreServices.clock, scope: coreServices.requestScope, blobs: coreServices.blobs, reservations: coreServices.reservations, outcomes: coreServices.pendingOutcomes },
+    factory: ({ config, registry, runners, invocations, clock, scope, blobs, reservations, outcomes }) =>
       new DispatchService(
         registry,
         runners,
@@ -230,7 +232,14 @@ export const coreWiring = definePackage('core', [
         scope,
         blobs,
         reservations,
+        outcomes,
       ),
+  }),
+  // Outcomes of runs and forwarding attempts the database did not take, written again once it is back (one bound per process).
+  createServiceFactory({
+    service: coreServices.pendingOutcomes,
+    deps: { invocations: coreServices.invocations, reservations: coreServices.reservations, logger: appServices.logger },
+    factory: ({ invocations, reservations, logger }) => new PendingOutcomes(invocations, reservations, DEFAULT_PENDING_OUTCOMES, logger),
   }),
   createServiceFactory({
     service: coreServices.idempotentRuns,
@@ -264,10 +273,10 @@ export const coreWiring = definePackage('core', [
   // The forwarding service of this process; a worker or an `all` process starts it (background-work.ts).
   createServiceFactory({
     service: coreServices.forwarding,
-    deps: { config: appServices.config, ...db, deliveries: coreServices.deliveries, invocations: coreServices.invocations, sender: appServices.outboundSender, clock: coreServices.clock, allowlist: coreServices.forwardAllowlist, logger: appServices.logger, reservations: coreServices.reservations, tracing: appServices.tracing },
-    factory: ({ config, db, deliveries, invocations, sender, clock, allowlist, logger, reservations, tracing }) => {
+    deps: { config: appServices.config, ...db, deliveries: coreServices.deliveries, invocations: coreServices.invocations, sender: appServices.outboundSender, clock: coreServices.clock, allowlist: coreServices.forwardAllowlist, logger: appServices.logger, reservations: coreServices.reservations, tracing: appServices.tracing, outcomes: coreServices.pendingOutcomes },
+    factory: ({ config, db, deliveries, invocations, sender, clock, allowlist, logger, reservations, tracing, outcomes }) => {
       const { allow: _allow, pollMs: _pollMs, ...tuning } = config.webhooks.forwarding ?? {};
-      return new ForwardingService(new KnexDestinationStore(db.knex), new KnexForwardJobStore(db.knex), deliveries, invocations, sender, clock, allowlist, { ...DEFAULT_FORWARDING_OPTIONS, ...tuning }, logger, reservations, db.dialect.sharedByProcesses ? new KnexCircuitStore(db.knex) : new MemoryCircuitStore(), tracing ? traceCarrier : NO_TRACES);
+      return new ForwardingService(new KnexDestinationStore(db.knex), new KnexForwardJobStore(db.knex), deliveries, invocations, sender, clock, allowlist, { ...DEFAULT_FORWARDING_OPTIONS, ...tuning }, logger, reservations, db.dialect.sharedByProcesses ? new KnexCircuitStore(db.knex) : new MemoryCircuitStore(), tracing ? traceCarrier : NO_TRACES, outcomes);
     },
   }),
   // The owner's destinations; each change reaches this process's forwarder (its cache, its circuits).

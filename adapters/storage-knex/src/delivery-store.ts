@@ -6,6 +6,7 @@
 import { hash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { GroupCommit } from './group-commit.js';
+import { UnknownFates } from './unknown-fate.js';
 import { chunks } from './sql-batches.js';
 import { pageOf, seqPage } from './seq-paging.js';
 import type { StoreObserver, StoreOptions } from './store-observer.js';
@@ -127,6 +128,8 @@ export class KnexDeliveryStore implements DeliveryStore {
   private readonly statements: Statements;
 
   private readonly observer: StoreObserver<StoredDelivery> | null;
+  /** Deliveries whose write died with its connection: looked up before they are failed. */
+  private readonly fates = new UnknownFates();
 
   constructor(
     private readonly knex: Knex,
@@ -149,13 +152,23 @@ export class KnexDeliveryStore implements DeliveryStore {
     return this.commits.fallbacks;
   }
 
-  /** Committed before it resolves; concurrent appends share one statement (group commit). */
-  append(record: DeliveryRecord): Promise<StoredDelivery> {
-    return this.commits.submit(record);
+  /**
+   * Committed before it resolves; concurrent appends share one statement (group commit). A write
+   * whose connection died under it is looked up before it fails (unknown-fate.ts): a delivery that
+   * landed is answered as stored, so its sender is not told 503 for it and does not send it again.
+   */
+  async append(record: DeliveryRecord): Promise<StoredDelivery> {
+    try {
+      const stored = await this.commits.submit(record);
+      this.fates.settled(record.id);
+      return stored;
+    } catch (err) {
+      return this.fates.resolve(record.id, err, () => this.get(record.id));
+    }
   }
 
   private async insertObserved(records: DeliveryRecord[]): Promise<StoredDelivery[]> {
-    const stored = await this.insertBatch(records);
+    const stored = await this.fates.watch(records.map((r) => r.id), () => this.insertBatch(records));
     if (this.observer) for (const s of stored) this.observer.appended(s);
     return stored;
   }

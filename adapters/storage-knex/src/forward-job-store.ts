@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { ClaimShare, ForwardJob, ForwardJobStore, NewForwardJob, Page, RetrySelector } from '@switchyard/core';
 import { dialectFor, type Statements } from './dialect.js';
 import { GroupCommit } from './group-commit.js';
+import { UnknownFates } from './unknown-fate.js';
 import { ROWS_PER_STATEMENT, chunks } from './sql-batches.js';
 
 interface JobRow {
@@ -85,6 +86,8 @@ export class KnexForwardJobStore implements ForwardJobStore {
   private readonly skipLockedRows: string;
   /** New jobs and settled attempts that arrive together share one transaction (see group-commit.ts). */
   private readonly adds: GroupCommit<NewForwardJob[], void>;
+  /** Jobs whose write died with its connection: looked up before they are failed. */
+  private readonly fates = new UnknownFates();
   private readonly settles: GroupCommit<{ job: ForwardJob; owner: string }, boolean>;
 
   constructor(private readonly knex: Knex) {
@@ -95,8 +98,10 @@ export class KnexForwardJobStore implements ForwardJobStore {
     this.adds = new GroupCommit(
       async (batches) => {
         const rows = batches.flat();
-        if (rows.length <= ROWS_PER_STATEMENT) await insert(knex, rows);
-        else await knex.transaction(async (trx) => insert(trx, rows));
+        await this.fates.watch(batches.map((b) => b[0]!.id), async () => {
+          if (rows.length <= ROWS_PER_STATEMENT) await insert(knex, rows);
+          else await knex.transaction(async (trx) => insert(trx, rows));
+        });
         return batches.map(() => undefined);
       },
       async (jobs) => void (await insert(knex, jobs)),
@@ -148,7 +153,15 @@ export class KnexForwardJobStore implements ForwardJobStore {
   }
 
   async add(jobs: NewForwardJob[]): Promise<void> {
-    if (jobs.length > 0) await this.adds.submit(jobs);
+    if (jobs.length === 0) return;
+    // A delivery's jobs go in together (one statement or one transaction): if their write died with
+    // its connection, they landed when the first did (unknown-fate.ts), and the delivery's answer is its 2xx.
+    try {
+      await this.adds.submit(jobs);
+      this.fates.settled(jobs[0]!.id);
+    } catch (err) {
+      await this.fates.resolve(jobs[0]!.id, err, async () => ((await this.knex('forward_jobs').select('id').where({ id: jobs[0]!.id }).first()) ? true : undefined));
+    }
   }
 
   async claimDue(owner: string, now: number, leaseUntil: number, limit: number, share: ClaimShare): Promise<ForwardJob[]> {

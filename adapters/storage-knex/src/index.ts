@@ -6,6 +6,7 @@ export * from './invocation-store.js';
 export * from './run-reservations.js';
 export * from './idempotency-key-store.js';
 export * from './storage-failure.js';
+export * from './unknown-fate.js';
 export * from './storage-health.js';
 export * from './api-key-store.js';
 export * from './webhook-store.js';

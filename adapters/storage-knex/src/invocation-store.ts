@@ -2,6 +2,7 @@
 // links such as repaired_by are derived by query when reading, never written back.
 import type { Knex } from 'knex';
 import { GroupCommit } from './group-commit.js';
+import { UnknownFates } from './unknown-fate.js';
 import { pageOf, seqPage } from './seq-paging.js';
 import type { StoreObserver, StoreOptions } from './store-observer.js';
 import { dialectFor, type Statements } from './dialect.js';
@@ -32,6 +33,8 @@ export class KnexInvocationStore implements InvocationStore {
   private readonly statements: Statements;
 
   private readonly observer: StoreObserver<StoredInvocation> | null;
+  /** Records whose write died with its connection: looked up before they are failed. */
+  private readonly fates = new UnknownFates();
 
   constructor(
     private readonly knex: Knex,
@@ -50,12 +53,19 @@ export class KnexInvocationStore implements InvocationStore {
     );
   }
 
-  append(record: InvocationRecord): Promise<StoredInvocation> {
-    return this.commits.submit(record);
+  /** Committed before it resolves; a write whose connection died under it is looked up before it fails (unknown-fate.ts). */
+  async append(record: InvocationRecord): Promise<StoredInvocation> {
+    try {
+      const stored = await this.commits.submit(record);
+      this.fates.settled(record.id);
+      return stored;
+    } catch (err) {
+      return this.fates.resolve(record.id, err, () => this.get(record.id));
+    }
   }
 
   private async insertObserved(records: InvocationRecord[]): Promise<StoredInvocation[]> {
-    const stored = await this.insert(records);
+    const stored = await this.fates.watch(records.map((r) => r.id), () => this.insert(records));
     if (this.observer) for (const s of stored) this.observer.appended(s);
     return stored;
   }

@@ -9,6 +9,7 @@ import type { Knex } from 'knex';
 import { repairInFlight, type InvocationRecord, type RunReservations } from '@switchyard/core';
 import { dialectFor, isUniqueViolation, type Dialect, type Statements } from './dialect.js';
 import { GroupCommit } from './group-commit.js';
+import { UnknownFates } from './unknown-fate.js';
 import { chunks } from './sql-batches.js';
 
 export interface RunReservationOptions {
@@ -56,9 +57,27 @@ export class KnexRunReservations implements RunReservations {
     );
   }
 
+  /** Reservations whose write died with its connection: looked up before they are failed. */
+  private readonly fates = new UnknownFates();
+
+  /**
+   * A reservation whose write died with its connection is looked up first (unknown-fate.ts): one
+   * that landed is held (renewed, and its run goes ahead) rather than left to be swept as an
+   * interrupted run that never ran.
+   */
   async begin(interrupted: InvocationRecord): Promise<void> {
-    await this.begins.submit(interrupted);
+    try {
+      await this.begins.submit(interrupted);
+      this.fates.settled(interrupted.id);
+    } catch (err) {
+      await this.fates.resolve(interrupted.id, err, async () => ((await this.isReservedBy(interrupted.id)) ? true : undefined));
+    }
     this.held.add(interrupted.id);
+  }
+
+  /** Whether this process holds the reservation `id` in the database. */
+  private async isReservedBy(id: string): Promise<boolean> {
+    return (await this.knex('run_reservations').select('id').where({ id, holder: this.holder }).first()) !== undefined;
   }
 
   end(id: string): void {
@@ -74,9 +93,13 @@ export class KnexRunReservations implements RunReservations {
     this.held.delete(id);
   }
 
+  /**
+   * Lapsed reservations, but none this process still holds: one whose lease lapsed while the
+   * database was away is renewed again once it is back, and its outcome written (pending-outcomes.ts).
+   */
   async lapsed(limit: number): Promise<InvocationRecord[]> {
-    const rows = (await this.knex('run_reservations').select('record').where('lease_until', '<', this.now()).orderBy('lease_until').limit(limit)) as Array<{ record: string }>;
-    return rows.map((r) => JSON.parse(r.record) as InvocationRecord);
+    const rows = (await this.knex('run_reservations').select('record').where('lease_until', '<', this.now()).orderBy('lease_until').limit(limit + this.held.size)) as Array<{ record: string }>;
+    return rows.map((r) => JSON.parse(r.record) as InvocationRecord).filter((r) => !this.held.has(r.id)).slice(0, limit);
   }
 
   async isReserved(id: string): Promise<boolean> {
@@ -109,7 +132,7 @@ export class KnexRunReservations implements RunReservations {
   private async insert(records: InvocationRecord[]): Promise<void[]> {
     const until = this.now() + this.options.leaseMs;
     const values = records.map((r) => [r.id, this.holder, until, JSON.stringify(r), r.repairs ?? null]);
-    await this.statements.all(insertSql(records.length), values.flat());
+    await this.fates.watch(records.map((r) => r.id), () => this.statements.all(insertSql(records.length), values.flat()));
     return records.map(() => undefined);
   }
 

@@ -5,6 +5,7 @@
 // forward-allowlist.ts.
 import { randomId } from '../ids.js';
 import type { InvocationRecord } from '../invocation.js';
+import { PendingOutcomes } from '../pending-outcomes.js';
 import { checkRepairTarget } from '../lineage.js';
 import type { Clock, DeliveryStore, InvocationStore, RunReservations } from '../ports.js';
 import type { StoredDelivery } from '../webhook.js';
@@ -111,6 +112,8 @@ export class ForwardingService implements ForwardingSchedule {
     private readonly circuits: CircuitStore = new MemoryCircuitStore(),
     /** A job keeps the trace of the request that made it; its attempts continue it, in any process. */
     private readonly traces: TraceCarrier = NO_TRACES,
+    /** Where an attempt's outcome the database did not take waits to be written again, its job settled after it. */
+    private readonly outcomes: PendingOutcomes = new PendingOutcomes(invocations, reservations, undefined, logger),
   ) {
     this.shares = new SendShares(options.perDestinationConcurrency);
     this.rules = { openAfter: options.circuitFailures, cooldownMs: options.circuitCooldownMs, probeMs: options.leaseMs };
@@ -410,8 +413,9 @@ export class ForwardingService implements ForwardingSchedule {
     try {
       await this.traces.within(job.traceparent ?? null, () => this.send(job, dst, held, answered, leaseUntil));
     } finally {
-      // A probe that ended in any way (an outcome, or an error recording it) frees the next one.
-      if (verdict.probe) await this.circuits.change(dst.id, endProbe);
+      // A probe that ended in any way (an outcome, or an error recording it) frees the next one. If
+      // the store cannot say so, the probe's own lease (probeMs) frees it.
+      if (verdict.probe) await this.circuits.change(dst.id, endProbe).catch((err) => this.logger.warn('could not end a circuit probe; it lapses', { destination: dst.id, error: (err as Error).message }));
     }
   }
 
@@ -468,18 +472,16 @@ export class ForwardingService implements ForwardingSchedule {
     }
     answered();
     const ok = outcome.kind === 'answered' && outcome.status >= 200 && outcome.status < 300;
-    // A transform that fails says nothing of the destination: its circuit stays as it is.
-    if (outcome.kind !== 'transform_failed') await this.noteOutcome(dst.id, ok);
-    let invocation: string;
-    try {
-      invocation = await this.record(attempt, outcome, ok);
-    } catch (err) {
-      // Sent, but not recorded: the reservation lapses and is swept as interrupted.
-      this.reservations?.abandon(attempt.id);
-      throw err;
-    }
-    this.reservations?.end(attempt.id);
+    // A transform that fails says nothing of the destination: its circuit stays as it is. A circuit
+    // the store cannot update now is no reason to lose the attempt: its record comes first.
+    if (outcome.kind !== 'transform_failed') await this.noteOutcome(dst.id, ok).catch((err) => this.logger.warn('could not note an attempt in its circuit', { destination: dst.id, error: (err as Error).message }));
+    // The attempt was sent: its outcome, then the job's settling, are written now or, if the database
+    // does not take them, once it is back (pending-outcomes.ts); the reservation is renewed meanwhile.
+    await this.outcomes.record(outcomeRecord(attempt, outcome, ok), (stored) => this.settleAfter(job, dst, outcome, ok, stored.id));
+  }
 
+  /** The job after an attempt recorded as `invocation`: delivered, dead, or due again with backoff. */
+  private async settleAfter(job: ForwardJob, dst: Destination, outcome: SendOutcome, ok: boolean, invocation: string): Promise<void> {
     const attempts = job.attempts + 1;
     const status = outcome.kind === 'answered' ? outcome.status : null;
     const invocations = [...job.invocations, invocation];
@@ -543,11 +545,6 @@ export class ForwardingService implements ForwardingSchedule {
       }
     }
     return attemptRecord(job, dst, started, transformed, { repairs, replays });
-  }
-
-  /** The attempt's outcome, appended to the ledger. */
-  private async record(attempt: InvocationRecord, outcome: SendOutcome, ok: boolean): Promise<string> {
-    return (await this.invocations.append(outcomeRecord(attempt, outcome, ok))).id;
   }
 }
 
