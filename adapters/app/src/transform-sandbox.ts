@@ -58,6 +58,17 @@ function deathOf(e: Evaluator, code: number | null, signal: NodeJS.Signals | nul
 
 let nextId = 1;
 
+/** An evaluator with work keeps this process running until it answers; an idle one does not. */
+function hold(e: Evaluator, busy: boolean): void {
+  if (busy) {
+    e.child.ref();
+    e.child.channel?.ref();
+  } else {
+    e.child.unref();
+    e.child.channel?.unref();
+  }
+}
+
 export class ProcessTransformSandbox implements TransformSandbox {
   private readonly evaluators = new Set<Evaluator>();
   private readonly idle: Evaluator[] = [];
@@ -91,6 +102,7 @@ export class ProcessTransformSandbox implements TransformSandbox {
       const evaluator = this.idle.pop() ?? (this.evaluators.size < this.options.evaluators ? this.spawn() : undefined);
       if (!evaluator) return;
       evaluator.busy = this.queue.shift()!;
+      hold(evaluator, true);
       if (evaluator.ready) this.run(evaluator);
     }
   }
@@ -106,9 +118,7 @@ export class ProcessTransformSandbox implements TransformSandbox {
     });
     const e: Evaluator = { child, ready: false, busy: null, timer: undefined, stderr: '', exited: new Promise((r) => child.once('exit', () => r())) };
     this.evaluators.add(e);
-    // Idle evaluators do not keep the service running; an evaluation's deadline timer does.
-    child.unref();
-    child.channel?.unref();
+    hold(e, false);
     (child.stderr as { unref?: () => void } | null)?.unref?.();
     child.stderr?.on('data', (d: Buffer) => (e.stderr = (e.stderr + d.toString()).slice(-4096)));
     child.on('message', (m: { ready?: true; id?: number; result?: TransformResult }) => {
@@ -121,6 +131,7 @@ export class ProcessTransformSandbox implements TransformSandbox {
       const done = e.busy;
       clearTimeout(e.timer);
       e.busy = null;
+      hold(e, false);
       this.idle.push(e);
       done.resolve(m.result!);
       this.pump();
@@ -128,7 +139,7 @@ export class ProcessTransformSandbox implements TransformSandbox {
     child.once('exit', (code, signal) => {
       if (!this.evaluators.has(e)) return;
       const detail = deathOf(e, code, signal);
-      this.retire(e, e.ready ? sandboxStopped({ kind: 'died', detail }) : sandboxStopped({ kind: 'unavailable', detail: `its evaluator did not start (${detail})` }));
+      this.retire(e, e.ready ? sandboxStopped({ kind: 'died', detail, heapMb: this.options.heapMb }) : sandboxStopped({ kind: 'unavailable', detail: `its evaluator did not start (${detail})` }));
       this.pump();
     });
     child.on('error', () => undefined);
@@ -139,7 +150,7 @@ export class ProcessTransformSandbox implements TransformSandbox {
     const p = e.busy!;
     p.id = nextId++;
     e.timer = setTimeout(() => {
-      this.retire(e, sandboxStopped({ kind: 'deadline' }));
+      this.retire(e, sandboxStopped({ kind: 'deadline', ms: this.options.deadlineMs }));
       this.pump();
     }, this.options.deadlineMs);
     e.child.send({ id: p.id, expression: p.expression, input: p.input });

@@ -27,9 +27,10 @@ export const TRANSFORM_MAX_HEAP_MB = 256;
 
 /** Why the sandbox stopped an evaluation before it answered. */
 export type SandboxStop =
-  | { kind: 'deadline' }
-  /** The evaluator died: out of memory, a V8 size limit, or any other abort (`detail`: what it said, its exit code or signal). */
-  | { kind: 'died'; detail: string }
+  /** It ran past the sandbox's deadline (TRANSFORM_DEADLINE_MS unless the sandbox was given another). */
+  | { kind: 'deadline'; ms: number }
+  /** The evaluator died: out of memory (its bound: heapMb), a V8 size limit, or any other abort (`detail`: what it said, its exit code or signal). */
+  | { kind: 'died'; detail: string; heapMb: number }
   /** The service is stopping, or its evaluator could not be started. */
   | { kind: 'unavailable'; detail: string };
 
@@ -37,9 +38,9 @@ export type SandboxStop =
 export function sandboxStopped(stop: SandboxStop): TransformResult {
   switch (stop.kind) {
     case 'deadline':
-      return { ok: false, message: `the transform was stopped after ${TRANSFORM_DEADLINE_MS} ms (its hard deadline; a regular expression that backtracks, or one step that runs long, ends here)` };
+      return { ok: false, message: `the transform was stopped after ${stop.ms} ms (its hard deadline; a regular expression that backtracks, or one step that runs long, ends here)` };
     case 'died':
-      return { ok: false, message: `the transform was stopped: its evaluator died (${stop.detail}); at most ${TRANSFORM_MAX_HEAP_MB} MiB of memory and V8's string and array sizes are allowed` };
+      return { ok: false, message: `the transform was stopped: its evaluator died (${stop.detail}); at most ${stop.heapMb} MiB of memory and V8's string and array sizes are allowed` };
     case 'unavailable':
       return { ok: false, message: `the transform could not be run: ${stop.detail}` };
   }
