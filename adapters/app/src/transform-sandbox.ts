@@ -12,9 +12,11 @@ export interface TransformSandboxOptions {
   evaluators: number;
   deadlineMs: number;
   heapMb: number;
+  /** How long an evaluator may take to start (tsx compiling it, from source, on a loaded machine). */
+  startMs: number;
 }
 
-export const DEFAULT_TRANSFORM_SANDBOX: TransformSandboxOptions = { evaluators: 2, deadlineMs: TRANSFORM_DEADLINE_MS, heapMb: TRANSFORM_MAX_HEAP_MB };
+export const DEFAULT_TRANSFORM_SANDBOX: TransformSandboxOptions = { evaluators: 2, deadlineMs: TRANSFORM_DEADLINE_MS, heapMb: TRANSFORM_MAX_HEAP_MB, startMs: 30_000 };
 
 interface Pending {
   expression: string;
@@ -99,7 +101,15 @@ export class ProcessTransformSandbox implements TransformSandbox {
 
   private pump(): void {
     while (this.queue.length > 0) {
-      const evaluator = this.idle.pop() ?? (this.evaluators.size < this.options.evaluators ? this.spawn() : undefined);
+      let evaluator = this.idle.pop();
+      if (!evaluator && this.evaluators.size < this.options.evaluators) {
+        try {
+          evaluator = this.spawn();
+        } catch (err) {
+          this.queue.shift()!.resolve(sandboxStopped({ kind: 'unavailable', detail: `its evaluator did not start (${(err as Error).message})` }));
+          continue;
+        }
+      }
       if (!evaluator) return;
       evaluator.busy = this.queue.shift()!;
       hold(evaluator, true);
@@ -121,8 +131,15 @@ export class ProcessTransformSandbox implements TransformSandbox {
     hold(e, false);
     (child.stderr as { unref?: () => void } | null)?.unref?.();
     child.stderr?.on('data', (d: Buffer) => (e.stderr = (e.stderr + d.toString()).slice(-4096)));
+    // One that never says it is ready is given up (its evaluation fails, the next one starts anew).
+    e.timer = setTimeout(() => {
+      this.retire(e, sandboxStopped({ kind: 'unavailable', detail: `its evaluator did not start in ${this.options.startMs} ms` }));
+      this.pump();
+    }, this.options.startMs);
+    e.timer.unref();
     child.on('message', (m: { ready?: true; id?: number; result?: TransformResult }) => {
       if (m.ready) {
+        clearTimeout(e.timer);
         e.ready = true;
         if (e.busy) this.run(e);
         return;
@@ -153,7 +170,8 @@ export class ProcessTransformSandbox implements TransformSandbox {
       this.retire(e, sandboxStopped({ kind: 'deadline', ms: this.options.deadlineMs }));
       this.pump();
     }, this.options.deadlineMs);
-    e.child.send({ id: p.id, expression: p.expression, input: p.input });
+    // A channel that closed meanwhile: the exit handler answers the evaluation.
+    e.child.send({ id: p.id, expression: p.expression, input: p.input }, () => undefined);
   }
 
   /** Kills an evaluator and answers its evaluation, if any, with `result`; a new one takes its place when needed. */

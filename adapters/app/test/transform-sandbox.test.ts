@@ -4,7 +4,7 @@
 // evaluator takes the next transform.
 import { expect } from 'chai';
 import { compileTransform } from '@switchyard/core';
-import { ProcessTransformSandbox } from '../src/transform-sandbox.js';
+import { DEFAULT_TRANSFORM_SANDBOX, ProcessTransformSandbox } from '../src/transform-sandbox.js';
 
 /** JavaScript's RegExp takes seconds on 27 characters, doubling with each one more. */
 const BACKTRACKS = '$contains(s, /^(a+)+$/)';
@@ -15,7 +15,7 @@ const SIZE_BOMB = '$length($reduce([1..22], function($a, $b){ $a & $a }, "012345
 describe('adapter app: the transform sandbox', function () {
   this.timeout(30_000);
   let sandbox: ProcessTransformSandbox;
-  beforeEach(() => (sandbox = new ProcessTransformSandbox({ evaluators: 2, deadlineMs: 1000, heapMb: 128 })));
+  beforeEach(() => (sandbox = new ProcessTransformSandbox({ ...DEFAULT_TRANSFORM_SANDBOX, deadlineMs: 1000, heapMb: 128 })));
   afterEach(() => sandbox.close());
 
   it('answers what core’s transform answers, bounds and failures included', async () => {
@@ -62,5 +62,15 @@ describe('adapter app: the transform sandbox', function () {
     expect(sandbox.size).to.equal(0);
     expect(await waiting).to.deep.equal({ ok: false, message: 'the transform could not be run: the service is stopping' });
     expect(await sandbox.evaluate('2', { headers: {}, body: {} })).to.deep.equal({ ok: true, body: '2' });
+  });
+
+  it('an evaluator that does not start in time is given up: the evaluation fails with why, and the next one starts anew', async () => {
+    const slow = new ProcessTransformSandbox({ ...DEFAULT_TRANSFORM_SANDBOX, startMs: 1 });
+    try {
+      expect(await slow.evaluate('1', { headers: {}, body: {} })).to.deep.equal({ ok: false, message: 'the transform could not be run: its evaluator did not start in 1 ms' });
+      expect(slow.size).to.equal(0);
+    } finally {
+      await slow.close();
+    }
   });
 });

@@ -63,10 +63,14 @@ interface JsonataFailure {
   message?: string;
 }
 
-/** A JSONata error in full: its code, where it happened and its message. */
+/** The most of a failure's message kept: `$error()` of a string of megabytes would otherwise go into the ledger whole. */
+export const TRANSFORM_MAX_MESSAGE = 2000;
+
+/** A JSONata error in full (its message cut at TRANSFORM_MAX_MESSAGE characters): its code, where it happened and its message. */
 export function describeJsonataError(err: unknown): string {
   const e = (err ?? {}) as JsonataFailure;
-  const message = typeof e.message === 'string' && e.message.length > 0 ? e.message : String(err);
+  const whole = typeof e.message === 'string' && e.message.length > 0 ? e.message : String(err);
+  const message = whole.length > TRANSFORM_MAX_MESSAGE ? `${whole.slice(0, TRANSFORM_MAX_MESSAGE)}… (${whole.length} characters)` : whole;
   const where = typeof e.position === 'number' && e.position > 0 ? ` at position ${e.position}` : '';
   return e.code ? `${e.code}${where}: ${message}` : message;
 }
