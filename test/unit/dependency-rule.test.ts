@@ -42,7 +42,7 @@ function cyclesIn(src: string): string[] {
 
 describe('architecture: the dependency rule', () => {
   // The verifier is the one package of ours core builds on: it has no dependency at all (below).
-  const FORBIDDEN_IN_CORE = /^(express|knex|pg|sqlite3|inversify|supertest|node:http|node:https|http|https|node:net|@modelcontextprotocol\/sdk.*|@switchyard\/(?!core$|verifier$).*)$/;
+  const FORBIDDEN_IN_CORE = /^(express|knex|pg|sqlite3|inversify|supertest|node:http|node:https|http|https|node:net|node:child_process|child_process|node:worker_threads|worker_threads|@modelcontextprotocol\/sdk.*|@switchyard\/(?!core$|verifier$).*)$/;
 
   it('the verifier imports nothing but Node built-ins and its own files, and declares no dependency', () => {
     // Module specifiers of import/export statements and import() (importsOf also reads Buffer.from('…')).

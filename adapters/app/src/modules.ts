@@ -41,6 +41,7 @@ import type { Config } from './config.js';
 import { FolderArticleStore } from './article-folder.js';
 import type { Logger } from './logger.js';
 import { DestinationAddressPolicy, HttpOutboundSender } from './forward-sender.js';
+import { ProcessTransformSandbox } from './transform-sandbox.js';
 import { ClientMetadataFetcher } from './client-metadata-fetcher.js';
 import { appServices, type LoadedPlugin } from './tokens.js';
 import { ConfiguredUpstreamImports } from './upstream-imports.js';
@@ -276,7 +277,7 @@ export const coreWiring = definePackage('core', [
     deps: { config: appServices.config, ...db, deliveries: coreServices.deliveries, invocations: coreServices.invocations, sender: appServices.outboundSender, clock: coreServices.clock, allowlist: coreServices.forwardAllowlist, logger: appServices.logger, reservations: coreServices.reservations, tracing: appServices.tracing, outcomes: coreServices.pendingOutcomes },
     factory: ({ config, db, deliveries, invocations, sender, clock, allowlist, logger, reservations, tracing, outcomes }) => {
       const { allow: _allow, pollMs: _pollMs, ...tuning } = config.webhooks.forwarding ?? {};
-      return new ForwardingService(new KnexDestinationStore(db.knex), new KnexForwardJobStore(db.knex), deliveries, invocations, sender, clock, allowlist, { ...DEFAULT_FORWARDING_OPTIONS, ...tuning }, logger, reservations, db.dialect.sharedByProcesses ? new KnexCircuitStore(db.knex) : new MemoryCircuitStore(), tracing ? traceCarrier : NO_TRACES, outcomes);
+      return new ForwardingService(new KnexDestinationStore(db.knex), new KnexForwardJobStore(db.knex), deliveries, invocations, sender, clock, allowlist, { ...DEFAULT_FORWARDING_OPTIONS, ...tuning }, logger, reservations, db.dialect.sharedByProcesses ? new KnexCircuitStore(db.knex) : new MemoryCircuitStore(), tracing ? traceCarrier : NO_TRACES, outcomes, new ProcessTransformSandbox());
     },
   }),
   // The owner's destinations; each change reaches this process's forwarder (its cache, its circuits).

@@ -149,6 +149,7 @@ export function readDestinationSettings(payload: unknown, current: DestinationSe
     const f = p['filter'];
     if (f !== null && (typeof f !== 'string' || f.trim().length === 0 || f.length > 2000)) throw invalid('filter', 'must be an expression of at most 2000 characters, or null');
     if (typeof f === 'string') {
+      // Parsing, and compiling the literal patterns of ~= (RE2: no lookaround, no backreferences).
       try {
         compileFilter(f);
       } catch (err) {
@@ -161,6 +162,8 @@ export function readDestinationSettings(payload: unknown, current: DestinationSe
     const t = p['transform'];
     if (t !== null && (typeof t !== 'string' || t.trim().length === 0 || t.length > TRANSFORM_MAX_EXPRESSION)) throw invalid('transform', `must be a JSONata expression of at most ${TRANSFORM_MAX_EXPRESSION} characters, or null`);
     if (typeof t === 'string') {
+      // A syntax check only, here in the request: parsing is linear in the expression (at most
+      // TRANSFORM_MAX_EXPRESSION characters) and runs none of it. Evaluating it is the sandbox's.
       try {
         compileTransform(t);
       } catch (err) {

@@ -16,8 +16,8 @@ import { forwardedHeaders } from './forward-headers.js';
 import { FORWARD_KEY, attemptRecord, interruptedAttempt, outcomeRecord } from './forward-attempt.js';
 import type { ForwardAllowlist } from './forward-allowlist.js';
 import type { ForwardingSchedule } from './destination-admin.js';
-import { compileTransform, type DeliveryTransform } from './transform.js';
-import type { DestinationStore, ForwardJob, ForwardJobStore, ForwardState, NewForwardJob, OutboundSender, SendOutcome } from './ports.js';
+import { inProcessTransforms } from './in-process-transforms.js';
+import type { DestinationStore, ForwardJob, ForwardJobStore, ForwardState, NewForwardJob, OutboundSender, SendOutcome, TransformSandbox } from './ports.js';
 import { admit, afterOutcome, circuitView, endProbe, type CircuitRules, type CircuitView } from './circuit.js';
 import { MemoryCircuitStore, type CircuitStore } from './circuit-store.js';
 import { NO_TRACES, type TraceCarrier } from '../ports/trace-carrier.js';
@@ -82,7 +82,6 @@ export class ForwardingService implements ForwardingSchedule {
   private readonly owner = randomId('proc_', 12);
   private readonly cache = new Map<string, { list: Destination[]; until: number }>();
   private readonly filters = new Map<string, DeliveryFilter>();
-  private readonly transforms = new Map<string, DeliveryTransform>();
   /** Each destination's share of the send slots. */
   private readonly shares: SendShares;
   /** Attempts from claim to settle, and how many of them are waiting on their destination. */
@@ -114,6 +113,8 @@ export class ForwardingService implements ForwardingSchedule {
     private readonly traces: TraceCarrier = NO_TRACES,
     /** Where an attempt's outcome the database did not take waits to be written again, its job settled after it. */
     private readonly outcomes: PendingOutcomes = new PendingOutcomes(invocations, reservations, undefined, logger),
+    /** Where transforms run: the app's sandbox (a runaway one is stopped there, not here). */
+    private readonly transforms: TransformSandbox = inProcessTransforms(),
   ) {
     this.shares = new SendShares(options.perDestinationConcurrency);
     this.rules = { openAfter: options.circuitFailures, cooldownMs: options.circuitCooldownMs, probeMs: options.leaseMs };
@@ -159,16 +160,6 @@ export class ForwardingService implements ForwardingSchedule {
     return list;
   }
 
-  private transformOf(expression: string): DeliveryTransform {
-    let transform = this.transforms.get(expression);
-    if (!transform) {
-      transform = compileTransform(expression);
-      if (this.transforms.size >= 1000) this.transforms.clear();
-      this.transforms.set(expression, transform);
-    }
-    return transform;
-  }
-
   /**
    * The bytes an attempt sends: the delivery's own, or what the destination's transform makes of
    * its JSON body (a failure is the attempt's outcome; nothing is sent).
@@ -178,7 +169,7 @@ export class ForwardingService implements ForwardingSchedule {
     const input = filterInput(delivery);
     let result;
     try {
-      result = await this.transformOf(dst.transform)({ headers: input.headers, body: input.body === null && !isJsonNull(delivery) ? undefined : input.body });
+      result = await this.transforms.evaluate(dst.transform, { headers: input.headers, body: input.body === null && !isJsonNull(delivery) ? undefined : input.body });
     } catch (err) {
       // Stored before the rule it breaks, or JSONata itself failed: the attempt fails, with why.
       result = { ok: false as const, message: (err as Error).message };
@@ -276,6 +267,8 @@ export class ForwardingService implements ForwardingSchedule {
     // A claim under way may still start attempts: wait for it, then for every attempt.
     await this.draining;
     await Promise.allSettled([...this.inFlight]);
+    // No attempt is left to use them: the sandbox's evaluators go too (a start brings them back).
+    await this.transforms.close();
   }
 
   /** Looks for due jobs now (coalesced: one claim loop at a time per process). */

@@ -2,6 +2,7 @@
 export * from './destination.js';
 export * from './filter.js';
 export * from './transform.js';
+export * from './in-process-transforms.js';
 export * from './forward-headers.js';
 export * from './allow-entry.js';
 export * from './backoff.js';

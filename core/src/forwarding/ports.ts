@@ -1,6 +1,7 @@
 // What forwarding needs from the outside: destinations, the schedule of attempts, and a sender.
 import type { Page } from '../ports.js';
 import type { Destination } from './destination.js';
+import type { TransformInput, TransformResult } from './transform.js';
 
 export type ForwardState = 'pending' | 'retrying' | 'delivered' | 'dead' | 'skipped';
 
@@ -88,6 +89,18 @@ export type SendOutcome =
   | { kind: 'blocked'; message: string; duration_ms: number }
   /** The destination's transform failed: nothing was sent (never a sender's answer). */
   | { kind: 'transform_failed'; message: string; duration_ms: number };
+
+/**
+ * Where transforms run (transform.ts says what one may do): away from the event loop and the
+ * process, so that one that runs away is stopped (sandboxStopped) and the service goes on. Never
+ * throws for anything the expression does.
+ */
+export interface TransformSandbox {
+  evaluate(expression: string, input: TransformInput): Promise<TransformResult>;
+  /** Stops its evaluators; the next evaluation starts them again. */
+  close(): Promise<void>;
+}
+export const TransformSandbox = Symbol.for('switchyard.TransformSandbox');
 
 /** Sends one POST. Never throws for anything the destination does. */
 export interface OutboundSender {

@@ -1,6 +1,10 @@
 // Destination transforms: a JSONata expression that rewrites a JSON body before it is signed and
 // sent. JSONata can recurse, so each evaluation is bounded by its own guardrails (time, depth and
-// sequence length, checked at every step) and the result by its size once written as JSON.
+// sequence length, checked at every step) and the result by its size once written as JSON. Those
+// guardrails are checked between steps only: a regular expression that backtracks, or a string
+// built past V8's limits (a fatal error no try/catch sees), gets past them. So the service runs
+// the evaluation behind a TransformSandbox (ports.ts) with a hard deadline and a memory bound of
+// its own, and what happens when one is passed is decided here (sandboxStopped).
 import jsonata from 'jsonata';
 
 /** How long one evaluation may run before it is stopped (a loop ends here). */
@@ -12,6 +16,35 @@ export const TRANSFORM_MAX_SEQUENCE = 100_000;
 /** The most a transformed body may weigh, as JSON (it is kept in the attempt's ledger entry). */
 export const TRANSFORM_MAX_OUTPUT_BYTES = 256 * 1024;
 export const TRANSFORM_MAX_EXPRESSION = 10_000;
+/**
+ * The hard deadline of one evaluation in the sandbox, from when its evaluator takes it: past
+ * JSONata's own timeout (which names the loop it stopped, D1012), for what that timeout cannot
+ * stop (a backtracking regular expression, one long native call).
+ */
+export const TRANSFORM_DEADLINE_MS = 2000;
+/** The heap an evaluator may use (a 10 MiB body parsed, and room to transform it); past it, it is stopped. */
+export const TRANSFORM_MAX_HEAP_MB = 256;
+
+/** Why the sandbox stopped an evaluation before it answered. */
+export type SandboxStop =
+  /** It ran past the sandbox's deadline (TRANSFORM_DEADLINE_MS unless the sandbox was given another). */
+  | { kind: 'deadline'; ms: number }
+  /** The evaluator died: out of memory (its bound: heapMb), a V8 size limit, or any other abort (`detail`: what it said, its exit code or signal). */
+  | { kind: 'died'; detail: string; heapMb: number }
+  /** The service is stopping, or its evaluator could not be started. */
+  | { kind: 'unavailable'; detail: string };
+
+/** The attempt's outcome when the sandbox stopped its transform: a failure with the reason, never a crash. */
+export function sandboxStopped(stop: SandboxStop): TransformResult {
+  switch (stop.kind) {
+    case 'deadline':
+      return { ok: false, message: `the transform was stopped after ${stop.ms} ms (its hard deadline; a regular expression that backtracks, or one step that runs long, ends here)` };
+    case 'died':
+      return { ok: false, message: `the transform was stopped: its evaluator died (${stop.detail}); at most ${stop.heapMb} MiB of memory and V8's string and array sizes are allowed` };
+    case 'unavailable':
+      return { ok: false, message: `the transform could not be run: ${stop.detail}` };
+  }
+}
 
 /** What a transform sees: the body as `$`, the delivery's headers (lower-case names) as `$headers`. */
 export interface TransformInput {
@@ -30,10 +63,14 @@ interface JsonataFailure {
   message?: string;
 }
 
-/** A JSONata error in full: its code, where it happened and its message. */
+/** The most of a failure's message kept: `$error()` of a string of megabytes would otherwise go into the ledger whole. */
+export const TRANSFORM_MAX_MESSAGE = 2000;
+
+/** A JSONata error in full (its message cut at TRANSFORM_MAX_MESSAGE characters): its code, where it happened and its message. */
 export function describeJsonataError(err: unknown): string {
   const e = (err ?? {}) as JsonataFailure;
-  const message = typeof e.message === 'string' && e.message.length > 0 ? e.message : String(err);
+  const whole = typeof e.message === 'string' && e.message.length > 0 ? e.message : String(err);
+  const message = whole.length > TRANSFORM_MAX_MESSAGE ? `${whole.slice(0, TRANSFORM_MAX_MESSAGE)}… (${whole.length} characters)` : whole;
   const where = typeof e.position === 'number' && e.position > 0 ? ` at position ${e.position}` : '';
   return e.code ? `${e.code}${where}: ${message}` : message;
 }
