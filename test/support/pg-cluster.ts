@@ -11,7 +11,8 @@ export interface PgCluster {
   /** A database URL for the cluster's `postgres` database. */
   url: string;
   port: number;
-  stop(): void;
+  /** `fast` (the default) lets sessions end; `immediate` kills the server without a shutdown checkpoint, like a crash (recovery runs at the next start). */
+  stop(mode?: 'fast' | 'immediate'): void;
   start(): void;
   /** Stops the cluster and removes its folder. */
   remove(): void;
@@ -44,7 +45,7 @@ export async function startPgCluster(): Promise<PgCluster> {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     start: () => pg('pg_ctl', ['-D', data, '-w', '-t', '60', '-l', join(dir, 'log'), '-o', `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off`, 'start']),
-    stop: () => pg('pg_ctl', ['-D', data, '-w', '-t', '60', '-m', 'fast', 'stop']),
+    stop: (mode = 'fast') => pg('pg_ctl', ['-D', data, '-w', '-t', '60', '-m', mode, 'stop']),
     remove: () => {
       try {
         cluster.stop();
