@@ -28,7 +28,7 @@ export interface LedgerDelivery {
   delivery_id: string | null;
   outcome: string;
   /** Its forwarding to each destination (the campaign's webhook has one). */
-  forwarding: Array<{ state: string }>;
+  forwarding: Array<{ state: string; invocations: string[] }>;
 }
 
 export interface LedgerInvocation {
