@@ -7,12 +7,13 @@
 // 503'd delivery stored, no answer but 2xx or 503, every pair of checkpoints consistent. The counts
 // are printed; every mismatch count must be 0.
 import { expect } from 'chai';
+import knexFactory from 'knex';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '@switchyard/app';
 import { TEST_API_KEY } from '../support/app.js';
-import { MENDABLE, MISMATCH_KINDS, campaignMismatches, type CampaignRecords, type LedgerDelivery, type LedgerInvocation, type ReceiverHit, type SentDelivery, type SentRun } from '../support/campaign-checks.js';
+import { MENDABLE, MISMATCH_KINDS, attemptSecond, campaignMismatches, type CampaignRecords, type LedgerDelivery, type LedgerInvocation, type ReceiverHit, type SentDelivery, type SentRun } from '../support/campaign-checks.js';
 import { CheckpointLog } from '../support/checkpoints.js';
 import { Fleet } from '../support/fleet.js';
 import { allLedgerItems } from '../support/ledger-pages.js';
@@ -37,6 +38,20 @@ const LOOPS_MS = 150_000;
 /** After the rounds, how long the fleet may take to forward, sweep and integrate what is left. */
 const SETTLE_MS = 30_000;
 
+
+/** Reservations still in the database (runs and attempts waiting for an outcome), read as an operator would (operations.md): for the report only. */
+async function openReservations(url: string): Promise<Array<{ key: string; holder: string; attempt: string | null }>> {
+  const knex = knexFactory({ client: 'pg', connection: url });
+  try {
+    const rows = (await knex('run_reservations').select('holder', 'record')) as Array<{ holder: string; record: string }>;
+    return rows.map((r) => {
+      const record = JSON.parse(r.record) as LedgerInvocation;
+      return { key: record.key, holder: r.holder, attempt: record.key === 'WEBHOOK_FORWARD' ? `${String(record.args?.['delivery'])}@${attemptSecond(record.created_at)}` : null };
+    });
+  } finally {
+    await knex.destroy();
+  }
+}
 
 describe('fault campaign: two api processes and a worker on a PostgreSQL cluster crashed and processes killed, round after round', function () {
   this.timeout(300_000);
@@ -142,12 +157,12 @@ describe('fault campaign: two api processes and a worker on a PostgreSQL cluster
           // Each round crashes the cluster before each kill, and kills the processes in another order.
           const names = fleet!.names();
           for (let k = 0; k < names.length; k++) {
-            await sleep(1000);
+            await sleep(750);
             cluster!.stop('immediate');
             outages++;
             await sleep(1000);
             cluster!.start();
-            await sleep(1000);
+            await sleep(750);
             const name = names[(k + round) % names.length]!;
             await fleet!.kill(name);
             await fleet!.start(name);
@@ -201,6 +216,8 @@ describe('fault campaign: two api processes and a worker on a PostgreSQL cluster
     const count = (list: Array<{ status: number | null }>, which: (s: number | null) => boolean) => list.filter((x) => which(x.status)).length;
     const ok = (s: number | null) => s !== null && s >= 200 && s < 300;
     // Attempts the ledger holds that their delivery's forwarding does not list (an attempt whose process died, or whose outcome was not written, swept as interrupted): not a mismatch, but worth seeing.
+    const reserved = await openReservations(cluster!.url);
+    const reservedAttempts = new Set(reserved.map((r) => r.attempt));
     const listed = new Set(read.records.ledgerDeliveries.flatMap((d) => d.forwarding.flatMap((f) => f.invocations)));
     const report = {
       seconds: { faults: Math.round((roundsEnded - startedAt) / 1000), settling: Math.round((settledAt - roundsEnded) / 1000) },
@@ -208,6 +225,7 @@ describe('fault campaign: two api processes and a worker on a PostgreSQL cluster
       deliveries: { sent: deliveries.length, '2xx': count(deliveries, ok), '503': count(deliveries, (s) => s === 503), 'no answer': count(deliveries, (s) => s === null) },
       runs: { sent: runs.length, '2xx': count(runs, ok), '503': count(runs, (s) => s === 503), 'no answer': count(runs, (s) => s === null), 'upstream calls': read.records.upstreamCalls.length, interrupted: read.records.runRecords.filter((i) => i.status === 'interrupted').length },
       forwarding: { 'receiver hits': rx!.received.length, 'attempts recorded': read.records.attemptRecords.length, 'interrupted attempts': read.records.attemptRecords.filter((i) => i.status === 'interrupted').length, 'attempts outside their forwarding': read.records.attemptRecords.filter((a) => !listed.has(a.id)).length, 'deliveries not settled': read.unsettled },
+      'reservations still open': { runs: reserved.filter((r) => r.key !== 'WEBHOOK_FORWARD').length, attempts: reserved.filter((r) => r.key === 'WEBHOOK_FORWARD').length, holders: new Set(reserved.map((r) => r.holder)).size, 'unrecorded hits among them': mismatches['receiver hit without a recorded attempt'].filter((h) => reservedAttempts.has(h)).length },
       checkpoints: { taken: checkpoints.kept.length, sizes: checkpoints.sizes().length },
       faults: { total: outages + [...fleet!.kills.values()].reduce((a, b) => a + b, 0), 'database crashes': outages, ...Object.fromEntries(fleet!.kills) },
       mismatches: Object.fromEntries(MISMATCH_KINDS.map((k) => [k, mismatches[k].length])),

@@ -82,6 +82,8 @@ function unmatched(seen: Iterable<string>, recorded: Iterable<string>): string[]
   return out;
 }
 
+const labelOf = (run: LedgerInvocation): string => String(run.args?.['label'] ?? '');
+
 /** What the sender was answered for a delivery id, in words. */
 const answerText = (answers: Map<string, number | null>, id: string | null): string => {
   if (id === null || !answers.has(id)) return 'not sent by the campaign';
@@ -100,15 +102,18 @@ export function campaignMismatches(r: CampaignRecords, inconsistentCheckpoints: 
   const stored = new Map(r.ledgerDeliveries.map((d) => [d.id, d]));
   const storedIds = new Set(r.ledgerDeliveries.map((d) => d.delivery_id).filter((id): id is string => id !== null));
   const runIds = new Set(r.runRecords.map((i) => i.id));
+  const runLabels = new Set(r.runRecords.map(labelOf));
   const answers = new Map(r.deliveries.map((d) => [d.deliveryId, d.status]));
   return {
-    // A 2xx said the delivery was stored: its entry is in the ledger, under the id the sender chose.
-    'acknowledged delivery lost': r.deliveries.filter((d) => is2xx(d.status) && (d.entry === null || stored.get(d.entry)?.delivery_id !== d.deliveryId)).map((d) => `${d.deliveryId} (${d.entry})`),
-    'acknowledged run lost': r.runs.filter((run) => is2xx(run.status) && (run.invocation === null || !runIds.has(run.invocation))).map((run) => `${run.label} (${run.invocation})`),
+    // A 2xx said the delivery was stored: it is in the ledger under the id the sender chose (and the entry the answer named, when its body was read).
+    'acknowledged delivery lost': r.deliveries
+      .filter((d) => is2xx(d.status) && (d.entry === null ? !storedIds.has(d.deliveryId) : stored.get(d.entry)?.delivery_id !== d.deliveryId))
+      .map((d) => `${d.deliveryId} (${d.entry})`),
+    'acknowledged run lost': r.runs.filter((run) => is2xx(run.status) && (run.invocation === null ? !runLabels.has(run.label) : !runIds.has(run.invocation))).map((run) => `${run.label} (${run.invocation})`),
     // Each call the upstream logged is a run in the ledger (its outcome, or `interrupted`), as many times as it was called.
     'upstream call without a record': unmatched(
       r.upstreamCalls,
-      r.runRecords.map((i) => String(i.args?.['label'] ?? '')),
+      r.runRecords.map(labelOf),
     ),
     // Each request the destination got is an attempt of that delivery recorded in the same second (its outcome, or `interrupted`).
     'receiver hit without a recorded attempt': unmatched(
