@@ -66,11 +66,6 @@ export class Fleet {
     return up.length ? up[this.turn++ % up.length] : undefined;
   }
 
-  /** The pid of the named process while it runs (for the test's own record). */
-  pid(name: string): number | undefined {
-    return this.member(name).child?.process.pid;
-  }
-
   /** SIGTERM to every process still running (SIGKILL after 5 s), all at once. */
   async stopAll(): Promise<void> {
     await Promise.all(
