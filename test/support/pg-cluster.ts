@@ -11,7 +11,7 @@ export interface PgCluster {
   /** A database URL for the cluster's `postgres` database. */
   url: string;
   port: number;
-  /** Stops the cluster: `fast` (the default) ends sessions cleanly; `immediate` kills every backend mid-statement, as a crash would. */
+  /** `fast` (the default) lets sessions end; `immediate` kills the server without a shutdown checkpoint, like a crash (recovery runs at the next start). */
   stop(mode?: 'fast' | 'immediate'): void;
   start(): void;
   /** Stops the cluster and removes its folder. */
