@@ -57,6 +57,7 @@ export * from './erasure.js';
 export * from './moves.js';
 export * from './actor-names.js';
 export * from './share-token.js';
+export * from './fair-share.js';
 export * from './access-policy.js';
 export * from './token-issuer.js';
 export * from './approvals.js';

@@ -2,7 +2,7 @@
 // (the auth-none keys, one hour), a workspace observer (read-only), self_scope (the listed keys cut
 // from the public set). The owner mints wider ones with the API key. Every keyless token can only
 // ever reach auth-none capabilities: its keys caveat is cut from that set.
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { Clock } from './ports.js';
 import type { OAuthGrantStore } from './ports/oauth-grant-store.js';
 import type { CapabilityRegistry } from './registry.js';
@@ -74,6 +74,15 @@ export class TokenIssuer {
 
   verify(token: string): TokenScope {
     return verifyToken(token, this.roots, this.now());
+  }
+
+  /**
+   * Keys for another MAC the service makes (an MCP session id), derived from the root keys under a
+   * label of its own, the minting root's first: every process that verifies tokens derives the
+   * same keys, no other secret is configured, and no derived key opens a token or another label's MAC.
+   */
+  derivedKeys(label: string): Uint8Array[] {
+    return this.roots.map((root) => new Uint8Array(createHmac('sha256', root.secret).update(`switchyard derived key\0${label}`).digest()));
   }
 
   /**

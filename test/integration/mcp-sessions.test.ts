@@ -97,10 +97,11 @@ for (const engine of engines()) {
       }
       expect((await fetch(`${svc.url}/mcp/servers/faithful`, { headers: { ...headers, 'mcp-session-id': session } })).status).to.equal(404);
       expect((await end()).status).to.equal(404);
-      // Another credential naming the id is not refused: ending is the holder's alone.
+      // Another credential naming the id is refused as such (the id was issued to the owner), not as ended: ending is the holder's alone.
       const { token } = (await request(svc.url).get('/start').expect(200)).body as { token: string };
       const other = await fetch(`${svc.url}/mcp`, { method: 'POST', headers: { accept: headers.accept, 'content-type': headers['content-type'], authorization: `Bearer ${token}`, 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) });
-      expect(other.status).to.equal(200);
+      expect(other.status).to.equal(403);
+      expect(((await other.json()) as { error: { code: string } }).error.code).to.equal('scope_denied');
       // A new session starts with no level: its calls are plain JSON again.
       const next = (await post(undefined, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } })).headers.get('mcp-session-id')!;
       const plain = await post(next, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'FAITHFUL_CHATTY', arguments: {} } });

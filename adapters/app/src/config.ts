@@ -52,7 +52,7 @@ export interface Config {
   ledger: { origin: string; signingKey?: string | null; commitmentKey?: string | null; integrateIntervalMs: number; leafWorker: boolean; inlineBodyBytes: number; pageBytes: number; witnesses?: Array<{ name: string; vkey: string; url: string }>; witnessTimeoutMs?: number };
   upstreams: { connectTimeoutMs?: number; listTimeoutMs?: number; servers?: Record<string, UpstreamServerConfig>; oauthKeys?: Array<{ kid: string; secret: string }> };
   /** The MCP faces: accepted Host and Origin values, tools/list page size, named virtual servers. */
-  mcp: { allowedHosts: string[]; allowedOrigins: string[]; pageSize: number; cacheTtlMs: number; virtualServers: Record<string, { description?: string; tools: string[] }>; sessions: { maxSessions: number; maxSubscriptions: number; idleMs: number }; pausedCalls: { max: number; maxPerCredential: number; ttlMs: number } };
+  mcp: { allowedHosts: string[]; allowedOrigins: string[]; pageSize: number; cacheTtlMs: number; virtualServers: Record<string, { description?: string; tools: string[] }>; sessions: { maxSessions: number; maxPerCredential: number; keyedReserve: number; maxSubscriptions: number; idleMs: number; streamIdleMs: number }; pausedCalls: { max: number; maxPerCredential: number; ttlMs: number } };
   simulators: { host?: string };
   /** Published articles: one <slug>.md per article. */
   content: { folder: string };

@@ -27,8 +27,12 @@ export interface McpFacesConfig {
   cacheTtlMs: number;
   /** Named virtual servers: a curated set of capability keys each, served at /mcp/v/<name>. */
   virtualServers: Record<string, { description?: string; tools: string[] }>;
-  /** What a caller's session may hold in one process: log level, resource subscriptions, a stream. */
-  sessions: { maxSessions: number; maxSubscriptions: number; idleMs: number };
+  /**
+   * What a caller's session may hold in one process: log level, resource subscriptions, a stream;
+   * each credential's share of the sessions, the reserve keyless credentials cannot take (of every
+   * MCP table), and how long a stream may send nothing.
+   */
+  sessions: { maxSessions: number; maxPerCredential: number; keyedReserve: number; maxSubscriptions: number; idleMs: number; streamIdleMs: number };
   /** Runs waiting for their 2026-07-28 caller's input, kept in one process: how many, per credential, and how long. */
   pausedCalls: { max: number; maxPerCredential: number; ttlMs: number };
 }

@@ -3,7 +3,7 @@
 // answering one POST with a fresh SDK server for the caller. The routes of each face use these.
 import { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { Server as ModernServer } from '@modelcontextprotocol/server';
-import { capabilitiesOf, holderOf, isInitialize, sessionIdFor, type PausedCalls, type CallerExchange, type CallerSessions, type CallerTools, type ModernMcpServerOptions, type ServerFace, type SwitchyardMcpServerOptions } from '@switchyard/mcp';
+import { capabilitiesOf, holderOf, isInitialize, type Holder, type PausedCalls, type SessionIds, type CallerExchange, type CallerSessions, type CallerTools, type ModernMcpServerOptions, type ServerFace, type SwitchyardMcpServerOptions } from '@switchyard/mcp';
 import { SwitchyardError, checkIdempotencyKey, mayInvoke } from '@switchyard/core';
 import { credentialOf, declareAccess, presentedTo, storageFailure, type Credential } from '@switchyard/http-kit';
 import { metadataUrlOf, requestResource } from '@switchyard/http-kit';
@@ -59,12 +59,21 @@ export const methodNotAllowed: RequestHandler = declareAccess({ kind: 'public', 
 });
 
 /**
- * A request naming a session its holder ended (DELETE) is answered 404, as the spec has it for a
- * terminated session: the client then starts a new one. True when it answered.
+ * A request naming a session the service did not issue (its id does not verify: forged, or from
+ * before the service's keys changed), or one its holder ended (DELETE), is answered 404, as the
+ * spec has it for an unknown or terminated session: the client then starts a new one. An id issued
+ * to another credential is scope_denied (403). True when it answered. Any process can tell, as the
+ * id authenticates itself (session-ids.ts): nothing is looked up.
  */
-export function refusedAsEnded(req: Request, res: Response, sessions: CallerSessions): boolean {
-  if (!sessions.hasEnded(req.get('mcp-session-id'), holderOf(mcpCaller(res)))) return false;
-  res.status(404).json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found: this session was ended (DELETE); start a new one with initialize' }, id: null });
+export function refusedSession(req: Request, res: Response, ids: SessionIds, sessions: CallerSessions): boolean {
+  const sessionId = req.get('mcp-session-id');
+  if (sessionId === undefined) return false;
+  const holder = holderOf(mcpCaller(res));
+  const issued = ids.check(sessionId, holder.share.key);
+  if (issued === 'another') throw new SwitchyardError('scope_denied', 'this MCP session was opened with another credential', {});
+  if (issued === 'ours' && !sessions.hasEnded(sessionId, holder)) return false;
+  const why = issued === 'unknown' ? 'the service did not issue this session id' : 'this session was ended (DELETE)';
+  res.status(404).json({ jsonrpc: '2.0', error: { code: -32001, message: `Session not found: ${why}; start a new one with initialize` }, id: null });
   return true;
 }
 
@@ -147,7 +156,7 @@ export const mcpBodyErrors: ErrorRequestHandler = (err, _req, res, next) => {
 export const mcpCaller = (res: { locals: Record<string, unknown> }) => res.locals['credential'] as Exclude<Credential, { kind: 'public' }>;
 
 /** What every face's server shares for one request: the caller, its session, the exchange and its log level. */
-export type FaceOptions = Pick<SwitchyardMcpServerOptions, 'baseUrl' | 'version' | 'blobs' | 'exchange' | 'session' | 'pageSize' | 'logging'> & { holder: string };
+export type FaceOptions = Pick<SwitchyardMcpServerOptions, 'baseUrl' | 'version' | 'blobs' | 'exchange' | 'session' | 'pageSize' | 'logging'> & { holder: Holder };
 
 /** What every face's 2026-07-28 server shares for one request. */
 export type ModernFaceOptions = Pick<ModernMcpServerOptions, 'baseUrl' | 'version' | 'blobs' | 'pageSize' | 'cacheTtlMs' | 'paused'>;
@@ -158,7 +167,7 @@ export type ModernFaceOptions = Pick<ModernMcpServerOptions, 'baseUrl' | 'versio
  * questions and withdrawn calls go to the exchange; `build` makes the face's server for this
  * caller (built only when the request needs it: see serveMcp), answered as JSON, or as a stream when the call may send progress or ask the caller something.
  */
-export async function answerMcp(req: Request, res: Response, ctx: Ctx, exchange: CallerExchange, sessions: CallerSessions, build: (options: FaceOptions) => ServerFace, buildModern: (options: ModernFaceOptions) => ModernServer, paused: PausedCalls, listen: { listens: CallerListens; face: Omit<ListenFace, 'version'> }): Promise<void> {
+export async function answerMcp(req: Request, res: Response, ctx: Ctx, exchange: CallerExchange, sessions: CallerSessions, ids: SessionIds, build: (options: FaceOptions) => ServerFace, buildModern: (options: ModernFaceOptions) => ModernServer, paused: PausedCalls, listen: { listens: CallerListens; face: Omit<ListenFace, 'version'> }): Promise<void> {
   if (isModernRequest(req)) {
     // A stream that outlives the request: answered by hand (mcp-listen.ts says why), after the SDK's checks.
     if (asksOnly(req.body, 'subscriptions/listen')) return listen.listens.serve(req, res, holderOf(mcpCaller(res)), { ...listen.face, version: MCP_VERSION });
@@ -167,17 +176,18 @@ export async function answerMcp(req: Request, res: Response, ctx: Ctx, exchange:
     await serveModernMcp(buildModern({ baseUrl: baseUrlOf(req, ctx.publicBaseUrl), version: MCP_VERSION, blobs: ctx.blobs, pageSize: ctx.mcp.pageSize, cacheTtlMs: ctx.mcp.cacheTtlMs, paused: calls }), req, res);
     return;
   }
-  if (refusedAsEnded(req, res, sessions)) return;
+  // An initialize starts a new session whatever id it names; every other request's id must be ours.
+  if (!isInitialize(req.body) && refusedSession(req, res, ids, sessions)) return;
   const sessionHeader = req.get('mcp-session-id');
+  const holder = holderOf(mcpCaller(res));
   if (exchange.intercept(req.body, sessionHeader)) {
     res.status(202).end();
     return;
   }
   // The session id carries what the caller's client declared; a log level it sets is kept below.
-  const sessionId = isInitialize(req.body) ? sessionIdFor(req.body.params) : sessionHeader;
+  const sessionId = isInitialize(req.body) ? ids.issue(req.body.params, holder.share.key) : sessionHeader;
   if (isInitialize(req.body)) res.setHeader('mcp-session-id', sessionId!);
   // The log level a session set is kept in this process (bounded); without a session it cannot be kept.
-  const holder = holderOf(mcpCaller(res));
   const level = sessions.levelOf(sessionId, holder);
   // Logging is declared and answered where it matters (building it costs every request otherwise):
   // at initialize, for setLevel, and for the calls of a session that set a level.

@@ -6,11 +6,13 @@
 // capabilities, has one limit per process answered -32603 without a code, and has no hook to
 // subscribe upstream or to release. Here the upstream is subscribed first (shared with the 2025
 // sessions through CallerSessions), the acknowledgement names only the URIs it took, limits are per
-// credential with session_limit, and shutdown ends each stream gracefully. The SDK still checks the
+// credential with session_limit (a listen is one of its credential's sessions: its fair share), a
+// listen that has sent nothing for mcp.sessions.streamIdleMs is ended gracefully (the caller listens
+// again), and shutdown ends each stream gracefully. The SDK still checks the
 // request as it would serve it (admitModern): envelope, headers, version, the filter's shape.
 import type { Request, Response } from 'express';
 import { SERVER_INFO_META_KEY, SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
-import { rpcErrorOf, type CallerSessions } from '@switchyard/mcp';
+import { rpcErrorOf, type CallerSessions, type Holder } from '@switchyard/mcp';
 import { admitModern } from './mcp-transport.js';
 
 /** A comment line now and then keeps proxies from closing a quiet stream, and finds a caller gone. */
@@ -49,7 +51,7 @@ export class CallerListens {
    * tools/list is cut to the caller and declared listChanged: false). Nothing honored: the
    * acknowledgement, then the empty result at once, as the SDK's router does.
    */
-  async serve(req: Request, res: Response, holder: string, face: ListenFace): Promise<void> {
+  async serve(req: Request, res: Response, holder: Holder, face: ListenFace): Promise<void> {
     if (!(await admitModern(req, res))) return;
     const message = req.body as { id: string | number; params: { notifications: Filter } };
     const id = message.id;

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { coreServices } from '@switchyard/core';
 import { faceDeps, httpServices } from '@switchyard/http-kit';
 import { createServiceFactory, definePackage } from '@switchyard/wiring';
-import { PausedCalls, RequestStateSeal } from '@switchyard/mcp';
+import { PausedCalls, RequestStateSeal, SESSION_ID_KEY_LABEL, SessionIds } from '@switchyard/mcp';
 import { mcpRoutes } from './routes/mcp.js';
 
 export const httpMcpWiring = definePackage('http-mcp', [
@@ -22,9 +22,12 @@ export const httpMcpWiring = definePackage('http-mcp', [
       // The requestState key is shared through the database, as the dashboard's session key is:
       // every process opens the states any of them minted (and tells a retry that reached the wrong one).
       const key = Buffer.from(await settings.once('mcp_request_state_key', () => randomBytes(32).toString('base64')), 'base64');
-      const paused = new PausedCalls(new RequestStateSeal(key), options.mcp.pausedCalls);
+      const paused = new PausedCalls(new RequestStateSeal(key), { ...options.mcp.pausedCalls, keyedReserve: options.mcp.sessions.keyedReserve });
+      // Session ids authenticate themselves under keys derived from the token root keys, so every
+      // process tells an id the service issued (and to whom) without asking another.
+      const ids = new SessionIds(services.tokens.derivedKeys(SESSION_ID_KEY_LABEL));
       // Every MCP route is under /mcp: other requests skip this face's router.
-      const { router, close } = mcpRoutes({ ...services, ...options }, paused);
+      const { router, close } = mcpRoutes({ ...services, ...options }, paused, ids);
       return { id: 'http-mcp', paths: ['/mcp'], router, close: async () => {
         await Promise.all([close(), paused.close()]);
       } };

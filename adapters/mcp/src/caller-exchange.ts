@@ -1,40 +1,14 @@
 // What a stateless MCP server face needs to talk back to its caller across HTTP requests: the
-// caller's declared capabilities (carried in the session id it was given at initialize), the
+// caller's declared capabilities (carried in the session id it was given at initialize: session-ids.ts), the
 // questions we asked it (elicitation, sampling) awaiting an answer that arrives in a later POST,
 // and the calls in flight that a later notifications/cancelled withdraws. One per process.
 import { randomBytes } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
-/** What the caller's MCP client said it can answer, at initialize. */
-export interface CallerCapabilities {
-  elicitation: boolean;
-  sampling: boolean;
-}
-
-export const NO_CALLER_CAPABILITIES: CallerCapabilities = { elicitation: false, sampling: false };
-
-const SESSION_PREFIX = 'sy1';
+export { capabilitiesOf, NO_CALLER_CAPABILITIES, type CallerCapabilities } from './session-ids.js';
 
 type Message = { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown; result?: unknown; error?: unknown };
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/**
- * The session id for a caller that sent `initialize` with these capabilities. Nothing is stored:
- * the id itself says what the caller declared (it only ever describes the caller's own client), so
- * any process can read it; the random part keeps callers' in-flight request ids apart.
- */
-export function sessionIdFor(initializeParams: unknown): string {
-  const declared = isObject(initializeParams) && isObject(initializeParams['capabilities']) ? initializeParams['capabilities'] : {};
-  const flags = `${declared['elicitation'] !== undefined ? 'e' : ''}${declared['sampling'] !== undefined ? 's' : ''}` || '-';
-  return `${SESSION_PREFIX}.${flags}.${randomBytes(12).toString('hex')}`;
-}
-
-/** The capabilities a session id of ours declares; none for anything else. */
-export function capabilitiesOf(sessionId: string | undefined): CallerCapabilities {
-  const parts = sessionId?.split('.') ?? [];
-  if (parts.length !== 3 || parts[0] !== SESSION_PREFIX) return NO_CALLER_CAPABILITIES;
-  return { elicitation: parts[1]!.includes('e'), sampling: parts[1]!.includes('s') };
-}
 
 /** Whether a POST body is the initialize request. */
 export const isInitialize = (body: unknown): body is Message => isObject(body) && body['method'] === 'initialize';

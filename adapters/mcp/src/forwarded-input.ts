@@ -12,6 +12,7 @@
 // carries the rounds, statelessly: any service process with the shared key can take the retry.
 import { ProtocolError, type ServerContext } from '@modelcontextprotocol/server';
 import type { PausedCalls } from './paused-calls.js';
+import type { Holder } from './caller-sessions.js';
 import { argumentsDigest, type RequestStateClaims } from './request-state-seal.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -40,11 +41,11 @@ export const asksForInput = (result: Record<string, unknown>): boolean => result
  * requestState, so an upstream state cannot be carried: refused with a coded error rather than
  * handed out to be refused on the retry.
  */
-export function askedOf(result: Record<string, unknown>, method: string, params: Record<string, unknown>, paused: { calls: PausedCalls; holder: string } | undefined): Record<string, unknown> {
+export function askedOf(result: Record<string, unknown>, method: string, params: Record<string, unknown>, paused: { calls: PausedCalls; holder: Holder } | undefined): Record<string, unknown> {
   const inputRequests = isObject(result['inputRequests']) ? result['inputRequests'] : undefined;
   const theirs = typeof result['requestState'] === 'string' ? result['requestState'] : undefined;
   if (theirs === undefined) return { resultType: 'input_required', ...(inputRequests ? { inputRequests } : {}) };
   if (!paused) throw new ProtocolError(-32603, `the upstream asked for input on ${method}, and this face cannot carry its requestState`, { code: 'input_unsupported' });
   const claims: RequestStateClaims = { run: '', round: 0, process: '', tool: method, args: argumentsDigest(params), exp: Date.now() + paused.calls.ttlMs, upstream: theirs };
-  return { resultType: 'input_required', ...(inputRequests ? { inputRequests } : {}), requestState: paused.calls.seal.seal(claims, paused.holder) };
+  return { resultType: 'input_required', ...(inputRequests ? { inputRequests } : {}), requestState: paused.calls.seal.seal(claims, paused.holder.id) };
 }

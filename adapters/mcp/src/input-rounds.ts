@@ -6,12 +6,13 @@ import { ProtocolError, type CallToolResult, type ServerContext } from '@modelco
 import type { BlobStore, DispatchOutcome, LiveCall } from '@switchyard/core';
 import { RequestStateRefused, type PausedCalls, type PausedRun } from './paused-calls.js';
 import type { RequestStateClaims } from './request-state-seal.js';
+import type { Holder } from './caller-sessions.js';
 import { toolResultOf } from './switchyard-mcp-server.js';
 
 /** What a round needs: the paused calls, the caller's credential, the request answering it. */
 export interface RoundContext {
   calls: PausedCalls;
-  holder: string;
+  holder: Holder;
   ctx: ServerContext;
   baseUrl: string;
   blobs: Pick<BlobStore, 'get'> | undefined;

@@ -14,6 +14,7 @@ import { IDEMPOTENCY_META_KEY, rpcErrorOf, toolOf, toolResultOf, type CallerTool
 import type { ServerPassThrough } from './virtual-mcp-server.js';
 import { answerRound, resumeRound, startAsking, type RoundContext } from './input-rounds.js';
 import type { PausedCalls } from './paused-calls.js';
+import type { Holder } from './caller-sessions.js';
 import { argumentsDigest, type RequestStateClaims } from './request-state-seal.js';
 import { MODERN_PROTOCOL_VERSION } from './modern-upstream.js';
 import { askedOf, asksForInput, retryFieldsOf } from './forwarded-input.js';
@@ -30,7 +31,7 @@ export interface ModernMcpServerOptions extends Pick<SwitchyardMcpServerOptions,
   /** An imported server's resources, templates, prompts and completions, forwarded as they are. */
   passThrough?: Pick<ServerPassThrough, 'readable' | 'forward'>;
   /** Where runs wait for the caller's input, and the caller's credential its requestState is bound to; without them nothing is asked. */
-  paused?: { calls: PausedCalls; holder: string };
+  paused?: { calls: PausedCalls; holder: Holder };
 }
 
 /**
@@ -78,7 +79,7 @@ export function createModernMcpServer(options: ModernMcpServerOptions): Server {
   const server = new Server(
     { name: options.name ?? 'switchyard', version: options.version },
     // A requestState opens only under our key, unexpired, for this caller's credential; else -32602 before any handler.
-    { capabilities, requestState: { verify: paused ? async (state: string) => paused.calls.seal.open(state, paused.holder) : refuseRequestState }, cacheHints: cacheHintsFor(ttlMs), ...(options.instructions ? { instructions: options.instructions } : {}) },
+    { capabilities, requestState: { verify: paused ? async (state: string) => paused.calls.seal.open(state, paused.holder.id) : refuseRequestState }, cacheHints: cacheHintsFor(ttlMs), ...(options.instructions ? { instructions: options.instructions } : {}) },
   );
   const nameOf = options.nameOf;
   const call = callByName(options.tools, nameOf, options.name ?? 'switchyard');

@@ -3,10 +3,12 @@
 // its call open; the caller is answered InputRequiredResult and retries with the answers, which go
 // to the waiting call. The call lives in the process that started it, so a retry must reach that
 // process; the requestState names the process, and any other refuses it clearly. One per process,
-// bounded: a run that would pause past the limits is withdrawn (session_limit), and shutdown
+// bounded by the fair-share rule (core's fair-share.ts: each credential's share, and a reserve
+// keyless credentials cannot take): a run that would pause past it is withdrawn (session_limit), and shutdown
 // withdraws every paused run, so each ends recorded as cancelled rather than cut off.
 import { randomBytes } from 'node:crypto';
-import { SwitchyardError, type ProgressStep } from '@switchyard/core';
+import { ShareCounts, SwitchyardError, shareRefusalText, type ProgressStep } from '@switchyard/core';
+import type { Holder } from './caller-sessions.js';
 import type { RequestStateClaims, RequestStateSeal } from './request-state-seal.js';
 
 /** A question the run's upstream asked, as it goes into InputRequiredResult.inputRequests. */
@@ -28,11 +30,16 @@ export interface PausedCallLimits {
   max: number;
   /** Paused runs of one credential (mcp.pausedCalls.maxPerCredential). */
   maxPerCredential: number;
+  /** The part of max (0 to below 1) keyless credentials together may not take (mcp.sessions.keyedReserve). */
+  keyedReserve: number;
   /** How long a paused run waits for its caller's retry (mcp.pausedCalls.ttlMs). */
   ttlMs: number;
 }
 
-export const DEFAULT_PAUSED_CALL_LIMITS: PausedCallLimits = { max: 1000, maxPerCredential: 32, ttlMs: DEFAULT_PAUSE_TTL_MS };
+export const DEFAULT_PAUSED_CALL_LIMITS: PausedCallLimits = { max: 1000, maxPerCredential: 32, keyedReserve: 0.25, ttlMs: DEFAULT_PAUSE_TTL_MS };
+
+/** Where the paused calls' fair share is configured, for their refusals. */
+const SHARE_CONFIG = { perCredential: 'mcp.pausedCalls.maxPerCredential', reserve: 'mcp.sessions.keyedReserve', total: 'mcp.pausedCalls.max' };
 
 /** How long shutdown waits for withdrawn runs to record their end. */
 const SHUTDOWN_WAIT_MS = 5000;
@@ -61,7 +68,7 @@ export class PausedRun<T> {
   ended: Promise<void> = Promise.resolve();
 
   constructor(
-    readonly holder: string,
+    readonly holder: Holder,
     readonly tool: string,
     readonly args: string,
   ) {}
@@ -144,8 +151,8 @@ export class PausedCalls {
   /** Names this process inside the states it mints. */
   readonly process = randomBytes(6).toString('base64url');
   private readonly runs = new Map<string, { run: PausedRun<unknown>; timer: NodeJS.Timeout }>();
-  /** Paused runs per credential, for maxPerCredential. */
-  private readonly perHolder = new Map<string, number>();
+  /** Paused runs per credential and keyless pool, for their fair shares. */
+  private readonly shares = new ShareCounts();
   /** How long a paused run waits for its caller's retry (mcp.pausedCalls.ttlMs). */
   readonly ttlMs: number;
   private closed = false;
@@ -163,7 +170,7 @@ export class PausedCalls {
     return this.runs.size;
   }
 
-  begin<T>(holder: string, tool: string, args: string): PausedRun<T> {
+  begin<T>(holder: Holder, tool: string, args: string): PausedRun<T> {
     return new PausedRun<T>(holder, tool, args);
   }
 
@@ -179,7 +186,7 @@ export class PausedCalls {
         run.withdraw(refusal.why);
         throw new SwitchyardError('session_limit', refusal.why, { limit: refusal.limit });
       }
-      this.perHolder.set(run.holder, (this.perHolder.get(run.holder) ?? 0) + 1);
+      this.shares.add(run.holder.share);
     }
     run.round += 1;
     run.awaiting = true;
@@ -187,12 +194,11 @@ export class PausedCalls {
   }
 
   /** Why a new run of `holder` may not pause now, with the limit it met; null when it may. */
-  private refusalFor(holder: string): { why: string; limit: number } | null {
+  private refusalFor(holder: Holder): { why: string; limit: number } | null {
     if (this.closed) return { why: 'this service process is shutting down; retry the call on another', limit: 0 };
-    const { max, maxPerCredential } = this.limits;
-    if (this.runs.size >= max) return { why: `this process holds ${max} calls waiting for their callers' input already (config mcp.pausedCalls.max); answer or withdraw one, or retry later`, limit: max };
-    if ((this.perHolder.get(holder) ?? 0) >= maxPerCredential) return { why: `this credential has ${maxPerCredential} calls waiting for its input already (config mcp.pausedCalls.maxPerCredential); answer or withdraw one first`, limit: maxPerCredential };
-    return null;
+    const refusal = this.shares.refusal(holder.share, { total: this.limits.max, perCredential: this.limits.maxPerCredential, keyedReserve: this.limits.keyedReserve });
+    if (!refusal) return null;
+    return { why: `${shareRefusalText(refusal, 'calls waiting for their callers\' input', SHARE_CONFIG)}; answering or withdrawing one makes room`, limit: refusal.limit };
   }
 
   /** The same round asked again (the retry left some question unanswered): a fresh expiry. */
@@ -212,7 +218,7 @@ export class PausedCalls {
     timer.unref();
     this.runs.set(run.id, { run, timer });
     const claims: RequestStateClaims = { run: run.id, round: run.round, process: this.process, tool: run.tool, args: run.args, exp: this.now() + this.ttlMs };
-    return this.seal.seal(claims, run.holder);
+    return this.seal.seal(claims, run.holder.id);
   }
 
   /** The run a verified state's retry answers; refuses a state from another process, another call, or a round already answered. */
@@ -255,8 +261,6 @@ export class PausedCalls {
     if (kept?.run !== run) return;
     clearTimeout(kept.timer);
     this.runs.delete(run.id);
-    const left = (this.perHolder.get(run.holder) ?? 1) - 1;
-    if (left > 0) this.perHolder.set(run.holder, left);
-    else this.perHolder.delete(run.holder);
+    this.shares.remove(run.holder.share);
   }
 }

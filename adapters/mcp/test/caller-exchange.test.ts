@@ -2,7 +2,10 @@
 // questions or withdraw calls in flight, matched to the session that asked.
 import { expect } from 'chai';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallerExchange, capabilitiesOf, sessionIdFor } from '../src/index.js';
+import { CallerExchange, SessionIds, capabilitiesOf } from '../src/index.js';
+
+const ids = new SessionIds([new Uint8Array(32).fill(7)]);
+const sessionIdFor = (params: unknown) => ids.issue(params, 'owner');
 
 const capturing = () => {
   const sent: { id: string; method: string }[] = [];
@@ -18,6 +21,18 @@ describe('adapter mcp: caller exchange', () => {
     expect(capabilitiesOf('sy1.es')).to.deep.equal({ elicitation: false, sampling: false });
     expect(capabilitiesOf(undefined)).to.deep.equal({ elicitation: false, sampling: false });
     expect(sessionIdFor({})).to.not.equal(sessionIdFor({}));
+  });
+
+  it('a session id tells the service issued it, and to whom: forged, altered or re-keyed ids are unknown', () => {
+    const id = ids.issue({ capabilities: {} }, 'fp_a');
+    expect(ids.check(id, 'fp_a')).to.equal('ours');
+    expect(ids.check(id, 'fp_b')).to.equal('another');
+    expect(ids.check(id.replace('.-.', '.es.'), 'fp_a')).to.equal('unknown');
+    expect(ids.check('sy2.-.forged.tag.mac', 'fp_a')).to.equal('unknown');
+    expect(ids.check('not-an-id', 'fp_a')).to.equal('unknown');
+    expect(new SessionIds([new Uint8Array(32).fill(8)]).check(id, 'fp_a')).to.equal('unknown');
+    // A rotated key list still verifies what the old first key minted.
+    expect(new SessionIds([new Uint8Array(32).fill(8), new Uint8Array(32).fill(7)]).check(id, 'fp_a')).to.equal('ours');
   });
 
   it('routes an answer to the question it answers, from the session asked only', async () => {

@@ -11,7 +11,7 @@ const seal = () => new RequestStateSeal(randomBytes(32));
 
 /** A run that asks one question and then ends with the answer, or rejects when withdrawn. */
 function asking(calls: PausedCalls, holder: string): { run: PausedRun<string>; question: Promise<Record<string, unknown>>; recorded: Promise<string> } {
-  const run = calls.begin<string>(holder, 'T', 'args');
+  const run = calls.begin<string>({ id: holder, share: { key: holder, keyed: true } }, 'T', 'args');
   const question = run.ask('elicitation/create', { message: 'name?' });
   question.catch(() => {});
   const recorded = question.then(
@@ -34,7 +34,7 @@ const limitOf = (fn: () => unknown): SwitchyardError => {
 
 describe('PausedCalls: bounded, and withdrawn at shutdown', () => {
   it('past maxPerCredential the run is withdrawn and session_limit names the setting; another credential still pauses', async () => {
-    const calls = new PausedCalls(seal(), { max: 10, maxPerCredential: 1, ttlMs: 60_000 });
+    const calls = new PausedCalls(seal(), { max: 10, maxPerCredential: 1, keyedReserve: 0, ttlMs: 60_000 });
     const first = asking(calls, 'key');
     expect(calls.pause(first.run)).to.be.a('string');
     const second = asking(calls, 'key');
@@ -50,7 +50,7 @@ describe('PausedCalls: bounded, and withdrawn at shutdown', () => {
   });
 
   it('past max the run is withdrawn; a run that ends frees its place', () => {
-    const calls = new PausedCalls(seal(), { max: 2, maxPerCredential: 5, ttlMs: 60_000 });
+    const calls = new PausedCalls(seal(), { max: 2, maxPerCredential: 5, keyedReserve: 0, ttlMs: 60_000 });
     const a = asking(calls, 'a');
     const b = asking(calls, 'b');
     calls.pause(a.run);
@@ -64,7 +64,7 @@ describe('PausedCalls: bounded, and withdrawn at shutdown', () => {
   });
 
   it('a run asked again (same round, a fresh state) keeps its one place', () => {
-    const calls = new PausedCalls(seal(), { max: 1, maxPerCredential: 1, ttlMs: 60_000 });
+    const calls = new PausedCalls(seal(), { max: 1, maxPerCredential: 1, keyedReserve: 0, ttlMs: 60_000 });
     const a = asking(calls, 'a');
     calls.pause(a.run);
     expect(calls.askAgain(a.run)).to.be.a('string');
@@ -74,7 +74,7 @@ describe('PausedCalls: bounded, and withdrawn at shutdown', () => {
   });
 
   it('an unanswered run is withdrawn after ttlMs, and its place freed', async () => {
-    const calls = new PausedCalls(seal(), { max: 1, maxPerCredential: 1, ttlMs: 30 });
+    const calls = new PausedCalls(seal(), { max: 1, maxPerCredential: 1, keyedReserve: 0, ttlMs: 30 });
     const a = asking(calls, 'a');
     calls.pause(a.run);
     expect(await a.recorded).to.match(/^withdrawn: the caller did not answer within 30 ms/);
@@ -83,7 +83,7 @@ describe('PausedCalls: bounded, and withdrawn at shutdown', () => {
   });
 
   it('close withdraws every paused run, waits for each to end, and refuses to pause any more', async () => {
-    const calls = new PausedCalls(seal(), { max: 10, maxPerCredential: 10, ttlMs: 60_000 });
+    const calls = new PausedCalls(seal(), { max: 10, maxPerCredential: 10, keyedReserve: 0, ttlMs: 60_000 });
     const a = asking(calls, 'a');
     const b = asking(calls, 'b');
     calls.pause(a.run);

@@ -2,26 +2,28 @@
 // carries notifications/resources/updated for the resources the session subscribed to. DELETE (on
 // any face) ends the session here: its log level and subscriptions go (upstream too, when it was
 // the last subscriber). Both act on the state this process holds; see docs/agents.md for several processes.
+// A stream counts as one of its credential's sessions (its fair share), and one that has sent
+// nothing for mcp.sessions.streamIdleMs is ended by CallerSessions (keepalives do not count).
 import { Router, type RequestHandler } from 'express';
 import { SwitchyardError } from '@switchyard/core';
-import { holderOf, type CallerSessions } from '@switchyard/mcp';
-import { mcpCaller, mcpCredential, methodNotAllowed, refusedAsEnded, type McpCtx } from '../mcp-face.js';
+import { holderOf, type CallerSessions, type SessionIds } from '@switchyard/mcp';
+import { mcpCaller, mcpCredential, methodNotAllowed, refusedSession, type McpCtx } from '../mcp-face.js';
 
 /** A comment line now and then keeps proxies from closing a quiet stream, and finds a caller gone. */
 const KEEPALIVE_MS = 25_000;
 /** A caller that stops reading its stream is not buffered for without end: past this, the stream is closed. */
 const MAX_UNREAD_BYTES = 1024 * 1024;
 
-/** DELETE with the session's id: what this process holds for it goes (200), once (then 404); without one, 405. */
-export const endSession = (sessions: CallerSessions): RequestHandler => (req, res) => {
+/** DELETE with the session's id: what this process holds for it goes (200), once (then 404); without one, 405; an id not issued, 404. */
+export const endSession = (sessions: CallerSessions, ids: SessionIds): RequestHandler => (req, res) => {
   const sessionId = req.get('mcp-session-id');
   if (!sessionId) return methodNotAllowed(req, res, () => {});
-  if (refusedAsEnded(req, res, sessions)) return;
+  if (refusedSession(req, res, ids, sessions)) return;
   sessions.end(sessionId, holderOf(mcpCaller(res)));
   res.status(200).end();
 };
 
-export function sessionStreamRoutes(ctx: McpCtx, sessions: CallerSessions): Router {
+export function sessionStreamRoutes(ctx: McpCtx, sessions: CallerSessions, ids: SessionIds): Router {
   const router = Router();
   const credential = mcpCredential(ctx);
 
@@ -33,7 +35,7 @@ export function sessionStreamRoutes(ctx: McpCtx, sessions: CallerSessions): Rout
     serverOf(req.params['name'] as string);
     const sessionId = req.get('mcp-session-id');
     if (!sessionId) return methodNotAllowed(req, res, () => {});
-    if (refusedAsEnded(req, res, sessions)) return;
+    if (refusedSession(req, res, ids, sessions)) return;
     let open = true;
     const write = (text: string) => {
       if (!open) return;
@@ -56,7 +58,7 @@ export function sessionStreamRoutes(ctx: McpCtx, sessions: CallerSessions): Rout
     });
   });
 
-  const end = endSession(sessions);
+  const end = endSession(sessions, ids);
   router.delete('/mcp/servers/:name', credential, (req, res, next) => {
     serverOf(req.params['name'] as string);
     end(req, res, next);

@@ -4,7 +4,7 @@
 // a curated set of capabilities named in config (mcp.virtualServers). Tool calls go through the same
 // callerTools as /mcp: authorize + dispatch, ledgered under the capability key.
 import { Router, json } from 'express';
-import { createModernMcpServer, virtualFace, type PausedCalls, type CallerExchange, type CallerSessions, type CallerTools } from '@switchyard/mcp';
+import { createModernMcpServer, virtualFace, type PausedCalls, type CallerExchange, type CallerSessions, type CallerTools, type SessionIds } from '@switchyard/mcp';
 import { SwitchyardError, mayReadServer, type CallerChannel } from '@switchyard/core';
 import { mcpParamsCheck } from '../mcp-params.js';
 import { answerMcp, callerTools, mcpCaller, mcpCredential, methodNotAllowed, type McpCtx } from '../mcp-face.js';
@@ -17,7 +17,7 @@ function toolsAmong(all: CallerTools, keys: string[]): CallerTools {
   return { list: () => all.list().filter((c) => wanted.has(c.key.toUpperCase())), call: (key, args, live, idempotencyKey) => all.call(key, args, live, idempotencyKey) };
 }
 
-export function virtualMcpRoutes(ctx: McpCtx, exchange: CallerExchange, sessions: CallerSessions, paused: PausedCalls, listens: CallerListens): Router {
+export function virtualMcpRoutes(ctx: McpCtx, exchange: CallerExchange, sessions: CallerSessions, ids: SessionIds, paused: PausedCalls, listens: CallerListens): Router {
   const router = Router();
   const credential = mcpCredential(ctx);
   const body = json({ limit: ctx.bodyLimitBytes });
@@ -33,7 +33,7 @@ export function virtualMcpRoutes(ctx: McpCtx, exchange: CallerExchange, sessions
     // The caller's era and channel go with each forwarded request (the 2026 face names its era).
     const forward = (method: string, params: Record<string, unknown> | undefined, options?: { callerProtocol?: string; channel?: CallerChannel }) => ctx.upstreams.forward(name, method, params, options);
     // An imported tool is offered under the name its server gave it.
-    await answerMcp(req, res, ctx, exchange, sessions, (options) => {
+    await answerMcp(req, res, ctx, exchange, sessions, ids, (options) => {
       const session = options.session?.id;
       const subscriptions = session
         ? { subscribe: (uri: string) => sessions.subscribe(session, options.holder, name, uri), unsubscribe: (uri: string) => sessions.unsubscribe(session, options.holder, name, uri) }
@@ -48,7 +48,7 @@ export function virtualMcpRoutes(ctx: McpCtx, exchange: CallerExchange, sessions
     if (!curated) throw new SwitchyardError('not_found', `no virtual server named ${JSON.stringify(name)} in config mcp.virtualServers`, { name, servers: Object.keys(ctx.mcp.virtualServers).sort() });
     const tools = toolsAmong(callerTools(req, ctx, mcpCaller(res)), curated.tools);
     await answerMcp(
-      req, res, ctx, exchange, sessions,
+      req, res, ctx, exchange, sessions, ids,
       (options) => virtualFace({ ...options, name, tools, nameOf: (c) => c.key, ...(curated.description ? { instructions: curated.description } : {}) }),
       (options) => createModernMcpServer({ ...options, name: `switchyard/${name}`, tools, nameOf: (c) => c.key, ...(curated.description ? { instructions: curated.description } : {}) }),
       paused,
@@ -56,8 +56,8 @@ export function virtualMcpRoutes(ctx: McpCtx, exchange: CallerExchange, sessions
     );
   });
 
-  router.use(sessionStreamRoutes(ctx, sessions));
+  router.use(sessionStreamRoutes(ctx, sessions, ids));
   router.get('/mcp/v/:name', methodNotAllowed);
-  router.delete('/mcp/v/:name', credential, endSession(sessions));
+  router.delete('/mcp/v/:name', credential, endSession(sessions, ids));
   return router;
 }

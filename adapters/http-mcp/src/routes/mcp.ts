@@ -5,7 +5,7 @@
 // may invoke; a call goes through the same authorize + dispatch as POST /api/dispatch, so ledger,
 // lineage and approvals match.
 import { Router, json } from 'express';
-import { CallerExchange, CallerSessions, PausedCalls, createModernMcpServer, switchyardFace } from '@switchyard/mcp';
+import { CallerExchange, CallerSessions, PausedCalls, SessionIds, createModernMcpServer, switchyardFace } from '@switchyard/mcp';
 import { answerMcp, callerTools, mcpBodyErrors, mcpCaller, mcpCredential, methodNotAllowed, type McpCtx } from '../mcp-face.js';
 import { mcpHostGuard } from '../mcp-host-guard.js';
 import { mcpParamsCheck } from '../mcp-params.js';
@@ -16,7 +16,7 @@ import { CallerListens } from '../mcp-listen.js';
 type Ctx = McpCtx;
 
 /** The MCP faces' routes, and what ends their open streams at shutdown. */
-export function mcpRoutes(ctx: Ctx, paused: PausedCalls): { router: Router; close(): Promise<void> } {
+export function mcpRoutes(ctx: Ctx, paused: PausedCalls, ids: SessionIds): { router: Router; close(): Promise<void> } {
   const router = Router();
   // Answers to our questions and withdrawn calls arrive in their own POSTs: one exchange per service.
   const exchange = new CallerExchange();
@@ -30,11 +30,11 @@ export function mcpRoutes(ctx: Ctx, paused: PausedCalls): { router: Router; clos
 
   router.post('/mcp', credential, json({ limit: ctx.bodyLimitBytes }), mcpParamsCheck, async (req, res) => {
     const tools = callerTools(req, ctx, mcpCaller(res));
-    await answerMcp(req, res, ctx, exchange, sessions, (options) => switchyardFace({ ...options, tools }), (options) => createModernMcpServer({ ...options, tools }), paused, { listens, face: { name: 'switchyard' } });
+    await answerMcp(req, res, ctx, exchange, sessions, ids, (options) => switchyardFace({ ...options, tools }), (options) => createModernMcpServer({ ...options, tools }), paused, { listens, face: { name: 'switchyard' } });
   });
   router.get('/mcp', methodNotAllowed);
-  router.delete('/mcp', credential, endSession(sessions));
-  router.use(virtualMcpRoutes(ctx, exchange, sessions, paused, listens));
+  router.delete('/mcp', credential, endSession(sessions, ids));
+  router.use(virtualMcpRoutes(ctx, exchange, sessions, ids, paused, listens));
   router.use('/mcp', mcpBodyErrors);
 
   return { router, close: () => listens.close() };
