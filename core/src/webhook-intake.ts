@@ -12,6 +12,7 @@ import type { IdempotentRuns } from './idempotency.js';
 import { noRequestScope, type Clock, type DeliveryStore, type RequestScope, type WebhookStore } from './ports.js';
 import type { CapabilityRegistry } from './registry.js';
 import { ByteBudget } from './byte-budget.js';
+import type { DeliveryScheduler } from './delivery-scheduler.js';
 import { verifySignature } from './signatures/verify-signature.js';
 import type { SignedRequest } from './signatures/signature-scheme.js';
 import { WEBHOOK_ID_PATTERN, newDeliveryEntryId, type ActionRecord, type DeliveryRecord, type DeliveryRefusal, type StoredDelivery, type Webhook } from './webhook.js';
@@ -49,11 +50,6 @@ export type IntakeResult =
   /** Stored, and its action ran (successfully or not). */
   | { kind: 'ran'; delivery: StoredDelivery; run: DispatchOutcome };
 
-/** Work that follows every accepted, non-duplicate delivery (forwarding builds on this). */
-export interface AcceptedDeliveryStep {
-  afterAccepted(delivery: StoredDelivery): Promise<void>;
-}
-
 export interface WebhookIntakeOptions {
   /** Largest body stored (413 and a refusal entry above it). */
   bodyLimitBytes: number;
@@ -79,7 +75,8 @@ export class WebhookIntake {
     private readonly options: WebhookIntakeOptions,
     /** Names the request each delivery came from. */
     private readonly scope: RequestScope = noRequestScope,
-    private readonly steps: readonly AcceptedDeliveryStep[] = [],
+    /** What follows an accepted, first delivery (forwarding): its jobs are written in the delivery's commit. */
+    private readonly scheduler: DeliveryScheduler | null = null,
     /**
      * Each delivery's action runs under an idempotency key of its own (the delivery's entry), so
      * the run the first request could not reserve is run by a retry, once, and never twice.
@@ -174,14 +171,12 @@ export class WebhookIntake {
    * A retry of a delivery whose action is pending runs it, with the first delivery's body, under
    * the first delivery's key: once, whoever retries. A run still going (409 under its key) answers
    * the retry as a duplicate whose first run is not known yet; one that ended without its link
-   * (the process died, or the link's write failed) is linked now, not run again. The steps after
-   * acceptance (forwarding) come after the action, so the first delivery never reached them: it
-   * does now, once, by whichever retry linked its run.
+   * (the process died, or the link's write failed) is linked now, not run again. (Its forwarding
+   * was scheduled in the first delivery's own commit.)
    */
   private async runPending(stored: StoredDelivery, first: StoredDelivery, caller: Caller): Promise<IntakeResult> {
     try {
       const run = await this.runAction(first, first.action!, Buffer.from(first.body!).toString('utf8'), caller);
-      for (const step of this.steps) await step.afterAccepted(first);
       return { kind: 'ran', delivery: stored, run };
     } catch (err) {
       if (!SwitchyardError.is(err, 'idempotency_key_in_progress')) throw err;
@@ -194,9 +189,8 @@ export class WebhookIntake {
     return deliveryRecord(head, hook, body, bodySize, this.clock.now(), whole, this.scope.requestId());
   }
 
-  private async accepted<R extends IntakeResult>(result: R): Promise<R> {
+  private accepted<R extends IntakeResult>(result: R): R {
     if (result.kind === 'accepted' && result.delivery.duplicate) return { kind: 'duplicate', delivery: result.delivery, firstRun: null } as IntakeResult as R;
-    for (const step of this.steps) await step.afterAccepted(result.delivery);
     return result;
   }
 
@@ -235,15 +229,23 @@ export class WebhookIntake {
   }
 
   /**
-   * Appends a delivery. Each body is copied again on its way into the database, so many large ones
-   * committing together would multiply the memory the body budget bounds: up to 16 MiB of bodies
-   * are stored at once (small ones keep sharing commits), a larger one alone.
+   * Appends a delivery, with its schedule (forwarding) in the same commit. Each body is copied again
+   * on its way into the database, so many large ones committing together would multiply the memory
+   * the body budget bounds: up to 16 MiB of bodies are stored at once (small ones keep sharing
+   * commits), a larger one alone.
    */
   private async store(rec: DeliveryRecord): Promise<StoredDelivery> {
     const bytes = rec.body?.length ?? 0;
     await this.storing.reserve(bytes);
     try {
-      return await this.deliveries.append(rec);
+      const plan = this.scheduler && rec.outcome === 'accepted' ? await this.scheduler.plan(rec) : null;
+      if (plan === null || plan.jobs.length === 0) return await this.deliveries.append(rec);
+      let stored: StoredDelivery | null = null;
+      try {
+        return (stored = await this.deliveries.append(rec, plan.jobs));
+      } finally {
+        plan.settled(stored);
+      }
     } finally {
       this.storing.release(bytes);
     }

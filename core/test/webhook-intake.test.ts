@@ -11,7 +11,9 @@ import {
   type ActionRecord,
   type DeliveryHead,
   type DeliveryRecord,
+  type DeliveryScheduler,
   type DeliveryStore,
+  type NewForwardJob,
   type EventTypeCounts,
   type StoredDelivery,
   type Webhook,
@@ -20,11 +22,13 @@ import {
 import { MemoryInvocationStore } from '@switchyard/plugin-kit/testing';
 import { echoCapability, echoRunner, ownerOnlyCapability } from './fixtures.js';
 
-/** Deliveries in memory; like the database, the first accepted delivery of an id wins. */
+/** Deliveries in memory; like the database, the first accepted delivery of an id wins, and only it keeps its schedule. */
 class MemoryDeliveries implements DeliveryStore {
   readonly rows: StoredDelivery[] = [];
   readonly actions: ActionRecord[] = [];
-  async append(r: DeliveryRecord): Promise<StoredDelivery> {
+  /** Forwarding jobs written with their delivery. */
+  readonly scheduled: NewForwardJob[] = [];
+  async append(r: DeliveryRecord, schedule: readonly NewForwardJob[] = []): Promise<StoredDelivery> {
     const first = r.delivery_id && r.outcome === 'accepted' ? this.rows.find((d) => d.hook_id === r.hook_id && d.delivery_id === r.delivery_id && d.outcome === 'accepted' && !d.duplicate) : undefined;
     const stored: StoredDelivery = {
       ...r,
@@ -36,6 +40,7 @@ class MemoryDeliveries implements DeliveryStore {
       action_run: null,
     };
     this.rows.push(stored);
+    if (stored.outcome === 'accepted' && !stored.duplicate) this.scheduled.push(...schedule);
     return stored;
   }
   async appendAction(a: ActionRecord): Promise<void> {
@@ -75,11 +80,18 @@ function setup(on = true) {
   const dispatch = new DispatchService(registry, runners, invocations, clock, { timeoutMs: 1000 });
   const webhooks: WebhookStore = { create: async (w) => w, get: async (id) => (id === 'hk_AAAAAAAAAAAA' ? hook(on) : undefined), list: async () => [hook(on)], update: async () => undefined };
   const deliveries = new MemoryDeliveries();
-  const forwarded: string[] = [];
-  const intake = new WebhookIntake(webhooks, deliveries, registry, dispatch, clock, { bodyLimitBytes: 100, refusedBodyBytes: 4, answerStatus: (code) => (code ? 422 : 200) }, { requestId: () => 'req-4711' }, [
-    { afterAccepted: async (d) => void forwarded.push(d.id) },
-  ]);
-  return { intake, deliveries, invocations, forwarded };
+  // A scheduler with one destination: each plan is one job, and what its commit settled is kept.
+  const planned: string[] = [];
+  const settled: Array<string | null> = [];
+  const scheduler: DeliveryScheduler = {
+    plan: async (record) => {
+      planned.push(record.id);
+      const job: NewForwardJob = { id: `fwd_${record.id}`, delivery: record.id, hook_id: record.hook_id, destination: 'dst_1', state: 'pending', attempts: 0, last_status: null, due_at: 0, invocations: [], ordered: false, created_at: '' };
+      return { jobs: [job], settled: (stored) => void settled.push(stored && !stored.duplicate ? stored.id : null) };
+    },
+  };
+  const intake = new WebhookIntake(webhooks, deliveries, registry, dispatch, clock, { bodyLimitBytes: 100, refusedBodyBytes: 4, answerStatus: (code) => (code ? 422 : 200) }, { requestId: () => 'req-4711' }, scheduler);
+  return { intake, deliveries, invocations, forwarded: deliveries.scheduled, planned, settled };
 }
 
 const head = (over: Partial<DeliveryHead> = {}): DeliveryHead => ({
@@ -121,14 +133,28 @@ describe('core: webhook intake', () => {
     expect(forwarded).to.deep.equal([]);
   });
 
-  it('runs steps after acceptance for accepted deliveries only: never for duplicates or refusals', async () => {
-    const { intake, deliveries, forwarded } = setup();
+  it('writes the schedule in the delivery’s own commit, for the first accepted delivery only: never for duplicates or refusals', async () => {
+    const { intake, deliveries, forwarded, planned, settled } = setup();
     const withId = head({ headers: [['content-type', 'application/json'], ['webhook-id', 'msg_1']] });
     const first = await intake.deliver(withId, hook(true), bytes('{}'));
     const again = await intake.deliver(withId, hook(true), bytes('{}'));
     const refused = await intake.deliver(head({ action: 'TEST_ECHO' }), hook(true), bytes('{"text":""}'));
     expect([first.kind, again.kind, refused.kind]).to.deep.equal(['accepted', 'duplicate', 'refused']);
-    expect(forwarded).to.deep.equal([deliveries.rows[0]!.id]);
+    const [firstRow, againRow] = deliveries.rows;
+    expect(forwarded.map((j) => j.delivery)).to.deep.equal([firstRow!.id]);
+    // The duplicate was planned (the database decides what is a duplicate) but its jobs were dropped; the refusal was not planned.
+    expect(planned).to.deep.equal([firstRow!.id, againRow!.id]);
+    expect(settled).to.deep.equal([firstRow!.id, null]);
+  });
+
+  it('tells the scheduler of a failed commit, so that nothing it leased is attempted', async () => {
+    const { intake, deliveries, settled } = setup();
+    deliveries.append = async () => {
+      throw new SwitchyardError('storage_unavailable', 'the database is away');
+    };
+    const failed = await intake.deliver(head(), hook(true), bytes('{}')).catch((err: unknown) => err);
+    expect(SwitchyardError.is(failed, 'storage_unavailable')).to.equal(true);
+    expect(settled).to.deep.equal([null]);
   });
 
   it('refuses a delivery whose action would be refused, with the action’s code, and still ledgers the refused run', async () => {

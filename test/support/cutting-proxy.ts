@@ -1,8 +1,10 @@
 // A TCP proxy in front of a PostgreSQL server that can cut one statement's connection on purpose, to
 // make a write's fate unknown deterministically: `cutAfterReply` lets the statement reach the server
-// and run (autocommit: committed once the server sends ReadyForQuery), then drops the connection
-// before that reply reaches the client, which sees only "Connection terminated" (the commit landed as
-// the connection died); `cutBefore` drops it before the statement is sent (it cannot have landed).
+// and run, and its transaction too (alone, it commits with it; inside BEGIN … COMMIT, the replies
+// until the COMMIT's go through), then drops the connection before the reply that says the
+// transaction is over reaches the client, which sees only "Connection terminated" (the commit landed
+// as the connection died); `cutBefore` drops it before the statement is sent (it cannot have landed,
+// nor anything of its transaction).
 // A cut drops every connection, and the proxy takes no new connection for `downMs` (each is closed at once), as a database
 // restarting would, so the client's own retry of the write fails too and only a later lookup can tell.
 import { createServer, connect, type Server, type Socket } from 'node:net';
@@ -16,8 +18,9 @@ export interface CuttingProxy {
   close(): Promise<void>;
 }
 
-/** The end of an answer: ReadyForQuery ('Z', length 5, idle). */
+/** The end of an answer: ReadyForQuery ('Z', length 5), idle (no transaction open) or in a transaction. */
 const READY = Buffer.from([0x5a, 0, 0, 0, 5, 0x49]);
+const READY_IN_TRANSACTION = Buffer.from([0x5a, 0, 0, 0, 5, 0x54]);
 
 export async function startCuttingProxy(targetPort: number): Promise<CuttingProxy> {
   const sockets = new Set<Socket>();
@@ -46,9 +49,15 @@ export async function startCuttingProxy(targetPort: number): Promise<CuttingProx
     });
     upstream.on('data', (chunk: Buffer) => {
       if (cutting) {
-        // Held back until the server says it is done with the statement (committed), then dropped.
+        // Held back until the server says the statement's transaction is over (committed), then
+        // dropped; the answers within an open transaction go through, so the client gets to COMMIT.
         cutting.seen = Buffer.concat([cutting.seen, chunk]);
-        if (cutting.seen.subarray(-READY.length).equals(READY)) cut(cutting.downMs, cutting.done);
+        const end = cutting.seen.subarray(-READY.length);
+        if (end.equals(READY)) cut(cutting.downMs, cutting.done);
+        else if (end.equals(READY_IN_TRANSACTION)) {
+          client.write(cutting.seen);
+          cutting.seen = Buffer.alloc(0);
+        }
         return;
       }
       client.write(chunk);

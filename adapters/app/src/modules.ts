@@ -286,8 +286,8 @@ export const coreWiring = definePackage('core', [
     deps: { ...db, webhooks: coreServices.webhooks, forwarding: coreServices.forwarding, allowlist: coreServices.forwardAllowlist, clock: coreServices.clock },
     factory: ({ db, webhooks, forwarding, allowlist, clock }) => new DestinationAdmin(webhooks, new KnexDestinationStore(db.knex), new KnexForwardJobStore(db.knex), forwarding, allowlist, clock),
   }),
-  // The rules of a delivery to /hook. Forwarding is its step after acceptance, so refusals and
-  // duplicates are never forwarded.
+  // The rules of a delivery to /hook. Forwarding is its scheduler: a first, accepted delivery's
+  // jobs are written in its own commit, and refusals and duplicates are never forwarded.
   createServiceFactory({
     service: coreServices.intake,
     deps: { config: appServices.config, webhooks: coreServices.webhooks, deliveries: coreServices.deliveries, registry: coreServices.registry, dispatch: coreServices.dispatch, clock: coreServices.clock, scope: coreServices.requestScope, forwarding: coreServices.forwarding, tracing: appServices.tracing, actionRuns: coreServices.idempotentRuns },
@@ -300,7 +300,7 @@ export const coreWiring = definePackage('core', [
         clock,
         { bodyLimitBytes: config.webhooks.bodyLimitBytes, refusedBodyBytes: config.webhooks.refusedBodyBytes, answerStatus: (code) => (code === null ? 200 : statusFor(code)) },
         scope,
-        [{ afterAccepted: (delivery) => forwarding.accepted(delivery) }],
+        forwarding,
         actionRuns,
       );
       return tracing ? traceIntake(intake) : intake;

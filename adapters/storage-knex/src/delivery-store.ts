@@ -10,8 +10,9 @@ import { UnknownFates } from './unknown-fate.js';
 import { chunks } from './sql-batches.js';
 import { pageOf, seqPage } from './seq-paging.js';
 import type { StoreObserver, StoreOptions } from './store-observer.js';
-import { FIRST_DELIVERY, dialectFor, type Statements } from './dialect.js';
-import type { ActionRecord, DeliveryRecord, DeliveryStore, EventTypeCounts, LedgerPageRequest, Page, StoredDelivery } from '@switchyard/core';
+import { FIRST_DELIVERY, dialectFor, type Dialect, type Statements } from './dialect.js';
+import { forwardJobRow } from './forward-job-store.js';
+import type { ActionRecord, DeliveryRecord, DeliveryStore, EventTypeCounts, LedgerPageRequest, NewForwardJob, Page, StoredDelivery } from '@switchyard/core';
 
 export interface DeliveryRow {
   seq: number | string;
@@ -122,10 +123,17 @@ export const toDelivery = (r: DeliveryRow, actionRun: ActionRecord | null): Stor
 
 const idKey = (hookId: string, deliveryId: string) => `${hookId}\0${deliveryId}`;
 
+/** A delivery to append, with the forwarding jobs its commit writes if it is stored as a first. */
+interface Appended {
+  record: DeliveryRecord;
+  schedule: readonly NewForwardJob[];
+}
+
 export class KnexDeliveryStore implements DeliveryStore {
-  private readonly commits: GroupCommit<DeliveryRecord, StoredDelivery>;
+  private readonly commits: GroupCommit<Appended, StoredDelivery>;
   private readonly sqlCache = new Map<string, string>();
   private readonly statements: Statements;
+  private readonly dialect: Dialect;
 
   private readonly observer: StoreObserver<StoredDelivery> | null;
   /** Deliveries whose write died with its connection: looked up before they are failed. */
@@ -136,11 +144,11 @@ export class KnexDeliveryStore implements DeliveryStore {
     options: StoreOptions<StoredDelivery> = {},
   ) {
     this.observer = options.observer ?? null;
-    const dialect = dialectFor(knex);
+    const dialect = (this.dialect = dialectFor(knex));
     this.statements = dialect.statements(knex);
-    this.commits = new GroupCommit<DeliveryRecord, StoredDelivery>(
-      (records) => this.insertObserved(records),
-      async (record) => (await this.insertObserved([record]))[0]!,
+    this.commits = new GroupCommit<Appended, StoredDelivery>(
+      (items) => this.insertObserved(items),
+      async (item) => (await this.insertObserved([item]))[0]!,
       dialect.writersInFlight,
       undefined,
       this.observer,
@@ -156,10 +164,11 @@ export class KnexDeliveryStore implements DeliveryStore {
    * Committed before it resolves; concurrent appends share one statement (group commit). A write
    * whose connection died under it is looked up before it fails (unknown-fate.ts): a delivery that
    * landed is answered as stored, so its sender is not told 503 for it and does not send it again.
+   * Its forwarding jobs are in the same commit, so a delivery found is a delivery scheduled.
    */
-  async append(record: DeliveryRecord): Promise<StoredDelivery> {
+  async append(record: DeliveryRecord, schedule: readonly NewForwardJob[] = []): Promise<StoredDelivery> {
     try {
-      const stored = await this.commits.submit(record);
+      const stored = await this.commits.submit({ record, schedule });
       this.fates.settled(record.id);
       return stored;
     } catch (err) {
@@ -167,8 +176,12 @@ export class KnexDeliveryStore implements DeliveryStore {
     }
   }
 
-  private async insertObserved(records: DeliveryRecord[]): Promise<StoredDelivery[]> {
-    const stored = await this.fates.watch(records.map((r) => r.id), () => this.insertBatch(records));
+  private async insertObserved(items: Appended[]): Promise<StoredDelivery[]> {
+    const records = items.map((i) => i.record);
+    const jobs = items.flatMap((i) => i.schedule);
+    // Without jobs, the batch is one statement (or two, see insertBatch); with them, one transaction.
+    const write = jobs.length === 0 ? () => this.insertBatch(this.knex, records) : () => this.knex.transaction((trx) => this.insertScheduled(trx, items));
+    const stored = await this.fates.watch(records.map((r) => r.id), write);
     if (this.observer) for (const s of stored) this.observer.appended(s);
     return stored;
   }
@@ -179,16 +192,16 @@ export class KnexDeliveryStore implements DeliveryStore {
    * already committed, so they are written next, pointing at it. A crash between the two
    * statements loses only duplicates nobody has been answered for yet.
    */
-  private async insertBatch(records: DeliveryRecord[]): Promise<StoredDelivery[]> {
+  private async insertBatch(db: Knex, records: DeliveryRecord[]): Promise<StoredDelivery[]> {
     const seqOf = new Map<string, number>();
     const duplicateOf = new Map<string, string>();
     const hashes = new Map(records.map((r) => [r.id, bodyHash(r.body)]));
-    for (const row of await this.insert(records, true, hashes)) seqOf.set(row.id, Number(row.seq));
+    for (const row of await this.insert(db, records, true, hashes)) seqOf.set(row.id, Number(row.seq));
 
     const losers = records.filter((r) => !seqOf.has(r.id));
     if (losers.length > 0) {
       const keys = [...new Set(losers.map((r) => idKey(r.hook_id, r.delivery_id!)))].map((k) => k.split('\0') as [string, string]);
-      const firsts = (await this.knex('deliveries')
+      const firsts = (await db('deliveries')
         .select('id', 'hook_id', 'delivery_id')
         .whereRaw(FIRST_DELIVERY)
         .whereIn(['hook_id', 'delivery_id'], keys)) as Array<{ id: string; hook_id: string; delivery_id: string }>;
@@ -198,7 +211,7 @@ export class KnexDeliveryStore implements DeliveryStore {
         if (first === undefined) throw new Error(`delivery ${r.id} conflicted with no committed first delivery`);
         duplicateOf.set(r.id, first);
       }
-      for (const row of await this.insert(losers, false, hashes, duplicateOf)) seqOf.set(row.id, Number(row.seq));
+      for (const row of await this.insert(db, losers, false, hashes, duplicateOf)) seqOf.set(row.id, Number(row.seq));
     }
     return records.map((r) => {
       const dup = duplicateOf.get(r.id) ?? null;
@@ -206,7 +219,15 @@ export class KnexDeliveryStore implements DeliveryStore {
     });
   }
 
-  private async insert(records: DeliveryRecord[], firstOnly: boolean, hashes: Map<string, string | null>, duplicateOf?: Map<string, string>): Promise<Array<{ id: string; seq: number | string }>> {
+  /** The batch and the jobs of those stored as first, accepted deliveries, in transaction `trx`. */
+  private async insertScheduled(trx: Knex.Transaction, items: Appended[]): Promise<StoredDelivery[]> {
+    const stored = await this.insertBatch(trx, items.map((i) => i.record));
+    const jobs = items.flatMap((item, i) => (stored[i]!.outcome === 'accepted' && !stored[i]!.duplicate ? item.schedule : []));
+    if (jobs.length > 0) await this.dialect.insertRows(trx, 'forward_jobs', jobs.map(forwardJobRow), this.statements);
+    return stored;
+  }
+
+  private async insert(db: Knex, records: DeliveryRecord[], firstOnly: boolean, hashes: Map<string, string | null>, duplicateOf?: Map<string, string>): Promise<Array<{ id: string; seq: number | string }>> {
     const rows = records.map((r) => rowValues(r, hashes.get(r.id) ?? null, duplicateOf?.get(r.id) ?? null));
     let nullColumns = 0;
     for (let i = 0; i < COLUMNS.length; i++) if (rows.every((row) => row[i] === null)) nullColumns |= 1 << i;
@@ -218,7 +239,7 @@ export class KnexDeliveryStore implements DeliveryStore {
     }
     const bindings: unknown[] = [];
     for (const row of rows) for (let i = 0; i < row.length; i++) if (!(nullColumns & (1 << i))) bindings.push(row[i]);
-    return this.statements.all(sql, bindings);
+    return this.statements.all(sql, bindings, db);
   }
 
   async appendAction(record: ActionRecord): Promise<void> {

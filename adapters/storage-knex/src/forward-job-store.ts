@@ -40,7 +40,8 @@ const toJob = (r: JobRow): ForwardJob => ({
   traceparent: r.traceparent ?? null,
 });
 
-const toRow = (j: NewForwardJob) => ({
+/** A new job as its row (the delivery store writes a delivery's jobs in its own commit). */
+export const forwardJobRow = (j: NewForwardJob) => ({
   id: j.id,
   delivery: j.delivery,
   hook_id: j.hook_id,
@@ -94,7 +95,7 @@ export class KnexForwardJobStore implements ForwardJobStore {
     const dialect = dialectFor(knex);
     this.statements = dialect.statements(knex);
     // New jobs: as few statements as the engine allows (one on SQLite, prepared once).
-    const insert = (db: Knex, jobs: NewForwardJob[]) => dialect.insertRows(db, 'forward_jobs', jobs.map(toRow), this.statements);
+    const insert = (db: Knex, jobs: NewForwardJob[]) => dialect.insertRows(db, 'forward_jobs', jobs.map(forwardJobRow), this.statements);
     this.adds = new GroupCommit(
       async (batches) => {
         const rows = batches.flat();

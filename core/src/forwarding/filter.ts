@@ -77,7 +77,7 @@ export function compileFilter(expression: string): DeliveryFilter {
 }
 
 /** Headers by lower-case name (the last of a repeated one) and the body as JSON when it is JSON. */
-export function filterInput(d: StoredDelivery): FilterInput {
+export function filterInput(d: Pick<StoredDelivery, 'headers' | 'body'>): FilterInput {
   const headers: Record<string, string> = {};
   for (const [name, value] of d.headers) headers[name.toLowerCase()] = value;
   let body: unknown = null;

@@ -8,7 +8,8 @@ import type { InvocationRecord } from '../invocation.js';
 import { PendingOutcomes } from '../pending-outcomes.js';
 import { checkRepairTarget } from '../lineage.js';
 import type { Clock, DeliveryStore, InvocationStore, RunReservations } from '../ports.js';
-import type { StoredDelivery } from '../webhook.js';
+import type { DeliveryRecord, StoredDelivery } from '../webhook.js';
+import { NOTHING_PLANNED, type DeliveryPlan, type DeliveryScheduler } from '../delivery-scheduler.js';
 import { retryDelayMs } from './backoff.js';
 import type { Destination } from './destination.js';
 import { compileFilter, filterInput, type DeliveryFilter, type FilterInput } from './filter.js';
@@ -77,7 +78,7 @@ const DESTINATION_CACHE_MS = 1000;
 /** Attempts being recorded (answered, not yet settled) may be this many times `concurrency`. */
 const RECORDING_FACTOR = 4;
 
-export class ForwardingService implements ForwardingSchedule {
+export class ForwardingService implements ForwardingSchedule, DeliveryScheduler {
   /** Names this process's claims. */
   private readonly owner = randomId('proc_', 12);
   private readonly cache = new Map<string, { list: Destination[]; until: number }>();
@@ -188,20 +189,22 @@ export class ForwardingService implements ForwardingSchedule {
   }
 
   /**
-   * The one entry point of intake: schedules an accepted delivery for each active destination (as
-   * skipped where the filter says no). Refusals and duplicates are never forwarded.
+   * The one entry point of intake (a DeliveryScheduler): the schedule of a delivery about to be
+   * stored, a job for each active destination (as skipped where the filter says no). The jobs are
+   * written in the delivery's own commit, and only if it is stored as a first, accepted delivery:
+   * refusals and duplicates are never forwarded, and no accepted delivery is ever without its jobs.
    */
-  async accepted(delivery: StoredDelivery): Promise<void> {
-    if (delivery.outcome !== 'accepted' || delivery.duplicate) return;
-    const targets = await this.activeDestinations(delivery.hook_id);
-    if (targets.length === 0) return;
+  async plan(record: DeliveryRecord): Promise<DeliveryPlan> {
+    if (record.outcome !== 'accepted') return NOTHING_PLANNED;
+    const targets = await this.activeDestinations(record.hook_id);
+    if (targets.length === 0) return NOTHING_PLANNED;
     const now = this.clock.now();
     let input: FilterInput | undefined;
     const traceparent = this.traces.current();
     const jobs: NewForwardJob[] = targets.map((dst) => {
       let pass = true;
       if (dst.filter) {
-        input ??= filterInput(delivery);
+        input ??= filterInput(record);
         try {
           pass = this.filterOf(dst.filter)(input);
         } catch {
@@ -210,8 +213,8 @@ export class ForwardingService implements ForwardingSchedule {
       }
       return {
         id: newForwardJobId(),
-        delivery: delivery.id,
-        hook_id: delivery.hook_id,
+        delivery: record.id,
+        hook_id: record.hook_id,
         destination: dst.id,
         state: pass ? 'pending' : 'skipped',
         attempts: 0,
@@ -224,10 +227,10 @@ export class ForwardingService implements ForwardingSchedule {
       };
     });
     // Where this process has room, a new job is added already leased to it and attempted as soon as
-    // it is committed, with the delivery in hand: no claim and no read. (An ordered job may have an
-    // earlier one in line, so the claim decides for it.) A process that dies holding such a lease
-    // leaves the job to whoever claims it when the lease runs out, as with any claimed job.
-    // A destination at its share leaves its job to a claim once one of its sends ends.
+    // the delivery is committed, with the delivery in hand: no claim and no read. (An ordered job
+    // may have an earlier one in line, so the claim decides for it.) A process that dies holding
+    // such a lease leaves the job to whoever claims it when the lease runs out, as with any claimed
+    // job. A destination at its share leaves its job to a claim once one of its sends ends.
     const leased: NewForwardJob[] = [];
     if (!this.stopped) {
       const taken = new Map<string, number>();
@@ -243,10 +246,18 @@ export class ForwardingService implements ForwardingSchedule {
         leased.push(job);
       }
     }
-    const added = this.jobs.add(jobs);
-    for (const job of leased) this.launch(job, delivery, added, job.lease!.until);
-    await added;
-    if (jobs.some((j) => j.state === 'pending' && !j.lease)) this.kick();
+    // The leased attempts hold their slots from now; they start once the commit says the jobs are in.
+    let settle!: (delivery: StoredDelivery | null) => void;
+    const committed = new Promise<StoredDelivery | null>((resolve) => (settle = resolve));
+    for (const job of leased) this.launch(job, committed, job.lease!.until);
+    return {
+      jobs,
+      settled: (stored) => {
+        const written = stored !== null && stored.outcome === 'accepted' && !stored.duplicate;
+        settle(written ? stored : null);
+        if (written && jobs.some((j) => j.state === 'pending' && !j.lease)) this.kick();
+      },
+    };
   }
 
   // ── Workers ─────────────────────────────────────────────────────────────────────────────────
@@ -335,7 +346,7 @@ export class ForwardingService implements ForwardingSchedule {
       }
       // Every claimed job is taken on: those past its destination's share wait their turn in send()
       // (a claim takes at most claimCap of one destination, and none of one that has its fill).
-      for (const job of claimed) this.launch(job, deliveries.get(job.delivery), undefined, now + this.options.leaseMs);
+      for (const job of claimed) this.launch(job, Promise.resolve(deliveries.get(job.delivery)), now + this.options.leaseMs);
       // A destination that got its fill in this claim is passed over by the next one, so the
       // others' due jobs are claimed now rather than at the next poll.
       const filled = this.shares.full().length > full.length;
@@ -348,13 +359,13 @@ export class ForwardingService implements ForwardingSchedule {
   }
 
   /**
-   * Starts an attempt of a job leased to this process (once `ready`, the job's commit, resolves; not
-   * at all if it fails). It holds a send slot until the destination answers, and stays in flight
-   * until it is settled.
+   * Starts an attempt of a job leased to this process once `ready` gives its delivery (at once for a
+   * claimed job, undefined if it is gone; for a new one when the delivery's commit lands, and not at
+   * all, null, if it did not). It holds a send slot until the destination answers, and stays in
+   * flight until it is settled.
    */
-  private launch(job: ForwardJob, delivery: StoredDelivery | undefined, ready: Promise<void> = Promise.resolve(), leaseUntil = Number.POSITIVE_INFINITY): void {
+  private launch(job: ForwardJob, ready: Promise<StoredDelivery | undefined | null>, leaseUntil = Number.POSITIVE_INFINITY): void {
     // The body is let go once sent, so attempts being recorded do not hold bodies (held.delivery).
-    const held: Held = { delivery };
     this.sending += 1;
     this.shares.take(job.destination);
     let sent = false;
@@ -368,9 +379,9 @@ export class ForwardingService implements ForwardingSchedule {
       if (this.room() >= this.options.concurrency / 4) this.refill();
     };
     const run: Promise<void> = ready
-      .then(
-        () => this.attempt(job, held, answered, leaseUntil).catch((err) => this.logger.error('forwarding attempt failed to record', { job: job.id, error: (err as Error).message })),
-        () => undefined, // not committed: nothing to attempt (the intake reports the failure)
+      .then((delivery) =>
+        // Not committed (a duplicate, or the write failed): nothing to attempt (the intake reports a failure).
+        delivery === null ? undefined : this.attempt(job, { delivery }, answered, leaseUntil).catch((err) => this.logger.error('forwarding attempt failed to record', { job: job.id, error: (err as Error).message })),
       )
       .finally(() => {
         answered();

@@ -3,14 +3,17 @@ import type { ActionRecord, DeliveryRecord, StoredDelivery } from '../webhook.js
 import type { LedgerPageRequest } from '../ledger-paging.js';
 import type { Page } from '../page.js';
 import type { EventTypeCounts } from '../event-type.js';
+import type { NewForwardJob } from '../forwarding/ports.js';
 
 export interface DeliveryStore {
   /**
    * Appends a delivery. Whether it duplicates an earlier one (same webhook, same delivery id) is
    * decided by the database atomically, never by check-then-insert. The record's body stays the
    * caller's: it may be freed once the append has resolved, so a store keeps its own copy.
+   * `schedule` (its forwarding jobs) is written in the same commit if the record is stored as a
+   * first, accepted delivery, and not at all otherwise (a duplicate's jobs are dropped).
    */
-  append(record: DeliveryRecord): Promise<StoredDelivery>;
+  append(record: DeliveryRecord, schedule?: readonly NewForwardJob[]): Promise<StoredDelivery>;
   appendAction(record: ActionRecord): Promise<void>;
   /** One delivery; a body over `inlineBodyBytes` (default: any size) is left out (`body_omitted`). */
   get(id: string, options?: { inlineBodyBytes?: number }): Promise<StoredDelivery | undefined>;
