@@ -44,6 +44,7 @@ export * from './upstream-token.js';
 export * from './delivery-id.js';
 export * from './webhook.js';
 export * from './webhook-intake.js';
+export * from './ledger-integrate.js';
 export * from './delivery-scheduler.js';
 export * from './webhook-settings.js';
 export * from './byte-budget.js';

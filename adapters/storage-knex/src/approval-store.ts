@@ -1,7 +1,18 @@
 // Approval decisions on knex: one row per decided invocation, the unique key deciding races.
+import type { LedgerSource } from './ledger-sources.js';
 import type { Knex } from 'knex';
 import { SwitchyardError, type ApprovalRecord, type ApprovalStore, type InvocationRecord, type StoredInvocation } from '@switchyard/core';
 import { isUniqueViolation } from './dialect.js';
+
+/** The approvals' place in the ledger (ledger-sources.ts). */
+export const APPROVAL_SOURCE: LedgerSource<'approval'> = {
+  kind: 'approval',
+  table: 'approvals',
+  idColumn: 'id',
+  timeColumn: 'decided_at',
+  leafColumns: null,
+  toEntry: (r) => ({ kind: 'approval', entry: r as unknown as ApprovalRecord }),
+};
 
 export class KnexApprovalStore implements ApprovalStore {
   constructor(private readonly knex: Knex) {}

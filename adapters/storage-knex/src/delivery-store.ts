@@ -3,6 +3,7 @@
 // first delivery per (webhook, delivery id), and INSERT … ON CONFLICT DO NOTHING lets the index
 // choose, atomically, on both engines and across any number of service processes. A batch of
 // deliveries is one statement (group commit); only the losers, the duplicates, need a second.
+import type { LedgerSource } from './ledger-sources.js';
 import { hash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { GroupCommit } from './group-commit.js';
@@ -120,6 +121,29 @@ export const toDelivery = (r: DeliveryRow, actionRun: ActionRecord | null): Stor
   duplicate_of: r.duplicate_of,
   action_run: actionRun,
 });
+
+/**
+ * The deliveries' place in the ledger (ledger-sources.ts). The leaf commits to a body by the hash
+ * stored with it: bodies (up to megabytes each) are never read for it.
+ */
+export const DELIVERY_SOURCE: LedgerSource<'delivery'> = {
+  kind: 'delivery',
+  table: 'deliveries',
+  idColumn: 'id',
+  timeColumn: 'received_at',
+  leafColumns: ['seq', ...COLUMNS.filter((c) => c !== 'body')],
+  toEntry: (r) => ({ kind: 'delivery', entry: toDelivery({ ...(r as unknown as DeliveryRow), body: null }, null) }),
+};
+
+/** The actions' records' place in the ledger: one per delivery, named by it (ledger-sources.ts). */
+export const ACTION_SOURCE: LedgerSource<'action'> = {
+  kind: 'action',
+  table: 'webhook_actions',
+  idColumn: 'delivery',
+  timeColumn: 'created_at',
+  leafColumns: null,
+  toEntry: (r) => ({ kind: 'action', entry: toAction(r as unknown as ActionRow) }),
+};
 
 const idKey = (hookId: string, deliveryId: string) => `${hookId}\0${deliveryId}`;
 

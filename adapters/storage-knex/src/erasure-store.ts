@@ -1,6 +1,7 @@
 // Erasure on knex: one transaction writes the erasure entry (queued for the log by its trigger) and
 // empties the entry's payload, which the append-only triggers allow only because that erasure
 // entry exists (erasure-triggers.ts). The entry's leaf, already in the tree, is not touched.
+import type { LedgerSource } from './ledger-sources.js';
 import type { Knex } from 'knex';
 import { SwitchyardError, erasedInvocationRecord, type ErasureRecord, type RetentionScope } from '@switchyard/core';
 import { isUniqueViolation } from './dialect.js';
@@ -24,6 +25,16 @@ export const toErasure = (r: ErasureRow): ErasureRecord => ({
   reason_sha256: r.reason_sha256,
   erased_at: r.erased_at,
 });
+
+/** The erasures' place in the ledger (ledger-sources.ts). */
+export const ERASURE_SOURCE: LedgerSource<'erasure'> = {
+  kind: 'erasure',
+  table: 'ledger_erasures',
+  idColumn: 'id',
+  timeColumn: 'erased_at',
+  leafColumns: null,
+  toEntry: (r) => ({ kind: 'erasure', entry: toErasure(r as unknown as ErasureRow) }),
+};
 
 /** The erasure of `entry`, if it was erased. */
 export async function erasureFor(knex: Knex, entry: string): Promise<ErasureRecord | undefined> {

@@ -1,5 +1,6 @@
 // The invocation ledger on knex. Rows are only ever inserted (the database refuses anything else);
 // links such as repaired_by are derived by query when reading, never written back.
+import type { LedgerSource } from './ledger-sources.js';
 import type { Knex } from 'knex';
 import { GroupCommit } from './group-commit.js';
 import { UnknownFates } from './unknown-fate.js';
@@ -7,6 +8,22 @@ import { pageOf, seqPage } from './seq-paging.js';
 import type { StoreObserver, StoreOptions } from './store-observer.js';
 import { dialectFor, type Statements } from './dialect.js';
 import type { InvocationRecord, InvocationStatus, InvocationStore, LedgerPageRequest, Page, RepairLink, StoredInvocation } from '@switchyard/core';
+
+/** The invocations' place in the ledger: the whole record is its leaf's source (ledger-sources.ts). */
+export const INVOCATION_SOURCE: LedgerSource<'invocation'> = {
+  kind: 'invocation',
+  table: 'invocations',
+  idColumn: 'id',
+  timeColumn: 'created_at',
+  leafColumns: ['seq', 'record'],
+  toEntry: (r) => {
+    // Filled in place rather than spread into a copy: this runs for every invocation leaf.
+    const entry = JSON.parse(r['record'] as string) as InvocationRecord as StoredInvocation;
+    entry.seq = Number(r['seq']);
+    entry.repaired_by = [];
+    return { kind: 'invocation', entry };
+  },
+};
 
 /** A repair chain longer than this is not read further (the lineage rules need its first success and its end). */
 const MAX_CHAIN = 1000;

@@ -14,10 +14,9 @@ import {
   generateSignerSeed,
   hashChildren,
   inclusionProof,
+  integrate,
   nodesRead,
   noteSigner,
-  rangeNodes,
-  rootHash,
   signNote,
   type ErasureRecord,
   type LedgerCheckpoint,
@@ -172,21 +171,11 @@ export class KnexLedger implements VerifiableLedger {
   private async plan(db: Knex, size: number, batch: PreparedLeaf[]): Promise<BatchPlan> {
     const at = new Date().toISOString();
     const leaves = batch.map((p, i) => ({ idx: size + i, kind: p.kind, entry_id: p.entry_id, entry_seq: Number(p.entry_seq), leaf: p.leaf, leaf_hash: p.leaf_hash, integrated_at: at }));
-    const known = new Map<string, Uint8Array>();
-    for (const n of await this.readNodes(db, rangeNodes(0, size))) known.set(`${n.level}:${n.index}`, n.hash);
-    const nodes: BatchPlan['nodes'] = [];
-    for (const leaf of leaves) {
-      known.set(`0:${leaf.idx}`, fromHex(leaf.leaf_hash)); // level 0 is the leaf hash, stored with the leaf
-      for (let level = 0, index = leaf.idx; index % 2 === 1; level++, index = (index - 1) / 2) {
-        const parent = hashChildren(known.get(`${level}:${index - 1}`)!, known.get(`${level}:${index}`)!);
-        known.set(`${level + 1}:${(index - 1) / 2}`, parent);
-        if (isStoredLevel(level + 1)) nodes.push({ level: level + 1, idx: (index - 1) / 2, hash: hex(parent) });
-      }
-    }
-    const newSize = size + leaves.length;
-    const root = rootHash(newSize, (n) => known.get(`${n.level}:${n.index}`)!);
-    const note = signNote(checkpointText({ origin: this.origin, size: newSize, root }), this.signer);
-    return { size, leaves, nodes, checkpoint: { size: newSize, root: hex(root), note, created_at: at } };
+    const tree = await integrate((refs) => this.readNodes(db, refs), size, leaves.map((l) => fromHex(l.leaf_hash)));
+    // Level 0 is the leaf hash, stored with the leaf; of the levels above, the even ones are kept.
+    const nodes = tree.nodes.filter((n) => isStoredLevel(n.level)).map((n) => ({ level: n.level, idx: n.index, hash: hex(n.hash) }));
+    const note = signNote(checkpointText({ origin: this.origin, size: tree.size, root: tree.root }), this.signer);
+    return { size, leaves, nodes, checkpoint: { size: tree.size, root: hex(tree.root), note, created_at: at } };
   }
 
   /**

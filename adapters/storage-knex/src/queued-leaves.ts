@@ -3,22 +3,8 @@
 // the integrating thread (an in-memory database, a bare KnexLedger), or in a worker thread with its
 // own read connection (leaf-worker.ts), which keeps this CPU work off the thread answering requests.
 import type { Knex } from 'knex';
-import {
-  LEDGER_ENTRY_KINDS,
-  buildLeaf,
-  commitmentSalt,
-  leafParts,
-  type ApprovalRecord,
-  type InvocationRecord,
-  type LedgerEntry,
-  type LedgerEntryKind,
-  type StoredInvocation,
-  type TokenUse,
-  type ToolPin,
-} from '@switchyard/core';
-import { COLUMNS as DELIVERY_COLUMNS, toAction, toDelivery, type ActionRow, type DeliveryRow } from './delivery-store.js';
-import { LEDGER_SOURCES } from './ledger-sources.js';
-import { toErasure, type ErasureRow } from './erasure-store.js';
+import { buildLeaf, commitmentSalt, leafParts, type LedgerEntry, type LedgerEntryKind } from '@switchyard/core';
+import { LEDGER_SOURCES, type LedgerSource } from './ledger-sources.js';
 import { chunks } from './sql-batches.js';
 
 /** A queued entry with its leaf built; the leaf does not depend on where in the tree it lands. */
@@ -77,43 +63,16 @@ export async function readQueuedLeaves(db: Knex, max: number, commitmentKey: Uin
   });
 }
 
-const TOOL_PIN_LEAF_COLUMNS = ['id', 'key', 'server', 'tool', 'definition_hash', 'override_hash', 'reason', 'pinned_by', 'pinned_at'];
-
-const DELIVERY_COLUMNS_BUT_BODY = DELIVERY_COLUMNS.filter((c) => c !== 'body');
-
 const entryId = (e: LedgerEntry): string => (e.kind === 'action' ? e.entry.delivery : e.entry.id);
 
 /** The queued entries, read in bulk per kind by their seq (each table's own key), keyed "kind:seq". */
 async function loadEntries(db: Knex, queued: Array<{ kind: LedgerEntryKind; entry_seq: string | null }>): Promise<Map<string, LedgerEntry>> {
   const out = new Map<string, LedgerEntry>();
-  for (const kind of LEDGER_ENTRY_KINDS) {
-    const seqs = queued.flatMap((q) => (q.kind === kind && q.entry_seq !== null ? [q.entry_seq] : []));
-    const { table } = LEDGER_SOURCES[kind];
+  for (const source of Object.values(LEDGER_SOURCES) as LedgerSource[]) {
+    const seqs = queued.flatMap((q) => (q.kind === source.kind && q.entry_seq !== null ? [q.entry_seq] : []));
     for (const part of chunks(seqs)) {
-      if (kind === 'invocation') {
-        for (const r of (await db(table).select('seq', 'record').whereIn('seq', part)) as Array<{ seq: number | string; record: string }>) {
-          // Filled in place rather than spread into a copy: this runs for every invocation leaf.
-          const entry = JSON.parse(r.record) as InvocationRecord as StoredInvocation;
-          entry.seq = Number(r.seq);
-          entry.repaired_by = [];
-          out.set(`invocation:${r.seq}`, { kind, entry });
-        }
-      } else if (kind === 'delivery') {
-        // The leaf commits to a body by the hash stored with it: bodies (up to megabytes each) are never read here.
-        const rows = (await db(table).select('seq', ...DELIVERY_COLUMNS_BUT_BODY).whereIn('seq', part)) as Array<Omit<DeliveryRow, 'body'>>;
-        for (const r of rows) out.set(`delivery:${r.seq}`, { kind, entry: toDelivery({ ...r, body: null }, null) });
-      } else if (kind === 'action') {
-        for (const r of (await db(table).whereIn('seq', part)) as Array<ActionRow & { seq: number | string }>) out.set(`action:${r.seq}`, { kind, entry: toAction(r) });
-      } else if (kind === 'token_use') {
-        for (const r of (await db(table).whereIn('seq', part)) as Array<TokenUse & { seq: number | string }>) out.set(`token_use:${r.seq}`, { kind, entry: r });
-      } else if (kind === 'approval') {
-        for (const r of (await db(table).whereIn('seq', part)) as Array<ApprovalRecord & { seq: number | string }>) out.set(`approval:${r.seq}`, { kind, entry: r });
-      } else if (kind === 'erasure') {
-        for (const r of (await db(table).whereIn('seq', part)) as Array<ErasureRow & { seq: number | string }>) out.set(`erasure:${r.seq}`, { kind, entry: toErasure(r) });
-      } else {
-        // The leaf carries a pin's hash, not its definition (up to 256 KiB): that text is never read here.
-        for (const r of (await db(table).select(...TOOL_PIN_LEAF_COLUMNS, 'seq').whereIn('seq', part)) as Array<Omit<ToolPin, 'definition'> & { seq: number | string }>) out.set(`tool_definition:${r.seq}`, { kind, entry: { ...r, definition: '' } });
-      }
+      const query = source.leafColumns === null ? db(source.table).select('*') : db(source.table).select(...source.leafColumns);
+      for (const row of (await query.whereIn('seq', part)) as Array<Record<string, unknown>>) out.set(`${source.kind}:${String(row['seq'])}`, source.toEntry(row));
     }
   }
   return out;

@@ -1,8 +1,19 @@
 // Share-token uses on knex: each use is an append-only ledger row (queued for the Merkle log by
 // trigger); a uses= caveat is enforced by claiming numbered slots, which the primary key makes
 // atomic across requests and processes.
+import type { LedgerSource } from './ledger-sources.js';
 import type { Knex } from 'knex';
 import type { TokenUse, TokenUseStore } from '@switchyard/core';
+
+/** The token uses' place in the ledger (ledger-sources.ts). */
+export const TOKEN_USE_SOURCE: LedgerSource<'token_use'> = {
+  kind: 'token_use',
+  table: 'token_uses',
+  idColumn: 'id',
+  timeColumn: 'at',
+  leafColumns: null,
+  toEntry: (r) => ({ kind: 'token_use', entry: r as unknown as TokenUse }),
+};
 
 export class KnexTokenUseStore implements TokenUseStore {
   constructor(private readonly knex: Knex) {}

@@ -1,7 +1,21 @@
 // Pinned tool definitions on knex: append-only rows (queued for the Merkle log by trigger); the
 // newest pin of a key is the one in force.
+import type { LedgerSource } from './ledger-sources.js';
 import type { Knex } from 'knex';
 import type { ToolPin, ToolPinStore } from '@switchyard/core';
+
+/**
+ * The tool pins' place in the ledger (ledger-sources.ts). The leaf carries a pin's hash, not its
+ * definition (up to 256 KiB): that text is never read for it.
+ */
+export const TOOL_PIN_SOURCE: LedgerSource<'tool_definition'> = {
+  kind: 'tool_definition',
+  table: 'tool_pins',
+  idColumn: 'id',
+  timeColumn: 'pinned_at',
+  leafColumns: ['seq', 'id', 'key', 'server', 'tool', 'definition_hash', 'override_hash', 'reason', 'pinned_by', 'pinned_at'],
+  toEntry: (r) => ({ kind: 'tool_definition', entry: { ...(r as unknown as ToolPin), definition: '' } }),
+};
 
 const COLUMNS = ['id', 'key', 'server', 'tool', 'definition_hash', 'definition', 'override_hash', 'reason', 'pinned_by', 'pinned_at'] as const;
 
