@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { dialectOfUrl, type Dialect } from './dialect.js';
 import { WorkerLeafReader } from './leaf-worker.js';
-import { migrationSource } from './migrations.js';
+import { migrationSource } from './migrations/index.js';
 import { inThreadLeafReader, type QueuedLeafReader } from './queued-leaves.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 

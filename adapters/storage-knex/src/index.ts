@@ -1,7 +1,7 @@
 // Storage adapter: the ledger and API keys on knex, one code path for SQLite and PostgreSQL.
 export * from './database.js';
 export * from './dialect.js';
-export * from './migrations.js';
+export * from './migrations/index.js';
 export * from './invocation-store.js';
 export * from './run-reservations.js';
 export * from './idempotency-key-store.js';
