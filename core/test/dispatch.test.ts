@@ -232,6 +232,9 @@ describe('core: dispatch', () => {
         drop: async (id) => {
           for (const [failure, holder] of held) if (holder === id) held.delete(failure);
         },
+        // Held in memory for the test's life: nothing to renew.
+        startRenewing: () => undefined,
+        stopRenewing: () => undefined,
       };
       const calls: unknown[] = [];
       const counting: CapabilityRunner = { run: async (_c, args) => (calls.push(args), { echoed: args }) };

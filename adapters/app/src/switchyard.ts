@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { Container } from 'inversify';
 import { WitnessService, coreServices, randomId, type ApiKeyStore, type CapabilityRegistry } from '@switchyard/core';
-import { KnexRunReservations } from '@switchyard/storage-knex';
 import { createHttpServer } from '@switchyard/http-kit';
 import { httpKitWiring, httpServices, type HttpFace } from '@switchyard/http-kit';
 import { httpApiWiring } from '@switchyard/http-api';
@@ -191,7 +190,7 @@ async function startRunSweeper(container: Container, leaseMs: number, logger: Lo
   const interrupted = await container.getAsync<typeof coreServices.interruptedRuns.T>(coreServices.interruptedRuns.token);
   const idempotent = await container.getAsync<typeof coreServices.idempotentRuns.T>(coreServices.idempotentRuns.token);
   const warn = (what: string) => (e: unknown) => logger.warn(what, { error: (e as Error)?.message ?? String(e) });
-  if (reservations instanceof KnexRunReservations) reservations.startRenewing(warn('renewing run reservations failed; retrying'));
+  reservations.startRenewing(warn('renewing run reservations failed; retrying'));
   let sweeping: Promise<void> = Promise.resolve();
   const sweep = (): Promise<void> =>
     (sweeping = interrupted
@@ -212,7 +211,7 @@ async function startRunSweeper(container: Container, leaseMs: number, logger: Lo
   return {
     async stop() {
       clearInterval(timer);
-      if (reservations instanceof KnexRunReservations) reservations.stopRenewing();
+      reservations.stopRenewing();
       await sweeping;
     },
   };

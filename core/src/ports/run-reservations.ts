@@ -21,5 +21,11 @@ export interface RunReservations {
   isReserved(id: string): Promise<boolean>;
   /** Removes a reservation once its run is in the ledger one way or the other. */
   drop(id: string): Promise<void>;
+  /**
+   * Renews this process's reservations on a timer (every third of the lease) until stopRenewing:
+   * a reservation lapses only when its holder is gone, or gave it up.
+   */
+  startRenewing(onError: (err: unknown) => void): void;
+  stopRenewing(): void;
 }
 export const RunReservations = Symbol.for('switchyard.RunReservations');
