@@ -1,5 +1,5 @@
 // Approval decisions on knex: one row per decided invocation, the unique key deciding races.
-import type { LedgerSource } from './ledger-sources.js';
+import type { LedgerSource } from './ledger-source.js';
 import type { Knex } from 'knex';
 import { SwitchyardError, type ApprovalRecord, type ApprovalStore, type InvocationRecord, type StoredInvocation } from '@switchyard/core';
 import { isUniqueViolation } from './dialect.js';

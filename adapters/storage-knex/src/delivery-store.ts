@@ -3,7 +3,7 @@
 // first delivery per (webhook, delivery id), and INSERT … ON CONFLICT DO NOTHING lets the index
 // choose, atomically, on both engines and across any number of service processes. A batch of
 // deliveries is one statement (group commit); only the losers, the duplicates, need a second.
-import type { LedgerSource } from './ledger-sources.js';
+import type { LedgerSource } from './ledger-source.js';
 import { hash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { GroupCommit } from './group-commit.js';

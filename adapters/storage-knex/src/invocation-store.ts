@@ -1,6 +1,6 @@
 // The invocation ledger on knex. Rows are only ever inserted (the database refuses anything else);
 // links such as repaired_by are derived by query when reading, never written back.
-import type { LedgerSource } from './ledger-sources.js';
+import type { LedgerSource } from './ledger-source.js';
 import type { Knex } from 'knex';
 import { GroupCommit } from './group-commit.js';
 import { UnknownFates } from './unknown-fate.js';

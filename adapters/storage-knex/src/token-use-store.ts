@@ -1,7 +1,7 @@
 // Share-token uses on knex: each use is an append-only ledger row (queued for the Merkle log by
 // trigger); a uses= caveat is enforced by claiming numbered slots, which the primary key makes
 // atomic across requests and processes.
-import type { LedgerSource } from './ledger-sources.js';
+import type { LedgerSource } from './ledger-source.js';
 import type { Knex } from 'knex';
 import type { TokenUse, TokenUseStore } from '@switchyard/core';
 

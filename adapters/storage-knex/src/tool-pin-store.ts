@@ -1,6 +1,6 @@
 // Pinned tool definitions on knex: append-only rows (queued for the Merkle log by trigger); the
 // newest pin of a key is the one in force.
-import type { LedgerSource } from './ledger-sources.js';
+import type { LedgerSource } from './ledger-source.js';
 import type { Knex } from 'knex';
 import type { ToolPin, ToolPinStore } from '@switchyard/core';
 

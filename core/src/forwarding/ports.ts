@@ -1,5 +1,5 @@
 // What forwarding needs from the outside: destinations, the schedule of attempts, and a sender.
-import type { Page } from '../ports.js';
+import type { Page } from '../page.js';
 import type { Destination } from './destination.js';
 import type { TransformInput, TransformResult } from './transform.js';
 
