@@ -1,13 +1,15 @@
-// The same scaffolded package dropped into plugins/ of a temporary copy of this repository: it builds
-// with the rest (tsc -b . plugins/*), its tests pass there, and the service loads it by config alone,
-// with no file outside its folder changed.
+// The same scaffolded package dropped into plugins/ of a temporary copy of this repository, not built
+// yet (as a fresh clone is): the root's npm install compiles it with the rest (its prepare,
+// tsc -b tsconfig.build.json plugins/*), its tests pass there, and the compiled service (npm start)
+// loads it by config alone, with no file outside its folder changed.
 import { expect } from 'chai';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { main } from '@switchyard/cli';
 import { PROJECT_ROOT } from '@switchyard/app';
+import { npmStart } from '../support/npm-start.js';
 
 const git = (cwd: string, ...args: string[]): string => {
   const r = spawnSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.invalid', ...args], { cwd, encoding: 'utf8' });
@@ -35,21 +37,6 @@ function cloneRepository(into: string): void {
   git(into, 'commit', '-q', '-m', 'copy');
 }
 
-/** Starts `npm start`'s command in `cwd` and answers the URL it logs once it listens. */
-function startService(cwd: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--conditions=switchyard-source', '--import', 'tsx', 'adapters/app/src/main.ts'], { cwd, env: { ...process.env, ...env } });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const line = output.split('\n').find((l) => l.includes('switchyard listening'));
-      if (line) resolve({ child, url: (JSON.parse(line) as { url: string }).url });
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`the service exited (${code}) before listening:\n${output}`)));
-  });
-}
-
 describe('a plugin package dropped into plugins/ of a copy of the repository', function () {
   this.timeout(600_000);
   let clone: string;
@@ -59,30 +46,47 @@ describe('a plugin package dropped into plugins/ of a copy of the repository', f
   });
   after(() => rmSync(clone, { recursive: true, force: true }));
 
-  it('builds with the rest, passes its tests there, and runs by config alone, no other file changed', async function () {
+  it('is compiled by the root install, type-checked and passes its tests there, and runs under npm start by config alone, no other file changed', async function () {
     expect(await main(['plugin', 'new', join(clone, 'plugins', 'notes'), '--system', 'NOTES'], {}, { out: () => {}, err: () => {} })).to.equal(0);
 
-    const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: clone, encoding: 'utf8' });
+    // What the root's npm install runs: each workspace's prepare (the plugin's, here before the kit is
+    // compiled, so it must leave its build to the root), then the root's own prepare, the build.
+    expect(existsSync(join(clone, 'adapters', 'plugin-kit', 'dist')), 'the kit is not compiled yet').to.equal(false);
+    const own = spawnSync('npm', ['run', 'prepare', '--workspace', 'plugins/notes'], { cwd: clone, encoding: 'utf8' });
+    expect(own.status, `${own.stdout}${own.stderr}`).to.equal(0);
+    expect(own.stdout).to.contain('left to the checkout root');
+    const build = spawnSync('npm', ['run', '--silent', 'prepare'], { cwd: clone, encoding: 'utf8' });
     expect(build.status, `${build.stdout}${build.stderr}`).to.equal(0);
+    expect(existsSync(join(clone, 'plugins', 'notes', 'dist', 'index.js')), 'the root build compiled the plugin').to.equal(true);
     const tests = spawnSync(process.execPath, [join(clone, 'node_modules', 'mocha', 'bin', 'mocha.js'), 'plugins/notes/test/**/*.test.ts'], { cwd: clone, encoding: 'utf8' });
     expect(tests.status, `${tests.stdout}${tests.stderr}`).to.equal(0);
     expect(tests.stdout).to.contain('plugin contract: notes');
     expect(git(clone, 'status', '--porcelain', '--untracked-files=normal').trim()).to.equal('?? plugins/notes/');
 
     const data = mkdtempSync(join(tmpdir(), 'switchyard-clone-data-'));
+    // npm run typecheck checks plugins/*/src and plugins/*/test in the test project (test/tsconfig.json);
+    // the same options over this plugin's files alone, with the kit read from its declarations, take
+    // seconds rather than the whole test project's tens of seconds.
+    const typecheck = join(data, 'tsconfig.json');
+    writeFileSync(typecheck, JSON.stringify({
+      extends: join(clone, 'test', 'tsconfig.json'),
+      compilerOptions: { composite: false, incremental: false, noEmit: true, emitDeclarationOnly: false, declaration: false, customConditions: [], typeRoots: [join(clone, 'node_modules', '@types')] },
+      include: [join(clone, 'plugins', 'notes', 'src'), join(clone, 'plugins', 'notes', 'test')],
+    }));
+    const checked = spawnSync(process.execPath, [join(clone, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', typecheck], { cwd: clone, encoding: 'utf8' });
+    expect(checked.status, `${checked.stdout}${checked.stderr}`).to.equal(0);
     const config = join(data, 'config.json');
     writeFileSync(config, JSON.stringify({ plugins: { notes: { from: 'switchyard-plugin-notes', upstream: { url: 'simulator' }, titlePrefix: '> ' } } }));
-    const key = 'sy_clone_test_key_0123456789abcdefghijklmnop';
-    const { child, url } = await startService(clone, { SWITCHYARD_CONFIG: config, DATABASE_URL: `sqlite:${join(data, 'db.sqlite')}`, PORT: '0', SWITCHYARD_API_KEY: key, LOG_LEVEL: 'info' });
+    const svc = await npmStart(clone, { SWITCHYARD_CONFIG: config, DATABASE_URL: `sqlite:${join(data, 'db.sqlite')}` });
     try {
-      const res = await fetch(`${url}/api/dispatch`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-sheets-key': key }, body: JSON.stringify({ key: 'NOTES_CREATE_NOTE', body: { title: 'in tree' } }) });
+      const registry = (await (await fetch(`${svc.url}/api/dispatch?registry=1`)).json()) as { capabilities: { key: string; Path: string }[] };
+      expect(registry.capabilities.find((c) => c.key === 'NOTES_CREATE_NOTE'), JSON.stringify(registry)).to.deep.include({ Path: 'OIP > NOTES > NOTES_CREATE_NOTE' });
+      const res = await fetch(`${svc.url}/api/dispatch`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-sheets-key': svc.apiKey }, body: JSON.stringify({ key: 'NOTES_CREATE_NOTE', body: { title: 'in tree' } }) });
       const answer = (await res.json()) as { ok: boolean; result: unknown; error?: unknown };
       expect(res.status, JSON.stringify(answer)).to.equal(200);
       expect(answer.result).to.deep.equal({ id: 'note_1', title: '> in tree', body: '' });
     } finally {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
+      expect(await svc.stop(), svc.stderr()).to.equal(0);
       rmSync(data, { recursive: true, force: true });
     }
   });

@@ -35,7 +35,16 @@ function entryOfFolder(folder: string): string {
   if (!existsSync(manifest)) throw new Error(`${folder} has no package.json`);
   const { name } = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string };
   if (!name) throw new Error(`${manifest} has no name`);
-  return createRequire(manifest).resolve(name);
+  try {
+    return createRequire(manifest).resolve(name);
+  } catch (err) {
+    // A scaffolded package points at dist/, which exists only once it is compiled.
+    const missing = /^Cannot find module '([^']+)'/.exec((err as Error).message)?.[1];
+    if ((err as { code?: string }).code === 'MODULE_NOT_FOUND' && missing?.startsWith(folder)) {
+      throw new Error(`${missing} does not exist: the package is not compiled; run npm install (its prepare compiles it) or npm run build in ${folder}`);
+    }
+    throw err;
+  }
 }
 
 // The compiled service (npm start) runs plain Node, which cannot run a plugin's TypeScript source;

@@ -29,5 +29,5 @@ export function pluginCommand(args: string[], options: PluginNewOptions, io: { o
     mkdirSync(dirname(join(target, path)), { recursive: true });
     writeFileSync(join(target, path), text);
   }
-  io.out(`wrote plugin ${name} (system ${system}) to ${dir}:\n${Object.keys(files).map((f) => `  ${f}`).join('\n')}\n\nnext: cd ${dir} && npm install && npm test`);
+  io.out(`wrote plugin ${name} (system ${system}) to ${dir}:\n${Object.keys(files).map((f) => `  ${f}`).join('\n')}\n\nnext: cd ${dir} && npm install && npm test\n(npm install also compiles src/ to dist/, which npm start loads)`);
 }

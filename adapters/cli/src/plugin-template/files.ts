@@ -12,6 +12,12 @@ export interface PluginTemplate {
   simulator: boolean;
 }
 
+/**
+ * What a plugin compiles with: the versions this repository builds with, so that in its plugins/
+ * the root install finds them already there (adapters/cli/test/plugin-template.test.ts holds them equal).
+ */
+export const BUILD_TOOLS = { typescript: '~5.9.3', '@types/node': '^20.19.0' } as const;
+
 const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
 export function pluginFiles(t: PluginTemplate): Record<string, string> {
@@ -22,10 +28,15 @@ export function pluginFiles(t: PluginTemplate): Record<string, string> {
       version: '0.1.0',
       type: 'module',
       description: `${t.system} capabilities for Switchyard`,
-      exports: { '.': './src/index.ts' },
-      files: ['src'],
-      scripts: { test: 'switchyard-plugin-test' },
+      // npm start runs plain Node, so it loads dist/ (which prepare compiles on npm install);
+      // npm run dev and the tests of a Switchyard checkout read src/ (the switchyard-source condition).
+      main: './dist/index.js',
+      types: './dist/index.d.ts',
+      exports: { '.': { 'switchyard-source': './src/index.ts', types: './dist/index.d.ts', default: './dist/index.js' } },
+      files: ['dist', 'src'],
+      scripts: { build: 'tsc', prepare: 'switchyard-plugin-build', test: 'switchyard-plugin-test' },
       dependencies: { '@switchyard/plugin-kit': t.kit },
+      devDependencies: { ...BUILD_TOOLS },
     }),
     'tsconfig.json': json({
       compilerOptions: {
@@ -33,17 +44,18 @@ export function pluginFiles(t: PluginTemplate): Record<string, string> {
         module: 'NodeNext',
         moduleResolution: 'NodeNext',
         lib: ['ES2023'],
-        types: ['node', 'mocha'],
+        types: ['node'],
         strict: true,
         noUncheckedIndexedAccess: true,
         skipLibCheck: true,
-        // In a checkout of Switchyard the kit is read from its TypeScript source.
-        customConditions: ['switchyard-source'],
-        noEmit: true,
+        rootDir: 'src',
+        outDir: 'dist',
+        declaration: true,
+        sourceMap: true,
       },
-      include: ['src', 'test'],
+      include: ['src'],
     }),
-    '.gitignore': 'node_modules/\ndist/\n',
+    '.gitignore': 'node_modules/\ndist/\n*.tsbuildinfo\n',
     'src/manifest.ts': `// ${t.system} capabilities: what each one takes (schema), who may run it (auth) and how much harm it can do (risk).
 import type { CapabilityDefinition } from '@switchyard/plugin-kit';
 
@@ -220,11 +232,12 @@ function readme(t: PluginTemplate, key: string): string {
 
 ${t.system} capabilities for Switchyard: \`${key}\`${t.simulator ? ', run against an MCP upstream (a bundled simulator by default)' : ', run in the service'}.
 
-## Test
+## Build and test
 
 \`\`\`sh
-npm install
-npm test        # the kit's plugin contract suite and this plugin's own tests
+npm install     # also builds: its prepare script compiles src/ to dist/
+npm test        # the kit's plugin contract suite and this plugin's own tests (on src/)
+npm run build   # compiles again after a change to src/
 \`\`\`
 
 ## Load it into Switchyard
@@ -235,9 +248,12 @@ In the service's config (\`SWITCHYARD_CONFIG\` file), name the package by path o
 { "plugins": { "${t.name}": { "from": "/path/to/${t.packageName}"${t.simulator ? ', "upstream": { "url": "simulator" }' : ''} } } }
 \`\`\`
 
+\`npm start\` (compiled JavaScript) loads \`dist/\`; \`npm run dev\` loads \`src/\` as it is.
 \`from\` takes a path (\`./\` or \`/\`), a package installed beside Switchyard, or, for a folder under
 Switchyard's \`plugins/\`, its package name. The other keys are this plugin's options
-(\`src/options.ts\`); a bad value stops the start and names its key.
+(\`src/options.ts\`); a bad value stops the start and names its key. In \`plugins/<name>\` of a
+Switchyard checkout, the checkout's own \`npm install\` (or \`npm run build\` at its root) compiles it
+with the rest.
 ${t.simulator ? `
 ## Real upstream
 
