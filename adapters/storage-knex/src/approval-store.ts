@@ -1,8 +1,8 @@
 // Approval decisions on knex: one row per decided invocation, the unique key deciding races.
-import type { LedgerSource } from './ledger-source.js';
 import type { Knex } from 'knex';
 import { SwitchyardError, type ApprovalRecord, type ApprovalStore, type InvocationRecord, type StoredInvocation } from '@switchyard/core';
 import { isUniqueViolation } from './dialect.js';
+import type { LedgerSource } from './ledger-source.js';
 
 /** The approvals' place in the ledger (ledger-sources.ts). */
 export const APPROVAL_SOURCE: LedgerSource<'approval'> = {

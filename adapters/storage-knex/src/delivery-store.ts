@@ -3,7 +3,6 @@
 // first delivery per (webhook, delivery id), and INSERT … ON CONFLICT DO NOTHING lets the index
 // choose, atomically, on both engines and across any number of service processes. A batch of
 // deliveries is one statement (group commit); only the losers, the duplicates, need a second.
-import type { LedgerSource } from './ledger-source.js';
 import { hash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { GroupCommit } from './group-commit.js';
@@ -14,6 +13,7 @@ import type { StoreObserver, StoreOptions } from './store-observer.js';
 import { FIRST_DELIVERY, dialectFor, type Dialect, type Statements } from './dialect.js';
 import { forwardJobRow } from './forward-job-store.js';
 import type { ActionRecord, DeliveryRecord, DeliveryStore, EventTypeCounts, LedgerPageRequest, NewForwardJob, Page, StoredDelivery } from '@switchyard/core';
+import type { LedgerSource } from './ledger-source.js';
 
 export interface DeliveryRow {
   seq: number | string;

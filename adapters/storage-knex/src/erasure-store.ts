@@ -1,10 +1,10 @@
 // Erasure on knex: one transaction writes the erasure entry (queued for the log by its trigger) and
 // empties the entry's payload, which the append-only triggers allow only because that erasure
 // entry exists (erasure-triggers.ts). The entry's leaf, already in the tree, is not touched.
-import type { LedgerSource } from './ledger-source.js';
 import type { Knex } from 'knex';
 import { SwitchyardError, erasedInvocationRecord, type ErasureRecord, type RetentionScope } from '@switchyard/core';
 import { isUniqueViolation } from './dialect.js';
+import type { LedgerSource } from './ledger-source.js';
 
 export interface ErasureRow {
   id: string;

@@ -4,8 +4,7 @@ import type { Knex } from 'knex';
 import type { ClaimShare, ForwardJob, ForwardJobStore, NewForwardJob, Page, RetrySelector } from '@switchyard/core';
 import { dialectFor, type Statements } from './dialect.js';
 import { GroupCommit } from './group-commit.js';
-import { UnknownFates } from './unknown-fate.js';
-import { ROWS_PER_STATEMENT, chunks } from './sql-batches.js';
+import { chunks } from './sql-batches.js';
 
 interface JobRow {
   seq: number | string;
@@ -85,29 +84,11 @@ export class KnexForwardJobStore implements ForwardJobStore {
   /** The claim, by how many destinations it passes over (each count its own prepared statement). */
   private readonly claimSqlByExcluded = new Map<number, string>();
   private readonly skipLockedRows: string;
-  /** New jobs and settled attempts that arrive together share one transaction (see group-commit.ts). */
-  private readonly adds: GroupCommit<NewForwardJob[], void>;
-  /** Jobs whose write died with its connection: looked up before they are failed. */
-  private readonly fates = new UnknownFates();
   private readonly settles: GroupCommit<{ job: ForwardJob; owner: string }, boolean>;
 
   constructor(private readonly knex: Knex) {
     const dialect = dialectFor(knex);
     this.statements = dialect.statements(knex);
-    // New jobs: as few statements as the engine allows (one on SQLite, prepared once).
-    const insert = (db: Knex, jobs: NewForwardJob[]) => dialect.insertRows(db, 'forward_jobs', jobs.map(forwardJobRow), this.statements);
-    this.adds = new GroupCommit(
-      async (batches) => {
-        const rows = batches.flat();
-        await this.fates.watch(batches.map((b) => b[0]!.id), async () => {
-          if (rows.length <= ROWS_PER_STATEMENT) await insert(knex, rows);
-          else await knex.transaction(async (trx) => insert(trx, rows));
-        });
-        return batches.map(() => undefined);
-      },
-      async (jobs) => void (await insert(knex, jobs)),
-      dialect.writersInFlight,
-    );
     // The attempts settled together are one UPDATE (prepared once per batch size on SQLite).
     this.settles = new GroupCommit(
       async (items) => {
@@ -151,18 +132,6 @@ export class KnexForwardJobStore implements ForwardJobStore {
       if (this.claimSqlByExcluded.size < 256) this.claimSqlByExcluded.set(excluded, sql);
     }
     return sql;
-  }
-
-  async add(jobs: NewForwardJob[]): Promise<void> {
-    if (jobs.length === 0) return;
-    // A delivery's jobs go in together (one statement or one transaction): if their write died with
-    // its connection, they landed when the first did (unknown-fate.ts), and the delivery's answer is its 2xx.
-    try {
-      await this.adds.submit(jobs);
-      this.fates.settled(jobs[0]!.id);
-    } catch (err) {
-      await this.fates.resolve(jobs[0]!.id, err, async () => ((await this.knex('forward_jobs').select('id').where({ id: jobs[0]!.id }).first()) ? true : undefined));
-    }
   }
 
   async claimDue(owner: string, now: number, leaseUntil: number, limit: number, share: ClaimShare): Promise<ForwardJob[]> {

@@ -1,6 +1,5 @@
 // The invocation ledger on knex. Rows are only ever inserted (the database refuses anything else);
 // links such as repaired_by are derived by query when reading, never written back.
-import type { LedgerSource } from './ledger-source.js';
 import type { Knex } from 'knex';
 import { GroupCommit } from './group-commit.js';
 import { UnknownFates } from './unknown-fate.js';
@@ -8,6 +7,7 @@ import { pageOf, seqPage } from './seq-paging.js';
 import type { StoreObserver, StoreOptions } from './store-observer.js';
 import { dialectFor, type Statements } from './dialect.js';
 import type { InvocationRecord, InvocationStatus, InvocationStore, LedgerPageRequest, Page, RepairLink, StoredInvocation } from '@switchyard/core';
+import type { LedgerSource } from './ledger-source.js';
 
 /** The invocations' place in the ledger: the whole record is its leaf's source (ledger-sources.ts). */
 export const INVOCATION_SOURCE: LedgerSource<'invocation'> = {

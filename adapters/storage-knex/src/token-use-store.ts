@@ -1,9 +1,9 @@
 // Share-token uses on knex: each use is an append-only ledger row (queued for the Merkle log by
 // trigger); a uses= caveat is enforced by claiming numbered slots, which the primary key makes
 // atomic across requests and processes.
-import type { LedgerSource } from './ledger-source.js';
 import type { Knex } from 'knex';
 import type { TokenUse, TokenUseStore } from '@switchyard/core';
+import type { LedgerSource } from './ledger-source.js';
 
 /** The token uses' place in the ledger (ledger-sources.ts). */
 export const TOKEN_USE_SOURCE: LedgerSource<'token_use'> = {

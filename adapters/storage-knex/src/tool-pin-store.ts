@@ -1,8 +1,8 @@
 // Pinned tool definitions on knex: append-only rows (queued for the Merkle log by trigger); the
 // newest pin of a key is the one in force.
-import type { LedgerSource } from './ledger-source.js';
 import type { Knex } from 'knex';
 import type { ToolPin, ToolPinStore } from '@switchyard/core';
+import type { LedgerSource } from './ledger-source.js';
 
 /**
  * The tool pins' place in the ledger (ledger-sources.ts). The leaf carries a pin's hash, not its

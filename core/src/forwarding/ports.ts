@@ -47,11 +47,13 @@ export interface ClaimShare {
   exclude: string[];
 }
 
-/** A job added already leased to the process that adds it (it attempts the job at once). */
+/**
+ * A new job, written in its delivery's own commit (DeliveryStore.append); one leased to the
+ * process that plans it is attempted by that process as soon as the commit lands.
+ */
 export type NewForwardJob = ForwardJob & { lease?: { owner: string; until: number } };
 
 export interface ForwardJobStore {
-  add(jobs: NewForwardJob[]): Promise<void>;
   /**
    * Leases up to `limit` due jobs to `owner` until `leaseUntil`: no other claim returns them until
    * the lease ends. An ordered job waits while an earlier job of its destination is unfinished.
