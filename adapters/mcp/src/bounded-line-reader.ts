@@ -31,6 +31,11 @@ export class BoundedLineReader {
     return events;
   }
 
+  /** Whether the line begun and not ended still holds bytes of this chunk (so it must not be freed). */
+  holds(chunk: Buffer): boolean {
+    return this.parts.some((part) => part.buffer === chunk.buffer);
+  }
+
   /** Forgets a line begun and not ended (the stream was closed). */
   clear(): void {
     this.parts = [];
