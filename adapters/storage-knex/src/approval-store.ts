@@ -1,6 +1,7 @@
 // Approval decisions on knex: one row per decided invocation, the unique key deciding races.
 import type { Knex } from 'knex';
-import { SwitchyardError, type ApprovalRecord, type ApprovalStore, type InvocationRecord, type StoredInvocation } from '@switchyard/core';
+import type { ApprovalRecord, ApprovalStore, InvocationRecord, StoredInvocation } from '@switchyard/core';
+import { SwitchyardError } from '@switchyard/core/errors';
 import { isUniqueViolation } from './dialect.js';
 import type { LedgerSource } from './ledger-source.js';
 

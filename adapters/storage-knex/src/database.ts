@@ -2,7 +2,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import { dialectOfUrl, type Dialect } from './dialect.js';
+import { SQL_ERRORS_WITHOUT_VALUES, parseDatabaseUrl, redactedDatabaseUrl } from './database-url.js';
+import type { Dialect } from './dialect.js';
 import { WorkerLeafReader } from './leaf-worker.js';
 import { migrationSource } from './migrations/index.js';
 import { inThreadLeafReader, type QueuedLeafReader } from './queued-leaves.js';
@@ -32,8 +33,6 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
-/** A database URL as it may be shown: without its password. */
-export const redactedDatabaseUrl = (url: string): string => url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 
 // Failures of reaching the database rather than of a statement: PostgreSQL's connection (08),
 // authorization (28) and no-such-database (3D000) classes, the socket errors, SQLite's cannot-open.
@@ -54,34 +53,6 @@ function unavailable(error: unknown, url: string): DatabaseUnavailableError | nu
   return new DatabaseUnavailableError(`cannot open the database ${redactedDatabaseUrl(url)}: ${reason}${hint}`);
 }
 
-export interface DatabaseUrl {
-  dialect: Dialect;
-  /** File path for SQLite (or ":memory:"), the URL itself for PostgreSQL. */
-  connection: string;
-}
-
-export function parseDatabaseUrl(url: string, cwd: string = process.cwd()): DatabaseUrl {
-  const dialect = dialectOfUrl(url);
-  if (!dialect) throw new Error(`database.url must start with sqlite: or postgres:// (got ${JSON.stringify(url.replace(/\/\/[^@]*@/, '//…@'))})`);
-  return { dialect, connection: dialect.connectionOf(url, cwd) };
-}
-
-/**
- * A failed statement's error names its SQL with placeholders, never the bound values: those are
- * webhook addresses, bodies, arguments and token ids, and errors end up in logs.
- */
-const SQL_ERRORS_WITHOUT_VALUES = { compileSqlOnError: false } as const;
-
-export function knexConfig(url: string): Knex.Config {
-  const { dialect, connection } = parseDatabaseUrl(url);
-  return { ...dialect.knexConfig(connection), ...SQL_ERRORS_WITHOUT_VALUES };
-}
-
-/** A connection for background reads: a second, read-only SQLite connection, or a small PostgreSQL pool. */
-export function readerConfig(url: string): Knex.Config {
-  const { dialect, connection } = parseDatabaseUrl(url);
-  return { ...dialect.readerConfig(connection), ...SQL_ERRORS_WITHOUT_VALUES };
-}
 
 export interface OpenOptions {
   /** Build ledger leaves in a worker thread (default true; never for an in-memory database). */

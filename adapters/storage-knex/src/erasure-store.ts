@@ -2,7 +2,9 @@
 // empties the entry's payload, which the append-only triggers allow only because that erasure
 // entry exists (erasure-triggers.ts). The entry's leaf, already in the tree, is not touched.
 import type { Knex } from 'knex';
-import { SwitchyardError, erasedInvocationRecord, type ErasureRecord, type RetentionScope } from '@switchyard/core';
+import type { ErasureRecord, RetentionScope } from '@switchyard/core';
+import { erasedInvocationRecord } from '@switchyard/core/erasure';
+import { SwitchyardError } from '@switchyard/core/errors';
 import { isUniqueViolation } from './dialect.js';
 import type { LedgerSource } from './ledger-source.js';
 

@@ -1,5 +1,6 @@
 // Storage adapter: the ledger and API keys on knex, one code path for SQLite and PostgreSQL.
 export * from './database.js';
+export * from './database-url.js';
 export * from './dialect.js';
 export * from './migrations/index.js';
 export * from './invocation-store.js';

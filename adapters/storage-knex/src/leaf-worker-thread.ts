@@ -2,7 +2,7 @@
 // read as it comes (the integrator asks for one batch, and at most one more read ahead).
 import { parentPort, workerData } from 'node:worker_threads';
 import knexFactory from 'knex';
-import { readerConfig } from './database.js';
+import { readerConfig } from './database-url.js';
 import type { LeafWorkerAnswer, LeafWorkerRequest } from './leaf-worker.js';
 import { readQueuedLeaves } from './queued-leaves.js';
 

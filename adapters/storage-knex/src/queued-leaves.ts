@@ -3,7 +3,8 @@
 // the integrating thread (an in-memory database, a bare KnexLedger), or in a worker thread with its
 // own read connection (leaf-worker.ts), which keeps this CPU work off the thread answering requests.
 import type { Knex } from 'knex';
-import { buildLeaf, commitmentSalt, leafParts, type LedgerEntry, type LedgerEntryKind } from '@switchyard/core';
+import type { LedgerEntry, LedgerEntryKind } from '@switchyard/core';
+import { buildLeaf, commitmentSalt, leafParts } from '@switchyard/core/ledger-leaf';
 import { LEDGER_SOURCES, type LedgerSource } from './ledger-sources.js';
 import { chunks } from './sql-batches.js';
 

@@ -1,6 +1,7 @@
 // The ledger listings' order and cursor on knex: by seq, newest first or in append order, past the cursor.
 import type { Knex } from 'knex';
-import { cursorPosition, type LedgerPageRequest } from '@switchyard/core';
+import type { LedgerPageRequest } from '@switchyard/core';
+import { cursorPosition } from '@switchyard/core/ledger-paging';
 
 /** Orders `query` by `seq` and keeps the rows past the cursor; one row more than the limit tells whether more follow. */
 export function seqPage<Q extends Knex.QueryBuilder>(query: Q, request: LedgerPageRequest): Q {
