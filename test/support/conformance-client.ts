@@ -1,5 +1,5 @@
 // The client command the MCP conformance suite runs for its client auth scenarios:
-//   node --conditions=switchyard-source --import tsx test/support/conformance-client.ts <server url>
+//   node [--conditions=switchyard-source] --import tsx test/support/conformance-client.ts <server url>
 // It drives Switchyard's own upstream client (McpUpstreamClient with UpstreamOAuthClients, the
 // sealed credential store on a real SQLite database), configured for the scenario the suite names
 // in MCP_CONFORMANCE_SCENARIO (credentials in MCP_CONFORMANCE_CONTEXT). For the authorization-code

@@ -47,8 +47,15 @@ export async function runConformance(url: string, suite: { cli: string; args: st
   }
 }
 
-/** The client command the suite runs for client scenarios: Switchyard's upstream client (test/support/conformance-client.ts). */
-export const CONFORMANCE_CLIENT_COMMAND = `${process.execPath} --conditions=switchyard-source --import tsx ${join(PROJECT_ROOT, 'test', 'support', 'conformance-client.ts')}`;
+/**
+ * The client command the suite runs for client scenarios: Switchyard's upstream client
+ * (test/support/conformance-client.ts), compiled with our packages once the suite has built them
+ * (test/support/build-once.cjs), else from source through tsx.
+ */
+export const CONFORMANCE_CLIENT_COMMAND =
+  process.env['SWITCHYARD_TEST_COMPILED'] === '1'
+    ? `${process.execPath} ${join(PROJECT_ROOT, 'node_modules', '.cache', 'switchyard-test', 'test', 'support', 'conformance-client.js')}`
+    : `${process.execPath} --conditions=switchyard-source --import tsx ${join(PROJECT_ROOT, 'test', 'support', 'conformance-client.ts')}`;
 
 /** Every client scenario the suite lists whose name starts with `prefix`. */
 export async function listClientScenarios(prefix: string): Promise<string[]> {

@@ -74,10 +74,20 @@ export const listeningUrl = (line: string): string | undefined => {
 };
 
 /**
- * Starts the service (adapters/app/src/main.ts) on a free port and resolves with its URL; `nodeArgs`
- * go to node after tsx; `root` runs another checkout of the project (a benchmark's "before").
+ * Whether a child of this checkout runs the compiled service: in the test suite, once its global
+ * setup has built the project (test/support/build-once.cjs); never in a benchmark, whose "before"
+ * and "after" must start alike, nor with extra node flags, which may name TypeScript to preload.
+ */
+const runsCompiled = (nodeArgs: string[], root: string): boolean =>
+  process.env['SWITCHYARD_TEST_COMPILED'] === '1' && root === PROJECT_ROOT && nodeArgs.length === 0 && !process.env['BENCH_NODE_ARGS'];
+
+/**
+ * Starts the service on a free port and resolves with its URL: compiled in the test suite (above),
+ * else adapters/app/src/main.ts through tsx; `nodeArgs` go to node after tsx; `root` runs another
+ * checkout of the project (a benchmark's "before").
  */
 export async function startServiceProcess(env: NodeJS.ProcessEnv, nodeArgs: string[] = [], root = PROJECT_ROOT): Promise<{ child: Child; url: string }> {
+  if (runsCompiled(nodeArgs, root)) return startCompiledServiceProcess(env);
   const { child, value } = await spawnTs('adapters/app/src/main.ts', [], { PORT: '0', LOG_LEVEL: 'info', ...env }, listeningUrl, START_TIMEOUT_MS, nodeArgs, root);
   return { child, url: value };
 }
@@ -94,6 +104,7 @@ export const workingLine = (line: string): true | undefined => {
 
 /** Starts a worker process (SWITCHYARD_ROLE=worker) and resolves once its background work runs. */
 export async function startWorkerProcess(env: NodeJS.ProcessEnv, root = PROJECT_ROOT): Promise<Child> {
+  if (runsCompiled([], root)) return startCompiledWorkerProcess(env);
   const { child } = await spawnTs('adapters/app/src/main.ts', [], { LOG_LEVEL: 'info', ...env, SWITCHYARD_ROLE: 'worker' }, workingLine, START_TIMEOUT_MS, [], root);
   return child;
 }
