@@ -10,7 +10,7 @@ if (engines().includes('postgres')) {
     this.timeout(120_000);
 
     it('all open it; the schema is migrated once', async () => {
-      const db = await freshDatabase('postgres');
+      const db = await freshDatabase('postgres', { empty: true });
       const opened = await Promise.allSettled(Array.from({ length: 4 }, () => openDatabase(db.url, { leafWorker: false })));
       try {
         expect(opened.map((o) => (o.status === 'rejected' ? String(o.reason) : 'opened'))).to.deep.equal(['opened', 'opened', 'opened', 'opened']);

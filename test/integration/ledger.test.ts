@@ -47,7 +47,7 @@ for (const engine of engines()) {
   describe(`verifiable ledger: ${engine}`, function () {
     this.timeout(30_000);
     let db: Awaited<ReturnType<typeof freshDatabase>>;
-    beforeEach(async () => (db = await freshDatabase(engine)));
+    beforeEach(async () => (db = await freshDatabase(engine, { empty: true })));
     afterEach(async () => db.drop());
 
     it('makes every invocation and delivery a leaf whose inclusion and checkpoint verify', async function () {

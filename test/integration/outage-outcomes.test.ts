@@ -229,7 +229,9 @@ describe('outage: work in flight when PostgreSQL stops, and writes whose commit 
       const scheduled = await post(`${url}/hook/${hook}`, { n: 'scheduled' }, { 'content-type': 'application/json' });
       await jobsCut;
       expect({ status: scheduled.status, outcome: scheduled.body['outcome'] }).to.deep.equal({ status: 200, outcome: 'accepted' });
-      await eventually(async () => (forwardedOf('scheduled') === 1 ? true : undefined), 'the stored delivery forwarded');
+      // Bounded by the test's own timeout, not a time of its own: on a loaded machine (the suite's
+      // files in parallel) the new connection the attempt's reads wait for can take many seconds.
+      await eventually(async () => (forwardedOf('scheduled') === 1 ? true : undefined), 'the stored delivery forwarded', 100_000);
       expect(await deliveriesOf(url, hook)).to.deep.equal([scheduled.body['entry']]);
       expect([forwardedOf('half'), forwardedOf('scheduled')]).to.deep.equal([0, 1]);
     });

@@ -53,7 +53,7 @@ for (const engine of engines()) {
   describe(`storage schema (${engine}): the migrations make the schema checked in`, function () {
     this.timeout(60_000);
     it(`an empty database, migrated, has exactly adapters/storage-knex/schema/${engine === 'sqlite' ? 'sqlite' : 'postgresql'}.sql`, async () => {
-      const fresh = await freshDatabase(engine);
+      const fresh = await freshDatabase(engine, { empty: true });
       try {
         const db = await openDatabase(fresh.url, { leafWorker: false });
         try {

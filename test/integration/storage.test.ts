@@ -10,7 +10,7 @@ import { engines, freshDatabase } from '../support/app.js';
 for (const engine of engines()) {
   storeContract(engine, {
     async open() {
-      const db = await freshDatabase(engine);
+      const db = await freshDatabase(engine, { empty: true });
       const database = await openDatabase(db.url);
       let offset = 0;
       return {
@@ -33,7 +33,7 @@ for (const engine of engines()) {
 
   describe(`storage migrations: ${engine}`, function () {
     it('are applied once and reopening the same database is a no-op that keeps the data', async function () {
-      const db = await freshDatabase(engine);
+      const db = await freshDatabase(engine, { empty: true });
       try {
         const first = await openDatabase(db.url);
         await new KnexApiKeyStore(first.knex).add('sy_reopen', 'test');
@@ -49,7 +49,7 @@ for (const engine of engines()) {
     });
 
     it('010 gives the deliveries already stored their body hash, keeps them first, append-only and logged, and goes back to 009', async function () {
-      const db = await freshDatabase(engine);
+      const db = await freshDatabase(engine, { empty: true });
       const hook = newWebhookId();
       const big = Buffer.alloc(300_000, 'q');
       const row = (id: string, body: Buffer | null, deliveryId: string | null) => ({
@@ -112,7 +112,7 @@ for (const engine of engines()) {
     });
 
     it('018 adds event types before the body, keeps every stored delivery, index, trigger and seq, and goes back to the columns before', async function () {
-      const db = await freshDatabase(engine);
+      const db = await freshDatabase(engine, { empty: true });
       const hook = newWebhookId();
       const before018 = migrationNames().indexOf('018_event_types');
       const big = Buffer.alloc(200_000, 'e');

@@ -1,5 +1,5 @@
 // Start-and-smoke on a Node.js line: the service started the way `npm start` starts it, in a child
-// process under the Node that runs this file, on a fresh SQLite file and a fresh PostgreSQL schema.
+// process under the Node that runs this file, on a fresh SQLite file and a fresh PostgreSQL database.
 // It must print the owner's key on its first start, run a dispatch, take a webhook delivery and
 // forward it to a receiver, answer an MCP tool call, have the run's proof verified by the CLI under
 // the same Node, and stop cleanly. `npm run test:smoke` runs it; CI runs it under Node 22 (.ci/run),
@@ -34,7 +34,7 @@ for (const engine of engines()) {
     };
 
     before(async () => {
-      db = await freshDatabase(engine);
+      db = await freshDatabase(engine, { empty: true });
       receiver = await startReceiver();
       svc = await npmStart(PROJECT_ROOT, { DATABASE_URL: db.url, SWITCHYARD_FORWARD_ALLOW: `127.0.0.1:${receiver.port}` });
     });
