@@ -45,7 +45,12 @@ for (const engine of engines()) {
     const openStream = async (svc: ListeningService, credential: Record<string, string>, session: string, path = PATH) => {
       const stop = new AbortController();
       const res = await fetch(`${svc.url}${path}`, { headers: { ...credential, accept: 'text/event-stream', 'mcp-session-id': session }, signal: stop.signal });
-      closing.push(() => stop.abort());
+      // Held until the test ends: undici cancels the body of a fetch response once it is collected,
+      // which would end the stream (and free its session's place) whenever the collector ran.
+      closing.push(() => {
+        stop.abort();
+        return res.body?.cancel().catch(() => undefined);
+      });
       return { status: res.status, body: res.status === 200 ? null : ((await res.json()) as ErrorBody), res };
     };
     /** A new session with its stream open: the stream's status and, when refused, its error. */
