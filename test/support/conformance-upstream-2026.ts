@@ -167,9 +167,16 @@ export async function startConformanceUpstream2026(options: { modernOnly?: boole
     }
     // A client that closes its stream (a subscriptions/listen it ends) aborts the request, as the SDK's listen router expects.
     const gone = new AbortController();
-    res.on('close', () => gone.abort());
+    // The Request is held until the response closes: an undici Request's signal follows `gone` only
+    // while the Request lives, so once it is collected, the handler never hears the client leave.
+    let request: Request | undefined;
+    res.on('close', () => {
+      gone.abort();
+      request = undefined;
+    });
     void (async () => {
-      const answer = await handler.fetch(await toRequest(req, base, gone.signal));
+      request = await toRequest(req, base, gone.signal);
+      const answer = await handler.fetch(request);
       res.statusCode = answer.status;
       answer.headers.forEach((value, name) => res.setHeader(name, value));
       res.flushHeaders();
