@@ -64,11 +64,15 @@ async function erasedPart(ctx: Ctx, e: ErasureRecord | undefined, baseUrl: strin
 }
 
 /** The whole invocation, the opening of its leaf's commitment, and its confirmation. */
-export async function receipt(ctx: Ctx, inv: StoredInvocation, baseUrl: string): Promise<Record<string, unknown>> {
+export async function receipt(ctx: Ctx, read: StoredInvocation, baseUrl: string): Promise<Record<string, unknown>> {
+  const erasure = await ctx.ledger.erasureFor(read.id);
+  // The record was read before its erasure was: one erased in between is read again, emptied (one
+  // transaction appends an erasure and empties its entry), so the receipt never says erased beside the fields.
+  const inv = erasure ? ((await ctx.invocations.get(read.id)) ?? read) : read;
   const parts = leafParts({ kind: 'invocation', entry: inv });
   return {
     ok: true,
-    ...(await erasedPart(ctx, await ctx.ledger.erasureFor(inv.id), baseUrl)),
+    ...(await erasedPart(ctx, erasure, baseUrl)),
     invocation: inv,
     opening: { salt: ctx.ledger.commitmentSalt('invocation', inv.id), private: parts.private },
     proof: await confirmation(ctx, inv.id, baseUrl),
@@ -80,11 +84,14 @@ export async function receipt(ctx: Ctx, inv: StoredInvocation, baseUrl: string):
  * for byte, and its SHA-256 is in the record), the opening of its leaf's commitments, and its
  * confirmation. A verifier hashes the body it fetches and checks every field against the leaf.
  */
-export async function deliveryReceipt(ctx: Ctx, d: StoredDelivery, baseUrl: string): Promise<Record<string, unknown>> {
+export async function deliveryReceipt(ctx: Ctx, read: StoredDelivery, baseUrl: string): Promise<Record<string, unknown>> {
+  const erasure = await ctx.ledger.erasureFor(read.id);
+  // As for an invocation (above): a delivery erased since it was read is read again.
+  const d = erasure ? ((await ctx.deliveries.get(read.id)) ?? read) : read;
   const parts = leafParts({ kind: 'delivery', entry: d });
   return {
     ok: true,
-    ...(await erasedPart(ctx, await ctx.ledger.erasureFor(d.id), baseUrl)),
+    ...(await erasedPart(ctx, erasure, baseUrl)),
     delivery: { ...d, body: null, body_url: d.body_sha256 === null ? null : `${baseUrl}/api/ledger/${d.id}/body` },
     opening: { salt: ctx.ledger.commitmentSalt('delivery', d.id), private: parts.private },
     proof: await confirmation(ctx, d.id, baseUrl),
