@@ -81,7 +81,17 @@ function sqliteTemplate(): Promise<string> {
  * (an advisory lock keeps the others waiting) and kept on the server for later runs; templates of
  * other migrations are dropped. Nothing stays connected to it, as CREATE DATABASE … TEMPLATE needs.
  */
-async function postgresTemplate(admin: ReturnType<typeof knexFactory>): Promise<string> {
+let postgresTemplateName: Promise<string> | undefined;
+function postgresTemplate(admin: ReturnType<typeof knexFactory>): Promise<string> {
+  // Looked up (or made) once per test process; a failed attempt is tried again by the next test.
+  postgresTemplateName ??= makePostgresTemplate(admin).catch((error: unknown) => {
+    postgresTemplateName = undefined;
+    throw error;
+  });
+  return postgresTemplateName;
+}
+
+async function makePostgresTemplate(admin: ReturnType<typeof knexFactory>): Promise<string> {
   const name = `sy_template_${MIGRATIONS_HASH}`;
   const found = async () => ((await admin.raw('SELECT 1 FROM pg_database WHERE datname = ?', [name])) as { rows: unknown[] }).rows.length > 0;
   if (await found()) return name;

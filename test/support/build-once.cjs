@@ -14,7 +14,7 @@ exports.mochaGlobalSetup = function buildOnce() {
   if (process.env.SWITCHYARD_TEST_COMPILED !== undefined) return; // said by the caller (or a parent run)
   const root = join(__dirname, '..', '..');
   const started = Date.now();
-  const build = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.build.json', ...pluginProjects(root)], { cwd: root, encoding: 'utf8' });
+  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, encoding: 'utf8' });
   if (build.status === 0) {
     for (const entry of COMPILED_ENTRIES) transpile(root, entry);
     process.env.SWITCHYARD_TEST_COMPILED = '1';
@@ -53,11 +53,4 @@ function transpile(root, entry, seen = new Set()) {
   for (const [, specifier] of source.matchAll(/^(?:import|export)\s[^;]*?from\s*'(\.[^']+)'/gm)) {
     transpile(root, relative(root, resolve(dirname(join(root, entry)), specifier.replace(/\.js$/, '.ts'))), seen);
   }
-}
-
-/** plugins/*, as `npm run build` names them (the shell expands the glob there). */
-function pluginProjects(root) {
-  const { readdirSync, existsSync } = require('node:fs');
-  const dir = join(root, 'plugins');
-  return existsSync(dir) ? readdirSync(dir).filter((name) => existsSync(join(dir, name, 'tsconfig.json'))).map((name) => `plugins/${name}`) : [];
 }

@@ -33,7 +33,6 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
-
 // Failures of reaching the database rather than of a statement: PostgreSQL's connection (08),
 // authorization (28) and no-such-database (3D000) classes, the socket errors, SQLite's cannot-open.
 const UNREACHABLE_CODES = /^(08...|28...|3D000|57P03|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|EHOSTUNREACH|SQLITE_CANTOPEN)$/;
@@ -52,7 +51,6 @@ function unavailable(error: unknown, url: string): DatabaseUnavailableError | nu
   }
   return new DatabaseUnavailableError(`cannot open the database ${redactedDatabaseUrl(url)}: ${reason}${hint}`);
 }
-
 
 export interface OpenOptions {
   /** Build ledger leaves in a worker thread (default true; never for an in-memory database). */
