@@ -1,15 +1,23 @@
 // The access policy: the one answer to every access question a face asks. May this credential make
-// this move (on this object)? Which fields of a record may it see? Who owns an invocation, a
-// receipt, a delivery? Who is it in the ledger? Pure: it reads nothing and changes nothing; spending
-// a token's use is the face's separate, explicit step after an allowed move.
+// this move (on this object)? Who owns an invocation, a receipt, a delivery? Who is it in the
+// ledger? (Which fields of an invocation it may see is the ledger's invocation-view.ts, built on
+// ownsInvocation.) Pure: it reads nothing and changes nothing; spending a token's use is the face's
+// separate, explicit step after an allowed move.
 import type { Capability } from './capability.js';
 import type { Caller, Principal } from './caller.js';
 import { SwitchyardError } from './errors.js';
-import type { StoredInvocation } from './invocation.js';
-import { leafParts } from './ledger-leaf.js';
 import { PUBLIC_MOVES } from './moves.js';
 import { allowedMoves, isOwnerIssued, scopeAllows } from './share-token.js';
-import type { StoredDelivery } from './webhook.js';
+
+/**
+ * What the policy reads of an invocation: who ran it (the token family's fingerprint) on which key.
+ * Named by shape, not by the run's record, so that the runs and the ledger build on access rather
+ * than access on them.
+ */
+export interface OwnedRun {
+  fingerprint: string | null;
+  key: string;
+}
 
 /** Capabilities anyone may run (auth none): the public set keyless tokens are cut from. */
 export const isPublicCapability = (c: Pick<Capability, 'auth'>): boolean => c.auth === 'none';
@@ -77,7 +85,7 @@ export function runDenial(p: Principal, what: string, start: string): Switchyard
 export function judgeRun(
   p: Principal,
   capability: Pick<Capability, 'key'> | null,
-  object: { id: string; invocation: StoredInvocation | undefined } | undefined,
+  object: { id: string; invocation: OwnedRun | undefined } | undefined,
   what: string,
   start: string,
 ): SwitchyardError | null {
@@ -109,48 +117,21 @@ export function mayReadServer(p: Principal, tools: Pick<Capability, 'key' | 'aut
  * every one; a token owns the runs its family made (itself, or a token it was narrowed from: they
  * share an id, so a fingerprint) on the keys it still holds. Webhooks and the public own none.
  */
-export function ownsInvocation(p: Principal, inv: Pick<StoredInvocation, 'fingerprint' | 'key'>): boolean {
+export function ownsInvocation(p: Principal, inv: OwnedRun): boolean {
   if (p.kind === 'owner') return true;
   if (p.kind !== 'token') return false;
   return inv.fingerprint === p.scope.fingerprint && (p.scope.keys === null || p.scope.keys.includes(inv.key));
 }
 
 /** Deliveries carry the webhook's address (its only secret): the owner's only. */
-export function ownsDelivery(p: Principal, _delivery?: Pick<StoredDelivery, 'hook_id'>): boolean {
+export function ownsDelivery(p: Principal, _delivery?: { hook_id: string }): boolean {
   return p.kind === 'owner';
 }
 
 /** Refuses, as if it did not exist, an invocation this principal does not own (its receipt, which opens the private fields; replay; repair). */
-export function requireOwnInvocation(p: Principal, inv: StoredInvocation | undefined, id: string): StoredInvocation {
+export function requireOwnInvocation<T extends OwnedRun>(p: Principal, inv: T | undefined, id: string): T {
   if (!inv || !ownsInvocation(p, inv)) throw new SwitchyardError('invocation_not_found', `no invocation ${id} run with this credential`, { id });
   return inv;
-}
-
-/** The fields of an invocation anyone may see: those of its Merkle leaf, its id and ledger links. */
-export interface PublicInvocation {
-  id: string;
-  seq: number;
-  created_at: string;
-  fingerprint: string | null;
-  key: string;
-  ok: boolean;
-  ran: boolean;
-  repairs: string | null;
-  replays: string | null;
-  repaired_by: string[];
-  status: StoredInvocation['status'];
-  /** The private fields left out (a receipt or the owner's key shows them). */
-  withheld: string[];
-}
-
-/** The private fields of an invocation that a non-owner does not see, beyond the leaf's commitment. */
-const WITHHELD = ['actor', 'args', 'body', 'content', 'duration_ms', 'error', 'logs', 'path', 'request_id', 'result', 'rounds', 'source', 'structured_content', 'trace_id', 'yield'];
-
-/** An invocation as this principal may see it: whole to its owner, else its public fields only. */
-export function invocationView(p: Principal, inv: StoredInvocation): StoredInvocation | PublicInvocation {
-  if (ownsInvocation(p, inv)) return inv;
-  const leaf = leafParts({ kind: 'invocation', entry: inv }).public as Omit<PublicInvocation, 'id' | 'seq' | 'repaired_by' | 'withheld'>;
-  return { id: inv.id, seq: inv.seq, ...leaf, repaired_by: inv.repaired_by, withheld: WITHHELD };
 }
 
 /** Who the principal is in the ledger. A token's actor is its caveat's (never a reserved name: see actor-names.ts) or token:<fingerprint>. */
@@ -169,4 +150,4 @@ export function callerOf(p: Principal): Caller {
 }
 
 /** How a record's actor is shown: with its fingerprint whenever a token made it, so nobody passes for the owner. */
-export const actorLabel = (inv: Pick<StoredInvocation, 'actor' | 'fingerprint'>): string => (inv.fingerprint ? `${inv.actor} (${inv.fingerprint})` : inv.actor);
+export const actorLabel = (inv: { actor: string; fingerprint: string | null }): string => (inv.fingerprint ? `${inv.actor} (${inv.fingerprint})` : inv.actor);

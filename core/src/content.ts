@@ -1,7 +1,6 @@
 // Tool content as MCP defines it (text, image, audio, resource links, embedded resources), kept
-// whole from the upstream to the ledger and back out; large binary parts stored once as blobs.
-import { createHash } from 'node:crypto';
-import type { BlobStore } from './ports/blob-store.js';
+// whole from the upstream to the ledger and back out; large binary parts stored once as blobs
+// (blobs.ts moves them to the blob store and back).
 
 /** One MCP content block, kept exactly as the upstream sent it (unknown fields included). */
 export type ContentBlock = { type: string } & Record<string, unknown>;
@@ -43,12 +42,11 @@ export interface BlobRef {
   url?: string;
 }
 
-
 /** Binary parts larger than this many bytes (decoded) are stored as blobs, not inlined in the record. */
 export const DEFAULT_BLOB_THRESHOLD = 16 * 1024;
 
 /** Where a block keeps its base64 bytes: `data` of image/audio, `resource.blob` of an embedded resource. */
-function base64Of(block: ContentBlock): string | undefined {
+export function base64Of(block: ContentBlock): string | undefined {
   if ((block.type === 'image' || block.type === 'audio') && typeof block['data'] === 'string') return block['data'];
   const resource = block['resource'];
   if (block.type === 'resource' && typeof resource === 'object' && resource !== null && typeof (resource as Record<string, unknown>)['blob'] === 'string') {
@@ -83,57 +81,6 @@ export function binaryBytes(content: readonly ContentBlock[]): number {
 /** The text of a content list's text blocks, joined by newlines. */
 export const textOf = (content: readonly ContentBlock[]): string =>
   content.filter((b) => b.type === 'text' && typeof b['text'] === 'string').map((b) => b['text'] as string).join('\n');
-
-/**
- * Moves binary parts over `threshold` bytes into the blob store and leaves a reference in their
- * place (`_blob: {sha256, size, mimeType}` instead of `data` or `resource.blob`). The blocks are
- * otherwise unchanged; `inlineBlobs` puts the bytes back.
- */
-export async function externalizeBlobs(content: readonly ContentBlock[], store: BlobStore, threshold: number, urlFor: (sha256: string) => string): Promise<ContentBlock[]> {
-  const out: ContentBlock[] = [];
-  for (const block of content) {
-    const data = base64Of(block);
-    const bytes = data === undefined ? undefined : Buffer.from(data, 'base64');
-    if (!bytes || bytes.length <= threshold) {
-      out.push(block);
-      continue;
-    }
-    const mimeType = typeof block['mimeType'] === 'string' ? block['mimeType'] : typeof (block['resource'] as Record<string, unknown> | undefined)?.['mimeType'] === 'string' ? ((block['resource'] as Record<string, unknown>)['mimeType'] as string) : null;
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
-    await store.put({ sha256, size: bytes.length, mimeType, bytes });
-    const ref: BlobRef = { sha256, size: bytes.length, mimeType, url: urlFor(sha256) };
-    if (block.type === 'resource') {
-      const { blob: _bytes, ...resource } = block['resource'] as Record<string, unknown>;
-      out.push({ ...block, resource: { ...resource, _blob: ref } });
-    } else {
-      const { data: _bytes, ...rest } = block;
-      out.push({ ...rest, type: block.type, _blob: ref });
-    }
-  }
-  return out;
-}
-
-/** The blocks as the upstream sent them: every blob reference replaced by its bytes again. */
-export async function inlineBlobs(content: readonly ContentBlock[], store: Pick<BlobStore, 'get'>): Promise<ContentBlock[]> {
-  const out: ContentBlock[] = [];
-  for (const block of content) {
-    const ref = blobRefOf(block);
-    if (!ref) {
-      out.push(block);
-      continue;
-    }
-    const blob = await store.get(ref.sha256);
-    const data = blob ? blob.bytes.toString('base64') : '';
-    if (block.type === 'resource') {
-      const { _blob, ...resource } = block['resource'] as Record<string, unknown>;
-      out.push({ ...block, resource: { ...resource, blob: data } });
-    } else {
-      const { _blob, ...rest } = block;
-      out.push({ ...rest, type: block.type, data });
-    }
-  }
-  return out;
-}
 
 /** Every blob a record's content names (to check a blob request against the invocation). */
 export const blobRefsOf = (content: readonly ContentBlock[] | undefined): BlobRef[] => (content ?? []).map(blobRefOf).filter((r): r is BlobRef => r !== undefined);

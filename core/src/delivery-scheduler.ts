@@ -3,7 +3,7 @@
 // killed between them, or a database that stops between them, leaves an accepted delivery nobody
 // will ever forward (its sender's retry is a duplicate, and duplicates are not forwarded), and a
 // sender answered 503 for a delivery that was stored.
-import type { NewForwardJob } from './forwarding/ports.js';
+import type { NewForwardJob } from './forward-job.js';
 import type { DeliveryRecord, StoredDelivery } from './webhook.js';
 
 export interface DeliveryPlan {

@@ -4,7 +4,6 @@
 // ever reach auth-none capabilities: its keys caveat is cut from that set.
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Clock } from './ports.js';
-import type { OAuthGrantStore } from './ports/oauth-grant-store.js';
 import type { CapabilityRegistry } from './registry.js';
 import { SwitchyardError } from './errors.js';
 import { ACTOR_MAX_LENGTH, normalizeActor, stackedActor } from './actor-names.js';
@@ -63,7 +62,7 @@ export class TokenIssuer {
     private readonly clock: Clock,
     private readonly registry: CapabilityRegistry,
     /** The OAuth grants, asked on every use of a token issued under one (see inUse). */
-    private readonly grants: Pick<OAuthGrantStore, 'isLive'> | null = null,
+    private readonly grants: { isLive(grantId: string): Promise<boolean> } | null = null,
   ) {
     if (roots.length === 0) throw new Error('at least one token root key is needed');
   }

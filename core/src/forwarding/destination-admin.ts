@@ -6,7 +6,8 @@ import type { Clock, Page, WebhookStore } from '../ports.js';
 import type { CircuitView } from './circuit.js';
 import { DESTINATION_ID_PATTERN, MAX_DESTINATIONS_PER_WEBHOOK, destinationView, newDestinationId, newDestinationSecret, readDestinationSettings, type Destination } from './destination.js';
 import type { ForwardAllowlist } from './forward-allowlist.js';
-import type { DestinationStore, ForwardJob, ForwardJobStore } from './ports.js';
+import type { DestinationStore, ForwardJobStore } from './ports.js';
+import type { ForwardJob } from '../forward-job.js';
 import { readRetrySelector } from './retry-selector.js';
 import { readRotation } from './secret-rotation.js';
 

@@ -5,7 +5,8 @@ import { newInvocationId } from '../ids.js';
 import { INTERRUPTED_MESSAGE } from '../interrupted-runs.js';
 import { computeYield } from '../yield.js';
 import type { Destination } from './destination.js';
-import type { ForwardJob, SendOutcome } from './ports.js';
+import type { SendOutcome } from './ports.js';
+import type { ForwardJob } from '../forward-job.js';
 
 /** The key of forwarding attempts in the ledger (not a capability: nobody dispatches it). */
 export const FORWARD_KEY = 'WEBHOOK_FORWARD';

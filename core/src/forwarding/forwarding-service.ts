@@ -18,7 +18,8 @@ import { FORWARD_KEY, attemptRecord, interruptedAttempt, outcomeRecord } from '.
 import type { ForwardAllowlist } from './forward-allowlist.js';
 import type { ForwardingSchedule } from './destination-admin.js';
 import { inProcessTransforms } from './in-process-transforms.js';
-import type { DestinationStore, ForwardJob, ForwardJobStore, ForwardState, NewForwardJob, OutboundSender, SendOutcome, TransformSandbox } from './ports.js';
+import type { DestinationStore, ForwardJobStore, OutboundSender, SendOutcome, TransformSandbox } from './ports.js';
+import type { ForwardJob, ForwardState, NewForwardJob } from '../forward-job.js';
 import { admit, afterOutcome, circuitView, endProbe, type CircuitRules, type CircuitView } from './circuit.js';
 import { MemoryCircuitStore, type CircuitStore } from './circuit-store.js';
 import { NO_TRACES, type TraceCarrier } from '../ports/trace-carrier.js';

@@ -3,7 +3,7 @@ import type { ActionRecord, DeliveryRecord, StoredDelivery } from '../webhook.js
 import type { LedgerPageRequest } from '../ledger-paging.js';
 import type { Page } from '../page.js';
 import type { EventTypeCounts } from '../event-type.js';
-import type { NewForwardJob } from '../forwarding/ports.js';
+import type { NewForwardJob } from '../forward-job.js';
 
 export interface DeliveryStore {
   /**
