@@ -91,7 +91,7 @@ describe('architecture: the dependency rule', () => {
     expect(declared).to.deep.equal([]);
   });
 
-  it('core/src has no import cycles (type imports included): ports in one file each, records beside them', () => {
+  it('core/src has no import cycles (type imports included), so its concept folders are layered: none imports one that imports it', () => {
     expect(cyclesIn(join(root, 'core', 'src'))).to.deep.equal([]);
   });
 
@@ -99,5 +99,48 @@ describe('architecture: the dependency rule', () => {
     const packages = ['adapters', 'plugins'].flatMap((group) => readdirSync(join(root, group)).map((name) => join(root, group, name, 'src')));
     const cycles = packages.filter((src) => statSync(src, { throwIfNoEntry: false })?.isDirectory()).flatMap((src) => cyclesIn(src).map((c) => `${relative(root, src)}: ${c}`));
     expect(cycles).to.deep.equal([]);
+  });
+
+  // core by concept (docs/architecture.md, "core by concept"): each folder of core/src is one concept;
+  // the files at the top are the shared kernel every concept may use.
+  const coreSrc = join(root, 'core', 'src');
+  const conceptOf = (file: string): string | null => {
+    const rel = relative(coreSrc, file);
+    return rel.includes('/') ? rel.split('/')[0]! : null;
+  };
+
+  it("core/src: the kernel at the top imports no concept folder; every concept has its index.ts, and its ports (an interface and its same-named token) in its ports.ts", () => {
+    const kernel = readdirSync(coreSrc).filter((name) => name.endsWith('.ts') && name !== 'index.ts').map((name) => join(coreSrc, name));
+    const upward = kernel.flatMap((f) => importsOf(f).filter((i) => i.startsWith('.') && conceptOf(resolve(dirname(f), i)) !== null).map((i) => `${relative(root, f)}: ${i}`));
+    expect(upward).to.deep.equal([]);
+    const concepts = readdirSync(coreSrc).filter((name) => statSync(join(coreSrc, name)).isDirectory());
+    expect(concepts.length).to.be.greaterThan(8);
+    expect(concepts.filter((c) => !statSync(join(coreSrc, c, 'index.ts'), { throwIfNoEntry: false })?.isFile())).to.deep.equal([]);
+    const strayPorts = sourceFiles(coreSrc)
+      .filter((f) => conceptOf(f) !== null && !f.endsWith('/ports.ts'))
+      .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/^export const (\w+) = Symbol\.for\('switchyard\.(\w+)'\)/gm)].filter((m) => m[1] === m[2]).map((m) => `${relative(root, f)}: ${m[1]}`));
+    expect(strayPorts).to.deep.equal([]);
+  });
+
+  it("core/src: concept folders meet only through each other's index.ts, so each folder's insides can change alone", () => {
+    const offenders = sourceFiles(coreSrc).flatMap((f) => {
+      const own = conceptOf(f);
+      if (own === null) return [];
+      return importsOf(f)
+        .filter((i) => i.startsWith('.'))
+        .filter((i) => {
+          const target = resolve(dirname(f), i).replace(/\.js$/, '.ts');
+          const other = conceptOf(target);
+          return other !== null && other !== own && relative(join(coreSrc, other), target) !== 'index.ts';
+        })
+        .map((i) => `${relative(root, f)}: ${i}`);
+    });
+    expect(offenders).to.deep.equal([]);
+  });
+
+  it('core/test mirrors the concept folders of core/src', () => {
+    const concepts = new Set(readdirSync(coreSrc).filter((name) => statSync(join(coreSrc, name)).isDirectory()));
+    const testFolders = readdirSync(join(root, 'core', 'test')).filter((name) => statSync(join(root, 'core', 'test', name)).isDirectory());
+    expect(testFolders.filter((name) => !concepts.has(name))).to.deep.equal([]);
   });
 });

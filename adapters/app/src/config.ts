@@ -79,7 +79,7 @@ export interface UpstreamServerConfig {
   headers?: Record<string, string>;
   /** streamable-http: the server signs in with OAuth. */
   oauth?: UpstreamOAuthConfig;
-  /** Per tool: the policy, and overrides of what callers are shown and what runs (core/src/tool-override.ts). */
+  /** Per tool: the policy, and overrides of what callers are shown and what runs (core/src/imports/tool-override.ts). */
   tools?: Record<string, ImportedToolPolicyConfig & ToolOverride>;
   defaults?: ImportedToolPolicyConfig;
   /** A changed, new or removed tool: held for the owner's approval (the default), or pinned and served at once. */

@@ -1,6 +1,6 @@
 // Imported MCP servers: at start and on refresh, a configured server's tools/list becomes the
 // capabilities of its system, each run by a ToolRunner through the shared MCP client. Each listed
-// definition is reviewed against its pin (core/src/tool-review.ts): served, pinned, or held.
+// definition is reviewed against its pin (core/src/imports/tool-review.ts): served, pinned, or held.
 // With several processes on one database, what a refresh found is shared: the others serve it
 // from the database when they hear of it (ImportedStateChannel), without listing the server.
 import {

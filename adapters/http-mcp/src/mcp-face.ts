@@ -38,7 +38,7 @@ export function callerTools(req: Request, ctx: Ctx, cred: Exclude<Credential, { 
         const { caller } = await ctx.access.admitRun(req, cred, SERVING, capability);
         const request = { key: capability.key, body: args, source: 'mcp', ...live };
         if (idempotencyKey === undefined) return await ctx.dispatch.dispatch(request, caller);
-        // The same rules as POST /api/dispatch's Idempotency-Key (core/src/idempotency.ts), bound to the key and arguments.
+        // The same rules as POST /api/dispatch's Idempotency-Key (core/src/runs/idempotency.ts), bound to the key and arguments.
         const answer = await ctx.idempotentRuns.run(caller, checkIdempotencyKey(idempotencyKey), { key: capability.key, body: args }, (id) => ctx.dispatch.dispatch({ ...request, id }, caller));
         return answer.ran ?? { capability, invocation: answer.replayed };
       } catch (err) {

@@ -2,12 +2,13 @@
 // each stands (settings and circuit), its dead letters, and bulk retries. The forwarder of this
 // process hears of each change, so its short cache of active destinations never serves a stale one.
 import { SwitchyardError } from '../errors.js';
-import type { Clock, Page, WebhookStore } from '../ports.js';
+import type { Clock } from '../clock.js';
+import type { Page } from '../page.js';
+import type { WebhookStore, ForwardJob } from '../webhooks/index.js';
 import type { CircuitView } from './circuit.js';
 import { DESTINATION_ID_PATTERN, MAX_DESTINATIONS_PER_WEBHOOK, destinationView, newDestinationId, newDestinationSecret, readDestinationSettings, type Destination } from './destination.js';
 import type { ForwardAllowlist } from './forward-allowlist.js';
 import type { DestinationStore, ForwardJobStore } from './ports.js';
-import type { ForwardJob } from '../forward-job.js';
 import { readRetrySelector } from './retry-selector.js';
 import { readRotation } from './secret-rotation.js';
 

@@ -5,7 +5,7 @@
 // filters stay synchronous at intake and a sender's body cannot make one backtrack.
 import { compileExpression } from 'filtrex';
 import { RE2JS } from 're2js';
-import type { StoredDelivery } from '../webhook.js';
+import type { StoredDelivery } from '../webhooks/index.js';
 
 /** What a filter sees: header names in lower case (the last value of a repeated one), the body parsed as JSON or null. */
 export interface FilterInput {

@@ -1,7 +1,7 @@
 // The run-time allowlist: hosts (or host:port) the owner admits for destinations beside
 // webhooks.forwarding.allow, kept in the database so that every process reads the same list.
 import { SwitchyardError } from '../errors.js';
-import type { Clock } from '../ports.js';
+import type { Clock } from '../clock.js';
 import { readAllowRequest } from './allow-entry.js';
 import type { ForwardAllowStore, OutboundSender } from './ports.js';
 

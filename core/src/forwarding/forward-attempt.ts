@@ -1,12 +1,11 @@
 // A forwarding attempt as an invocation of the webhook in the ledger: begun before it is sent
 // (write-ahead), recorded with the destination's answer, or left interrupted if that never comes.
-import type { InvocationRecord } from '../invocation.js';
+import { type InvocationRecord, INTERRUPTED_MESSAGE } from '../runs/index.js';
 import { newInvocationId } from '../ids.js';
-import { INTERRUPTED_MESSAGE } from '../interrupted-runs.js';
-import { computeYield } from '../yield.js';
+import { computeYield } from '../capabilities/index.js';
 import type { Destination } from './destination.js';
 import type { SendOutcome } from './ports.js';
-import type { ForwardJob } from '../forward-job.js';
+import type { ForwardJob } from '../webhooks/index.js';
 
 /** The key of forwarding attempts in the ledger (not a capability: nobody dispatches it). */
 export const FORWARD_KEY = 'WEBHOOK_FORWARD';

@@ -2,7 +2,7 @@
 // belong to one connection or to the sender's access to Switchyard; "none"; or a list of names.
 // The body's own Content-Type and Content-Encoding always go with it: they describe its bytes.
 import { SwitchyardError } from '../errors.js';
-import type { RawHeaders } from '../delivery-id.js';
+import type { RawHeaders } from '../webhooks/index.js';
 
 export type ForwardHeaders = 'all' | 'none' | string[];
 

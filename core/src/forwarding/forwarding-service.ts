@@ -4,12 +4,9 @@
 // attempt before it. The owner's side (destinations, the allowlist) is destination-admin.ts and
 // forward-allowlist.ts.
 import { randomId } from '../ids.js';
-import type { InvocationRecord } from '../invocation.js';
-import { PendingOutcomes } from '../pending-outcomes.js';
-import { checkRepairTarget } from '../lineage.js';
-import type { Clock, DeliveryStore, InvocationStore, RunReservations } from '../ports.js';
-import type { DeliveryRecord, StoredDelivery } from '../webhook.js';
-import { NOTHING_PLANNED, type DeliveryPlan, type DeliveryScheduler } from '../delivery-scheduler.js';
+import { type InvocationRecord, PendingOutcomes, checkRepairTarget, type InvocationStore, type RunReservations } from '../runs/index.js';
+import type { Clock } from '../clock.js';
+import { type DeliveryStore, type DeliveryRecord, type StoredDelivery, NOTHING_PLANNED, type DeliveryPlan, type DeliveryScheduler, type ForwardJob, type ForwardState, type NewForwardJob } from '../webhooks/index.js';
 import { retryDelayMs } from './backoff.js';
 import type { Destination } from './destination.js';
 import { compileFilter, filterInput, type DeliveryFilter, type FilterInput } from './filter.js';
@@ -18,11 +15,10 @@ import { FORWARD_KEY, attemptRecord, interruptedAttempt, outcomeRecord } from '.
 import type { ForwardAllowlist } from './forward-allowlist.js';
 import type { ForwardingSchedule } from './destination-admin.js';
 import { inProcessTransforms } from './in-process-transforms.js';
-import type { DestinationStore, ForwardJobStore, OutboundSender, SendOutcome, TransformSandbox } from './ports.js';
-import type { ForwardJob, ForwardState, NewForwardJob } from '../forward-job.js';
+import type { CircuitStore, DestinationStore, ForwardJobStore, OutboundSender, SendOutcome, TransformSandbox } from './ports.js';
 import { admit, afterOutcome, circuitView, endProbe, type CircuitRules, type CircuitView } from './circuit.js';
-import { MemoryCircuitStore, type CircuitStore } from './circuit-store.js';
-import { NO_TRACES, type TraceCarrier } from '../ports/trace-carrier.js';
+import { MemoryCircuitStore } from './memory-circuit-store.js';
+import { NO_TRACES, type TraceCarrier } from '../trace-carrier.js';
 import { signingSecrets } from './secret-rotation.js';
 import { SendShares } from './send-shares.js';
 import { standardWebhookHeaders } from './standard-webhooks.js';

@@ -7,7 +7,7 @@ export * from './forward-headers.js';
 export * from './allow-entry.js';
 export * from './backoff.js';
 export * from './circuit.js';
-export * from './circuit-store.js';
+export * from './memory-circuit-store.js';
 export * from './standard-webhooks.js';
 export * from './ports.js';
 export * from './send-shares.js';

@@ -1,8 +1,9 @@
-// What forwarding needs from the outside: destinations, the schedule of attempts, and a sender.
+// What forwarding needs from the outside: destinations, the schedule of attempts, a sender, circuits.
 import type { Page } from '../page.js';
 import type { Destination } from './destination.js';
 import type { TransformInput, TransformResult } from './transform.js';
-import type { ForwardJob, ForwardState, NewForwardJob } from '../forward-job.js';
+import type { Circuit } from './circuit.js';
+import type { ForwardJob, ForwardState, NewForwardJob } from '../webhooks/index.js';
 
 export interface DestinationStore {
   create(destination: Destination): Promise<Destination>;
@@ -86,3 +87,16 @@ export interface OutboundSender {
   admitAlso(entries: string[]): void;
 }
 export const OutboundSender = Symbol.for('switchyard.OutboundSender');
+
+// Where destinations' circuits live: one process's memory (SQLite, a single process), or a table
+// every process reads and changes atomically (PostgreSQL), so a circuit opened by one holds in all.
+export interface CircuitStore {
+  /** The circuits of these destinations as they are (closed for any never seen). */
+  read(destinations: string[]): Promise<Map<string, Circuit>>;
+  /**
+   * Decides on one destination's circuit and keeps what `decide` makes of it, with no other change
+   * in between (across processes when shared). `decide` gives back the same object to change nothing.
+   */
+  change<T>(destination: string, decide: (circuit: Circuit) => { result: T; next: Circuit }): Promise<T>;
+}
+export const CircuitStore = Symbol.for('switchyard.CircuitStore');

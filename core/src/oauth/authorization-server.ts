@@ -5,14 +5,9 @@
 // as actor, the resource (RFC 8707), the grant and an expiry. Adapters carry requests in and
 // answers out; nothing here knows HTTP.
 import { SwitchyardError } from '../errors.js';
-import type { Clock } from '../ports/clock.js';
-import type { ClientMetadataSource } from '../ports/client-metadata-source.js';
-import type { OAuthClientStore } from '../ports/oauth-client-store.js';
-import type { OAuthCodeStore } from '../ports/oauth-code-store.js';
-import type { OAuthGrantStore } from '../ports/oauth-grant-store.js';
-import type { OAuthRefreshTokenStore } from '../ports/oauth-refresh-token-store.js';
-import { GRANT_ID_PATTERN, resourceProblem } from '../share-token.js';
-import type { TokenIssuer } from '../token-issuer.js';
+import type { Clock } from '../clock.js';
+import type { ClientMetadataSource, OAuthClientStore, OAuthCodeStore, OAuthGrantStore, OAuthRefreshTokenStore } from './ports.js';
+import { GRANT_ID_PATTERN, resourceProblem, type TokenIssuer } from '../access/index.js';
 import { checkClientMetadata, checkMetadataDocument, isMetadataDocumentId, metadataDocumentIdProblem, redirectUriMatches } from './client-metadata.js';
 import { OAuthError } from './oauth-error.js';
 import { checkChallenge, verifierMatches } from './pkce.js';

@@ -2,7 +2,7 @@
 // document (the MCP authorization spec's URL client ids): checked field by field, the redirect URIs
 // strictly (they are where codes go). Everything refused is invalid_redirect_uri or
 // invalid_client_metadata, naming the field.
-import { actorProblem } from '../actor-names.js';
+import { actorProblem } from '../access/index.js';
 import { OAuthError } from './oauth-error.js';
 import type { ClientAuthMethod } from './records.js';
 import { parseScope } from './scopes.js';

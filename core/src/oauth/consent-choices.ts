@@ -2,7 +2,7 @@
 // owner should see, and whether its box starts ticked. Consent asks for the minimum: a tool that may
 // destroy something, is high risk or needs the owner's approval per run is never ticked by default;
 // the owner ticks it on purpose.
-import type { Capability } from '../capability.js';
+import type { Capability } from '../capabilities/index.js';
 
 export type ConsentCaution = 'destructive' | 'high_risk' | 'approval';
 

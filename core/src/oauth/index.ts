@@ -7,3 +7,4 @@ export * from './secrets.js';
 export * from './client-metadata.js';
 export * from './authorization-server.js';
 export * from './consent-choices.js';
+export * from './ports.js';

@@ -4,8 +4,8 @@
 //   invoke:<KEY>  the one tool <KEY> (a capability key, any letter case)
 // The token issued carries moves=invoke:* and keys=<the consented keys>, so it never reaches a tool
 // the owner did not tick, nor one added to the resource later.
-import { canonicalKey } from '../capability.js';
-import { TOKEN_KEY_PATTERN } from '../moves.js';
+import { canonicalKey } from '../capabilities/index.js';
+import { TOKEN_KEY_PATTERN } from '../access/index.js';
 import { OAuthError } from './oauth-error.js';
 
 export const ALL_TOOLS_SCOPE = 'invoke:*';

@@ -109,7 +109,7 @@ export function dispatchRoutes(ctx: Ctx): Router {
 
   /**
    * A POST with an Idempotency-Key runs at most once per key and credential (24 h): a retry gets the
-   * first run's record, marked Idempotent-Replayed (core/src/idempotency.ts has the rules).
+   * first run's record, marked Idempotent-Replayed (core/src/runs/idempotency.ts has the rules).
    */
   const dispatchOnce = async (req: Request, res: Response, request: DispatchRequest, caller: Caller): Promise<DispatchOutcome> => {
     const header = req.method === 'POST' ? req.get('idempotency-key') : undefined;
