@@ -14,7 +14,7 @@ export * from './page.js';
 export * from './clock.js';
 export * from './request-scope.js';
 export * from './trace-carrier.js';
-export * from './shared-settings.js';
+export * from './settings.js';
 export * from './capabilities/index.js';
 export * from './imports/index.js';
 export * from './access/index.js';

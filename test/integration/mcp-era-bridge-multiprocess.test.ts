@@ -36,7 +36,7 @@ if (engines().includes('postgres')) {
       const everything = await startEverythingHttp();
       const dir = mkdtempSync(join(tmpdir(), 'switchyard-eras-'));
       const file = join(dir, 'config.json');
-      writeFileSync(file, JSON.stringify({ upstreams: { servers: { everything: { system: 'EVERYTHING', transport: 'streamable-http', url: everything.url, defaults: { auth: 'none', risk: 'low', approval: false } } } } }));
+      writeFileSync(file, JSON.stringify({ upstreams: { connectTimeoutMs: 20_000, servers: { everything: { system: 'EVERYTHING', transport: 'streamable-http', url: everything.url, defaults: { auth: 'none', risk: 'low', approval: false } } } } }));
       const env = { SWITCHYARD_API_KEY: TEST_API_KEY, SWITCHYARD_CONFIG: file, DATABASE_URL: db.url };
       const children: Child[] = [];
       try {

@@ -39,7 +39,7 @@ for (const engine of engines()) {
 
     before(async () => {
       everything = await startEverythingHttp();
-      svc = await startListeningService(engine, { upstreams: { servers: { everything: { system: 'EVERYTHING', transport: 'streamable-http', url: everything.url, defaults: OPEN } } } });
+      svc = await startListeningService(engine, { upstreams: { connectTimeoutMs: 20_000, servers: { everything: { system: 'EVERYTHING', transport: 'streamable-http', url: everything.url, defaults: OPEN } } } });
     });
     after(async () => {
       await svc?.close();

@@ -67,7 +67,7 @@ for (const engine of engines()) {
       let svc: ListeningService;
       before(async () => {
         // 10 sessions, 3 a credential, keyless tokens together at most 6 (0.4 kept for the owner's key and its tokens).
-        svc = await startListeningService(engine, { upstreams: { servers }, mcp: { sessions: { maxSessions: 10, maxPerCredential: 3, keyedReserve: 0.4, maxSubscriptions: 2, idleMs: 60_000, streamIdleMs: 60_000 } } });
+        svc = await startListeningService(engine, { upstreams: { connectTimeoutMs: 20_000, servers }, mcp: { sessions: { maxSessions: 10, maxPerCredential: 3, keyedReserve: 0.4, maxSubscriptions: 2, idleMs: 60_000, streamIdleMs: 60_000 } } });
       });
       after(async () => svc?.close());
 
@@ -139,7 +139,7 @@ for (const engine of engines()) {
     describe('idle streams', () => {
       let svc: ListeningService;
       before(async () => {
-        svc = await startListeningService(engine, { upstreams: { servers }, mcp: { sessions: { maxSessions: 10, maxPerCredential: 1, keyedReserve: 0.25, maxSubscriptions: 2, idleMs: 60_000, streamIdleMs: 1000 } } });
+        svc = await startListeningService(engine, { upstreams: { connectTimeoutMs: 20_000, servers }, mcp: { sessions: { maxSessions: 10, maxPerCredential: 1, keyedReserve: 0.25, maxSubscriptions: 2, idleMs: 60_000, streamIdleMs: 1000 } } });
       });
       after(async () => svc?.close());
 
@@ -184,7 +184,7 @@ for (const engine of engines()) {
       before(async () => {
         everything = await startEverythingHttp();
         // 4 paused runs, 2 a credential, keyless tokens together at most 2.
-        svc = await startListeningService(engine, { upstreams: { servers: { everything: { system: 'EVERYTHING', transport: 'streamable-http', url: everything.url, defaults: OPEN } } }, mcp: { sessions: { keyedReserve: 0.5 }, pausedCalls: { max: 4, maxPerCredential: 2, ttlMs: 60_000 } } });
+        svc = await startListeningService(engine, { upstreams: { connectTimeoutMs: 20_000, servers: { everything: { system: 'EVERYTHING', transport: 'streamable-http', url: everything.url, defaults: OPEN } } }, mcp: { sessions: { keyedReserve: 0.5 }, pausedCalls: { max: 4, maxPerCredential: 2, ttlMs: 60_000 } } });
       });
       after(async () => {
         await svc?.close();

@@ -55,6 +55,7 @@ for (const engine of engines()) {
       svc = await startListeningService(engine, {
         dispatch: { timeoutMs: 20_000 },
         upstreams: {
+          connectTimeoutMs: 20_000,
           servers: {
             faithful: { system: 'FAITHFUL', transport: 'stdio', command: process.execPath, args: [FAITHFUL], defaults: OPEN },
             everything: { system: 'EVERYTHING', transport: 'streamable-http', url: everything.url, defaults: OPEN },
@@ -300,6 +301,7 @@ for (const engine of engines()) {
         quick = await startListeningService(engine, {
           dispatch: { timeoutMs: 1000 },
           upstreams: {
+            connectTimeoutMs: 20_000,
             servers: {
               faithful: { system: 'FAITHFUL', transport: 'stdio', command: process.execPath, args: [FAITHFUL], defaults: OPEN },
               everything: { system: 'EVERYTHING', transport: 'streamable-http', url: everything.url, defaults: OPEN },

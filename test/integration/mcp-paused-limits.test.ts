@@ -49,7 +49,7 @@ for (const engine of engines()) {
 
     before(async () => {
       everything = await startEverythingHttp();
-      svc = await startListeningService(engine, { upstreams: { servers: servers() }, mcp: { pausedCalls: { max: 100, maxPerCredential: 1, ttlMs: 60_000 } } });
+      svc = await startListeningService(engine, { upstreams: { connectTimeoutMs: 20_000, servers: servers() }, mcp: { pausedCalls: { max: 100, maxPerCredential: 1, ttlMs: 60_000 } } });
     });
     after(async () => {
       await svc?.close();
@@ -84,7 +84,7 @@ for (const engine of engines()) {
     });
 
     it('shutdown withdraws a paused run before the database closes: the next start finds it cancelled, saying why', async () => {
-      const own = await startListeningService(engine, { upstreams: { servers: servers() } });
+      const own = await startListeningService(engine, { upstreams: { connectTimeoutMs: 20_000, servers: servers() } });
       const { db } = own;
       try {
         const paused = await call(own.url, owner, {});

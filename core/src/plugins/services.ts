@@ -9,7 +9,7 @@ import { type WebhookIntake, DeliveryStore, WebhookStore } from '../webhooks/ind
 import { ArticleStore } from '../content/index.js';
 import { Clock } from '../clock.js';
 import { RequestScope } from '../request-scope.js';
-import { SharedSettings } from '../shared-settings.js';
+import { SharedSettings } from '../settings.js';
 import { ToolPinStore, UpstreamImports, UpstreamOAuth, UpstreamToolClient } from '../imports/index.js';
 import { VerifiableLedger } from '../ledger/index.js';
 import { createServiceRef } from '../service-ref.js';

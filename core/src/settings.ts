@@ -1,4 +1,4 @@
-// The shared settings' port: values made once and shared by every process.
+// The settings port: values made once and shared by every process.
 
 /** Settings the service makes once and every process shares (keys generated at first start). */
 export interface SharedSettings {
