@@ -22,7 +22,7 @@ import { loadPlugins } from './plugin-loader.js';
 import { upstreamListenerTask, upstreamRefresherTask } from './upstream-background.js';
 import { appServices, type LoadedPlugin } from './tokens.js';
 import type { ConfiguredUpstreamImports } from './upstream-imports.js';
-import { fetchWitnessTransport } from './witness-transport.js';
+import { fetchWitnessTransport } from '@switchyard/outbound-http';
 
 export interface Switchyard {
   config: Config;

@@ -7,7 +7,7 @@ import type { UpstreamOAuthClients } from '@switchyard/mcp';
 import type { LoadedPlugin, PluginEnvironment } from '@switchyard/plugin-kit';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
-import type { HttpOutboundSender } from './forward-sender.js';
+import type { HttpOutboundSender } from '@switchyard/outbound-http';
 import type { ConfiguredUpstreamImports } from './upstream-imports.js';
 
 export const appServices = {
