@@ -30,6 +30,7 @@ import {
   type SharedSettings,
   type StoredDelivery,
   type StoredInvocation,
+  ConfiguredUpstreamImports,
 } from '@switchyard/core';
 import { KnexCircuitStore, KnexImportedStateChannel, KnexClientRateWindows, KnexOAuthClientStore, KnexOAuthCodeStore, KnexOAuthGrantStore, KnexOAuthRefreshTokenStore, KnexApprovalStore, KnexApiKeyStore, KnexBlobStore, KnexDeliveryStore, KnexDestinationStore, KnexForwardAllowStore, KnexForwardJobStore, KnexIdempotencyKeyStore, KnexInvocationStore, KnexLedger, KnexRunReservations, KnexSettings, KnexTokenUseStore, KnexToolPinStore, KnexUpstreamCredentialStore, KnexWebhookStore, StorageHealth, openDatabase, readLedgerBacklog, storageFailureKind } from '@switchyard/storage-knex';
 import { DEFAULT_MAX_RESULT_BYTES, McpUpstreamClient, MeteredUpstreamClient, TracedUpstreamClient } from '@switchyard/mcp';
@@ -43,7 +44,7 @@ import type { Logger } from './logger.js';
 import { ClientMetadataFetcher, DestinationAddressPolicy, HttpOutboundSender } from '@switchyard/outbound-http';
 import { ProcessTransformSandbox } from './transform-sandbox.js';
 import { appServices, type LoadedPlugin } from './tokens.js';
-import { ConfiguredUpstreamImports } from './upstream-imports.js';
+import { configuredServers, refusingConfigProblems } from './upstream-servers.js';
 import { upstreamOAuthClients } from './upstream-oauth.js';
 import { createHttpApp } from './http-app.js';
 import { traceCarrier, traceForwarding, traceIntake, traceLedgerAppends } from './traced-services.js';
@@ -191,9 +192,11 @@ export const coreWiring = definePackage('core', [
     factory: async ({ db, config, registry, runners, tools, logger, pins, clock }) => {
       // On PostgreSQL a refresh is shared with every process (LISTEN/NOTIFY); SQLite has one process.
       const shared = db.dialect.sharedByProcesses ? new KnexImportedStateChannel(db.knex, { onError: (e) => logger.warn('cannot listen for other processes\' upstream refreshes; retrying', { error: e.message }) }) : undefined;
-      const imports = new ConfiguredUpstreamImports(config.upstreams.servers ?? {}, registry, runners, tools, logger, config.upstreams.listTimeoutMs ?? 10_000, { pins, clock, ...(shared ? { shared } : {}) });
-      await imports.start();
-      return imports;
+      return refusingConfigProblems(async () => {
+        const imports = new ConfiguredUpstreamImports(configuredServers(config.upstreams.servers ?? {}), registry, runners, tools, logger, config.upstreams.listTimeoutMs ?? 10_000, { pins, clock, ...(shared ? { shared } : {}) });
+        await imports.start();
+        return imports;
+      });
     },
   }),
   createServiceFactory({

@@ -21,7 +21,7 @@ import { configWiring, coreWiring, httpAppWiring, mcpWiring, pluginEnvironmentWi
 import { loadPlugins } from './plugin-loader.js';
 import { upstreamListenerTask, upstreamRefresherTask } from './upstream-background.js';
 import { appServices, type LoadedPlugin } from './tokens.js';
-import type { ConfiguredUpstreamImports } from './upstream-imports.js';
+import type { ConfiguredUpstreamImports } from '@switchyard/core';
 import { fetchWitnessTransport } from '@switchyard/outbound-http';
 
 export interface Switchyard {

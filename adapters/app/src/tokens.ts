@@ -8,7 +8,7 @@ import type { LoadedPlugin, PluginEnvironment } from '@switchyard/plugin-kit';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import type { HttpOutboundSender } from '@switchyard/outbound-http';
-import type { ConfiguredUpstreamImports } from './upstream-imports.js';
+import type { ConfiguredUpstreamImports } from '@switchyard/core';
 
 export const appServices = {
   config: createServiceRef<Config>({ id: 'Config' }),

@@ -2,7 +2,7 @@
 // again when it says its tools changed; every process hears the others' refreshes and serves what
 // they found, so an api process never lists a server on its own after its start.
 import type { BackgroundTask } from './background-work.js';
-import type { ConfiguredUpstreamImports } from './upstream-imports.js';
+import type { ConfiguredUpstreamImports } from '@switchyard/core';
 
 export function upstreamRefresherTask(imports: ConfiguredUpstreamImports): BackgroundTask {
   let stop: (() => void) | undefined;

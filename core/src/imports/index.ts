@@ -8,4 +8,5 @@ export * from './tool-diff.js';
 export * from './tool-override.js';
 export * from './tool-title.js';
 export * from './upstream-token.js';
+export * from './upstream-imports.js';
 export * from './ports.js';

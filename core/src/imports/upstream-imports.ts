@@ -1,44 +1,40 @@
 // Imported MCP servers: at start and on refresh, a configured server's tools/list becomes the
 // capabilities of its system, each run by a ToolRunner through the shared MCP client. Each listed
-// definition is reviewed against its pin (core/src/imports/tool-review.ts): served, pinned, or held.
+// definition is reviewed against its pin (tool-review.ts): served, pinned, or held. A problem of the
+// configuration (a system that is another's, an override the tools contradict) is a SwitchyardError
+// naming its key (details.config_key), which the app turns into its refusal to start.
 // With several processes on one database, what a refresh found is shared: the others serve it
 // from the database when they hear of it (ImportedStateChannel), without listing the server.
-import {
-  SwitchyardError,
-  ToolRunner,
-  applyOverride,
-  canonicalToolDefinition,
-  overrideOf,
-  overrideProblems,
-  definitionDiff,
-  importTools,
-  isFlapping,
-  newToolPinId,
-  reviewListing,
-  systemClock,
-  type Clock,
-  type HeldTool,
-  type HeldToolChanges,
-  type ImportedStateChannel,
-  type McpToolDescription,
-  type ToolPin,
-  type ToolPinStore,
-  type CapabilityDefinition,
-  type CapabilityRegistry,
-  type RunnerDirectory,
-  type ForwardedRequestOptions,
-  type UpstreamAddress,
-  type UpstreamImports,
-  type UpstreamRefresh,
-  type UpstreamStatus,
-  type UpstreamToolClient,
-} from '@switchyard/core';
-import { ConfigError, type UpstreamServerConfig } from './config.js';
-import type { Logger } from './logger.js';
+import { SwitchyardError } from '../errors.js';
+import { ToolRunner } from './tool-runner.js';
+import { applyOverride, overrideOf, overrideProblems, type ToolOverride } from './tool-override.js';
+import { canonicalToolDefinition, importTools, type McpToolDescription, type CapabilityDefinition, type CapabilityRegistry, type RunnerDirectory, type ImportedToolPolicy } from '../capabilities/index.js';
+import { definitionDiff } from './tool-diff.js';
+import { isFlapping, reviewListing, type HeldTool } from './tool-review.js';
+import { newToolPinId, type ToolPin } from './tool-pin.js';
+import { systemClock, type Clock } from '../clock.js';
+import type { HeldToolChanges, ImportedStateChannel, ToolPinStore, ForwardedRequestOptions, UpstreamAddress, UpstreamImports, UpstreamRefresh, UpstreamStatus, UpstreamToolClient } from './ports.js';
+
+/** A server whose tools are imported as the capabilities of `system`: where it is, and how its tools are governed (the app makes one of each upstreams.servers.<name>). */
+export interface ConfiguredServer {
+  system: string;
+  address: UpstreamAddress;
+  /** Per tool: the policy, and overrides of what callers are shown and what runs (tool-override.ts). */
+  tools?: Record<string, ImportedToolPolicy & ToolOverride>;
+  defaults?: ImportedToolPolicy;
+  /** A changed, new or removed tool: held for the owner's approval (the default), or pinned and served at once. */
+  onChange?: 'hold' | 'accept';
+}
+
+interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+}
 
 interface ServerState {
   name: string;
-  config: UpstreamServerConfig;
+  config: ConfiguredServer;
   address: UpstreamAddress;
   runner: ToolRunner;
   keys: string[];
@@ -64,30 +60,12 @@ export interface ToolGovernance {
   shared?: ImportedStateChannel;
 }
 
-/**
- * The address the MCP client connects to. A stdio server is shown as `stdio:<name>`: contracts are
- * public, and a command line can carry paths and secrets.
- */
-export function upstreamAddress(name: string, config: UpstreamServerConfig): UpstreamAddress {
-  if (config.transport === 'stdio') {
-    return {
-      url: `stdio:${name}`,
-      transport: 'stdio',
-      command: config.command!,
-      ...(config.args ? { args: config.args } : {}),
-      ...(config.env ? { env: config.env } : {}),
-      ...(config.cwd ? { cwd: config.cwd } : {}),
-    };
-  }
-  return { url: config.url!, transport: config.transport, ...(config.headers ? { headers: config.headers } : {}), ...(config.oauth ? { oauth: name } : {}) };
-}
-
 export class ConfiguredUpstreamImports implements UpstreamImports {
   private readonly servers = new Map<string, ServerState>();
   private stopListening: (() => void) | undefined;
 
   constructor(
-    servers: Record<string, UpstreamServerConfig>,
+    servers: Record<string, ConfiguredServer>,
     private readonly registry: CapabilityRegistry,
     private readonly runners: RunnerDirectory,
     private readonly tools: UpstreamToolClient,
@@ -99,10 +77,10 @@ export class ConfiguredUpstreamImports implements UpstreamImports {
     const pluginSystems = new Set(registry.list().map((c) => c.system));
     const owners = new Map<string, string>();
     for (const [name, config] of Object.entries(servers)) {
-      if (pluginSystems.has(config.system)) throw new ConfigError(`upstreams.servers.${name}.system`, `${config.system} is already the system of a plugin`);
-      if (owners.has(config.system)) throw new ConfigError(`upstreams.servers.${name}.system`, `${config.system} is already the system of upstream ${owners.get(config.system)}`);
+      if (pluginSystems.has(config.system)) throw configProblem(`upstreams.servers.${name}.system`, `${config.system} is already the system of a plugin`);
+      if (owners.has(config.system)) throw configProblem(`upstreams.servers.${name}.system`, `${config.system} is already the system of upstream ${owners.get(config.system)}`);
       owners.set(config.system, name);
-      const address = upstreamAddress(name, config);
+      const address = config.address;
       this.servers.set(name, { name, config, address, runner: new ToolRunner(tools, address), keys: [], status: 'pending', lastRefresh: null, lastError: null, queue: Promise.resolve(), lastListing: null, held: [], omitted: 0, version: 0 });
     }
   }
@@ -113,15 +91,14 @@ export class ConfiguredUpstreamImports implements UpstreamImports {
    * process that listens for them), or another process's refresh.
    */
   async start(): Promise<void> {
-    const refused: ConfigError[] = [];
+    const refused: SwitchyardError[] = [];
     await Promise.all(
       [...this.servers.values()].map((state) =>
         this.queued(state, () => this.refreshNow(state, { atStart: true })).then(
           (change) => this.logger.info('upstream imported', { server: state.name, system: change.system, count: change.count, simplified: change.simplified }),
           (err: Error) => {
             // An override the server's tools contradict is the owner's mistake: the start is refused, naming the config key.
-            const key = SwitchyardError.is(err) ? (err as SwitchyardError).details['config_key'] : undefined;
-            if (typeof key === 'string') refused.push(new ConfigError(key, String((err as SwitchyardError).details['problem'])));
+            if (SwitchyardError.is(err) && typeof (err as SwitchyardError).details['config_key'] === 'string') refused.push(err as SwitchyardError);
             else this.logger.warn('upstream not imported at start; refresh to retry', { server: state.name, error: err.message });
           },
         ),
@@ -300,7 +277,7 @@ export class ConfiguredUpstreamImports implements UpstreamImports {
     // Most likely a typo in config: the tool it meant would silently get the strict defaults. An
     // override of a tool the server does not list refuses the start (later, the tool may just be gone).
     const overriddenUnlisted = unlisted.find((tool) => overrideOf(config.tools![tool] as Record<string, unknown>) !== undefined);
-    if (options.atStart && overriddenUnlisted !== undefined) throw overrideError(`upstreams.servers.${state.name}.tools.${overriddenUnlisted}`, `server ${state.name} lists no tool ${overriddenUnlisted}`);
+    if (options.atStart && overriddenUnlisted !== undefined) throw configProblem(`upstreams.servers.${state.name}.tools.${overriddenUnlisted}`, `server ${state.name} lists no tool ${overriddenUnlisted}`);
     if (unlisted.length) this.logger.warn('upstream config names tools the server does not list', { server: state.name, tools: unlisted });
     if (refused.length) this.logger.warn('upstream tools not imported', { server: state.name, refused });
     const definitions = this.overridden(state, listed, imported);
@@ -368,7 +345,7 @@ export class ConfiguredUpstreamImports implements UpstreamImports {
         continue;
       }
       const [problem] = overrideProblems(byName.get(def.tool!)!, override, `upstreams.servers.${state.name}.tools.${def.tool}`, state.config.system);
-      if (problem) throw overrideError(problem.key, problem.message);
+      if (problem) throw configProblem(problem.key, problem.message);
       const shown = applyOverride(def, override);
       if (shown) out.push(shown);
     }
@@ -398,6 +375,6 @@ export class ConfiguredUpstreamImports implements UpstreamImports {
   }
 }
 
-/** An override the server's tools contradict: invalid_request naming the config key (a refused start, or a refresh that keeps the earlier set). */
-const overrideError = (configKey: string, problem: string): SwitchyardError =>
+/** A problem of the configuration: invalid_request naming its key (a refused start, or a refresh that keeps the earlier set). */
+export const configProblem = (configKey: string, problem: string): SwitchyardError =>
   new SwitchyardError('invalid_request', `config ${configKey}: ${problem}`, { config_key: configKey, problem });

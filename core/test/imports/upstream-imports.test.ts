@@ -1,10 +1,7 @@
-// The composition root's import of configured MCP servers, with a scripted MCP client: systems
-// are checked at boot, a failed refresh keeps the last set, runners follow the keys.
+// Core's import of configured MCP servers (imports/upstream-imports.ts), with a scripted MCP client:
+// systems are checked at construction, a failed refresh keeps the last set, runners follow the keys.
 import { expect } from 'chai';
-import { CapabilityRegistry, RunnerDirectory, SwitchyardError, type McpToolDescription, type UpstreamAddress, type UpstreamToolClient } from '@switchyard/core';
-import { ConfigError } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
-import { ConfiguredUpstreamImports, upstreamAddress } from '../src/upstream-imports.js';
+import { CapabilityRegistry, ConfiguredUpstreamImports, RunnerDirectory, SwitchyardError, type ConfiguredServer, type McpToolDescription, type UpstreamAddress, type UpstreamToolClient } from '../../src/index.js';
 
 class ScriptedClient implements UpstreamToolClient {
   tools: McpToolDescription[] | Error = [];
@@ -23,16 +20,26 @@ class ScriptedClient implements UpstreamToolClient {
   async close() {}
 }
 
-const logger = createLogger('silent');
-const stdio = { system: 'FIX', transport: 'stdio' as const, command: 'node', args: ['server.js'] };
+const logger = { debug: () => {}, info: () => {}, warn: () => {} };
+const stdio: ConfiguredServer = { system: 'FIX', address: { url: 'stdio:fix', transport: 'stdio', command: 'node', args: ['server.js'] } };
 
-describe('adapter app: imported MCP servers', () => {
+describe('imports: configured MCP servers', () => {
   it('refuses at boot a server whose system is a plugin\'s or another server\'s, naming the key', () => {
     const registry = new CapabilityRegistry();
     registry.register({ key: 'EDGE_THING', system: 'EDGE', description: 'd', type: 'fn', runner: 'r', inputs: { type: 'object' }, auth: 'none', risk: 'low', approval: false, example: {} });
-    const make = (servers: Record<string, typeof stdio>) => () => new ConfiguredUpstreamImports(servers, registry, new RunnerDirectory(), new ScriptedClient(), logger, 1000);
-    expect(make({ a: { ...stdio, system: 'EDGE' } })).to.throw(ConfigError, /upstreams\.servers\.a\.system/);
-    expect(make({ a: stdio, b: stdio })).to.throw(ConfigError, /upstreams\.servers\.b\.system: FIX is already the system of upstream a/);
+    const make = (servers: Record<string, ConfiguredServer>) => () => new ConfiguredUpstreamImports(servers, registry, new RunnerDirectory(), new ScriptedClient(), logger, 1000);
+    const refusal = (servers: Record<string, ConfiguredServer>): SwitchyardError => {
+      try {
+        make(servers)();
+      } catch (err) {
+        return err as SwitchyardError;
+      }
+      throw new Error('not refused');
+    };
+    expect(refusal({ a: { ...stdio, system: 'EDGE' } }).details).to.deep.equal({ config_key: 'upstreams.servers.a.system', problem: 'EDGE is already the system of a plugin' });
+    const clash = refusal({ a: stdio, b: stdio });
+    expect(SwitchyardError.is(clash, 'invalid_request')).to.equal(true);
+    expect(clash.message).to.equal('config upstreams.servers.b.system: FIX is already the system of upstream a');
   });
 
   it('imports, reassigns runners on a change, and keeps the last set when a refresh fails', async () => {
@@ -58,8 +65,4 @@ describe('adapter app: imported MCP servers', () => {
     expect(SwitchyardError.is(unknown, 'upstream_not_found')).to.equal(true);
   });
 
-  it('addresses stdio servers by command and HTTP servers by URL with their headers', () => {
-    expect(upstreamAddress('fix', { ...stdio, env: { A: '1' }, cwd: '/tmp' })).to.deep.equal({ url: 'stdio:fix', transport: 'stdio', command: 'node', args: ['server.js'], env: { A: '1' }, cwd: '/tmp' });
-    expect(upstreamAddress('x', { system: 'X', transport: 'sse', url: 'http://h/sse', headers: { authorization: 'Bearer t' } })).to.deep.equal({ url: 'http://h/sse', transport: 'sse', headers: { authorization: 'Bearer t' } });
-  });
 });
