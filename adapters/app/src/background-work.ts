@@ -1,7 +1,7 @@
 // Background work: what a process does besides answering HTTP (the ledger integrator, the
 // witnesses, the forwarder). The rules stay in core (which jobs are due, backoff, leases as data); this adapter owns
 // the timers and the order of start and shutdown, and the role decides which tasks a process runs.
-import { SwitchyardError, erasureOf, retentionCutoff, retentionPlan, retentionReason, startWitnessing, webhookRetentionReason, type ForwardingService, type RetentionScope, type VerifiableLedger, type WebhookStore, type WitnessService } from '@switchyard/core';
+import { SwitchyardError, erasureOf, retentionCutoff, retentionPlan, retentionReason, startWitnessing, webhookRetentionReason, type ForwardingService, type IdempotentRuns, type InterruptedRuns, type RetentionScope, type RunReservations, type VerifiableLedger, type WebhookStore, type WitnessService } from '@switchyard/core';
 import { startIntegrator } from '@switchyard/storage-knex';
 import type { Role } from './config.js';
 import type { Logger } from './logger.js';
@@ -9,12 +9,19 @@ import type { Logger } from './logger.js';
 /** One piece of background work: started once, stopped once (waiting for what it has under way). */
 export interface BackgroundTask {
   readonly name: string;
+  /** Run by every process, an api process too (its own runs' reservations, other processes' refreshes); otherwise only where the role runs background work. */
+  readonly everyRole?: boolean;
+  /** False when there is nothing for it to do in this configuration (no witnesses, a database no other process shares). */
+  readonly enabled?: boolean;
   start(): void | Promise<void>;
   stop(): Promise<void>;
 }
 
 /** Whether a role serves HTTP and whether it runs background work. */
 export const roleRuns = (role: Role): { http: boolean; background: boolean } => ({ http: role !== 'worker', background: role !== 'api' });
+
+/** The tasks a process of `role` runs, in their order. */
+export const tasksFor = (role: Role, tasks: readonly BackgroundTask[]): BackgroundTask[] => tasks.filter((t) => t.enabled !== false && (t.everyRole === true || roleRuns(role).background));
 
 /** Starts its tasks in order and stops them in reverse, each stop awaited (and logged if it fails). */
 export class BackgroundWork {
@@ -80,6 +87,7 @@ export function witnessTask(witnesses: WitnessService, intervalMs: number, logge
   let running: { stop(): Promise<void> } | undefined;
   return {
     name: 'witnesses',
+    enabled: witnesses.configured > 0,
     start: () => {
       running = startWitnessing(witnesses, intervalMs, (o) =>
         o.outcome === 'refused' ? logger.warn('witness refused: checkpoint not cosigned', { witness: o.witness, size: o.size, reason: o.reason }) : logger.info('checkpoint cosigned', { witness: o.witness, size: o.size }),
@@ -157,6 +165,63 @@ export function retentionTask(ledger: VerifiableLedger, webhooks: WebhookStore, 
     stop: async () => {
       if (timer) clearInterval(timer);
       timer = undefined;
+      await sweeping;
+    },
+  };
+}
+
+/**
+ * Write-ahead: every process renews the reservations of its runs in flight, and ends any run whose
+ * reservation lapsed (its process died, or could not write the outcome) as interrupted: at start
+ * (before the service answers) and every half lease, whichever process on the database gets there
+ * first. It also forgets expired idempotency keys. Every role runs it.
+ */
+export function runSweeperTask(runs: SweptRuns, leaseMs: number, logger: Logger): BackgroundTask {
+  let running: { stop(): Promise<void> } | undefined;
+  return {
+    name: 'run-sweeper',
+    everyRole: true,
+    start: async () => {
+      running = await startRunSweeper(runs, leaseMs, logger);
+    },
+    stop: async () => {
+      await running?.stop();
+      running = undefined;
+    },
+  };
+}
+
+/** What the run sweeper works on. */
+export interface SweptRuns {
+  reservations: RunReservations;
+  interrupted: InterruptedRuns;
+  idempotent: IdempotentRuns;
+}
+
+async function startRunSweeper({ reservations, interrupted, idempotent }: SweptRuns, leaseMs: number, logger: Logger): Promise<{ stop(): Promise<void> }> {
+  const warn = (what: string) => (e: unknown) => logger.warn(what, { error: (e as Error)?.message ?? String(e) });
+  reservations.startRenewing(warn('renewing run reservations failed; retrying'));
+  let sweeping: Promise<void> = Promise.resolve();
+  const sweep = (): Promise<void> =>
+    (sweeping = interrupted
+      .sweep()
+      .then(
+        (ids) => void (ids.length && logger.warn('runs interrupted before their outcome was recorded', { invocations: ids })),
+        warn('sweeping interrupted runs failed; retrying'),
+      )
+      // Idempotency keys past their 24 h window go too, a bounded number per sweep.
+      .then(() => idempotent.forgetExpired())
+      .then(
+        () => undefined,
+        warn('forgetting expired idempotency keys failed; retrying'),
+      ));
+  await sweep();
+  const timer = setInterval(() => void sweeping.then(sweep), Math.max(50, Math.floor(leaseMs / 2)));
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      reservations.stopRenewing();
       await sweeping;
     },
   };

@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { Container } from 'inversify';
-import { WitnessService, coreServices, randomId, type ApiKeyStore, type CapabilityRegistry } from '@switchyard/core';
+import { coreServices, randomId, type ApiKeyStore, type CapabilityRegistry } from '@switchyard/core';
 import { createHttpServer } from '@switchyard/http-kit';
 import { httpKitWiring, httpServices, type HttpFace } from '@switchyard/http-kit';
 import { httpApiWiring } from '@switchyard/http-api';
@@ -14,15 +14,14 @@ import { webDashboardWiring } from '@switchyard/web-dashboard';
 import { webContentWiring } from '@switchyard/web-content';
 import { telemetryServices, telemetryWiring } from '@switchyard/telemetry';
 import { wire } from '@switchyard/wiring';
-import { BackgroundWork, forwarderTask, integratorTask, retentionTask, roleRuns, witnessTask, type BackgroundTask } from './background-work.js';
+import { BackgroundWork, tasksFor, type BackgroundTask } from './background-work.js';
+import { backgroundWiring } from './background-wiring.js';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { configWiring, coreWiring, httpAppWiring, mcpWiring, pluginEnvironmentWiring, storageWiring } from './modules.js';
 import { loadPlugins } from './plugin-loader.js';
-import { upstreamListenerTask, upstreamRefresherTask } from './upstream-background.js';
 import { appServices, type LoadedPlugin } from './tokens.js';
 import type { ConfiguredUpstreamImports } from '@switchyard/core';
-import { fetchWitnessTransport } from '@switchyard/outbound-http';
 
 export interface Switchyard {
   config: Config;
@@ -45,9 +44,6 @@ export interface Switchyard {
   close(): Promise<void>;
 }
 
-/** How often a forwarder looks for due attempts unless webhooks.forwarding.pollMs says otherwise. */
-const DEFAULT_FORWARD_POLL_MS = 250;
-
 export async function createSwitchyard(config: Config, options: { logger?: Logger; tracing?: boolean } = {}): Promise<Switchyard> {
   const logger = options.logger ?? createLogger(config.log.level);
   const container = new Container();
@@ -69,6 +65,7 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
     webDashboardWiring,
     webContentWiring,
     httpAppWiring,
+    backgroundWiring,
   ];
   // Each enabled plugin brings its own module (plugin-kit), binding its LoadedPlugin.
   await container.loadAsync(...wire(packages, [appServices.loadedPlugins]), ...choices.map((c) => c.plugin.containerModule(c.options)));
@@ -104,25 +101,7 @@ export async function createSwitchyard(config: Config, options: { logger?: Logge
     plugins.push(...(await container.getAllAsync<LoadedPlugin>(appServices.loadedPlugins.token)));
     const registry = await container.getAsync<CapabilityRegistry>(coreServices.registry.token);
     upstreams = await container.getAsync<ConfiguredUpstreamImports>(appServices.upstreamImports.token);
-    // The one lifecycle of background work: every process sweeps its runs; a worker or an `all`
-    // process also integrates the ledger and forwards, while an api process only writes what they
-    // work (queued entries, forwarding jobs).
-    const ledger = await container.getAsync<typeof coreServices.ledger.T>(coreServices.ledger.token);
-    const forwarding = await container.getAsync<typeof coreServices.forwarding.T>(coreServices.forwarding.token);
-    // Witnesses configured (a malformed key stops the start here, before any work begins).
-    const witnesses = new WitnessService(ledger, config.ledger.witnesses ?? [], fetchWitnessTransport, config.ledger.witnessTimeoutMs ?? 5000);
-    // Write-ahead: every process renews the reservations of its runs in flight, and ends any run
-    // whose reservation lapsed (its process died, or could not write the outcome) as interrupted:
-    // now, and every half lease, whichever process on the database gets there first.
-    const sweeper = runSweeperTask(container, config.dispatch.runLeaseMs ?? 15_000, logger);
-    // Imported servers: worker and `all` processes refresh one that says its tools changed; with
-    // several processes, every one hears the others' refreshes.
-    const heard = upstreams.shared ? [upstreamListenerTask(upstreams)] : [];
-    background = new BackgroundWork(
-      roleRuns(config.role).background
-        ? [sweeper, ...heard, upstreamRefresherTask(upstreams), integratorTask(ledger, config.ledger.integrateIntervalMs, logger), ...(witnesses.configured > 0 ? [witnessTask(witnesses, config.ledger.integrateIntervalMs, logger)] : []), forwarderTask(forwarding, config.webhooks.forwarding?.pollMs ?? DEFAULT_FORWARD_POLL_MS), retentionTask(ledger, await container.getAsync<typeof coreServices.webhooks.T>(coreServices.webhooks.token), config.retention?.privateDays ?? null, config.retention?.intervalMs ?? 60_000, logger)] : [sweeper, ...heard],
-      logger,
-    );
+    background = new BackgroundWork(tasksFor(config.role, await container.getAllAsync<BackgroundTask>(appServices.backgroundTasks.token)), logger);
     await background.start();
     const metrics = container.get<typeof telemetryServices.metrics.T>(telemetryServices.metrics.token);
     const createServer = (): Server => createHttpServer(app, { maxHeaderBytes: config.server.maxHeaderBytes, refused: (code) => metrics.requestRefused(code) });
@@ -167,52 +146,4 @@ async function bootstrapApiKey(apiKeys: ApiKeyStore, configured: string | null):
   const key = randomId('sy_', 40);
   await apiKeys.add(key, 'generated at first start');
   return key;
-}
-
-/** Starts the renewal of this process's reservations and the sweep of lapsed ones (first sweep before the service answers). */
-/** The run sweeper as a task of the lifecycle (every role runs it: each process renews its own runs); it also forgets expired idempotency keys. */
-function runSweeperTask(container: Container, leaseMs: number, logger: Logger): BackgroundTask {
-  let running: { stop(): Promise<void> } | undefined;
-  return {
-    name: 'run-sweeper',
-    start: async () => {
-      running = await startRunSweeper(container, leaseMs, logger);
-    },
-    stop: async () => {
-      await running?.stop();
-      running = undefined;
-    },
-  };
-}
-
-async function startRunSweeper(container: Container, leaseMs: number, logger: Logger): Promise<{ stop(): Promise<void> }> {
-  const reservations = await container.getAsync<typeof coreServices.reservations.T>(coreServices.reservations.token);
-  const interrupted = await container.getAsync<typeof coreServices.interruptedRuns.T>(coreServices.interruptedRuns.token);
-  const idempotent = await container.getAsync<typeof coreServices.idempotentRuns.T>(coreServices.idempotentRuns.token);
-  const warn = (what: string) => (e: unknown) => logger.warn(what, { error: (e as Error)?.message ?? String(e) });
-  reservations.startRenewing(warn('renewing run reservations failed; retrying'));
-  let sweeping: Promise<void> = Promise.resolve();
-  const sweep = (): Promise<void> =>
-    (sweeping = interrupted
-      .sweep()
-      .then(
-        (ids) => void (ids.length && logger.warn('runs interrupted before their outcome was recorded', { invocations: ids })),
-        warn('sweeping interrupted runs failed; retrying'),
-      )
-      // Idempotency keys past their 24 h window go too, a bounded number per sweep.
-      .then(() => idempotent.forgetExpired())
-      .then(
-        () => undefined,
-        warn('forgetting expired idempotency keys failed; retrying'),
-      ));
-  await sweep();
-  const timer = setInterval(() => void sweeping.then(sweep), Math.max(50, Math.floor(leaseMs / 2)));
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      reservations.stopRenewing();
-      await sweeping;
-    },
-  };
 }

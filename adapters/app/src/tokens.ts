@@ -7,6 +7,7 @@ import type { UpstreamOAuthClients } from '@switchyard/mcp';
 import type { LoadedPlugin, PluginEnvironment } from '@switchyard/plugin-kit';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
+import type { BackgroundTask } from './background-work.js';
 import type { HttpOutboundSender } from '@switchyard/outbound-http';
 import type { ConfiguredUpstreamImports } from '@switchyard/core';
 
@@ -28,6 +29,8 @@ export const appServices = {
   /** What plugins start in (plugin-kit's PluginEnvironmentToken). */
   pluginEnvironment: createServiceRef<PluginEnvironment>({ id: 'PluginEnvironment' }),
   httpApp: createServiceRef<Express>({ id: 'HttpApp' }),
+  /** What a process does besides answering HTTP (background-wiring.ts adds each, in the order they start). */
+  backgroundTasks: createServiceRef<BackgroundTask>({ id: 'BackgroundTask', multiple: true }),
 } as const;
 
 export type { LoadedPlugin, Server };

@@ -22,6 +22,9 @@ export function upstreamListenerTask(imports: ConfiguredUpstreamImports): Backgr
   let listening: { close(): Promise<void> } | undefined;
   return {
     name: 'upstream-listener',
+    everyRole: true,
+    // With one process on the database (SQLite) there is no other process to hear.
+    enabled: imports.shared,
     start: async () => {
       listening = await imports.listenToOtherProcesses();
       // A refresh published while this process started (before it listened) is served now.

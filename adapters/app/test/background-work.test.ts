@@ -1,7 +1,7 @@
 // The lifecycle of background work: tasks start in order and stop in reverse, each stop awaited; a
 // stop that fails is logged and the others still stop; the role decides what a process runs.
 import { expect } from 'chai';
-import { BackgroundWork, roleRuns, type BackgroundTask } from '../src/background-work.js';
+import { BackgroundWork, roleRuns, tasksFor, type BackgroundTask } from '../src/background-work.js';
 import { createLogger } from '../src/logger.js';
 
 function recordingTask(name: string, events: string[], options: { failStop?: boolean; slowStopMs?: number } = {}): BackgroundTask {
@@ -45,5 +45,20 @@ describe('adapter app: background work', () => {
     expect(roleRuns('all')).to.deep.equal({ http: true, background: true });
     expect(roleRuns('api')).to.deep.equal({ http: true, background: false });
     expect(roleRuns('worker')).to.deep.equal({ http: false, background: true });
+  });
+
+  it('a process runs the tasks its role runs, in their order: every role those marked everyRole, none a task that is not enabled', () => {
+    const events: string[] = [];
+    const tasks: BackgroundTask[] = [
+      { ...recordingTask('run-sweeper', events), everyRole: true },
+      { ...recordingTask('upstream-listener', events), everyRole: true, enabled: false },
+      recordingTask('integrator', events),
+      { ...recordingTask('witnesses', events), enabled: false },
+      recordingTask('forwarder', events),
+    ];
+    expect(tasksFor('all', tasks).map((t) => t.name)).to.deep.equal(['run-sweeper', 'integrator', 'forwarder']);
+    expect(tasksFor('worker', tasks).map((t) => t.name)).to.deep.equal(['run-sweeper', 'integrator', 'forwarder']);
+    expect(tasksFor('api', tasks).map((t) => t.name)).to.deep.equal(['run-sweeper']);
+    expect(tasksFor('api', [{ ...tasks[1]!, enabled: true }]).map((t) => t.name)).to.deep.equal(['upstream-listener']);
   });
 });
