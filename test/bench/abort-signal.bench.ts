@@ -1,5 +1,5 @@
 // npm run bench:abort-signal — issue 32 item 3: is AbortSignal.any worth using on the newer lines?
-// The MCP client (adapters/mcp/src/upstream-client.ts) combines each tool call's pausable timer with
+// The MCP client (adapters/mcp/src/upstream/upstream-client.ts) combines each tool call's pausable timer with
 // the caller's signal through one controller and a listener; AbortSignal.any would follow both
 // signals itself. Each tested line (the machine's Node, and node22 and node24 from the lockfile)
 // runs support/abort-signal-line.mjs in its own process, both ways in alternating rounds; the lines

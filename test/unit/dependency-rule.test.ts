@@ -143,4 +143,22 @@ describe('architecture: the dependency rule', () => {
     const testFolders = readdirSync(join(root, 'core', 'test')).filter((name) => statSync(join(root, 'core', 'test', name)).isDirectory());
     expect(testFolders.filter((name) => !concepts.has(name))).to.deep.equal([]);
   });
+
+  it('adapters/mcp is two rooms, server/ (the faces Switchyard serves) and upstream/ (the client of upstream servers): neither imports the other, both may use the files at the top', () => {
+    const mcpSrc = join(root, 'adapters', 'mcp', 'src');
+    const roomOf = (file: string): string | null => (relative(mcpSrc, file).includes('/') ? relative(mcpSrc, file).split('/')[0]! : null);
+    const rooms = readdirSync(mcpSrc).filter((name) => statSync(join(mcpSrc, name)).isDirectory()).sort();
+    expect(rooms).to.deep.equal(['server', 'upstream']);
+    const crossings = sourceFiles(mcpSrc).flatMap((f) =>
+      importsOf(f)
+        .filter((i) => i.startsWith('.'))
+        .filter((i) => {
+          const own = roomOf(f);
+          const other = roomOf(resolve(dirname(f), i));
+          return own !== null && other !== null && other !== own;
+        })
+        .map((i) => `${relative(root, f)}: ${i}`),
+    );
+    expect(crossings).to.deep.equal([]);
+  });
 });

@@ -2,7 +2,7 @@
 // questions or withdraw calls in flight, matched to the session that asked.
 import { expect } from 'chai';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallerExchange, SessionIds, capabilitiesOf } from '../src/index.js';
+import { CallerExchange, SessionIds, capabilitiesOf } from '../../src/index.js';
 
 const ids = new SessionIds([new Uint8Array(32).fill(7)]);
 const sessionIdFor = (params: unknown) => ids.issue(params, 'owner');

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import type { JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { SwitchyardError, type Capability, type DispatchOutcome } from '@switchyard/core';
-import { CallerExchange, OneRequestTransport, leanToolCall, switchyardFace, virtualFace, type CallerTools, type ServerFace } from '../src/index.js';
+import { CallerExchange, OneRequestTransport, leanToolCall, switchyardFace, virtualFace, type CallerTools, type ServerFace } from '../../src/index.js';
 
 const capability = {
   key: 'DEMO_ECHO',

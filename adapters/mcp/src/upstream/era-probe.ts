@@ -5,7 +5,7 @@
 // anything else legacy (initialize). One small request per connection, and it runs nothing.
 import { randomBytes } from 'node:crypto';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import { MODERN_PROTOCOL_VERSION as MODERN_VERSION } from './modern-upstream.js';
+import { MODERN_PROTOCOL_VERSION as MODERN_VERSION } from '../eras.js';
 
 /** The revision's own error codes: only a 2026-era server answers with them. */
 const MODERN_ERRORS = new Set([-32020, -32021, -32022]);

@@ -17,7 +17,8 @@ import { SwitchyardError, textOf, type CallerChannel, type ContentBlock, type Fo
 import { traceHeaders } from '@switchyard/telemetry';
 import { ANSWER_TOO_LARGE_CODE, BoundedStdioTransport } from './bounded-stdio-transport.js';
 import { AnswerCutOffError, AnswerTooLargeError, createLeanFetch } from './lean-fetch.js';
-import { MODERN_PROTOCOL_VERSION, ModernUpstreamConnection, speaksOnlyModern, type ModernTarget } from './modern-upstream.js';
+import { ModernUpstreamConnection, speaksOnlyModern, type ModernTarget } from './modern-upstream.js';
+import { MODERN_PROTOCOL_VERSION } from '../eras.js';
 import type { OAuthClientProvider as ModernOAuthProvider } from '@modelcontextprotocol/client';
 import { ProbeTimeoutError, announcingInitialize, probeEra, type EraVerdict } from './era-probe.js';
 import { refuseWrongEraAnswer } from './wrong-era-answer.js';

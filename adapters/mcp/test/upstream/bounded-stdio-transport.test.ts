@@ -4,7 +4,7 @@
 // not at all when it is the server's own notification; the lines after it are read as usual.
 import { expect } from 'chai';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { ANSWER_TOO_LARGE_CODE, BoundedStdioTransport } from '../src/bounded-stdio-transport.js';
+import { ANSWER_TOO_LARGE_CODE, BoundedStdioTransport } from '../../src/upstream/bounded-stdio-transport.js';
 
 // Answers each request line `{id, params: {shape}}` with a line of that shape; `big` text is 5000 bytes.
 const SERVER = `

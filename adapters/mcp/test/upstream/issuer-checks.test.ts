@@ -1,8 +1,8 @@
 // The checks an authorization server is held to: its metadata names the issuer it was fetched for
 // (RFC 8414 §3.3), and an authorization response's iss names that issuer exactly (RFC 9207).
 import { expect } from 'chai';
-import { metadataIssuerProblem, responseIssuerProblem } from '../src/issuer-checks.js';
-import { unionOfScopes } from '../src/upstream-auth.js';
+import { metadataIssuerProblem, responseIssuerProblem } from '../../src/upstream/issuer-checks.js';
+import { unionOfScopes } from '../../src/upstream/upstream-auth.js';
 
 const AS = 'https://auth.example.com/tenant1';
 

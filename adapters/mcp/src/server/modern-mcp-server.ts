@@ -16,7 +16,7 @@ import { answerRound, resumeRound, startAsking, type RoundContext } from './inpu
 import type { PausedCalls } from './paused-calls.js';
 import type { Holder } from './caller-sessions.js';
 import { argumentsDigest, type RequestStateClaims } from './request-state-seal.js';
-import { MODERN_PROTOCOL_VERSION } from './modern-upstream.js';
+import { MODERN_PROTOCOL_VERSION } from '../eras.js';
 import { askedOf, asksForInput, retryFieldsOf } from './forwarded-input.js';
 
 /** What this face tells the runs it starts and the requests it forwards: its caller speaks 2026-07-28 (an upstream of both eras is spoken that too). */

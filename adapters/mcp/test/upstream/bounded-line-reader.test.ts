@@ -2,7 +2,7 @@
 // by its size and edges; and `holds` says truly whether a chunk's bytes are still needed, so the
 // transport may free every chunk it does not hold (freeing one it holds would corrupt the line).
 import { expect } from 'chai';
-import { BoundedLineReader } from '../src/bounded-line-reader.js';
+import { BoundedLineReader } from '../../src/upstream/bounded-line-reader.js';
 
 /** A chunk as a pipe read gives it: its own ArrayBuffer (Buffer.from would share the pool's). */
 const chunk = (text: string | Buffer) => {

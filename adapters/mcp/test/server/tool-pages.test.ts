@@ -2,7 +2,7 @@
 // -32602 for a cursor we did not make.
 import { expect } from 'chai';
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { pageOfTools } from '../src/tool-pages.js';
+import { pageOfTools } from '../../src/server/tool-pages.js';
 
 const tool = (name: string): Tool => ({ name, inputSchema: { type: 'object' } });
 

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { SwitchyardError, type Capability, type DispatchOutcome, type InvocationStatus } from '@switchyard/core';
-import { createSwitchyardMcpServer, type CallerTools } from '../src/index.js';
+import { createSwitchyardMcpServer, type CallerTools } from '../../src/index.js';
 
 const capability: Capability = {
   key: 'DEMO_ECHO',

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SwitchyardError } from '@switchyard/core';
-import { McpUpstreamClient, hostMcpServer, type HostedMcpServer } from '../src/index.js';
+import { McpUpstreamClient, hostMcpServer, type HostedMcpServer } from '../../src/index.js';
 
 function testServerFactory(counter: { sessions: number }) {
   return () => {
@@ -138,7 +138,7 @@ for (const transport of ['sse', 'streamable-http'] as const) {
 describe('adapter mcp: McpUpstreamClient over stdio', function () {
   this.timeout(30_000);
   // The listing fixture: tools from TOOLS_FILE, two per page; each call answers its own pid.
-  const fixture = new URL('../../../test/support/listing-mcp-server.mjs', import.meta.url).pathname;
+  const fixture = new URL('../../../../test/support/listing-mcp-server.mjs', import.meta.url).pathname;
   let dir: string;
   let toolsFile: string;
   let client: McpUpstreamClient;

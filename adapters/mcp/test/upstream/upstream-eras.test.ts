@@ -4,9 +4,9 @@
 // upstream's log messages (the level asked in _meta); subscriptions stay on the 2025 connection.
 import { expect } from 'chai';
 import type { UpstreamLogEntry } from '@switchyard/core';
-import { McpUpstreamClient } from '../src/index.js';
-import { ModernUpstreamConnection } from '../src/modern-upstream.js';
-import { startModernUpstream, type ModernUpstream } from '../../../test/support/modern-mcp-server.js';
+import { McpUpstreamClient } from '../../src/index.js';
+import { ModernUpstreamConnection } from '../../src/upstream/modern-upstream.js';
+import { startModernUpstream, type ModernUpstream } from '../../../../test/support/modern-mcp-server.js';
 
 const MODERN = '2026-07-28';
 

@@ -1,7 +1,7 @@
 // The initialize a client of both eras sends before it knows the server's: it carries the
 // Mcp-Method header the 2026-07-28 revision requires on every POST; nothing else is touched.
 import { expect } from 'chai';
-import { announcingInitialize } from '../src/era-probe.js';
+import { announcingInitialize } from '../../src/upstream/era-probe.js';
 
 function recording(): { fetch: typeof fetch; seen: Array<Record<string, string>> } {
   const seen: Array<Record<string, string>> = [];

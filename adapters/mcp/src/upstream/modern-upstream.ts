@@ -8,8 +8,8 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { BoundedStdioTransport } from './bounded-stdio-transport.js';
 import type { UpstreamConnection, UpstreamRequestOptions } from './upstream-connection.js';
+import { MODERN_PROTOCOL_VERSION } from '../eras.js';
 
-export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 /** The spec's "unsupported protocol version" error, which names the versions the server speaks. */
 const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 

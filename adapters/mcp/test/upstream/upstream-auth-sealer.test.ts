@@ -1,7 +1,7 @@
 // Sealing upstream credentials: AES-256-GCM under a key ring, the server's name bound to each record.
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { CredentialSealer } from '../src/upstream-auth-sealer.js';
+import { CredentialSealer } from '../../src/upstream/upstream-auth-sealer.js';
 
 const key = (kid: string) => ({ kid, secret: randomBytes(32).toString('base64') });
 

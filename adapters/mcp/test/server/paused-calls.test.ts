@@ -4,8 +4,8 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { SwitchyardError } from '@switchyard/core';
-import { PausedCalls, type PausedRun } from '../src/paused-calls.js';
-import { RequestStateSeal } from '../src/request-state-seal.js';
+import { PausedCalls, type PausedRun } from '../../src/server/paused-calls.js';
+import { RequestStateSeal } from '../../src/server/request-state-seal.js';
 
 const seal = () => new RequestStateSeal(randomBytes(32));
 

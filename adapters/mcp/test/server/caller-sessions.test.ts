@@ -3,7 +3,7 @@
 // upstream subscribe leaves behind (nothing).
 import { expect } from 'chai';
 import { SwitchyardError } from '@switchyard/core';
-import { CallerSessions, holderOf, logPasses, type Holder } from '../src/caller-sessions.js';
+import { CallerSessions, holderOf, logPasses, type Holder } from '../../src/server/caller-sessions.js';
 
 const LIMITS = { maxSessions: 3, maxPerCredential: 3, keyedReserve: 0, maxSubscriptions: 2, idleMs: 60_000, streamIdleMs: 60_000 };
 /** A keyed holder of its own share. */
