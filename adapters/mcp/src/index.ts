@@ -4,7 +4,7 @@ export { hostMcpServer, type HostedMcpServer, type HostOptions } from './server/
 export { IDEMPOTENCY_META_KEY, createSwitchyardMcpServer, toolOf, toolResultOf, rpcErrorOf, type CallerTools, type SwitchyardMcpServerOptions } from './server/switchyard-mcp-server.js';
 export { createVirtualMcpServer, type ServerPassThrough, type VirtualMcpServerOptions } from './server/virtual-mcp-server.js';
 export { pageOfTools, DEFAULT_PAGE_SIZE } from './server/tool-pages.js';
-export { isStaleSession } from './upstream/upstream-client.js';
+export { isStaleSession } from './upstream/tool-results.js';
 export { CallerExchange, capabilitiesOf, isInitialize, type CallerCapabilities } from './server/caller-exchange.js';
 export { SessionIds, SESSION_ID_KEY_LABEL, type SessionIdCheck } from './server/session-ids.js';
 export { CallerSessions, holderOf, logPasses, LOG_LEVELS, type CallerSessionLimits, type Holder, type LogLevel, type SessionStream } from './server/caller-sessions.js';

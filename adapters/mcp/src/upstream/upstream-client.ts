@@ -1,33 +1,32 @@
-// McpUpstreamClient: the one MCP client adapter. Keeps one connection per upstream and reuses it
+// McpUpstreamClient: the one MCP client adapter, the pool of connections and the era each speaks.
+// The rest is beside it: the transports (transports.ts), matching an upstream's messages to the call
+// in flight they are about (in-flight-calls.ts), what it says changed and the subscriptions callers
+// hold (subscriptions.ts), what an answer is (tool-results.ts). Keeps one connection per upstream and reuses it
 // (for stdio: one child process, started on first use and again after it exits), and for an
 // upstream that speaks both eras a second one, in 2026-07-28, for callers of that revision; maps transport
 // failures to upstream_unavailable and slow calls to upstream_timeout. A call passes on what the
 // upstream says meanwhile: progress and elicitation/sampling requests to the caller's channel, log
 // messages to the run (and to the caller, when it asked for them); the caller's abort becomes
 // notifications/cancelled upstream. Resource updates go to whoever listens (the subscriptions).
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, LoggingMessageNotificationSchema, McpError, ResourceUpdatedNotificationSchema, ResultSchema, ToolListChangedNotificationSchema, type Request as McpRequest } from '@modelcontextprotocol/sdk/types.js';
-import { SwitchyardError, textOf, type CallerChannel, type ContentBlock, type ForwardedRequestOptions, type McpToolDescription, type ToolCallOptions, type ToolCallResult, type UpstreamAddress, type UpstreamLogEntry, type UpstreamToolClient } from '@switchyard/core';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, LoggingMessageNotificationSchema, McpError, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema, type Request as McpRequest } from '@modelcontextprotocol/sdk/types.js';
+import { SwitchyardError, type ForwardedRequestOptions, type McpToolDescription, type ToolCallOptions, type ToolCallResult, type UpstreamAddress, type UpstreamLogEntry, type UpstreamToolClient } from '@switchyard/core';
 import { traceHeaders } from '@switchyard/telemetry';
-import { ANSWER_TOO_LARGE_CODE, BoundedStdioTransport } from './bounded-stdio-transport.js';
+import type { OAuthClientProvider as ModernOAuthProvider } from '@modelcontextprotocol/client';
+import { MODERN_PROTOCOL_VERSION } from '../eras.js';
+import { ANSWER_TOO_LARGE_CODE } from './bounded-stdio-transport.js';
+import { ProbeTimeoutError, probeEra, type EraVerdict } from './era-probe.js';
+import { InFlightCalls, askCaller, currentCall, currentStream, passLog, type CallerQuestion, type InFlightCall } from './in-flight-calls.js';
 import { AnswerCutOffError, AnswerTooLargeError, createLeanFetch } from './lean-fetch.js';
 import { ModernUpstreamConnection, speaksOnlyModern, type ModernTarget } from './modern-upstream.js';
-import { MODERN_PROTOCOL_VERSION } from '../eras.js';
-import type { OAuthClientProvider as ModernOAuthProvider } from '@modelcontextprotocol/client';
-import { ProbeTimeoutError, announcingInitialize, probeEra, type EraVerdict } from './era-probe.js';
-import { refuseWrongEraAnswer } from './wrong-era-answer.js';
+import { UpstreamSubscriptions } from './subscriptions.js';
+import { AnyResult, answerBytes, isStaleSession, toToolCallResult } from './tool-results.js';
+import { legacyTransport } from './transports.js';
 import type { UpstreamConnection } from './upstream-connection.js';
 import type { UpstreamOAuthClients } from './upstream-auth.js';
+import { refuseWrongEraAnswer } from './wrong-era-answer.js';
 
 const CLIENT_INFO = { name: 'switchyard', version: '0.1.0' };
-/** Enough of a stdio server's stderr to say why it would not start. */
-const STDERR_TAIL = 2000;
 /** A server that keeps answering with a cursor is not listed forever. */
 const MAX_TOOL_PAGES = 100;
 
@@ -41,42 +40,11 @@ const modernKeyOf = (key: string): string => `${key} ${MODERN_PROTOCOL_VERSION}`
 /** Requests that stay on an upstream's 2025 connection whoever asks: its resource updates arrive there (notifications/resources/updated). */
 const ON_LEGACY_CONNECTION = new Set(['resources/subscribe', 'resources/unsubscribe']);
 
-/** One tools/call (or forwarded request) in flight: where the upstream's messages about it go. */
-interface InFlightCall {
-  channel: CallerChannel | undefined;
-  onLog: ((entry: UpstreamLogEntry) => void) | undefined;
-  /** Set when the upstream asked the caller something it cannot answer: the run fails with it. */
-  unanswered: SwitchyardError | null;
-  /** Set when the call's answer broke off (too large, or the connection closed mid-answer): the run fails with it at once. */
-  broken: Error | null;
-  fail(err: Error): void;
-  /** The call's time limit stops while the caller is being asked (a person may take a while) and starts over once answered. */
-  pauseClock(): void;
-  resumeClock(): void;
-}
-
-/** What an upstream may ask a call's caller: elicitation/create or sampling/createMessage. */
-type CallerQuestion = 'elicit' | 'sample' | 'listRoots';
-
 /** What an initialize refused by an upstream that speaks only 2026-07-28 comes to. */
 const MODERN_ONLY = Symbol('modern-only');
 
 /** The SDK's own request timeout is replaced by the call's clock (which pauses): set beyond reach. */
 const NO_SDK_TIMEOUT = 2_147_483_647;
-
-/**
- * MCP does not say which call a log message or a server request belongs to. Over streamable HTTP
- * it arrives on the call's own response stream, whose reading runs in the call's async context;
- * over stdio and SSE it belongs to the call when only one is in flight on that connection.
- */
-const currentCall = new AsyncLocalStorage<InFlightCall>();
-
-/**
- * The legacy SSE transport answers every call on its connection's one event stream, opened while
- * connecting: when that stream breaks off (too large, or the upstream went away), every call in
- * flight on the connection has lost its answer and fails at once.
- */
-const currentStream = new AsyncLocalStorage<{ failAll(err: Error): void }>();
 
 export interface McpUpstreamClientOptions {
   /** How long opening a connection may take before the upstream counts as unavailable. */
@@ -102,12 +70,10 @@ export class McpUpstreamClient implements UpstreamToolClient {
   private readonly oauth: UpstreamOAuthClients | undefined;
   private readonly http: ReturnType<typeof createLeanFetch>;
   private readonly maxResultBytes: number;
-  private readonly toolListListeners = new Set<(upstream: UpstreamAddress) => void>();
-  private readonly resourceListeners = new Set<(upstream: UpstreamAddress, params: { uri: string } & Record<string, unknown>) => void>();
-  /** Resource URIs subscribed on each connection key: renewed on the next connection after a drop. */
-  private readonly subscribed = new Map<string, Set<string>>();
-  /** Calls in flight on each connection. */
-  private readonly inFlight = new WeakMap<UpstreamConnection, Set<InFlightCall>>();
+  /** Who hears an upstream's changes, and the resources subscribed on each connection. */
+  private readonly subscriptions = new UpstreamSubscriptions();
+  /** Calls in flight on each connection, to match an upstream's messages to the call they are about. */
+  private readonly inFlight = new InFlightCalls();
   /**
    * Upstreams (by connection key) whose probe found both eras: the verdict, with the probe's
    * discover result when it gave one, kept so a 2026 caller's connection opens without probing
@@ -124,13 +90,11 @@ export class McpUpstreamClient implements UpstreamToolClient {
   }
 
   onToolListChanged(listener: (upstream: UpstreamAddress) => void): () => void {
-    this.toolListListeners.add(listener);
-    return () => this.toolListListeners.delete(listener);
+    return this.subscriptions.onToolListChanged(listener);
   }
 
   onResourceUpdated(listener: (upstream: UpstreamAddress, params: { uri: string } & Record<string, unknown>) => void): () => void {
-    this.resourceListeners.add(listener);
-    return () => this.resourceListeners.delete(listener);
+    return this.subscriptions.onResourceUpdated(listener);
   }
 
   async listTools(upstream: UpstreamAddress, options: { timeoutMs: number }): Promise<McpToolDescription[]> {
@@ -193,9 +157,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
         if (--asking === 0 && !stop.signal.aborted) startClock();
       },
     };
-    let calls = this.inFlight.get(client) ?? new Set<InFlightCall>();
-    this.inFlight.set(client, calls);
-    calls.add(call);
+    this.inFlight.track(client, call);
     startClock();
     try {
       const progress = options.channel?.progress;
@@ -215,11 +177,9 @@ export class McpUpstreamClient implements UpstreamToolClient {
         if (!isStaleSession(err) || stop.signal.aborted) throw err;
         // The upstream restarted while we were idle and never read the call: a new session, same call.
         this.forget(connectionKey, pending, client);
-        calls.delete(call);
+        this.inFlight.untrack(client, call);
         client = await this.connection(connectionKey, upstream);
-        calls = this.inFlight.get(client) ?? new Set<InFlightCall>();
-        this.inFlight.set(client, calls);
-        calls.add(call);
+        this.inFlight.track(client, call);
         result = await send(client);
       }
       if (call.unanswered) throw call.unanswered;
@@ -262,7 +222,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
     } finally {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', withdraw);
-      calls.delete(call);
+      this.inFlight.untrack(client, call);
     }
   }
 
@@ -284,12 +244,10 @@ export class McpUpstreamClient implements UpstreamToolClient {
       pauseClock: () => {},
       resumeClock: () => {},
     };
-    let calls: Set<InFlightCall> | undefined;
+    let tracked: UpstreamConnection | undefined;
     const track = (c: UpstreamConnection) => {
-      calls?.delete(call);
-      calls = this.inFlight.get(c) ?? new Set<InFlightCall>();
-      this.inFlight.set(c, calls);
-      calls.add(call);
+      if (tracked) this.inFlight.untrack(tracked, call);
+      this.inFlight.track((tracked = c), call);
     };
     try {
       connectionKey = await this.keyFor(upstream, era);
@@ -313,7 +271,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
         answer = await send(client);
       }
       if (call.unanswered) throw call.unanswered;
-      this.noteSubscription(connectionKey, method, params);
+      this.subscriptions.note(connectionKey, method, params);
       return answer;
     } catch (err) {
       if (call.unanswered) throw call.unanswered;
@@ -326,7 +284,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
       if (client) this.drop(connectionKey, client);
       throw new SwitchyardError('upstream_unavailable', `${upstream.url} is unavailable: ${(err as Error).message}`, { upstream: upstream.url, method });
     } finally {
-      calls?.delete(call);
+      if (tracked) this.inFlight.untrack(tracked, call);
     }
   }
 
@@ -359,90 +317,18 @@ export class McpUpstreamClient implements UpstreamToolClient {
     return err instanceof McpError && err.code === ANSWER_TOO_LARGE_CODE ? new AnswerTooLargeError(this.maxResultBytes) : null;
   }
 
-  /** The call a message from this connection belongs to: its own stream's, else the only one in flight. */
-  private callFor(client: UpstreamConnection): InFlightCall | undefined {
-    const scoped = currentCall.getStore();
-    if (scoped) return scoped;
-    const calls = this.inFlight.get(client);
-    return calls && calls.size === 1 ? [...calls][0] : undefined;
-  }
-
   /**
    * Elicitation and sampling requests go to the caller of the call they belong to, when its client
    * can answer them; otherwise the upstream gets an error and the run fails with a coded reason.
    */
   private answerCallerRequests(client: Client): void {
-    const ask = (kind: CallerQuestion, params: Record<string, unknown>) => this.askCaller(kind, params, this.callFor(client), true);
+    const ask = (kind: CallerQuestion, params: Record<string, unknown>) => askCaller(kind, params, this.inFlight.callFor(client), true);
     client.setRequestHandler(ElicitRequestSchema, (request) => ask('elicit', request.params as Record<string, unknown>) as never);
     client.setRequestHandler(CreateMessageRequestSchema, (request) => ask('sample', request.params as Record<string, unknown>) as never);
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
       const { level, logger, data } = notification.params;
-      this.passLog(this.callFor(client), { level, ...(logger !== undefined ? { logger } : {}), data });
+      passLog(this.inFlight.callFor(client), { level, ...(logger !== undefined ? { logger } : {}), data });
     });
-  }
-
-  /** An upstream's log message goes to the run of the call it belongs to, and to its caller when it asked for them. */
-  private passLog(call: InFlightCall | undefined, entry: UpstreamLogEntry): void {
-    call?.onLog?.(entry);
-    call?.channel?.log?.(entry);
-  }
-
-  /**
-   * Asks the caller of `call` (elicitation or sampling), its clock paused meanwhile; when it cannot
-   * answer, the run fails with a coded reason and the upstream is told (`several`: the question may
-   * have come while more than one call was in flight on the connection).
-   */
-  private async askCaller(kind: CallerQuestion, params: Record<string, unknown>, call: InFlightCall | undefined, several: boolean, key?: string): Promise<Record<string, unknown>> {
-    const code = kind === 'elicit' ? 'elicitation_unsupported' : kind === 'sample' ? 'sampling_unsupported' : 'roots_unsupported';
-    const what = kind === 'elicit' ? 'elicitation/create' : kind === 'sample' ? 'sampling/createMessage' : 'roots/list';
-    const answer = call?.channel?.[kind];
-    if (!answer) {
-      const reason = call || !several
-        ? `the upstream asked the caller for ${what}, which the caller's MCP client does not support`
-        : `the upstream asked for ${what} while several calls were in flight on one connection; it cannot be told which caller to ask`;
-      const error = new SwitchyardError(code, reason, { method: what });
-      if (call) call.unanswered ??= error;
-      throw new McpError(ErrorCode.MethodNotFound, reason);
-    }
-    call.pauseClock();
-    try {
-      return await answer(params, key);
-    } finally {
-      call.resumeClock();
-    }
-  }
-
-  /** Remembers what a forwarded resources/subscribe or unsubscribe did, so a new connection can renew it. */
-  private noteSubscription(key: string, method: string, params: Record<string, unknown> | undefined): void {
-    const uri = params?.['uri'];
-    if (typeof uri !== 'string' || (method !== 'resources/subscribe' && method !== 'resources/unsubscribe')) return;
-    let uris = this.subscribed.get(key);
-    if (method === 'resources/subscribe') {
-      if (!uris) this.subscribed.set(key, (uris = new Set()));
-      uris.add(uri);
-    } else if (uris?.delete(uri) && uris.size === 0) {
-      this.subscribed.delete(key);
-    }
-  }
-
-  /**
-   * A new connection (the upstream restarted, or its session went stale) starts with no
-   * subscriptions: those its callers still hold are sent again, so their updates keep coming.
-   */
-  private renewSubscriptions(key: string, client: UpstreamConnection): void {
-    for (const uri of this.subscribed.get(key) ?? []) {
-      client.request({ method: 'resources/subscribe', params: { uri } }, AnyResult as never, { timeout: this.connectTimeoutMs }).catch(() => {});
-    }
-  }
-
-  /** An upstream said its tools changed (a 2025 notification, or on a 2026 listen stream): its listeners hear it. */
-  private toolListChanged(upstream: UpstreamAddress): void {
-    for (const listener of this.toolListListeners) listener(upstream);
-  }
-
-  /** An upstream said a subscribed resource changed, in either era. */
-  private resourceUpdated(upstream: UpstreamAddress, params: { uri: string } & Record<string, unknown>): void {
-    for (const listener of this.resourceListeners) listener(upstream, params);
   }
 
   /**
@@ -464,7 +350,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
       pending.then(
         (client) => {
           client.onclose = () => this.drop(key, client);
-          this.renewSubscriptions(key, client);
+          this.subscriptions.renew(key, client, this.connectTimeoutMs);
         },
         () => this.connections.delete(key),
       );
@@ -481,36 +367,6 @@ export class McpUpstreamClient implements UpstreamToolClient {
       await new Promise((resolve) => setTimeout(resolve, 50));
       return this.connectOnce(upstream, key);
     }
-  }
-
-  private async transportFor(upstream: UpstreamAddress): Promise<{ transport: Transport; stderr: () => string }> {
-    if (upstream.transport === 'stdio') {
-      if (!upstream.command) throw new SwitchyardError('upstream_unavailable', `${upstream.url} has no command to start`, { upstream: upstream.url });
-      const transport = new BoundedStdioTransport({
-        command: upstream.command,
-        args: upstream.args ?? [],
-        env: { ...getDefaultEnvironment(), ...upstream.env },
-        cwd: upstream.cwd,
-        // Piped and drained: kept as a short tail for error messages, never mixed into our own output.
-        stderr: 'pipe',
-        maxMessageBytes: this.maxResultBytes,
-        parse: deserializeMessage,
-      });
-      let tail = '';
-      transport.stderr?.on('data', (chunk: Buffer) => {
-        tail = (tail + chunk.toString('utf8')).slice(-STDERR_TAIL);
-      });
-      return { transport, stderr: () => tail.trim() };
-    }
-    const url = new URL(upstream.url);
-    // Configured headers (e.g. authorization) go on every request, the SSE stream included.
-    const announcing = announcingInitialize(this.http.fetch as typeof fetch);
-    const options = { fetch: announcing, ...(upstream.headers ? { requestInit: { headers: upstream.headers } } : {}) };
-    if (upstream.oauth) {
-      const { authProvider, fetch } = await this.signIn(upstream, upstream.oauth, announcing);
-      return { transport: new StreamableHTTPClientTransport(url, { ...options, authProvider, fetch }), stderr: () => '' };
-    }
-    return { transport: upstream.transport === 'sse' ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options), stderr: () => '' };
   }
 
   /**
@@ -565,10 +421,10 @@ export class McpUpstreamClient implements UpstreamToolClient {
       // Its InputRequiredResult questions go to the caller of the call they belong to (its own async
       // context); its log messages to the call's run, as on a 2025 connection; its listen stream's
       // notifications reach the same listeners as a 2025 upstream's unsolicited ones.
-      const events = { resourceUpdated: (params: { uri: string } & Record<string, unknown>) => this.resourceUpdated(upstream, params), toolListChanged: () => this.toolListChanged(upstream) };
+      const events = { resourceUpdated: (params: { uri: string } & Record<string, unknown>) => this.subscriptions.resourceUpdated(upstream, params), toolListChanged: () => this.subscriptions.toolListChanged(upstream) };
       let connection: ModernUpstreamConnection | undefined;
-      const log = (entry: UpstreamLogEntry) => this.passLog(connection ? this.callFor(connection) : currentCall.getStore(), entry);
-      connection = await ModernUpstreamConnection.open(target, CLIENT_INFO, this.connectTimeoutMs, (kind, params, key) => this.askCaller(kind, params, currentCall.getStore(), false, key), events, discover, log);
+      const log = (entry: UpstreamLogEntry) => passLog(connection ? this.inFlight.callFor(connection) : currentCall.getStore(), entry);
+      connection = await ModernUpstreamConnection.open(target, CLIENT_INFO, this.connectTimeoutMs, (kind, params, key) => askCaller(kind, params, currentCall.getStore(), false, key), events, discover, log);
       return connection;
     } catch (err) {
       // upstream_auth_required (the owner has not connected it, or must again) is said as it is.
@@ -580,16 +436,16 @@ export class McpUpstreamClient implements UpstreamToolClient {
 
   /** Initialize at the newest 2025 version; MODERN_ONLY when the upstream refuses it for 2026-07-28. */
   private async connectLegacy(upstream: UpstreamAddress): Promise<Client | typeof MODERN_ONLY> {
-    const { transport, stderr } = await this.transportFor(upstream);
+    const { transport, stderr } = await legacyTransport(upstream, { maxMessageBytes: this.maxResultBytes, fetch: this.http.fetch as typeof fetch, signIn: (name, inner) => this.signIn(upstream, name, inner) });
     // Declared so upstreams offer their elicitation and sampling tools; each request is passed to
     // the caller of the call it belongs to (or fails that run when the caller cannot answer).
     const client = new Client(CLIENT_INFO, { capabilities: { elicitation: {}, sampling: {} } });
     this.answerCallerRequests(client);
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      this.toolListChanged(upstream);
+      this.subscriptions.toolListChanged(upstream);
     });
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
-      this.resourceUpdated(upstream, notification.params as { uri: string } & Record<string, unknown>);
+      this.subscriptions.resourceUpdated(upstream, notification.params as { uri: string } & Record<string, unknown>);
     });
     // The SSE handshake waits for an endpoint event with no timeout of its own, so the whole
     // connect is raced against one deadline.
@@ -599,9 +455,7 @@ export class McpUpstreamClient implements UpstreamToolClient {
     });
     try {
       const connecting = () => client.connect(transport, { timeout: this.connectTimeoutMs });
-      const failAll = (err: Error) => {
-        for (const call of this.inFlight.get(client) ?? []) call.fail(err);
-      };
+      const failAll = (err: Error) => this.inFlight.failAll(client, err);
       await Promise.race([upstream.transport === 'sse' ? currentStream.run({ failAll }, connecting) : connecting(), deadline]);
       return client;
     } catch (err) {
@@ -631,62 +485,5 @@ export class McpUpstreamClient implements UpstreamToolClient {
     this.connections.clear();
     await Promise.all(all.map((p) => p.then((c) => c.close()).catch(() => {})));
     this.http.close();
-  }
-}
-
-/** Any result object (the SDK's base schema keeps unknown fields): forwarded as the upstream gave it. */
-const AnyResult = ResultSchema;
-
-/**
- * An error that says the upstream never saw the request on our session, so sending it again on a
- * new one cannot run anything twice: the server refused the session unread, the connection was
- * refused, a kept-alive socket turned out closed before the request went out (marked by
- * lean-fetch), or the SDK found the connection closed before writing.
- */
-export function isStaleSession(err: unknown): boolean {
-  // The spec says 404 for a session the server does not know; many servers (server-everything
-  // among them) answer 400 "No valid session ID". Either way the request was refused unread.
-  if (err instanceof StreamableHTTPError) return err.code === 404 || (err.code === 400 && /session/i.test(err.message));
-  if (err instanceof McpError) return false;
-  if (err instanceof Error && err.message === 'Not connected') return true;
-  const e = err as { code?: unknown; unsent?: unknown; cause?: { code?: unknown; unsent?: unknown } } | null;
-  return e?.code === 'ECONNREFUSED' || e?.cause?.code === 'ECONNREFUSED' || e?.unsent === true || e?.cause?.unsent === true;
-}
-
-/** What an answer weighs: the text and base64 of its content blocks and its structured content as JSON. */
-function answerBytes(result: { content?: unknown; structuredContent?: unknown }): number {
-  let bytes = 0;
-  if (Array.isArray(result.content)) {
-    for (const block of result.content as Array<Record<string, unknown>>) {
-      for (const value of [block['text'], block['data'], (block['resource'] as Record<string, unknown> | undefined)?.['text'], (block['resource'] as Record<string, unknown> | undefined)?.['blob']]) {
-        if (typeof value === 'string') bytes += value.length;
-      }
-    }
-  }
-  if (result.structuredContent !== undefined) bytes += JSON.stringify(result.structuredContent)?.length ?? 0;
-  return bytes;
-}
-
-function toToolCallResult(result: { isError?: boolean; content?: unknown; structuredContent?: unknown }): ToolCallResult {
-  const content = Array.isArray(result.content) ? (result.content as ContentBlock[]) : [];
-  const text = textOf(content);
-  let value: unknown = result.structuredContent;
-  if (value === undefined) value = maybeJson(text);
-  return { isError: result.isError === true, value, text, content, ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}) };
-}
-
-/** JSON text can only start (after JSON's whitespace) with one of these. */
-const JSON_START = /^[ \t\n\r]*[{["\-0-9tfn]/;
-
-/**
- * The text parsed as JSON, or the text itself. Plain text (most tool answers) is told apart
- * without JSON.parse: its throw, with the stack it captures, cost more than the rest of the answer.
- */
-function maybeJson(text: string): unknown {
-  if (!JSON_START.test(text)) return text;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
   }
 }

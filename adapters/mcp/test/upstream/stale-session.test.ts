@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { isStaleSession } from '../../src/upstream/upstream-client.js';
+import { isStaleSession } from '../../src/upstream/tool-results.js';
 
 const withCode = (code: string, extra: Record<string, unknown> = {}) => Object.assign(new Error(code), { code, ...extra });
 
