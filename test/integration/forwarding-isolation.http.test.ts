@@ -5,6 +5,7 @@
 // hanging destination answers.
 import { expect } from 'chai';
 import request from 'supertest';
+import { coreServices } from '@switchyard/core';
 import { TEST_API_KEY, engines, startListeningService, type ListeningService } from '../support/app.js';
 import { eventually, startReceiver, type Receiver } from '../support/receiver.js';
 
@@ -103,6 +104,50 @@ for (const engine of engines()) {
       hangingRx.release();
       await allIn(held, 'delivered');
       expect(hangingRx.peakHanging).to.equal(1);
+    });
+
+    it('a claim that ran while intake could lease nothing takes no more of a destination than its room: a hanging one never holds the slots another needs', async () => {
+      const stuckHook = await newHook('stuck-race');
+      const healthyHook = await newHook('healthy-race');
+      await addDestination(stuckHook, { url: hangingRx.url('/stuck-race'), timeout_ms: 60_000 });
+      await addDestination(healthyHook, { url: healthyRx.url('/ok-race') });
+      hangingRx.answer = () => 'hang';
+      // Two jobs leased at intake and sent: the destination holds two of the four (twice its share) it may.
+      const held = [await deliver(stuckHook, 0), await deliver(stuckHook, 1)];
+      await eventually(async () => (hangingRx.hanging() === SHARE ? true : undefined), 'the hanging destination at its share');
+      // The next claim is slow (as a busy database makes it) and holds the free slots meanwhile, so
+      // intake leases none of what arrives; then the claim finds all of it due.
+      const forwarding = await svc.switchyard.container.getAsync<typeof coreServices.forwarding.T>(coreServices.forwarding.token);
+      const jobs = (forwarding as unknown as { jobs: { claimDue: (...args: unknown[]) => Promise<unknown> } }).jobs;
+      const claimDue = jobs.claimDue;
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      let claiming = false;
+      jobs.claimDue = async (...args: unknown[]) => {
+        if (!claiming) {
+          claiming = true;
+          await gate;
+        }
+        return claimDue.apply(jobs, args);
+      };
+      try {
+        forwarding.kick();
+        await eventually(async () => (claiming ? true : undefined), 'a claim under way');
+        for (let n = 2; n < SLOTS * 2; n++) held.push(await deliver(stuckHook, n));
+        open();
+        // The other webhook's destination is served: the hanging one did not take every slot.
+        const healthy: string[] = [];
+        for (let n = 0; n < SLOTS; n++) healthy.push(await deliver(healthyHook, n));
+        await allIn(healthy, 'delivered');
+        expect(healthyRx.received).to.have.length(SLOTS);
+        expect(hangingRx.peakHanging).to.equal(SHARE);
+      } finally {
+        jobs.claimDue = claimDue;
+      }
+      hangingRx.answer = () => ({ status: 200, body: 'ok' });
+      hangingRx.release();
+      await allIn(held, 'delivered');
+      expect(hangingRx.peakHanging).to.equal(SHARE);
     });
   });
 }

@@ -341,9 +341,24 @@ export class ForwardingService implements ForwardingSchedule, DeliveryScheduler 
       } finally {
         this.claiming = 0;
       }
-      // Every claimed job is taken on: those past its destination's share wait their turn in send()
-      // (a claim takes at most claimCap of one destination, and none of one that has its fill).
-      for (const job of claimed) this.launch(job, Promise.resolve(deliveries.get(job.delivery)), now + this.options.leaseMs);
+      // A claimed job is taken on while its destination has room; those past its share wait their
+      // turn in send() (a claim takes at most claimCap of one destination, and none of one that had
+      // its fill when the claim began). A destination may have filled up since (intake could lease
+      // nothing while the claim held the free slots, so all it received is due at once): its jobs
+      // past its room go back to the schedule, due now, rather than hold the send slots the other
+      // destinations need; the first of its jobs to end claims them again.
+      const returned: ForwardJob[] = [];
+      for (const job of claimed) {
+        if (this.shares.room(job.destination) > 0) this.launch(job, Promise.resolve(deliveries.get(job.delivery)), now + this.options.leaseMs);
+        else {
+          this.shares.turnedAway(job.destination);
+          returned.push(job);
+        }
+      }
+      if (returned.length > 0) {
+        // Not given back (the database failed): the lease lapses and the job is claimed again then.
+        await Promise.all(returned.map((job) => this.postpone(job, now).catch((err) => this.logger.warn('forwarding job could not go back to the schedule; its lease will lapse', { job: job.id, error: (err as Error).message }))));
+      }
       // A destination that got its fill in this claim is passed over by the next one, so the
       // others' due jobs are claimed now rather than at the next poll.
       const filled = this.shares.full().length > full.length;
