@@ -1,6 +1,7 @@
-// Background work: what a process does besides answering HTTP (the ledger integrator, the
-// witnesses, the forwarder). The rules stay in core (which jobs are due, backoff, leases as data); this adapter owns
-// the timers and the order of start and shutdown, and the role decides which tasks a process runs.
+// Background work: what a process does besides answering HTTP (the run sweeper, the ledger
+// integrator, the witnesses, the forwarder, retention). The rules stay in core (which jobs are due,
+// backoff, leases as data); this file owns the tasks' timers, starting them in order and stopping
+// them in reverse, and which a role runs (tasksFor). Their order is background-wiring.ts's.
 import { SwitchyardError, erasureOf, retentionCutoff, retentionPlan, retentionReason, startWitnessing, webhookRetentionReason, type ForwardingService, type IdempotentRuns, type InterruptedRuns, type RetentionScope, type RunReservations, type VerifiableLedger, type WebhookStore, type WitnessService } from '@switchyard/core';
 import { startIntegrator } from '@switchyard/storage-knex';
 import type { Role } from './config.js';

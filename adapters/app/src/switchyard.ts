@@ -32,7 +32,7 @@ export interface Switchyard {
   upstreams: ConfiguredUpstreamImports;
   plugins: LoadedPlugin[];
   logger: Logger;
-  /** The background work this process runs (for role api the run sweeper only), started with the service. */
+  /** The background work this process runs (for role api only the tasks every role runs: the run sweeper, and the upstream listener on a shared database), started with the service. */
   background: BackgroundWork;
   /** Set when this start generated the first API key (it is shown once, then only its hash is kept). */
   generatedApiKey: string | null;

@@ -1,5 +1,6 @@
-// What access needs from the outside world: each port an interface and a
-// same-named token the composition root binds an adapter to.
+// What access needs from the outside world: the ledger of token uses (TokenUseStore), client rate
+// windows shared by processes (ClientRateWindows) and the owner's named API keys (ApiKeyStore). Each
+// port is an interface and a same-named token the composition root binds an adapter to.
 import type { TokenUse } from './token-use.js';
 
 // The share-token uses' port: recorded uses and use limits.

@@ -1,7 +1,7 @@
 // Large binary parts of tool content stored once in the blob store, by the SHA-256 of their bytes,
-// and put back: the record keeps a reference (content.ts's BlobRef) in their place.
+// and put back: the record keeps a reference (tool-content.ts's BlobRef) in their place.
 import { createHash } from 'node:crypto';
-import { base64Of, blobRefOf, type BlobRef, type ContentBlock } from './content.js';
+import { base64Of, blobRefOf, type BlobRef, type ContentBlock } from './tool-content.js';
 import type { BlobStore } from './ports.js';
 
 /**

@@ -7,7 +7,7 @@ export * from './capability-index.js';
 export * from './build-map.js';
 export * from './router-tags.js';
 export * from './body-format.js';
-export * from './content.js';
+export * from './tool-content.js';
 export * from './blobs.js';
 export * from './yield.js';
 export * from './plan.js';

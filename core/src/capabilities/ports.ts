@@ -1,7 +1,9 @@
-// What running a capability needs from the outside world: each port an interface and a
-// same-named token the composition root binds an adapter to.
+// What running a capability needs from the outside world: a runner per capability type
+// (CapabilityRunner, handed the caller's side of the run, CallerChannel) and a store for large binary
+// parts (BlobStore). Each port is an interface and a same-named token the composition root binds an
+// adapter to.
 import type { Capability } from './capability.js';
-import type { UpstreamLogEntry } from './content.js';
+import type { UpstreamLogEntry } from './tool-content.js';
 
 // The runner port: what runs one capability.
 export interface RunContext {

@@ -1,7 +1,7 @@
 // Router tags: a model calls a capability inside its text as [KEY]args[/KEY].
 // This parser only finds the tags; which keys exist and who may run them is the router's business.
 //
-// Decisions (each tested in core/test/router-tags.test.ts):
+// Decisions (each tested in core/test/capabilities/router-tags.test.ts):
 // - Tags are read left to right; text around them is kept as text segments.
 // - The body is everything up to the first matching close tag, taken literally and trimmed at
 //   both ends: tags do not nest, so an inner [B]…[/B] is part of A's arguments and never runs

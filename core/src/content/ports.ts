@@ -1,5 +1,5 @@
-// What content pages needs from the outside world: each port an interface and a
-// same-named token the composition root binds an adapter to.
+// What the content pages need from the outside world: where articles are kept (ArticleStore), an
+// interface and a same-named token the composition root binds an adapter to.
 import type { Article } from './article.js';
 import type { TagIndex } from './tag-index.js';
 

@@ -1,4 +1,5 @@
 // Forwarding: destinations, their schedule of attempts, and the service that runs it.
+// Other folders import this concept from here, never from a file inside it.
 export * from './destination.js';
 export * from './filter.js';
 export * from './transform.js';

@@ -1,4 +1,7 @@
-// What forwarding needs from the outside: destinations, the schedule of attempts, a sender, circuits.
+// What forwarding needs from the outside world: destinations (DestinationStore), the schedule of
+// attempts (ForwardJobStore; its job records are webhooks/forward-job.ts's, as intake writes them in
+// a delivery's commit), the run-time allowlist (ForwardAllowStore), a sender (OutboundSender), a
+// sandbox for transforms (TransformSandbox) and circuits (CircuitStore).
 import type { Page } from '../page.js';
 import type { Destination } from './destination.js';
 import type { TransformInput, TransformResult } from './transform.js';

@@ -1,5 +1,8 @@
-// What importing upstream tools needs from the outside world: each port an interface and a
-// same-named token the composition root binds an adapter to.
+// What importing upstream tools needs from the outside world: the MCP client (UpstreamToolClient),
+// the imports as the faces ask them (UpstreamImports), refreshes shared between processes
+// (ImportedStateChannel), pins (ToolPinStore) and upstream sign-in (UpstreamCredentialStore,
+// UpstreamOAuth). Each port is an interface and a same-named token the composition root binds an
+// adapter to.
 import type { ContentBlock, UpstreamLogEntry, McpToolDescription, CallerChannel } from '../capabilities/index.js';
 import type { HeldTool } from './tool-review.js';
 import type { DefinitionChange } from './tool-diff.js';

@@ -1,5 +1,5 @@
-// An invocation as a principal may see it: whole to whoever owns it (access-policy.ts's
-// ownsInvocation), else the fields of its Merkle leaf, which anyone may see, with its id and links.
+// An invocation as a principal may see it: whole to whoever owns it (ownsInvocation, in
+// access/access-policy.ts), else the fields of its Merkle leaf, which anyone may see, with its id and links.
 import { type Principal, ownsInvocation } from '../access/index.js';
 import type { StoredInvocation } from '../runs/index.js';
 import { leafParts } from './ledger-leaf.js';

@@ -1,5 +1,6 @@
-// What the ledger needs from the outside world: each port an interface and a
-// same-named token the composition root binds an adapter to.
+// What the ledger needs from the outside world: the Merkle log itself (VerifiableLedger) and a way
+// to reach witnesses (WitnessTransport). Each port is an interface and a same-named token the
+// composition root binds an adapter to.
 import type { LedgerEntryKind } from './ledger-leaf.js';
 import type { ErasureRecord } from './erasure.js';
 

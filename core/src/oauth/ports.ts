@@ -1,4 +1,6 @@
-// What the authorization server needs from the outside world: each port an interface and a
+// What the authorization server needs from the outside world: its clients, codes, grants and
+// refresh tokens (OAuthClientStore, OAuthCodeStore, OAuthGrantStore, OAuthRefreshTokenStore) and
+// client ID metadata documents fetched (ClientMetadataSource). Each port is an interface and a
 // same-named token the composition root binds an adapter to.
 import type { OAuthClient, Claimed, OAuthCode, OAuthGrant, OAuthRefreshToken } from './records.js';
 

@@ -1,5 +1,7 @@
-// What a run needs from the outside world: each port an interface and a
-// same-named token the composition root binds an adapter to.
+// What a run needs from the outside world: the invocation ledger (InvocationStore), write-ahead
+// reservations (RunReservations), Idempotency-Key claims (IdempotencyKeyStore) and the owner's
+// decisions (ApprovalStore). Each port is an interface and a same-named token the composition root
+// binds an adapter to.
 import type { InvocationRecord, RepairLink, StoredInvocation } from './invocation.js';
 import type { LedgerPageRequest } from '../ledger-paging.js';
 import type { Page } from '../page.js';

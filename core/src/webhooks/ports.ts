@@ -1,4 +1,5 @@
-// What webhook intake needs from the outside world: each port an interface and a
+// What webhook intake needs from the outside world: the webhooks (WebhookStore) and the deliveries,
+// written with their forwarding jobs in one commit (DeliveryStore). Each port is an interface and a
 // same-named token the composition root binds an adapter to.
 import type { Webhook, ActionRecord, DeliveryRecord, StoredDelivery } from './webhook.js';
 import type { LedgerPageRequest } from '../ledger-paging.js';

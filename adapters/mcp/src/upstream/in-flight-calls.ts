@@ -42,7 +42,7 @@ export const currentStream = new AsyncLocalStorage<{ failAll(err: Error): void }
 export class InFlightCalls {
   private readonly byConnection = new WeakMap<UpstreamConnection, Set<InFlightCall>>();
 
-  /** Registers `call` on `connection` (off any other it was on); `untrack` ends it. */
+  /** Registers `call` on `connection`; `untrack` takes it off (a call moved to a new connection is untracked from the old one first). */
   track(connection: UpstreamConnection, call: InFlightCall): void {
     let calls = this.byConnection.get(connection);
     if (!calls) this.byConnection.set(connection, (calls = new Set()));
