@@ -41,6 +41,9 @@ export class BoundedStdioTransport implements Transport {
   private readonly reader: BoundedLineReader;
   /** Our requests not yet answered: an oversized answer that does not say its id fails them all. */
   private readonly pending = new Set<Id>();
+  /** Messages read and not yet handed to the SDK, oldest first (deliver). */
+  private readonly inbox: JSONRPCMessage[] = [];
+  private delivering = false;
   /** The server's stderr, readable before start so nothing it says early is lost. */
   readonly stderr: Readable | null;
 
@@ -68,6 +71,7 @@ export class BoundedStdioTransport implements Transport {
         this.process = undefined;
         this.pending.clear();
         this.reader.clear();
+        this.flush();
         this.onclose?.();
       });
       child.stdin!.on('error', (error) => this.onerror?.(error));
@@ -122,14 +126,44 @@ export class BoundedStdioTransport implements Transport {
           continue;
         }
         if (message.method === undefined && message.id !== undefined) this.pending.delete(message.id);
-        this.onmessage?.(message as JSONRPCMessage);
+        this.inbox.push(message as JSONRPCMessage);
       } else {
         for (const id of this.answeredBy(event.oversized.head, event.oversized.tail)) {
           this.pending.delete(id);
-          this.onmessage?.(tooLarge(id, this.options.maxMessageBytes, event.oversized.bytes) as JSONRPCMessage);
+          this.inbox.push(tooLarge(id, this.options.maxMessageBytes, event.oversized.bytes) as JSONRPCMessage);
         }
       }
     }
+      this.deliver();
+  }
+
+  /**
+   * Hands what was read to the SDK, in order. The SDK settles an answer at once (forgetting its
+   * call's progress handler) but runs a notification's handler a microtask later, so a progress
+   * notification read together with its call's answer would reach a call already gone: after a
+   * notification with more behind it, the rest wait for the next turn of the event loop, when its
+   * handler has run.
+   */
+  private deliver(): void {
+    if (this.delivering) return;
+    this.delivering = true;
+    const next = (): void => {
+      while (this.inbox.length > 0) {
+        const message = this.inbox.shift()!;
+        this.onmessage?.(message);
+        if ((message as Message).id === undefined && this.inbox.length > 0) {
+          setImmediate(next);
+          return;
+        }
+      }
+      this.delivering = false;
+    };
+    next();
+  }
+
+  /** Whatever was read and not yet handed over goes now (the process closed). */
+  private flush(): void {
+    while (this.inbox.length > 0) this.onmessage?.(this.inbox.shift()!);
   }
 
   /**

@@ -3,6 +3,7 @@
 // id names (written first or last), for every pending request when its id is in the middle, and
 // not at all when it is the server's own notification; the lines after it are read as usual.
 import { expect } from 'chai';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ANSWER_TOO_LARGE_CODE, BoundedStdioTransport } from '../../src/upstream/bounded-stdio-transport.js';
 
@@ -72,5 +73,35 @@ describe('BoundedStdioTransport', function () {
     await ask(2, 'small');
     await until(1);
     expect(received[0]).to.deep.equal({ jsonrpc: '2.0', id: 2, result: { text: 'small' } });
+  });
+
+  // A server that writes a call's progress and its answer in one write (as a busy pipe delivers
+  // them in one read): the SDK settles the answer at once but runs a notification's handler a
+  // microtask later, so handed over in one go the progress would reach a call already forgotten.
+  const TOGETHER = `
+require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
+  const m = JSON.parse(line);
+  if (m.method === 'initialize') process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'together', version: '1' } } }) + '\\n');
+  if (m.method === 'tools/call') {
+    const token = m.params._meta.progressToken;
+    const progress = [1, 2, 3].map((i) => JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: i, total: 3 } }));
+    process.stdout.write([...progress, JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'done' }] } })].join('\\n') + '\\n');
+  }
+});
+`;
+
+  it('hands a notification read together with its call\'s answer to the SDK before the answer: every progress reaches the call', async () => {
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(new BoundedStdioTransport({ command: process.execPath, args: ['-e', TOGETHER], env: { PATH: process.env['PATH'] ?? '' }, stderr: 'ignore', maxMessageBytes: 100_000, parse: (line) => JSON.parse(line) }));
+    try {
+      for (let round = 0; round < 5; round++) {
+        const seen: number[] = [];
+        const answer = await client.callTool({ name: 'steps', arguments: {} }, undefined, { onprogress: (p) => seen.push(p.progress) });
+        expect(answer.content).to.deep.equal([{ type: 'text', text: 'done' }]);
+        expect(seen).to.deep.equal([1, 2, 3]);
+      }
+    } finally {
+      await client.close();
+    }
   });
 });
