@@ -13,35 +13,33 @@ import { upstreamListenerTask, upstreamRefresherTask } from './upstream-backgrou
 /** How often a forwarder looks for due attempts unless webhooks.forwarding.pollMs says otherwise. */
 const DEFAULT_FORWARD_POLL_MS = 250;
 
-const task = createServiceFactory;
-
 export const backgroundWiring = definePackage('app/background', [
-  task({
+  createServiceFactory({
     service: appServices.backgroundTasks,
     deps: { config: appServices.config, logger: appServices.logger, reservations: coreServices.reservations, interrupted: coreServices.interruptedRuns, idempotent: coreServices.idempotentRuns },
     factory: ({ config, logger, reservations, interrupted, idempotent }) => runSweeperTask({ reservations, interrupted, idempotent }, config.dispatch.runLeaseMs ?? 15_000, logger),
   }),
   // Imported servers: with several processes, every one hears the others' refreshes; worker and
   // `all` processes refresh a server that says its tools changed.
-  task({ service: appServices.backgroundTasks, deps: { imports: appServices.upstreamImports }, factory: ({ imports }) => upstreamListenerTask(imports) }),
-  task({ service: appServices.backgroundTasks, deps: { imports: appServices.upstreamImports }, factory: ({ imports }) => upstreamRefresherTask(imports) }),
-  task({
+  createServiceFactory({ service: appServices.backgroundTasks, deps: { imports: appServices.upstreamImports }, factory: ({ imports }) => upstreamListenerTask(imports) }),
+  createServiceFactory({ service: appServices.backgroundTasks, deps: { imports: appServices.upstreamImports }, factory: ({ imports }) => upstreamRefresherTask(imports) }),
+  createServiceFactory({
     service: appServices.backgroundTasks,
     deps: { config: appServices.config, logger: appServices.logger, ledger: coreServices.ledger },
     factory: ({ config, logger, ledger }) => integratorTask(ledger, config.ledger.integrateIntervalMs, logger),
   }),
   // Witnesses configured: a malformed key stops the start here, before any work begins.
-  task({
+  createServiceFactory({
     service: appServices.backgroundTasks,
     deps: { config: appServices.config, logger: appServices.logger, ledger: coreServices.ledger },
     factory: ({ config, logger, ledger }) => witnessTask(new WitnessService(ledger, config.ledger.witnesses ?? [], fetchWitnessTransport, config.ledger.witnessTimeoutMs ?? 5000), config.ledger.integrateIntervalMs, logger),
   }),
-  task({
+  createServiceFactory({
     service: appServices.backgroundTasks,
     deps: { config: appServices.config, forwarding: coreServices.forwarding },
     factory: ({ config, forwarding }) => forwarderTask(forwarding, config.webhooks.forwarding?.pollMs ?? DEFAULT_FORWARD_POLL_MS),
   }),
-  task({
+  createServiceFactory({
     service: appServices.backgroundTasks,
     deps: { config: appServices.config, logger: appServices.logger, ledger: coreServices.ledger, webhooks: coreServices.webhooks },
     factory: ({ config, logger, ledger, webhooks }) => retentionTask(ledger, webhooks, config.retention?.privateDays ?? null, config.retention?.intervalMs ?? 60_000, logger),

@@ -342,11 +342,11 @@ export class ForwardingService implements ForwardingSchedule, DeliveryScheduler 
         this.claiming = 0;
       }
       // A claimed job is taken on while its destination has room; those past its share wait their
-      // turn in send() (a claim takes at most claimCap of one destination, and none of one that had
-      // its fill when the claim began). A destination may have filled up since (intake could lease
-      // nothing while the claim held the free slots, so all it received is due at once): its jobs
-      // past its room go back to the schedule, due now, rather than hold the send slots the other
-      // destinations need; the first of its jobs to end claims them again.
+      // turn in send(). A claim passes over a destination with no room and takes at most claimCap
+      // of any other, which can be more than the room it has left (intake leases nothing while a
+      // claim holds the free slots, so what a destination received meanwhile is all due at once):
+      // its jobs past its room go back to the schedule, due now, rather than hold the send slots the
+      // other destinations need; the first of its jobs to end claims them again.
       const returned: ForwardJob[] = [];
       for (const job of claimed) {
         if (this.shares.room(job.destination) > 0) this.launch(job, Promise.resolve(deliveries.get(job.delivery)), now + this.options.leaseMs);

@@ -2,10 +2,10 @@
 // has at most its share of requests under way, so the other destinations keep the rest.
 // A destination's jobs are counted from the moment this process takes them on (leased at intake
 // or claimed) until their request ends. Intake takes one on while the destination holds fewer than
-// HELD_PER_SLOT times its share, and a claim passes over a destination holding that many and takes
-// at most that many of one (so it holds at most twice that), so that the next request is ready
-// (its job committed, its delivery read) when one ends; but only its share are sent at once: the
-// rest wait here, in order, for a request of theirs to end.
+// HELD_PER_SLOT times its share, and a claim takes on no more than that (a claim passes over a
+// destination holding that many; what it brings past a destination's room goes back to the
+// schedule). So the next request is ready (its job committed, its delivery read) when one ends; but
+// only its share are sent at once: the rest wait here, in order, for a request of theirs to end.
 
 /** Jobs a destination may hold per request it may have under way. */
 export const HELD_PER_SLOT = 2;

@@ -134,27 +134,31 @@ export class BoundedStdioTransport implements Transport {
         }
       }
     }
-      this.deliver();
+    this.deliver();
   }
 
   /**
    * Hands what was read to the SDK, in order. The SDK settles an answer at once (forgetting its
    * call's progress handler) but runs a notification's handler a microtask later, so a progress
-   * notification read together with its call's answer would reach a call already gone: after a
-   * notification with more behind it, the rest wait for the next turn of the event loop, when its
-   * handler has run.
+   * notification read together with its call's answer would reach a call already gone: an answer
+   * that follows a notification handed over in the same turn waits for the next turn of the event
+   * loop, when that handler has run. Everything else goes at once.
    */
   private deliver(): void {
     if (this.delivering) return;
     this.delivering = true;
     const next = (): void => {
+      let notified = false;
       while (this.inbox.length > 0) {
-        const message = this.inbox.shift()!;
-        this.onmessage?.(message);
-        if ((message as Message).id === undefined && this.inbox.length > 0) {
+        const message = this.inbox[0] as Message;
+        const answer = message.method === undefined;
+        if (answer && notified) {
           setImmediate(next);
           return;
         }
+        this.inbox.shift();
+        this.onmessage?.(message as JSONRPCMessage);
+        if (!answer && message.id === undefined) notified = true;
       }
       this.delivering = false;
     };
